@@ -1,0 +1,3 @@
+from godot_bridge.cli import main
+
+raise SystemExit(main())
