@@ -1,0 +1,86 @@
+"""Run-time settings from CLI flags and the environment (contract C10).
+
+Precedence for every endpoint: CLI flag > environment variable > registry > default.
+The registry part is resolved later (editor/registry.py, lsp/endpoint.py); this
+module only records what the user pinned.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """A malformed flag or environment value; the message names it."""
+
+
+def parse_port(value: str, where: str) -> int:
+    """A TCP port: digits only, 1-65535. ``where`` names the flag or variable for the error."""
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise ConfigError(f"{where}: invalid port {value!r} (expected digits only, 1-65535)")
+    return int(value)
+
+
+def _env_port(env: Mapping[str, str], name: str) -> int | None:
+    raw = env.get(name, "").strip()
+    return parse_port(raw, name) if raw else None
+
+
+def _env_flag(env: Mapping[str, str], name: str) -> bool:
+    return env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) == 0:
+        raise ConfigError(f"{name}: expected a positive whole number, got {raw!r}")
+    return int(raw)
+
+
+@dataclass(frozen=True)
+class Settings:
+    project_path: Path
+    editor_port: int | None = None  # pinned (CLI or env); None = registry, then 6550
+    runtime_port: int | None = None
+    lsp_port: int | None = None
+    lsp_host: str | None = None
+    read_only: bool = False
+    token_path: Path | None = None  # GODOT_MCP_TOKEN_PATH override
+    rate_limit: int | None = None  # calls per 60 s
+    script_read_limit_kb: int | None = None
+    ws_buffer_limit_kb: int | None = None
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_env(
+        cls,
+        env: Mapping[str, str] | None = None,
+        *,
+        project: str | None = None,
+        editor_port: int | None = None,
+        runtime_port: int | None = None,
+        lsp_port: int | None = None,
+        lsp_host: str | None = None,
+    ) -> Settings:
+        """Combine CLI values (already parsed, may be None) with the environment."""
+        env = dict(os.environ if env is None else env)
+        project_dir = project or env.get("GODOT_MCP_PROJECT_PATH") or os.getcwd()
+        token = env.get("GODOT_MCP_TOKEN_PATH", "").strip()
+        return cls(
+            project_path=Path(project_dir).expanduser().resolve(),
+            editor_port=editor_port if editor_port is not None else _env_port(env, "GODOT_MCP_EDITOR_PORT"),
+            runtime_port=runtime_port if runtime_port is not None else _env_port(env, "GODOT_MCP_RUNTIME_PORT"),
+            lsp_port=lsp_port if lsp_port is not None else _env_port(env, "GODOT_MCP_LSP_PORT"),
+            lsp_host=lsp_host or env.get("GODOT_MCP_LSP_HOST", "").strip() or None,
+            read_only=_env_flag(env, "GODOT_MCP_READ_ONLY"),
+            token_path=Path(token) if token else None,
+            rate_limit=_env_positive_int(env, "GODOT_MCP_RATE_LIMIT"),
+            script_read_limit_kb=_env_positive_int(env, "GODOT_MCP_SCRIPT_READ_LIMIT"),
+            ws_buffer_limit_kb=_env_positive_int(env, "GODOT_MCP_WS_BUFFER_LIMIT"),
+            env=env,
+        )

@@ -1,0 +1,66 @@
+"""The bridge's one exception type and its error-code vocabulary (contract C4).
+
+Every failure that should reach the model as an ``isError`` tool result is a
+``ToolError``. The toolkit's own codes pass through untouched (the wire is
+string-tolerant); the codes below are the ones the bridge itself originates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Fixed, useful hints for bridge-originated failures. A caller may pass a more
+# specific hint; these are the fallback so no bridge error reaches the model bare.
+BRIDGE_HINTS: dict[str, str] = {
+    "CONNECT_FAILED": "Open the project in Godot 4.2+ with the godot_mcp_toolkit plugin enabled "
+    "(Project > Project Settings > Plugins), then retry.",
+    "DISCONNECTED": "The editor connection dropped and did not come back within 10 s. "
+    "Check that Godot is still running with the plugin enabled, then retry.",
+    "AUTH_FAILED": "The token did not match. Re-enable the plugin or restart the editor so it writes a "
+    "fresh token, then retry.",
+    "TIMEOUT": "The editor did not answer in time. It may be busy or blocked by a modal dialog; "
+    "check the editor, then retry.",
+    "CANCELLED": "The call was cancelled before the editor answered.",
+    "GAME_NOT_RUNNING": "Start the game with game_start first; runtime tools need a running game.",
+    "PATH_DENIED": "Use a project path such as res://folder/file.tscn; '..', drive letters and "
+    "absolute paths are refused.",
+    "RATE_LIMITED": "Too many calls in the last 60 s (GODOT_MCP_RATE_LIMIT). Wait, then retry.",
+    "LSP_UNAVAILABLE": "Godot's GDScript language server is not reachable. Keep the editor open "
+    "(Editor Settings > Network > Language Server) or set GODOT_MCP_LSP_PORT.",
+    "LSP_PORT_CONFLICT": "Another open Godot editor owns the language-server port. Close it, or give this "
+    "editor its own port (Editor Settings > Network > Language Server) and set GODOT_MCP_LSP_PORT.",
+    "UNSUPPORTED": "This tool needs a newer Godot version. Use classdb_get_info to look for alternatives.",
+    "INVALID_PARAMS": "Fix the named argument and call again.",
+    "EMPTY_CONTENT": "The editor returned neither an image nor a saved path; retry the capture.",
+    "UNSUPPORTED_FILE_TYPE": "Only .gd, .gdshader and .gdshaderinc files are supported.",
+    "INTERNAL": "Unexpected failure inside the bridge; see its stderr log.",
+    "RPC_ERROR": "The editor rejected the request; the plugin may be older than the bridge. "
+    "Update the plugin, then retry.",
+}
+
+
+@dataclass
+class ToolError(Exception):
+    """A failure reported to the model as an ``isError`` result.
+
+    Rendered as ``{"success": false, "error": message, "code": code, "hint": hint}``.
+    ``hint=None`` takes the fixed hint for the code (BRIDGE_HINTS); ``hint=""`` means none.
+    ``extra`` carries additional fields (e.g. crash context) merged into that object.
+    """
+
+    code: str
+    message: str
+    hint: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__init__(f"{self.code}: {self.message}")
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"success": False, "error": self.message, "code": self.code}
+        hint = self.hint if self.hint is not None else BRIDGE_HINTS.get(self.code)
+        if hint:
+            out["hint"] = hint
+        out.update(self.extra)
+        return out
