@@ -1,0 +1,100 @@
+"""Composition root: settings → catalogue → surface → editor link, LSP, dispatch.
+
+Everything that lives for the whole process is built here, in one place, in a
+fixed order, and closed in reverse. The MCP layer only sees ``BridgeApp``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from godot_bridge import groups
+from godot_bridge.catalogue import Catalogue, ToolDef, load_catalogue
+from godot_bridge.config import Settings
+from godot_bridge.dispatch import ProgressFn, ToolDispatch
+from godot_bridge.results import ToolOutcome
+from godot_bridge.surface import Surface, readonly_allowed
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = (
+    "Drives a live Godot 4 editor (and the game it runs) through the godot_mcp_toolkit plugin. "
+    "Always-on tools cover scenes, nodes, scripts, playtests and runtime inspection; more tools load on "
+    "demand: call discover_tools with a topic (e.g. 'tilemap', 'animation') to load a group. "
+    "Paths are res:// (project) or user:// (save data). Tagged values such as "
+    '{"type":"Vector2","x":1,"y":2} set typed properties.'
+)
+
+
+def warn_contradictory_annotations(catalogue: Catalogue) -> None:
+    for tool in catalogue.tools.values():
+        if tool.annotations.get("readOnlyHint") and tool.annotations.get("destructiveHint"):
+            log.warning("%s is marked both read-only and destructive; treating it as mutating", tool.name)
+
+
+class BridgeApp:
+    def __init__(self, settings: Settings, catalogue: Catalogue | None = None) -> None:
+        from godot_bridge.editor.bridge import EditorBridge
+        from godot_bridge.lsp.tools import LspService
+
+        self.settings = settings
+        self.catalogue = catalogue or load_catalogue()
+        if settings.read_only:
+            warn_contradictory_annotations(self.catalogue)
+        self._listeners: list[Callable[[], None]] = []
+        self.editor = EditorBridge(settings, on_change=self._editor_changed)
+        self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
+        self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
+        self.dispatch = ToolDispatch(
+            self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit
+        )
+        self._tools_cache: list[dict[str, Any]] | None = None
+
+    async def start(self) -> None:
+        await self.editor.start()
+
+    async def aclose(self) -> None:
+        await self.lsp.aclose()
+        await self.editor.aclose()
+
+    # -- tool list ------------------------------------------------------------
+    def on_list_changed(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    def list_changed(self) -> None:
+        """The visible tool list changed: drop the cached list and announce once."""
+        self._tools_cache = None
+        for listener in self._listeners:
+            listener()
+
+    def _editor_changed(self) -> None:
+        # Version or extensions moved: rebuild, and announce only if the list really differs.
+        before = self.tool_names()
+        self.surface.set_extensions(self.editor.extension_commands)
+        self._tools_cache = None
+        if self.tool_names() != before:
+            self.list_changed()
+
+    def tool_names(self) -> list[str]:
+        return [t.name for t in self.surface.visible()]
+
+    def tools(self) -> list[dict[str, Any]]:
+        """The MCP ``tools`` array, built once per change of the visible set."""
+        if self._tools_cache is None:
+            self._tools_cache = [self._tool_json(t) for t in self.surface.visible()]
+        return self._tools_cache
+
+    def _tool_json(self, tool: ToolDef) -> dict[str, Any]:
+        text = tool.description
+        if tool.channel == "bridge":
+            text = groups.description(tool.description, self.surface)
+        return {"name": tool.name, "description": text, "inputSchema": tool.input_schema,
+                "annotations": dict(tool.annotations)}
+
+    async def call_tool(self, name: str, arguments: Any, progress: ProgressFn | None = None) -> ToolOutcome:
+        return await self.dispatch.call(name, arguments, progress=progress)
+
+    def read_only_count(self) -> int:
+        return sum(1 for t in self.catalogue.tools.values() if readonly_allowed(t))

@@ -1,0 +1,189 @@
+"""Command line: flags, the informational commands, and the server entry point (C10).
+
+Informational commands (--help, --tools-count, --list-eager) never import the
+MCP SDK, so they answer instantly; serving imports it lazily.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from godot_bridge import __version__
+from godot_bridge.config import ConfigError, Settings, parse_port
+
+USAGE = """\
+usage: godot-bridge [--project DIR] [--editor-port N] [--runtime-port N]
+                    [--lsp-port N] [--lsp-host HOST]
+       godot-bridge --tools-count | --list-eager | --help | --version
+
+MCP server (stdio) that drives a live Godot 4.2+ editor through the
+godot_mcp_toolkit plugin. Launched by your MCP client, e.g. `uvx godot-bridge`.
+
+options:
+  --project DIR       Godot project folder (default: $GODOT_MCP_PROJECT_PATH, else the working dir)
+  --editor-port N     dial the editor plugin on this port instead of the registry's
+  --runtime-port N    dial the running game on this port instead of the registry's
+  --lsp-port N        GDScript language server port (default: registry, else 6005)
+  --lsp-host HOST     GDScript language server host (default: registry, else 127.0.0.1)
+  --tools-count       print tool counts of the catalogue and exit
+  --list-eager        print always-on, meta and grouped tool names as JSON and exit
+  --version           print the version and exit
+  -h, --help          show this help and exit
+
+environment: GODOT_MCP_PROJECT_PATH, GODOT_MCP_EDITOR_PORT, GODOT_MCP_RUNTIME_PORT,
+  GODOT_MCP_LSP_PORT, GODOT_MCP_LSP_HOST, GODOT_MCP_READ_ONLY, GODOT_MCP_TOKEN_PATH,
+  GODOT_MCP_RATE_LIMIT, GODOT_MCP_SCRIPT_READ_LIMIT, GODOT_MCP_WS_BUFFER_LIMIT,
+  GODOT_MCP_LOG_LEVEL (see README)
+"""
+
+_VALUE_FLAGS = {"--project", "--editor-port", "--runtime-port", "--lsp-port", "--lsp-host"}
+_ACTIONS = {"--tools-count", "--list-eager", "--help", "-h", "--version"}
+
+
+class UsageError(Exception):
+    pass
+
+
+@dataclass
+class Args:
+    action: str | None = None
+    values: dict[str, str] = field(default_factory=dict)
+
+
+def parse_args(argv: Sequence[str]) -> Args:
+    """``--flag value`` or ``--flag=value``; the first problem raises UsageError."""
+    args = Args()
+    items = list(argv)
+    i = 0
+    while i < len(items):
+        item = items[i]
+        i += 1
+        name, eq, inline = item.partition("=")
+        if name in _ACTIONS and not eq:
+            args.action = args.action or ("--help" if name == "-h" else name)
+            continue
+        if name not in _VALUE_FLAGS:
+            if item.startswith("-"):
+                raise UsageError(f"unknown option: {name}")
+            raise UsageError(f"unexpected argument: {item!r} (godot-bridge takes no positional arguments)")
+        if eq:
+            value = inline
+        elif i < len(items):
+            value = items[i]
+            i += 1
+        else:
+            raise UsageError(f"{name} needs a value")
+        if value == "":
+            raise UsageError(f"{name} needs a non-empty value")
+        if name.endswith("-port"):
+            try:
+                parse_port(value, name)
+            except ConfigError as exc:
+                raise UsageError(str(exc)) from None
+        args.values[name] = value
+    return args
+
+
+def settings_from(args: Args) -> Settings:
+    v = args.values
+
+    def port(flag: str) -> int | None:
+        return int(v[flag]) if flag in v else None
+
+    return Settings.from_env(
+        project=v.get("--project"),
+        editor_port=port("--editor-port"),
+        runtime_port=port("--runtime-port"),
+        lsp_port=port("--lsp-port"),
+        lsp_host=v.get("--lsp-host"),
+    )
+
+
+def tools_count_text() -> str:
+    from godot_bridge.catalogue import load_catalogue
+
+    cat = load_catalogue()
+    eager, meta, on_demand = cat.eager_tools(), cat.meta_tools(), cat.on_demand_tools()
+    return (
+        f"Total tools:  {len(eager) + len(on_demand)}\n"
+        f"  Eager:      {len(eager)}\n"
+        f"  On-demand:  {len(on_demand)}\n"
+        f"Meta:         {len(meta)} (also eager — always in tools/list)\n"
+        f"Groups:       {len(cat.groups)}\n"
+        f"Operations (built-in): {cat.operations_count()}\n"
+        f"Startup surface (eager + meta): {len(eager) + len(meta)}\n"
+    )
+
+
+def list_eager_json() -> str:
+    from godot_bridge.catalogue import load_catalogue
+
+    cat = load_catalogue()
+    data = {
+        "eager": sorted(t.name for t in cat.eager_tools()),
+        "meta": sorted(t.name for t in cat.meta_tools()),
+        "groups": {name: sorted(g.tools) for name, g in sorted(cat.groups.items())},
+    }
+    return json.dumps(data, indent=2)
+
+
+def _configure_logging() -> None:
+    import os
+
+    level = os.environ.get("GODOT_MCP_LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, level, logging.INFO),
+        format="godot-bridge %(levelname)s %(name)s: %(message)s",
+    )
+    # The SDK logs every request at INFO; keep stderr to our own call log.
+    logging.getLogger("mcp").setLevel(logging.WARNING)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+    except UsageError as exc:
+        sys.stderr.write(f"godot-bridge: error: {exc}\n\n{USAGE}")
+        return 1
+    if args.action == "--help":
+        sys.stdout.write(USAGE)
+        return 0
+    if args.action == "--version":
+        sys.stdout.write(f"godot-bridge {__version__}\n")
+        return 0
+    try:
+        if args.action == "--tools-count":
+            sys.stdout.write(tools_count_text())
+            return 0
+        if args.action == "--list-eager":
+            sys.stdout.write(list_eager_json() + "\n")
+            return 0
+        settings = settings_from(args)
+    except Exception as exc:  # CatalogueError, ConfigError: say what is wrong, no traceback
+        sys.stderr.write(f"godot-bridge: error: {exc}\n")
+        return 1
+    return serve(settings)
+
+
+def serve(settings: Settings) -> int:
+    _configure_logging()
+    import anyio
+
+    from godot_bridge.app import BridgeApp
+    from godot_bridge.mcp.server import run_stdio
+
+    try:
+        app = BridgeApp(settings)
+    except Exception as exc:
+        sys.stderr.write(f"godot-bridge: error: {exc}\n")
+        return 1
+    try:
+        anyio.run(run_stdio, app)
+    except KeyboardInterrupt:
+        pass
+    return 0

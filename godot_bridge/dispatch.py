@@ -1,0 +1,141 @@
+"""``tools/call``: look up → validate → guard → route → shape (contract C3, C5, C9).
+
+The one path every tool call takes. Names of tools appear nowhere here: the
+catalogue says which channel a tool uses and the surface says whether it is
+callable now.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from godot_bridge import groups, results
+from godot_bridge.catalogue import ToolDef
+from godot_bridge.errors import ToolError
+from godot_bridge.pathguard import check_paths
+from godot_bridge.results import ToolOutcome
+from godot_bridge.surface import Surface, readonly_allowed, version_allows
+from godot_bridge.validation import validate_arguments
+
+log = logging.getLogger("godot_bridge.calls")
+
+ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
+
+
+class UnknownTool(Exception):
+    """Answered as JSON-RPC -32602: the tool is not in the current list."""
+
+
+class EditorLink(Protocol):
+    @property
+    def godot_version(self) -> tuple[int, int] | None: ...
+
+    async def forward(self, tool: ToolDef, args: dict[str, Any]) -> ToolOutcome: ...
+
+
+class LspHandler(Protocol):
+    async def handle(self, tool_name: str, args: dict[str, Any], *, progress: ProgressFn | None = None) -> Any: ...
+
+
+class RateLimiter:
+    """Sliding 60 s window; ``limit`` calls at most."""
+
+    def __init__(self, limit: int | None, window: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window, self.clock = limit, window, clock
+        self._stamps: deque[float] = deque()
+
+    def admit(self) -> bool:
+        if not self.limit:
+            return True
+        now = self.clock()
+        while self._stamps and now - self._stamps[0] >= self.window:
+            self._stamps.popleft()
+        if len(self._stamps) >= self.limit:
+            return False
+        self._stamps.append(now)
+        return True
+
+
+class ToolDispatch:
+    def __init__(
+        self,
+        surface: Surface,
+        editor: EditorLink,
+        lsp: LspHandler,
+        *,
+        on_list_changed: Callable[[], None],
+        rate_limit: int | None = None,
+    ) -> None:
+        self.surface = surface
+        self.editor = editor
+        self.lsp = lsp
+        self.on_list_changed = on_list_changed
+        self.limiter = RateLimiter(rate_limit)
+
+    async def call(self, name: str, arguments: Any, *, progress: ProgressFn | None = None) -> ToolOutcome:
+        started = time.perf_counter()
+        outcome: ToolOutcome | None = None
+        try:
+            outcome = await self._call(name, arguments, progress)
+            return outcome
+        finally:
+            # One line per call on stderr; a cancelled or unknown call logs isError=None.
+            elapsed = (time.perf_counter() - started) * 1000
+            log.info("tool=%s duration=%.1fms isError=%s", name, elapsed, outcome.is_error if outcome else None)
+
+    async def _call(self, name: str, arguments: Any, progress: ProgressFn | None) -> ToolOutcome:
+        tool = self.surface.lookup(name)
+        if tool is None:
+            tool = self._version_blocked(name)
+            if tool is None:
+                reason = self.surface.hidden_reason(name)
+                raise UnknownTool(f"Unknown tool: {name}" + (f" ({reason})" if reason else ""))
+        if not self.limiter.admit():
+            return results.failure(ToolError("RATE_LIMITED", f"rate limit of {self.limiter.limit} calls per 60 s reached"))
+        try:
+            args = validate_arguments(arguments, tool.input_schema)
+            self._check_version(tool)
+            check_paths(tool, args)
+            return await self._route(tool, args, progress)
+        except ToolError as err:
+            return results.failure(err)
+
+    def _version_blocked(self, name: str) -> ToolDef | None:
+        """A catalogue tool hidden only because the connected editor is too old or too new.
+
+        Reached when a client calls from a list fetched before the version was known:
+        answer UNSUPPORTED (the model learns why) rather than "unknown tool".
+        """
+        version = self.editor.godot_version
+        tool = self.surface.catalogue.tools.get(name)
+        if tool is None or version is None or version_allows(tool, version):
+            return None
+        if self.surface.read_only and not readonly_allowed(tool):
+            return None
+        if tool.group is not None and tool.group not in self.surface.loaded:
+            return None
+        return tool
+
+    def _check_version(self, tool: ToolDef) -> None:
+        version = self.editor.godot_version
+        if version is not None and not version_allows(tool, version):
+            bound = f"{'.'.join(map(str, tool.min_version))}+" if tool.min_version else "an older version"
+            raise ToolError(
+                "UNSUPPORTED",
+                f"{tool.name} is not supported on this Godot version (connected: {version[0]}.{version[1]})",
+                hint=f"{tool.name} needs Godot {bound}. Use classdb_get_info to look for alternatives.",
+            )
+
+    async def _route(self, tool: ToolDef, args: dict[str, Any], progress: ProgressFn | None) -> ToolOutcome:
+        if tool.channel == "bridge":
+            answer, changed = groups.discover(self.surface, args)
+            if changed:
+                self.on_list_changed()
+            return results.success(answer)
+        if tool.channel == "lsp":
+            return results.success(await self.lsp.handle(tool.name, args, progress=progress), tool.success_hint)
+        return await self.editor.forward(tool, args)

@@ -1,0 +1,192 @@
+"""``discover_tools``: find on-demand tool groups by name or keyword and load them (C12).
+
+Scoring is a pure function over group data; ``discover`` applies a request to a
+``Surface`` and returns the answer payload plus whether the tool list changed
+(the caller announces the change once per call).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from godot_bridge.catalogue import ToolDef
+from godot_bridge.errors import ToolError
+from godot_bridge.surface import GroupView, Surface
+
+PER_QUERY_CAP = 3
+PER_CALL_CAP = 5
+LOADED_WARNING_THRESHOLD = 5
+
+
+def score(query: str, group: GroupView) -> int:
+    """Keyword and tool-name relevance of ``group`` for one lower-cased query."""
+    total = 0
+    for kw in group.keywords:
+        kw = kw.lower()
+        if kw == query:
+            total += 3
+        elif kw in query:
+            total += 2
+        elif len(query) >= 3 and query in kw:
+            total += 1
+    total += sum(1 for t in group.tools if query in t.name.replace("_", " "))
+    return total
+
+
+def is_exact(query: str, group: GroupView) -> bool:
+    return any(kw.lower() == query for kw in group.keywords)
+
+
+@dataclass
+class Match:
+    group: GroupView
+    query: str
+    score: int
+
+
+def rank(query: str, groups: Sequence[GroupView]) -> tuple[list[Match], int]:
+    """Groups kept for one query (top hit, exact hits, >= half the top; at most 3) and how many more matched."""
+    scored = [Match(g, query, s) for g in groups if (s := score(query, g)) > 0]
+    if not scored:
+        return [], 0
+    scored.sort(key=lambda m: -m.score)  # stable: canonical order breaks ties
+    top = scored[0].score
+    kept = [m for i, m in enumerate(scored) if i == 0 or is_exact(query, m.group) or 2 * m.score >= top]
+    return kept[:PER_QUERY_CAP], len(kept) - min(len(kept), PER_QUERY_CAP)
+
+
+def parse_names(value: Any, field: str) -> list[str]:
+    """A string, a list of strings, or a string holding a JSON list."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ToolError("INVALID_PARAMS", f"{field}: looks like a JSON list but does not parse ({exc.msg})")
+        else:
+            return [text] if text else []
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [v.strip() for v in value if v.strip()]
+    raise ToolError("INVALID_PARAMS", f"{field}: expected a group name, a keyword, or a list of them")
+
+
+def tool_summary(tool: ToolDef, with_schema: bool) -> Any:
+    if not with_schema:
+        return tool.name
+    return {
+        "name": tool.name,
+        "description": tool.description,
+        "inputSchema": tool.input_schema,
+        "annotations": tool.annotations,
+    }
+
+
+def _entry(view: GroupView, status: str, with_schema: bool, **extra: Any) -> dict[str, Any]:
+    return {
+        "name": view.name,
+        "status": status,
+        "tools": [tool_summary(t, with_schema) for t in view.tools],
+        **extra,
+    }
+
+
+def discover(surface: Surface, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """Apply one discover_tools call. Returns (answer payload, whether the visible tool list changed)."""
+    before = [t.name for t in surface.visible()]
+    with_schema = bool(args.get("include_schemas", False))
+    activate = args.get("activate", True) is not False
+    answer: dict[str, Any] = {}
+
+    reset = args.get("reset")
+    if reset is True:
+        answer["unloaded"] = surface.deactivate(None)
+    elif reset not in (None, False):
+        names = parse_names(reset, "reset")
+        unknown = [n for n in names if n not in surface.group_names()]
+        if unknown:
+            raise ToolError("INVALID_PARAMS", f"reset: unknown group(s) {', '.join(unknown)}",
+                            hint=f"Groups: {', '.join(surface.group_names())}")
+        answer["unloaded"] = surface.deactivate(names)
+
+    views = surface.groups()
+    request = args.get("request")
+    if request is None or request == "" or request == []:
+        if "unloaded" not in answer:
+            answer["groups"] = [
+                {"name": v.name, "description": v.description,
+                 "status": "already_loaded" if v.name in surface.loaded else "available",
+                 "tools": [tool_summary(t, with_schema) for t in v.tools]}
+                for v in views
+            ]
+    else:
+        answer.update(_match_and_load(surface, views, parse_names(request, "request"), activate, with_schema))
+
+    answer["loaded"] = list(surface.loaded)
+    if len(surface.loaded) > LOADED_WARNING_THRESHOLD:
+        answer["warning"] = (f"{len(surface.loaded)} groups are loaded; every loaded tool costs context on each turn. "
+                             "Unload what you no longer need with reset.")
+    changed = [t.name for t in surface.visible()] != before
+    return answer, changed
+
+
+def _match_and_load(
+    surface: Surface, views: list[GroupView], queries: list[str], activate: bool, with_schema: bool
+) -> dict[str, Any]:
+    by_name = {v.name: v for v in views}
+    picked: dict[str, GroupView] = {}
+    exact: list[str] = []
+    more = 0
+    unmatched: list[str] = []
+    for raw in queries:
+        if raw in by_name:  # an exact group name is never capped
+            picked.setdefault(raw, by_name[raw])
+            exact.append(raw)
+            continue
+        matches, extra = rank(raw.lower(), views)
+        more += extra
+        if not matches:
+            unmatched.append(raw)
+        for m in matches:
+            picked.setdefault(m.group.name, m.group)
+    keyword_picks = [n for n in picked if n not in exact]
+    if len(keyword_picks) > PER_CALL_CAP:
+        more += len(keyword_picks) - PER_CALL_CAP
+        drop = set(keyword_picks[PER_CALL_CAP:])
+        picked = {n: v for n, v in picked.items() if n not in drop}
+
+    entries = []
+    for name, view in picked.items():
+        if name in surface.loaded:
+            entries.append(_entry(view, "already_loaded", with_schema))
+        elif activate:
+            surface.activate([name])
+            entries.append(_entry(view, "activated", with_schema))
+        else:
+            entries.append(_entry(view, "available", with_schema, description=view.description))
+    out: dict[str, Any] = {"groups": entries}
+    if more:
+        out["more_matches"] = more
+        out["hint"] = f"{more} more group(s) matched; use a more specific keyword or an exact group name."
+    if unmatched:
+        out["unmatched"] = unmatched
+        out.setdefault("hint", f"No group matched {', '.join(repr(u) for u in unmatched)}. "
+                               f"Groups: {', '.join(by_name)}")
+    return out
+
+
+def description(base: str, surface: Surface) -> str:
+    """discover_tools' own description: the base text plus every group, loaded or available."""
+    loaded = set(surface.loaded)
+    names = surface.group_names()
+    parts = [base.rstrip()]
+    on = [n for n in names if n in loaded]
+    off = [n for n in names if n not in loaded]
+    if on:
+        parts.append("Loaded: " + ", ".join(on) + ".")
+    if off:
+        parts.append("Available: " + ", ".join(off) + ".")
+    return " ".join(parts)

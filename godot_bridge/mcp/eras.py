@@ -1,0 +1,134 @@
+"""Serve both MCP protocol eras on one connection, decided per request.
+
+The SDK locks a connection to the era of its first request. We do not: a
+request whose ``params._meta`` carries ``io.modelcontextprotocol/protocolVersion``
+is a 2026-07-28 request and is served statelessly on its own; everything else
+(``initialize`` always included) is a handshake-era request served by one
+long-lived legacy runner whose ``initialize`` is not an admission gate.
+
+This module touches SDK internals (``ServerRunner``, ``serve_one``,
+``_NoServerRequestsDispatchContext``), which is why ``mcp`` is pinned exactly.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from mcp.server.connection import Connection, NotifyOnlyOutbound
+from mcp.server.lowlevel import Server
+from mcp.server.models import InitializationOptions
+from mcp.server.runner import ServerRunner, _NoServerRequestsDispatchContext, serve_one
+from mcp.shared.dispatcher import DispatchContext, Outbound
+from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
+from mcp_types import (
+    CLIENT_CAPABILITIES_META_KEY,
+    CLIENT_INFO_META_KEY,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    PROTOCOL_VERSION_META_KEY,
+)
+from mcp_types.version import LATEST_MODERN_VERSION
+from pydantic import ValidationError
+
+log = logging.getLogger(__name__)
+
+# The handshake versions we negotiate; anything else is answered with the newest.
+HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18")
+LATEST_HANDSHAKE = HANDSHAKE_VERSIONS[0]
+# Methods that exist only in the 2026-07-28 era.
+MODERN_ONLY_METHODS = frozenset({"server/discover", "subscriptions/listen"})
+
+
+def is_modern(method: str, params: Mapping[str, Any] | None) -> bool:
+    """A request is 2026-07-28 when its ``_meta`` names a protocol version; ``initialize`` never is."""
+    if method == "initialize" or not isinstance(params, Mapping):
+        return False
+    meta = params.get("_meta")
+    return isinstance(meta, Mapping) and PROTOCOL_VERSION_META_KEY in meta
+
+
+def _check_envelope_types(params: Mapping[str, Any]) -> None:
+    """The SDK ladder checks presence; we also refuse mistyped values with -32602."""
+    meta = params["_meta"]
+    caps = meta.get(CLIENT_CAPABILITIES_META_KEY)
+    if CLIENT_CAPABILITIES_META_KEY in meta and not isinstance(caps, Mapping):
+        raise MCPError(INVALID_PARAMS, f"params._meta[{CLIENT_CAPABILITIES_META_KEY!r}] must be an object")
+    info = meta.get(CLIENT_INFO_META_KEY)
+    if info is not None and not isinstance(info, Mapping):
+        raise MCPError(INVALID_PARAMS, f"params._meta[{CLIENT_INFO_META_KEY!r}] must be an object")
+
+
+def _internal(exc: Exception) -> MCPError:
+    # Full detail stays in our stderr log; the wire gets no internals.
+    log.error("request handler failed", exc_info=exc)
+    return MCPError(INTERNAL_ERROR, "Internal error")
+
+
+class EraRouter:
+    """The dispatcher's ``on_request``/``on_notify`` pair, routing each message to its era."""
+
+    def __init__(self, server: Server[Any], outbound: Outbound, init_options: InitializationOptions) -> None:
+        self.server = server
+        self._modern_outbound = NotifyOnlyOutbound(outbound)
+        self._legacy = Connection.for_loop(outbound, protocol_version_hint=LATEST_HANDSHAKE)
+        # No admission gate: a handshake-era request is served with or without `initialize`.
+        self._legacy.initialized.set()
+        self._legacy_runner = ServerRunner(server, self._legacy, None, init_options=init_options)
+        self.handshake_seen = False
+
+    async def on_request(
+        self, dctx: DispatchContext[Any], method: str, params: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        try:
+            if is_modern(method, params):
+                return await self._modern(dctx, method, params)
+            return await self._handshake(dctx, method, params)
+        except (MCPError, ValidationError):
+            raise
+        except Exception as exc:
+            raise _internal(exc) from None
+
+    async def _modern(self, dctx: DispatchContext[Any], method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        assert params is not None
+        route = classify_inbound_request({"method": method, "params": params})
+        if isinstance(route, InboundLadderRejection):
+            raise MCPError(code=route.code, message=route.message, data=route.data)
+        _check_envelope_types(params)
+        connection = Connection.from_envelope(
+            route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound
+        )
+        return await serve_one(
+            self.server,
+            _NoServerRequestsDispatchContext(dctx),
+            method,
+            params,
+            connection=connection,
+            lifespan_state=None,
+        )
+
+    async def _handshake(
+        self, dctx: DispatchContext[Any], method: str, params: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        if method in MODERN_ONLY_METHODS:
+            # What tells a probing client "this is a handshake request; initialize instead".
+            raise MCPError(METHOD_NOT_FOUND, f"Method not found: {method} needs a 2026-07-28 _meta envelope")
+        if method == "initialize":
+            self.handshake_seen = True
+            params = dict(params or {})
+            if params.get("protocolVersion") not in HANDSHAKE_VERSIONS:
+                # The SDK would also accept 2024-11-05 / 2025-03-26; we answer those with our newest.
+                params["protocolVersion"] = LATEST_HANDSHAKE
+        return await self._legacy_runner.on_request(dctx, method, params)
+
+    async def on_notify(self, dctx: DispatchContext[Any], method: str, params: Mapping[str, Any] | None) -> None:
+        if is_modern(method, params):
+            connection = Connection.from_envelope(LATEST_MODERN_VERSION, None, None, outbound=self._modern_outbound)
+            runner = ServerRunner(self.server, connection, None)
+            await runner.on_notify(_NoServerRequestsDispatchContext(dctx), method, params)
+            return
+        await self._legacy_runner.on_notify(dctx, method, params)
+

@@ -1,0 +1,95 @@
+"""The SDK's low-level ``Server`` wired to ``BridgeApp``: list tools, call tools, listen.
+
+Thin by design: it translates between MCP shapes and the app; what a tool does
+is decided in ``dispatch``. Announcing a tool-list change reaches both eras: a
+``notifications/tools/list_changed`` for handshake clients and a
+``ToolsListChanged`` event on the ``subscriptions/listen`` bus for 2026-07-28.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import anyio
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from godot_bridge import __version__
+from godot_bridge.app import INSTRUCTIONS, BridgeApp
+from godot_bridge.dispatch import UnknownTool
+from godot_bridge.mcp.eras import EraRouter
+from godot_bridge.mcp.stdio import serve_stdio
+
+log = logging.getLogger(__name__)
+
+
+def build_server(app: BridgeApp, bus: InMemorySubscriptionBus) -> Server[Any]:
+    async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
+        return {"tools": app.tools()}
+
+    async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            await ctx.session.report_progress(done, total, message)
+
+        try:
+            outcome = await app.call_tool(params.name, params.arguments, progress)
+        except UnknownTool as exc:
+            raise MCPError(INVALID_PARAMS, str(exc)) from None
+        result: dict[str, Any] = {"content": outcome.content, "isError": outcome.is_error}
+        structured = outcome.structured
+        if structured is not None:
+            if not isinstance(structured, dict) and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+                # Handshake-era structuredContent must be an object.
+                structured = {"result": structured}
+            result["structuredContent"] = structured
+        return result
+
+    return Server(
+        "godot-bridge",
+        version=__version__,
+        title="Godot Bridge",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_subscriptions_listen=ListenHandler(bus),
+    )
+
+
+async def run_stdio(app: BridgeApp) -> None:
+    bus = InMemorySubscriptionBus()
+    server = build_server(app, bus)
+    init_options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+    router_box: list[EraRouter] = []
+    send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
+
+    def make_handlers(dispatcher: Any) -> tuple[Any, Any]:
+        router = EraRouter(server, dispatcher, init_options)
+        router_box.append(router)
+        return router.on_request, router.on_notify
+
+    def announce() -> None:
+        # Called from sync code (surface changes); the announcer task does the I/O.
+        try:
+            send_announce.send_nowait(None)
+        except anyio.WouldBlock:
+            pass  # an announcement is already queued; one covers them all
+
+    app.on_list_changed(announce)
+
+    async def announcer(dispatcher: Any) -> None:
+        await app.start()
+        async with recv_announce:
+            async for _ in recv_announce:
+                await bus.publish(ToolsListChanged())
+                if router_box and router_box[0].handshake_seen:
+                    await dispatcher.notify("notifications/tools/list_changed", None)
+
+    try:
+        await serve_stdio(make_handlers, on_ready=announcer)
+    finally:
+        with anyio.CancelScope(shield=True):
+            await app.aclose()

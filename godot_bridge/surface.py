@@ -1,0 +1,181 @@
+"""What ``tools/list`` shows right now (contract C8, C9, C12, C13).
+
+The visible set = always-on tools + meta tools + tools of loaded groups +
+extension tools, minus what read-only mode or the connected Godot version
+excludes. Pure state over data: the MCP layer asks, the editor link reports
+version and extension changes, ``discover_tools`` loads and unloads groups.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from godot_bridge.catalogue import Catalogue, GroupDef, ToolDef
+
+log = logging.getLogger(__name__)
+
+Version = tuple[int, int]
+
+
+def readonly_allowed(tool: ToolDef) -> bool:
+    """Strict read-only rule: readOnlyHint and not destructiveHint (both set = mutating)."""
+    return bool(tool.annotations.get("readOnlyHint")) and not tool.annotations.get("destructiveHint")
+
+
+def version_allows(tool: ToolDef, version: Version | None) -> bool:
+    """A version-bounded tool is hidden while the editor's version is unknown or outside its bounds."""
+    lo, hi = tool.min_version, tool.max_version
+    if lo is None and hi is None:
+        return True
+    if version is None:
+        return False
+    return (lo is None or version >= lo) and (hi is None or version <= hi)
+
+
+def extension_tool(command: dict[str, Any]) -> ToolDef | None:
+    """Project one toolkit extension command (``extensions.list`` entry) into a tool definition."""
+    method = command.get("method")
+    if not isinstance(method, str) or not method:
+        return None
+    raw_ann = command.get("annotations") if isinstance(command.get("annotations"), dict) else {}
+    annotations = {
+        k: bool(raw_ann.get(k, False)) for k in ("readOnlyHint", "destructiveHint", "idempotentHint")
+    }
+    schema = command.get("input_schema")
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        schema = {"type": "object", "properties": {}}
+    group = command.get("group") if isinstance(command.get("group"), str) and command.get("group") else None
+    timeout = command.get("timeout_ms")
+    try:
+        return ToolDef(
+            name=method.replace(".", "_").replace("-", "_"),
+            method=method,
+            channel="editor",
+            group=group,
+            description=str(command.get("description") or f"Extension command {method}."),
+            annotations=annotations,
+            godot_min=command.get("min_godot_version") or None,
+            godot_max=command.get("max_godot_version") or None,
+            timeout_ms=int(timeout) if isinstance(timeout, int | float) and timeout > 0 else None,
+            input_schema=schema,
+        )
+    except Exception as exc:  # a malformed extension must not take the catalogue down
+        log.warning("skipping extension command %r: %s", method, exc)
+        return None
+
+
+@dataclass
+class GroupView:
+    """A group as discover_tools sees it: catalogue or extension-provided."""
+
+    name: str
+    description: str
+    keywords: list[str]
+    tools: list[ToolDef]
+    extension: bool = False
+
+
+@dataclass
+class Surface:
+    catalogue: Catalogue
+    read_only: bool = False
+    version: Callable[[], Version | None] = lambda: None
+    loaded: list[str] = field(default_factory=list)  # group names, in load order
+    _extensions: list[ToolDef] = field(default_factory=list)
+
+    # -- extensions -------------------------------------------------------
+    def set_extensions(self, commands: Iterable[dict[str, Any]]) -> None:
+        """Replace the extension tools; a name colliding with a built-in or earlier extension is skipped."""
+        seen: set[str] = set(self.catalogue.tools)
+        tools: list[ToolDef] = []
+        for command in commands:
+            tool = extension_tool(command)
+            if tool is None:
+                continue
+            if tool.name in seen:
+                log.warning("extension tool %s collides with an existing tool; keeping the existing one", tool.name)
+                continue
+            seen.add(tool.name)
+            tools.append(tool)
+        self._extensions = tools
+        known = set(self.group_names())
+        self.loaded = [g for g in self.loaded if g in known]
+
+    # -- groups -------------------------------------------------------------
+    def groups(self) -> list[GroupView]:
+        """Catalogue groups in canonical order, then extension groups; each with its visible tools."""
+        views: list[GroupView] = []
+        for g in self.catalogue.groups.values():
+            views.append(self._view(g))
+        ext_groups: dict[str, list[ToolDef]] = {}
+        for tool in self._extensions:
+            if tool.group is not None:
+                ext_groups.setdefault(tool.group, []).append(tool)
+        for name, tools in ext_groups.items():
+            if name in self.catalogue.groups:
+                # An extension joining a built-in group rides along with it.
+                continue
+            words = sorted({w for t in tools for w in t.name.split("_") if len(w) > 2})
+            views.append(GroupView(name, f"Extension tools: {', '.join(t.name for t in tools)}.", [name, *words],
+                                   [t for t in tools if self._allowed(t)], extension=True))
+        return [v for v in views if v.tools]
+
+    def _view(self, g: GroupDef) -> GroupView:
+        tools = [self.catalogue.tools[n] for n in g.tools]
+        tools += [t for t in self._extensions if t.group == g.name]
+        return GroupView(g.name, g.description, list(g.keywords), [t for t in tools if self._allowed(t)])
+
+    def group_names(self) -> list[str]:
+        return [g.name for g in self.groups()]
+
+    def activate(self, names: Sequence[str]) -> list[str]:
+        """Load groups; returns the names newly loaded."""
+        known = set(self.group_names())
+        added = [n for n in dict.fromkeys(names) if n in known and n not in self.loaded]
+        self.loaded.extend(added)
+        return added
+
+    def deactivate(self, names: Sequence[str] | None = None) -> list[str]:
+        """Unload the named groups (all when None); returns the names unloaded."""
+        removed = [n for n in self.loaded if names is None or n in names]
+        self.loaded = [n for n in self.loaded if n not in removed]
+        return removed
+
+    # -- the list -----------------------------------------------------------
+    def _allowed(self, tool: ToolDef) -> bool:
+        if self.read_only and not readonly_allowed(tool):
+            return False
+        return version_allows(tool, self.version())
+
+    def visible(self) -> list[ToolDef]:
+        out: list[ToolDef] = [t for t in self.catalogue.tools.values() if t.group is None and self._allowed(t)]
+        out += [t for t in self._extensions if t.group is None and self._allowed(t)]
+        loaded = set(self.loaded)
+        for view in self.groups():
+            if view.name in loaded:
+                out.extend(view.tools)
+        return out
+
+    def lookup(self, name: str) -> ToolDef | None:
+        for tool in self.visible():
+            if tool.name == name:
+                return tool
+        return None
+
+    def hidden_reason(self, name: str) -> str | None:
+        """Why a known tool is not callable now (for a precise unknown-tool message), else None."""
+        tool = self.catalogue.tools.get(name) or next((t for t in self._extensions if t.name == name), None)
+        if tool is None:
+            return None
+        if self.read_only and not readonly_allowed(tool):
+            return f"{name} changes the project and is hidden in read-only mode (GODOT_MCP_READ_ONLY)"
+        if not version_allows(tool, self.version()):
+            need = ".".join(map(str, tool.min_version)) if tool.min_version else "a different version"
+            have = ".".join(map(str, self.version() or ())) or "unknown (no editor connected yet)"
+            return f"{name} needs Godot {need}+; connected editor version: {have}"
+        if tool.group is not None and tool.group not in self.loaded:
+            return f"{name} belongs to group '{tool.group}'; load it first with discover_tools(request='{tool.group}')"
+        return None

@@ -1,0 +1,146 @@
+"""Check ``tools/call`` arguments against a tool's input schema before anything is sent.
+
+A small validator for the JSON Schema subset the catalogue uses (type, enum,
+required, additionalProperties, bounds, items, anyOf, nested properties). Its
+errors name the parameter and what was expected, so the model can correct the
+call and retry. Models often send JSON-encoded strings for objects, arrays,
+numbers and booleans; a string that decodes to exactly the expected type is
+accepted as that value (the reference bridge does the same).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from godot_bridge.errors import ToolError
+
+_PY_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+    "null": (type(None),),
+}
+
+
+def _type_ok(value: Any, name: str) -> bool:
+    if name in ("integer", "number") and isinstance(value, bool):
+        return False
+    if name == "integer" and isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, _PY_TYPES.get(name, (object,)))
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}.get(type(value), type(value).__name__)
+
+
+def _types_of(schema: dict[str, Any]) -> list[str]:
+    t = schema.get("type")
+    if isinstance(t, str):
+        return [t]
+    if isinstance(t, list):
+        return [x for x in t if isinstance(x, str)]
+    return []
+
+
+def _coerce(value: Any, schema: dict[str, Any]) -> Any:
+    """Decode a JSON-encoded string when the schema wants a non-string and the decoded value fits."""
+    if not isinstance(value, str):
+        return value
+    wanted = _types_of(schema) or [t for s in schema.get("anyOf", []) for t in _types_of(s)]
+    if not wanted or "string" in wanted:
+        return value
+    try:
+        decoded = json.loads(value)
+    except (json.JSONDecodeError, ValueError):
+        return value
+    return decoded if any(_type_ok(decoded, t) for t in wanted) else value
+
+
+class _Invalid(Exception):
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+
+
+def _check(value: Any, schema: dict[str, Any], path: str) -> Any:
+    """Validate (and coerce) ``value``; returns the possibly-coerced value or raises _Invalid."""
+    value = _coerce(value, schema)
+    if "anyOf" in schema:
+        errors = []
+        for option in schema["anyOf"]:
+            try:
+                return _check(value, option, path)
+            except _Invalid as exc:
+                errors.append(str(exc).removeprefix(f"{path}: "))
+        raise _Invalid(path, "matches none of the accepted forms (" + "; ".join(errors) + ")")
+    types = _types_of(schema)
+    if types and not any(_type_ok(value, t) for t in types):
+        raise _Invalid(path, f"expected {' or '.join(types)}, got {_describe(value)}")
+    if "integer" in types and isinstance(value, float):
+        value = int(value)
+    if "enum" in schema and value not in schema["enum"]:
+        allowed = ", ".join(json.dumps(v) for v in schema["enum"])
+        raise _Invalid(path, f"{json.dumps(value)} is not one of {allowed}")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        _check_bounds(value, schema, path)
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            raise _Invalid(path, f"needs at least {schema['minItems']} item(s)")
+        items = schema.get("items")
+        if isinstance(items, dict):
+            value = [_check(v, items, f"{path}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
+        value = _check_object(value, schema, path)
+    return value
+
+
+def _check_bounds(value: float, schema: dict[str, Any], path: str) -> None:
+    if "minimum" in schema and value < schema["minimum"]:
+        raise _Invalid(path, f"must be >= {schema['minimum']}, got {value}")
+    if "maximum" in schema and value > schema["maximum"]:
+        raise _Invalid(path, f"must be <= {schema['maximum']}, got {value}")
+    if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+        raise _Invalid(path, f"must be > {schema['exclusiveMinimum']}, got {value}")
+    if "exclusiveMaximum" in schema and value >= schema["exclusiveMaximum"]:
+        raise _Invalid(path, f"must be < {schema['exclusiveMaximum']}, got {value}")
+
+
+def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> dict[str, Any]:
+    props: dict[str, Any] = schema.get("properties", {})
+    prefix = f"{path}." if path else ""
+    missing = [r for r in schema.get("required", []) if r not in value]
+    if missing:
+        raise _Invalid(prefix + missing[0], "is required" + (f" (also missing: {', '.join(missing[1:])})"
+                                                              if len(missing) > 1 else ""))
+    if schema.get("additionalProperties") is False:
+        extra = [k for k in value if k not in props]
+        if extra:
+            raise _Invalid(prefix + extra[0], f"is not a parameter of this tool (accepted: {', '.join(props)})")
+    out = dict(value)
+    for key, sub in props.items():
+        if key in value and isinstance(sub, dict):
+            out[key] = _check(value[key], sub, prefix + key)
+    return out
+
+
+def validate_arguments(arguments: Any, schema: dict[str, Any]) -> dict[str, Any]:
+    """Validated (and coerced) arguments, or ``ToolError(INVALID_PARAMS)`` naming the parameter."""
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise ToolError("INVALID_PARAMS", f"arguments must be an object, got {_describe(arguments)}")
+    try:
+        return _check_object(arguments, schema, "")
+    except _Invalid as exc:
+        raise ToolError("INVALID_PARAMS", f"Invalid argument {exc}", extra={"param": exc.path}) from None
