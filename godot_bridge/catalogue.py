@@ -1,0 +1,340 @@
+"""The tool catalogue: load and validate ``catalogue/`` into tool and group definitions (C8, C12).
+
+The catalogue is data, not code. ``catalogue/groups.json`` lists the on-demand groups in their
+canonical order; ``catalogue/tools/<domain>.json`` hold the tool definitions. A tool's group is
+recorded once, on the tool; each group's member list is derived here, in load order (tool files
+sorted by name, tools in file order).
+
+Loading runs on every bridge start, before the first ``tools/list`` can be answered, so it only
+parses JSON and checks the facts the rest of the bridge relies on (names unique, groups known,
+schemas are object schemas whose ``required``/path/operation params exist). It deliberately does
+not meta-validate the JSON Schemas: that costs tens of milliseconds for nothing the tests do not
+already pin.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+Channel = Literal["editor", "runtime", "lsp", "bridge"]
+
+# The MCP tool-annotation hints; anything else in "annotations" is a typo.
+ANNOTATION_KEYS = frozenset({"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
+
+_TOOL_NAME = re.compile(r"^[a-z0-9][a-z0-9_]{0,63}$")
+_METHOD = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
+_VERSION = re.compile(r"^(\d+)\.(\d+)$")
+
+
+class CatalogueError(Exception):
+    """The catalogue on disk is malformed; the message names the file, the tool and the field."""
+
+
+def _parse_version(value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    match = _VERSION.match(value)
+    if match is None:  # unreachable after validation; kept so the type is honest
+        raise ValueError(f"bad version {value!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+class ToolDef(BaseModel):
+    """One MCP tool: how it is shown (description, schema, annotations) and where it goes."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    method: str | None
+    channel: Channel
+    group: str | None = None
+    meta: bool = False
+    description: str
+    annotations: dict[str, bool]
+    godot_min: str | None = None
+    godot_max: str | None = None
+    path_params: dict[str, list[str]] = Field(default_factory=dict)
+    success_hint: str | None = None
+    operation_param: str | None = None
+    operations: list[str] | None = None
+    timeout_ms: int | None = None
+    input_schema: dict[str, Any]
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, value: str) -> str:
+        if not _TOOL_NAME.match(value):
+            raise ValueError("must be 1-64 chars of a-z, 0-9 and _")
+        return value
+
+    @field_validator("method")
+    @classmethod
+    def _check_method(cls, value: str | None) -> str | None:
+        if value is not None and not _METHOD.match(value):
+            raise ValueError("must be a dotted toolkit method such as scene.create")
+        return value
+
+    @field_validator("description")
+    @classmethod
+    def _check_description(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("annotations")
+    @classmethod
+    def _check_annotations(cls, value: dict[str, bool]) -> dict[str, bool]:
+        unknown = sorted(set(value) - ANNOTATION_KEYS)
+        if unknown:
+            raise ValueError(f"unknown annotation key(s) {unknown}")
+        return value
+
+    @field_validator("godot_min", "godot_max")
+    @classmethod
+    def _check_version(cls, value: str | None) -> str | None:
+        if value is not None and not _VERSION.match(value):
+            raise ValueError("must look like 4.5 (major.minor)")
+        return value
+
+    @field_validator("path_params")
+    @classmethod
+    def _check_path_params(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for param, prefixes in value.items():
+            if not prefixes or not all(prefixes):
+                raise ValueError(f"{param}: needs at least one non-empty prefix")
+        return value
+
+    @field_validator("timeout_ms")
+    @classmethod
+    def _check_timeout(cls, value: int | None) -> int | None:
+        if value is not None and value <= 0:
+            raise ValueError("must be a positive number of milliseconds")
+        return value
+
+    @property
+    def always_on(self) -> bool:
+        """Listed from start-up (no group to activate)."""
+        return self.group is None
+
+    @property
+    def read_only_safe(self) -> bool:
+        """Visible in read-only mode: the strict rule readOnlyHint and not destructiveHint (C9)."""
+        return self.annotations.get("readOnlyHint") is True and self.annotations.get("destructiveHint") is not True
+
+    @property
+    def min_version(self) -> tuple[int, int] | None:
+        return _parse_version(self.godot_min)
+
+    @property
+    def max_version(self) -> tuple[int, int] | None:
+        return _parse_version(self.godot_max)
+
+    def operation_count(self) -> int:
+        """How many distinct operations this tool stands for (an action enum counts each value)."""
+        if self.operations:
+            return len(self.operations)
+        if self.operation_param is not None:
+            prop = self.input_schema.get("properties", {}).get(self.operation_param, {})
+            return len(prop.get("enum", ())) or 1
+        return 1
+
+
+class GroupDef(BaseModel):
+    """An on-demand group; ``tools`` is derived from the tools' ``group`` fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    description: str
+    keywords: list[str]
+    tools: list[str] = Field(default_factory=list)
+
+
+class Catalogue:
+    """Every built-in tool and group, in catalogue order."""
+
+    def __init__(self, tools: dict[str, ToolDef], groups: dict[str, GroupDef]) -> None:
+        self.tools = tools
+        self.groups = groups
+
+    def tool(self, name: str) -> ToolDef | None:
+        return self.tools.get(name)
+
+    def group(self, name: str) -> GroupDef | None:
+        return self.groups.get(name)
+
+    def eager_tools(self) -> list[ToolDef]:
+        """Always-on catalogue tools (the two meta tools are separate: meta_tools())."""
+        return [t for t in self.tools.values() if t.always_on and not t.meta]
+
+    def meta_tools(self) -> list[ToolDef]:
+        return [t for t in self.tools.values() if t.meta]
+
+    def on_demand_tools(self) -> list[ToolDef]:
+        return [t for t in self.tools.values() if not t.always_on]
+
+    def operations_count(self) -> int:
+        return sum(t.operation_count() for t in self.tools.values() if not t.meta)
+
+
+def catalogue_dir() -> Path:
+    """Where the catalogue lives: inside the installed package, else at the top of a checkout."""
+    here = Path(__file__).resolve().parent
+    # The wheel ships catalogue/ as the data directory godot_bridge/catalogue (see pyproject.toml).
+    candidates = (here / "catalogue", here.parent / "catalogue")
+    for candidate in candidates:
+        if (candidate / "groups.json").is_file():
+            return candidate
+    raise CatalogueError(f"no catalogue found (looked in {', '.join(str(c) for c in candidates)})")
+
+
+def load_catalogue(directory: Path | None = None) -> Catalogue:
+    """Load and validate the catalogue. The default directory is loaded once per process."""
+    if directory is None:
+        return _load_default()
+    return _load(Path(directory))
+
+
+@functools.lru_cache(maxsize=1)
+def _load_default() -> Catalogue:
+    return _load(catalogue_dir())
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading and validation
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CatalogueError(f"{path}: cannot read: {exc}") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CatalogueError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
+
+
+def _list_under(data: Any, key: str, path: Path) -> list[Any]:
+    if not isinstance(data, dict) or not isinstance(data.get(key), list):
+        raise CatalogueError(f'{path}: expected an object {{"{key}": [...]}}')
+    extra = sorted(set(data) - {key})
+    if extra:
+        raise CatalogueError(f"{path}: unexpected top-level key(s) {extra}")
+    return data[key]
+
+
+def _loc(error: dict[str, Any]) -> str:
+    return ".".join(str(part) for part in error["loc"]) or "(tool)"
+
+
+def _describe(exc: ValidationError) -> str:
+    return "; ".join(f"field {_loc(e)}: {e['msg']}" for e in exc.errors(include_url=False))
+
+
+def _load_groups(path: Path) -> list[dict[str, Any]]:
+    raw = _list_under(_read_json(path), "groups", path)
+    seen: set[str] = set()
+    out: list[dict[str, Any]] = []
+    for index, entry in enumerate(raw):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        label = f"group {name!r}" if isinstance(name, str) else f"group #{index}"
+        if not isinstance(entry, dict):
+            raise CatalogueError(f"{path}: {label}: expected an object")
+        if "tools" in entry:
+            # Membership is recorded on each tool; a second list here could disagree with it.
+            raise CatalogueError(f"{path}: {label}: field tools: not allowed, set 'group' on the tools instead")
+        try:
+            GroupDef.model_validate(entry)
+        except ValidationError as exc:
+            raise CatalogueError(f"{path}: {label}: {_describe(exc)}") from exc
+        if name in seen:
+            raise CatalogueError(f"{path}: {label}: duplicate group name")
+        seen.add(name)
+        out.append(entry)
+    return out
+
+
+def _check_schema(tool: ToolDef, where: str) -> None:
+    schema = tool.input_schema
+    if schema.get("type") != "object" or not isinstance(schema.get("properties"), dict):
+        raise CatalogueError(f'{where}: field input_schema: must be an object schema with "type":"object" and "properties"')
+    properties: dict[str, Any] = schema["properties"]
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
+        raise CatalogueError(f"{where}: field input_schema.required: must be a list of names")
+    missing = [r for r in required if r not in properties]
+    if missing:
+        raise CatalogueError(f"{where}: field input_schema.required: {missing} not in properties")
+    for param in tool.path_params:
+        if param not in properties:
+            raise CatalogueError(f"{where}: field path_params: {param!r} is not a parameter")
+    if tool.operation_param is not None:
+        prop = properties.get(tool.operation_param)
+        if not isinstance(prop, dict) or not prop.get("enum"):
+            raise CatalogueError(
+                f"{where}: field operation_param: {tool.operation_param!r} must be a parameter with an enum"
+            )
+
+
+def _check_tool(tool: ToolDef, where: str) -> None:
+    if (tool.channel == "bridge") != (tool.method is None):
+        raise CatalogueError(f"{where}: field method: channel 'bridge' and a null method go together")
+    if tool.meta and tool.group is not None:
+        raise CatalogueError(f"{where}: field group: a meta tool is always on and has no group")
+    if tool.operations is not None and (not tool.operations or len(set(tool.operations)) != len(tool.operations)):
+        raise CatalogueError(f"{where}: field operations: must be a non-empty list of distinct names")
+    low, high = tool.min_version, tool.max_version
+    if low is not None and high is not None and low > high:
+        raise CatalogueError(f"{where}: field godot_max: lower than godot_min")
+    _check_schema(tool, where)
+
+
+def _load_tool_file(path: Path) -> Iterable[tuple[ToolDef, str]]:
+    for index, entry in enumerate(_list_under(_read_json(path), "tools", path)):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        where = f"{path}: tool {name!r}" if isinstance(name, str) else f"{path}: tool #{index}"
+        try:
+            tool = ToolDef.model_validate(entry)
+        except ValidationError as exc:
+            raise CatalogueError(f"{where}: {_describe(exc)}") from exc
+        _check_tool(tool, where)
+        yield tool, where
+
+
+def _load(directory: Path) -> Catalogue:
+    groups_path = directory / "groups.json"
+    group_entries = _load_groups(groups_path)
+    members: dict[str, list[str]] = {entry["name"]: [] for entry in group_entries}
+
+    tool_files = sorted((directory / "tools").glob("*.json"))
+    if not tool_files:
+        raise CatalogueError(f"{directory / 'tools'}: no tool files")
+
+    tools: dict[str, ToolDef] = {}
+    origin: dict[str, Path] = {}
+    for path in tool_files:
+        for tool, where in _load_tool_file(path):
+            if tool.name in tools:
+                raise CatalogueError(f"{where}: duplicate tool name (also in {origin[tool.name]})")
+            if tool.group is not None:
+                if tool.group not in members:
+                    raise CatalogueError(f"{where}: field group: unknown group {tool.group!r} (not in {groups_path})")
+                members[tool.group].append(tool.name)
+            tools[tool.name] = tool
+            origin[tool.name] = path
+
+    groups: dict[str, GroupDef] = {}
+    for entry in group_entries:
+        name = entry["name"]
+        if not members[name]:
+            raise CatalogueError(f"{groups_path}: group {name!r}: no tool names it as its group")
+        groups[name] = GroupDef(**entry, tools=members[name])
+    return Catalogue(tools, groups)
