@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 import anyio
+from mcp.server.caching import CacheHint
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
@@ -28,8 +29,14 @@ log = logging.getLogger(__name__)
 
 
 def build_server(app: BridgeApp, bus: InMemorySubscriptionBus) -> Server[Any]:
+    def complete(ctx: Any, result: dict[str, Any]) -> dict[str, Any]:
+        # 2026-07-28 results must say they are complete; handshake results must not carry it.
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            result["resultType"] = "complete"
+        return result
+
     async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        return {"tools": app.tools()}
+        return complete(ctx, {"tools": app.tools()})
 
     async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
         async def progress(done: float, total: float | None, message: str | None) -> None:
@@ -46,13 +53,15 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus) -> Server[Any]:
                 # Handshake-era structuredContent must be an object.
                 structured = {"result": structured}
             result["structuredContent"] = structured
-        return result
+        return complete(ctx, result)
 
     return Server(
         "godot-bridge",
         version=__version__,
         title="Godot Bridge",
         instructions=INSTRUCTIONS,
+        # Never reuse: the list changes with discover_tools, the editor version and extensions.
+        cache_hints={"tools/list": CacheHint(0, "private"), "server/discover": CacheHint(0, "private")},
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_subscriptions_listen=ListenHandler(bus),
