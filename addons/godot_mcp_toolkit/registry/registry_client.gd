@@ -1,0 +1,180 @@
+@tool
+extends RefCounted
+## Publishes this process into the machine-wide registry (contract C16, C18, C19, C20).
+##
+## RUNTIME-REACHABLE: the game autoload uses set_runtime/clear_runtime, so this file and all it
+## preloads must stay export-clean (no Editor* names). Editor-only values (LSP endpoint, token
+## path) arrive as plain arguments.
+##
+## Each editor owns entries/<hash>.json and each game owns entries/<hash>.runtime.json, so the two
+## processes never rewrite each other's file; projects.json is a projection of the whole dir,
+## rebuilt under a lock after every change.
+
+const ProjectKey := preload("../paths/project_key.gd")
+const RegistryPaths := preload("store/registry_paths.gd")
+const RegistryEntry := preload("store/registry_entry.gd")
+const RegistryProjection := preload("store/registry_projection.gd")
+const RegistryLock := preload("store/registry_lock.gd")
+const AtomicFile := preload("store/atomic_file.gd")
+
+const NAME_SETTING := "application/config/name"
+const RUNTIME_SUFFIX := ".runtime.json"
+
+## Registry root; empty means the per-OS default. Tests point it at a temp dir.
+var root := ""
+
+var _project_path := ""
+var _registration: Dictionary = {}
+var _started_at := 0.0
+var _project_name := ""
+var _runtime_published := false
+
+
+func _init(registry_root: String = "") -> void:
+	root = registry_root
+
+
+## Publishes (or re-publishes) this editor. Called on every fresh bind; a changed port restarts
+## `started_at`, because the projection lets the newest claimant of a port win and a fresh bind
+## is exactly such a claim.
+func register(project_path: String, port: int, token_path: String, godot_version: String,
+		lsp_host: String, lsp_port: int) -> void:
+	var port_changed := _registration.get("port", -1) != port
+	_project_path = project_path
+	if port_changed or _started_at == 0.0:
+		_started_at = Time.get_unix_time_from_system()
+	_registration = {
+		"port": port,
+		"token_path": token_path,
+		"godot_version": godot_version,
+		"lsp_host": lsp_host,
+		"lsp_port": lsp_port,
+	}
+	_watch_project_name()
+	_write_entry()
+
+
+## The user changed the language-server settings: publish the new endpoint (C19).
+func update_lsp_endpoint(lsp_host: String, lsp_port: int) -> void:
+	if _registration.is_empty():
+		return
+	if _registration["lsp_host"] == lsp_host and _registration["lsp_port"] == lsp_port:
+		return
+	_registration["lsp_host"] = lsp_host
+	_registration["lsp_port"] = lsp_port
+	_write_entry()
+
+
+## Writes the last registration again (e.g. after a project rename).
+func republish() -> void:
+	if not _registration.is_empty():
+		_write_entry()
+
+
+## Game process: announce the runtime server's port (C20).
+func set_runtime(port: int, pid: int) -> void:
+	var key := ProjectKey.canonical(_project_root())
+	var overlay := RegistryEntry.build_runtime(key, port, pid, Time.get_unix_time_from_system(), _engine_version())
+	if AtomicFile.write_json(_runtime_path(), overlay) != OK:
+		push_warning("MCP toolkit: could not write the runtime registry overlay at %s" % _runtime_path())
+		return
+	_runtime_published = true
+	rebuild()
+
+
+## Game process: the runtime server stopped.
+func clear_runtime() -> void:
+	if not _runtime_published and not FileAccess.file_exists(_runtime_path()):
+		return
+	AtomicFile.remove(_runtime_path())
+	_runtime_published = false
+	rebuild()
+
+
+## Editor exit: withdraw this editor's entry.
+func unregister() -> void:
+	_unwatch_project_name()
+	if _registration.is_empty():
+		return
+	AtomicFile.remove(_entry_path())
+	_registration = {}
+	rebuild()
+
+
+## Re-projects every entry file into projects.json. Returns false when the lock was busy or a
+## write failed (the next change rebuilds again, so a miss heals itself).
+func rebuild() -> bool:
+	var lock := RegistryLock.new(RegistryPaths.lock_path(root))
+	if not DirAccess.dir_exists_absolute(RegistryPaths.entries_dir(root)):
+		DirAccess.make_dir_recursive_absolute(RegistryPaths.entries_dir(root))
+	if not lock.acquire():
+		push_warning("MCP toolkit: registry lock busy; projects.json not rebuilt this time")
+		return false
+	var entries: Array = []
+	var overlays: Array = []
+	for file_name: String in DirAccess.get_files_at(RegistryPaths.entries_dir(root)):
+		var path := RegistryPaths.entries_dir(root).path_join(file_name)
+		if file_name.ends_with(RUNTIME_SUFFIX):
+			overlays.append(AtomicFile.read_json_object(path))
+		elif file_name.get_extension() == "json":
+			entries.append(AtomicFile.read_json_object(path))
+	var projection := RegistryProjection.merge_by_path(entries, overlays)
+	var error := AtomicFile.write_json(RegistryPaths.projects_json(root), projection)
+	lock.release()
+	if error != OK:
+		push_warning("MCP toolkit: could not write %s (%s)" % [RegistryPaths.projects_json(root), error_string(error)])
+	return error == OK
+
+
+func _write_entry() -> void:
+	var entry := RegistryEntry.build_entry(
+		ProjectKey.canonical(_project_path),
+		int(_registration["port"]),
+		String(_registration["token_path"]),
+		OS.get_process_id(),
+		_started_at,
+		String(_registration["godot_version"]),
+		String(_registration["lsp_host"]),
+		int(_registration["lsp_port"]),
+	)
+	var error := AtomicFile.write_json(_entry_path(), entry)
+	if error != OK:
+		push_warning("MCP toolkit: could not write registry entry %s (%s)" % [_entry_path(), error_string(error)])
+		return
+	rebuild()
+
+
+func _entry_path() -> String:
+	return RegistryPaths.entry_file(ProjectKey.project_hash(_project_root()), root)
+
+
+func _runtime_path() -> String:
+	return RegistryPaths.runtime_file(ProjectKey.project_hash(_project_root()), root)
+
+
+func _project_root() -> String:
+	return _project_path if not _project_path.is_empty() else ProjectKey.current_project_root()
+
+
+func _watch_project_name() -> void:
+	_project_name = String(ProjectSettings.get_setting(NAME_SETTING, ""))
+	if not ProjectSettings.settings_changed.is_connected(_on_project_settings_changed):
+		ProjectSettings.settings_changed.connect(_on_project_settings_changed)
+
+
+func _unwatch_project_name() -> void:
+	if ProjectSettings.settings_changed.is_connected(_on_project_settings_changed):
+		ProjectSettings.settings_changed.disconnect(_on_project_settings_changed)
+
+
+func _on_project_settings_changed() -> void:
+	var current := String(ProjectSettings.get_setting(NAME_SETTING, ""))
+	if current == _project_name:
+		return
+	_project_name = current
+	republish()
+
+
+static func _engine_version() -> String:
+	var info := Engine.get_version_info()
+	return "%d.%d.%d" % [info.get("major", 0), info.get("minor", 0), info.get("patch", 0)]
