@@ -28,9 +28,12 @@ Channel = Literal["editor", "runtime", "lsp", "bridge"]
 # The MCP tool-annotation hints; anything else in "annotations" is a typo.
 ANNOTATION_KEYS = frozenset({"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
 
-_TOOL_NAME = re.compile(r"^[a-z0-9][a-z0-9_]{0,63}$")
-_METHOD = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
-_VERSION = re.compile(r"^(\d+)\.(\d+)$")
+# Names legal in MCP (extension tools are ToolDefs too, so this is not the snake_case house style,
+# which the catalogue tests pin). Methods are toolkit JSON-RPC method names.
+_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+_METHOD = re.compile(r"^[^\s]+$")
+# "4.5"; an extension may say "4.5.1", whose patch part does not matter for gating.
+_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?$")
 
 
 class CatalogueError(Exception):
@@ -71,14 +74,14 @@ class ToolDef(BaseModel):
     @classmethod
     def _check_name(cls, value: str) -> str:
         if not _TOOL_NAME.match(value):
-            raise ValueError("must be 1-64 chars of a-z, 0-9 and _")
+            raise ValueError("must be 1-128 chars of A-Z a-z 0-9 _ . -")
         return value
 
     @field_validator("method")
     @classmethod
     def _check_method(cls, value: str | None) -> str | None:
         if value is not None and not _METHOD.match(value):
-            raise ValueError("must be a dotted toolkit method such as scene.create")
+            raise ValueError("must be a toolkit method name such as scene.create")
         return value
 
     @field_validator("description")
@@ -100,7 +103,7 @@ class ToolDef(BaseModel):
     @classmethod
     def _check_version(cls, value: str | None) -> str | None:
         if value is not None and not _VERSION.match(value):
-            raise ValueError("must look like 4.5 (major.minor)")
+            raise ValueError("must look like 4.5 (major.minor[.patch])")
         return value
 
     @field_validator("path_params")

@@ -1,0 +1,450 @@
+"""The catalogue against the reference surface, its size budget, and the loader's refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from godot_bridge.catalogue import Catalogue, CatalogueError, ToolDef, catalogue_dir, load_catalogue
+
+REPO = Path(__file__).resolve().parents[2]
+REFERENCE = Path(os.environ.get("GODOT_BRIDGE_REFERENCE", "/work/shared/reference"))
+JS_SAFE_INT = 9007199254740991
+BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "minItems")
+
+STARTUP_BUDGET = 22_000
+ALL_TOOLS_BUDGET = 66_000
+
+needs_reference = pytest.mark.skipif(
+    not (REFERENCE / "tools.json").is_file(), reason=f"reference data not found at {REFERENCE}"
+)
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalogue:
+    return load_catalogue()
+
+
+@pytest.fixture(scope="module")
+def ref_tools() -> dict[str, dict[str, Any]]:
+    return {t["name"]: t for t in json.loads((REFERENCE / "tools.json").read_text())}
+
+
+@pytest.fixture(scope="module")
+def ref_groups() -> list[dict[str, Any]]:
+    return sorted(json.loads((REFERENCE / "groups.json").read_text()), key=lambda g: g["order"])
+
+
+def _ref_names() -> list[str]:
+    if not (REFERENCE / "tools.json").is_file():
+        return []
+    return [t["name"] for t in json.loads((REFERENCE / "tools.json").read_text())]
+
+
+def _deviations() -> set[tuple[str, str, str]]:
+    """(tool, param, aspect) triples listed in catalogue/DEVIATIONS.md."""
+    text = (REPO / "catalogue" / "DEVIATIONS.md").read_text()
+    return {
+        (m.group(1), m.group(2), m.group(3))
+        for m in re.finditer(r"^- `([\w]+)\.([\w]+)` \((\w+)\):", text, flags=re.MULTILINE)
+    }
+
+
+def _mcp_list(tools: list[ToolDef]) -> str:
+    """The tools/list array exactly as the budget is defined: compact JSON of the four MCP fields."""
+    entries = [
+        {"name": t.name, "description": t.description, "inputSchema": t.input_schema, "annotations": t.annotations}
+        for t in tools
+    ]
+    return json.dumps(entries, separators=(",", ":"))
+
+
+# -- the reference surface ---------------------------------------------------------------------
+
+
+@needs_reference
+def test_same_tool_names_as_reference(cat: Catalogue, ref_tools: dict[str, dict[str, Any]]) -> None:
+    assert set(cat.tools) == set(ref_tools)
+
+
+@needs_reference
+@pytest.mark.parametrize("name", _ref_names())
+def test_tool_facts_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, Any]], name: str) -> None:
+    ref, tool = ref_tools[name], cat.tool(name)
+    assert tool is not None
+    assert tool.method == ref["method"]
+    assert tool.group == ref["group"]
+    assert tool.channel == ref["channel"]
+    assert tool.meta == bool(ref.get("meta"))
+    assert tool.always_on == ref["eager"]
+    assert tool.annotations == ref["annotations"]
+    assert list(tool.annotations) == list(ref["annotations"])
+    assert tool.godot_min == ref.get("godotMin")
+    assert tool.godot_max is None
+    assert tool.operation_param == ref.get("operationParam")
+    assert tool.operations == ref.get("operations")
+    guards = {"project": ["res://"], "user": ["user://"]}
+    expected_paths = {p["param"]: p.get("prefixes") or guards[p["guard"]] for p in ref.get("pathParams", [])}
+    assert tool.path_params == expected_paths
+
+
+def _check_items(ours: dict[str, Any], ref_items: str, item_props: list[str] | None, items_enum: list[Any] | None) -> None:
+    if ref_items == "any":
+        assert "type" not in ours
+    elif ref_items == "anyOf":
+        assert isinstance(ours.get("anyOf"), list) and ours["anyOf"]
+    else:
+        assert ours.get("type") == ref_items
+    if item_props is not None:
+        assert list(ours.get("properties", {})) == item_props
+    if items_enum is not None:
+        assert ours.get("enum") == items_enum
+
+
+def _check_shape(ours: dict[str, Any], ref: dict[str, Any]) -> None:
+    """Type, enum, nested property names, items: the parts a param and an anyOf branch share."""
+    ref_type = ref.get("type")
+    if ref_type in (None, "any"):
+        assert "type" not in ours
+    else:
+        assert ours.get("type") == ref_type
+    assert ours.get("enum") == ref.get("enum")
+    if "properties" in ref:
+        assert list(ours.get("properties", {})) == ref["properties"]
+    if "items" in ref:
+        _check_items(ours["items"], ref["items"], ref.get("itemProperties"), ref.get("itemsEnum"))
+    else:
+        assert "items" not in ours
+    if "anyOf" in ref:
+        assert len(ours["anyOf"]) == len(ref["anyOf"])
+        for branch, ref_branch in zip(ours["anyOf"], ref["anyOf"], strict=True):
+            _check_shape(branch, ref_branch)
+    else:
+        assert "anyOf" not in ours
+
+
+@needs_reference
+@pytest.mark.parametrize("name", _ref_names())
+def test_params_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, Any]], name: str) -> None:
+    ref, tool = ref_tools[name], cat.tool(name)
+    assert tool is not None
+    allowed = {(p, aspect) for t, p, aspect in _deviations() if t == name}
+    schema = tool.input_schema
+    props: dict[str, Any] = schema["properties"]
+    assert list(props) == [p["name"] for p in ref["params"]], "parameter names and order"
+    assert schema.get("additionalProperties") is False
+
+    ref_required = {p["name"] for p in ref["params"] if p["required"]}
+    ours_required = set(schema.get("required", []))
+    for param in ref_required ^ ours_required:
+        assert (param, "required") in allowed, f"{name}.{param}: required differs from the reference"
+    assert "required" not in schema or schema["required"], "an empty required list is omitted"
+
+    for ref_param in ref["params"]:
+        ours = props[ref_param["name"]]
+        where = f"{name}.{ref_param['name']}"
+        _check_shape(ours, ref_param)
+        assert ours.get("default") == ref_param.get("default"), where
+        for key in BOUND_KEYS:
+            ref_bound = ref_param.get(key)
+            if ref_bound is None or abs(ref_bound) == JS_SAFE_INT:
+                assert key not in ours, f"{where}: unexpected {key}"
+            else:
+                assert ours.get(key) == ref_bound, f"{where}: {key}"
+
+
+@needs_reference
+def test_deviations_name_real_params(cat: Catalogue, ref_tools: dict[str, dict[str, Any]]) -> None:
+    listed = _deviations()
+    assert ("lsp_completion", "limit", "required") in listed
+    for tool_name, param, _aspect in listed:
+        assert param in {p["name"] for p in ref_tools[tool_name]["params"]}
+    completion = cat.tool("lsp_completion")
+    assert completion is not None
+    assert "limit" not in completion.input_schema.get("required", [])
+    assert completion.input_schema["properties"]["limit"]["default"] == 10
+
+
+@needs_reference
+def test_groups_match_reference(cat: Catalogue, ref_groups: list[dict[str, Any]]) -> None:
+    assert list(cat.groups) == [g["name"] for g in ref_groups]
+    for ref in ref_groups:
+        group = cat.groups[ref["name"]]
+        assert group.keywords == ref["keywords"], ref["name"]
+        assert set(group.tools) == set(ref["tools"]), ref["name"]
+        assert len(group.tools) == len(ref["tools"])
+        assert group.description.strip()
+
+
+@needs_reference
+def test_tools_in_each_file_follow_reference_order(ref_tools: dict[str, dict[str, Any]]) -> None:
+    order = list(ref_tools)
+    for path in sorted((REPO / "catalogue" / "tools").glob("*.json")):
+        names = [t["name"] for t in json.loads(path.read_text())["tools"]]
+        assert names == sorted(names, key=order.index), path.name
+
+
+# -- counts -----------------------------------------------------------------------------------
+
+
+def test_counts(cat: Catalogue) -> None:
+    tools = list(cat.tools.values())
+    catalogue_tools = [t for t in tools if not t.meta]
+    startup = [t for t in tools if t.always_on]
+    assert len(catalogue_tools) == 112
+    assert len(cat.eager_tools()) == 34
+    assert len(cat.on_demand_tools()) == 78
+    assert [t.name for t in cat.meta_tools()] == ["discover_tools", "extensions_refresh"]
+    assert len(cat.groups) == 28
+    assert cat.operations_count() == 160
+    assert sum(t.channel == "runtime" for t in tools) == 8
+    assert sum(t.channel == "lsp" for t in tools) == 7
+    assert sum(t.read_only_safe for t in tools) == 41
+    assert len(startup) == 36
+    assert sum(t.read_only_safe for t in startup) == 16
+    assert [t.name for t in tools if t.godot_min] == ["scene_close"]
+
+
+def test_group_members_are_derived_from_tools(cat: Catalogue) -> None:
+    for group in cat.groups.values():
+        assert group.tools
+        assert all(cat.tools[n].group == group.name for n in group.tools)
+    assert sum(len(g.tools) for g in cat.groups.values()) == len(cat.on_demand_tools())
+
+
+def test_tool_properties(cat: Catalogue) -> None:
+    close = cat.tool("scene_close")
+    assert close is not None and close.min_version == (4, 5) and close.max_version is None
+    simulate, manage, create = cat.tool("input_simulate"), cat.tool("node_manage"), cat.tool("scene_create")
+    assert simulate is not None and simulate.operation_count() == 7
+    assert manage is not None and manage.operation_count() == 4
+    assert create is not None and create.operation_count() == 1
+    assert create.success_hint and "scene_open" in create.success_hint
+    assert cat.tool("no_such_tool") is None
+    discover = cat.tool("discover_tools")
+    assert discover is not None and discover.channel == "bridge" and discover.method is None
+    refresh = cat.tool("extensions_refresh")
+    assert refresh is not None and refresh.channel == "editor" and refresh.method == "extensions.refresh"
+
+
+def test_catalogue_names_follow_house_style(cat: Catalogue) -> None:
+    for tool in cat.tools.values():
+        assert re.fullmatch(r"[a-z0-9][a-z0-9_]{0,63}", tool.name), tool.name
+        if tool.method is not None:
+            assert re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9_]+)+", tool.method), tool.method
+
+
+# -- size budget and text ---------------------------------------------------------------------
+
+
+def test_startup_tools_list_fits_budget(cat: Catalogue) -> None:
+    startup = [t for t in cat.tools.values() if t.always_on]
+    size = len(_mcp_list(startup).encode())
+    assert size <= STARTUP_BUDGET, f"startup tools/list is {size} bytes"
+
+
+def test_all_tools_fit_budget(cat: Catalogue) -> None:
+    size = len(_mcp_list(list(cat.tools.values())).encode())
+    assert size <= ALL_TOOLS_BUDGET, f"all tools are {size} bytes"
+
+
+def _param_descriptions(schema: Any) -> list[str]:
+    found: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "description" and isinstance(value, str):
+                found.append(value)
+            else:
+                found.extend(_param_descriptions(value))
+    elif isinstance(schema, list):
+        for value in schema:
+            found.extend(_param_descriptions(value))
+    return found
+
+
+def test_descriptions(cat: Catalogue) -> None:
+    for tool in cat.tools.values():
+        assert tool.description.strip(), tool.name
+        assert len(tool.description) <= 600, tool.name
+        for text in _param_descriptions(tool.input_schema["properties"]):
+            assert text.strip() and len(text) <= 120, f"{tool.name}: {text!r}"
+        if tool.success_hint is not None:
+            assert tool.success_hint.strip() and len(tool.success_hint) <= 200, tool.name
+
+
+def test_schemas_are_valid_draft_2020_12(cat: Catalogue) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    for tool in cat.tools.values():
+        jsonschema.Draft202012Validator.check_schema(tool.input_schema)
+
+
+def test_every_string_param_with_path_guard_is_a_string(cat: Catalogue) -> None:
+    for tool in cat.tools.values():
+        for param in tool.path_params:
+            assert tool.input_schema["properties"][param].get("type") == "string", f"{tool.name}.{param}"
+
+
+# -- loading ------------------------------------------------------------------------------------
+
+
+def test_catalogue_dir_is_the_checkout_catalogue() -> None:
+    assert catalogue_dir() == REPO / "catalogue"
+
+
+def test_default_load_is_cached() -> None:
+    assert load_catalogue() is load_catalogue()
+
+
+def test_load_is_fast() -> None:
+    directory = catalogue_dir()
+    load_catalogue(directory)  # warm the file cache and pydantic
+    best = min(_timed_load(directory) for _ in range(5))
+    assert best < 0.05, f"loading took {best * 1000:.1f} ms"
+
+
+def _timed_load(directory: Path) -> float:
+    start = time.perf_counter()
+    load_catalogue(directory)
+    return time.perf_counter() - start
+
+
+# -- malformed catalogues ------------------------------------------------------------------------
+
+
+def _tool(name: str = "alpha_read", **changes: Any) -> dict[str, Any]:
+    tool: dict[str, Any] = {
+        "name": name,
+        "method": "alpha.read",
+        "channel": "editor",
+        "group": "alpha",
+        "description": "Read alpha.",
+        "annotations": {"readOnlyHint": True},
+        "input_schema": {
+            "type": "object",
+            "properties": {"file_path": {"type": "string"}, "action": {"type": "string", "enum": ["a", "b"]}},
+            "required": ["file_path"],
+            "additionalProperties": False,
+        },
+    }
+    tool.update(changes)
+    return tool
+
+
+def _write_catalogue(root: Path, files: dict[str, Any], groups: Any = None) -> Path:
+    (root / "tools").mkdir(parents=True)
+    if groups is None:
+        groups = {"groups": [{"name": "alpha", "description": "Alpha tools.", "keywords": ["alpha"]}]}
+    (root / "groups.json").write_text(groups if isinstance(groups, str) else json.dumps(groups))
+    for name, content in files.items():
+        (root / "tools" / name).write_text(content if isinstance(content, str) else json.dumps(content))
+    return root
+
+
+def _load_error(root: Path) -> str:
+    with pytest.raises(CatalogueError) as info:
+        load_catalogue(root)
+    return str(info.value)
+
+
+def test_minimal_catalogue_loads(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(operation_param="action")]}})
+    loaded = load_catalogue(root)
+    assert list(loaded.tools) == ["alpha_read"]
+    assert loaded.groups["alpha"].tools == ["alpha_read"]
+    assert loaded.tools["alpha_read"].operation_count() == 2
+
+
+def test_bad_json_names_file_and_position(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": '{"tools": [\n  {"name": "alpha_read",,}\n]}'})
+    message = _load_error(root)
+    assert "alpha.json" in message and "line 2" in message
+
+
+def test_duplicate_tool_name(tmp_path: Path) -> None:
+    root = _write_catalogue(
+        tmp_path, {"alpha.json": {"tools": [_tool()]}, "beta.json": {"tools": [_tool(method="beta.read")]}}
+    )
+    message = _load_error(root)
+    assert "beta.json" in message and "alpha_read" in message and "duplicate" in message
+    assert "alpha.json" in message
+
+
+def test_unknown_group(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(), _tool("alpha_two", group="gamma")]}})
+    message = _load_error(root)
+    assert "alpha.json" in message and "alpha_two" in message and "gamma" in message
+
+
+def test_path_param_must_be_a_parameter(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(path_params={"dest_path": ["res://"]})]}})
+    message = _load_error(root)
+    assert "alpha.json" in message and "alpha_read" in message and "dest_path" in message
+
+
+def test_required_must_be_a_property(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"a": {}}, "required": ["a", "b"], "additionalProperties": False}
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(input_schema=schema)]}})
+    message = _load_error(root)
+    assert "alpha.json" in message and "alpha_read" in message and "'b'" in message
+
+
+def test_schema_must_be_an_object_schema(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(input_schema={"type": "string"})]}})
+    message = _load_error(root)
+    assert "alpha_read" in message and "input_schema" in message
+
+
+def test_operation_param_needs_an_enum(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(operation_param="file_path")]}})
+    message = _load_error(root)
+    assert "alpha_read" in message and "operation_param" in message
+
+
+def test_group_without_tools(tmp_path: Path) -> None:
+    groups = {
+        "groups": [
+            {"name": "alpha", "description": "Alpha.", "keywords": []},
+            {"name": "empty", "description": "Nothing.", "keywords": []},
+        ]
+    }
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool()]}}, groups=groups)
+    message = _load_error(root)
+    assert "groups.json" in message and "empty" in message
+
+
+def test_groups_file_may_not_list_members(tmp_path: Path) -> None:
+    groups = {"groups": [{"name": "alpha", "description": "Alpha.", "keywords": [], "tools": ["alpha_read"]}]}
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool()]}}, groups=groups)
+    assert "tools" in _load_error(root)
+
+
+def test_bridge_channel_goes_with_null_method(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(channel="bridge")]}})
+    message = _load_error(root)
+    assert "alpha_read" in message and "method" in message
+    root2 = _write_catalogue(tmp_path / "b", {"alpha.json": {"tools": [_tool(method=None)]}})
+    assert "alpha_read" in _load_error(root2)
+
+
+def test_unknown_field_is_named(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(godotMin="4.5")]}})
+    message = _load_error(root)
+    assert "alpha.json" in message and "alpha_read" in message and "godotMin" in message
+
+
+def test_bad_annotation_and_version(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(annotations={"readOnly": True})]}})
+    assert "readOnly" in _load_error(root)
+    root2 = _write_catalogue(tmp_path / "b", {"alpha.json": {"tools": [_tool(godot_min="four")]}})
+    assert "godot_min" in _load_error(root2)
+
+
+def test_top_level_shape(tmp_path: Path) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": [_tool()]})
+    assert "alpha.json" in _load_error(root)
