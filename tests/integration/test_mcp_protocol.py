@@ -1,0 +1,190 @@
+"""Both MCP eras against the real bridge process, with raw JSON lines (issue 2, item 5)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.bridge_process import MODERN, MODERN_META, BridgeProcess
+
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+
+
+def init_params(version: str) -> dict:
+    return {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+
+
+@pytest.mark.parametrize(
+    ("asked", "answered"),
+    [("2025-11-25", "2025-11-25"), ("2025-06-18", "2025-06-18"), ("2024-11-05", "2025-11-25"),
+     ("2025-03-26", "2025-11-25"), (MODERN, "2025-11-25"), ("garbage", "2025-11-25")],
+)
+async def test_initialize_negotiates_only_our_handshake_versions(bridge: BridgeProcess, asked: str, answered: str):
+    resp = await bridge.request("initialize", init_params(asked))
+    result = resp["result"]
+    assert result["protocolVersion"] == answered
+    assert result["capabilities"]["tools"]["listChanged"] is True
+    assert result["serverInfo"]["name"] == "godot-bridge"
+    assert "resultType" not in result and "_meta" not in result
+
+
+async def test_initialize_with_modern_meta_is_still_the_handshake(bridge: BridgeProcess):
+    params = {**init_params("2025-06-18"), "_meta": MODERN_META}
+    resp = await bridge.request("initialize", params)
+    assert resp["result"]["protocolVersion"] == "2025-06-18"
+
+
+async def test_initialize_is_not_an_admission_gate(bridge: BridgeProcess):
+    names = await bridge.tool_names()  # no initialize sent at all
+    assert "discover_tools" in names and len(names) == 36
+    await bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    resp = await bridge.request("initialize", init_params("2025-11-25"))
+    assert resp["result"]["protocolVersion"] == "2025-11-25"
+    resp = await bridge.request("initialize", init_params("2025-06-18"))  # idempotent, negotiates again
+    assert resp["result"]["protocolVersion"] == "2025-06-18"
+    assert not [n for n in bridge.notifications if "unmatched_response" in n]
+
+
+async def test_server_discover_modern(bridge: BridgeProcess):
+    result = (await bridge.request("server/discover", {}, modern=True))["result"]
+    assert result["supportedVersions"] == [MODERN]
+    assert result["capabilities"]["tools"]["listChanged"] is True
+    assert "discover_tools" in result["instructions"]
+    assert result["resultType"] == "complete"
+    assert result["ttlMs"] == 0 and result["cacheScope"] == "private"
+    assert result["_meta"][SERVER_INFO]["name"] == "godot-bridge"
+
+
+async def test_server_discover_without_meta_is_method_not_found(bridge: BridgeProcess):
+    resp = await bridge.request("server/discover", {})
+    assert resp["error"]["code"] == -32601
+
+
+async def test_modern_tools_list_shape_and_handshake_shape(bridge: BridgeProcess):
+    modern = (await bridge.request("tools/list", {}, modern=True))["result"]
+    assert modern["resultType"] == "complete" and modern["ttlMs"] == 0 and modern["cacheScope"] == "private"
+    assert modern["_meta"][SERVER_INFO]["version"]
+    legacy = (await bridge.request("tools/list"))["result"]
+    assert set(legacy) == {"tools"}
+    assert legacy["tools"] == modern["tools"]
+
+
+async def test_unsupported_meta_version_is_32022(bridge: BridgeProcess):
+    meta = {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "2099-01-01"}
+    resp = await bridge.request("tools/list", {"_meta": meta})
+    assert resp["error"]["code"] == -32022
+    assert resp["error"]["data"]["supported"] == [MODERN]
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        {"io.modelcontextprotocol/protocolVersion": MODERN},  # capabilities missing
+        {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": "all"},
+        {"io.modelcontextprotocol/protocolVersion": 20260728, "io.modelcontextprotocol/clientCapabilities": {}},
+        {**MODERN_META, "io.modelcontextprotocol/clientInfo": "me"},
+    ],
+    ids=["missing-capabilities", "capabilities-not-object", "version-not-string", "clientinfo-not-object"],
+)
+async def test_bad_meta_keys_are_32602(bridge: BridgeProcess, meta: dict):
+    resp = await bridge.request("tools/list", {"_meta": meta})
+    assert resp["error"]["code"] == -32602
+
+
+async def test_progress_token_meta_alone_is_handshake_era(bridge: BridgeProcess):
+    resp = await bridge.request("tools/list", {"_meta": {"progressToken": 7}})
+    assert set(resp["result"]) == {"tools"}
+
+
+async def test_both_eras_interleave_on_one_connection(bridge: BridgeProcess):
+    for _ in range(2):
+        legacy = await bridge.request("initialize", init_params("2025-11-25"))
+        assert legacy["result"]["protocolVersion"] == "2025-11-25"
+        modern = await bridge.request("tools/list", {}, modern=True)
+        assert modern["result"]["resultType"] == "complete"
+        plain = await bridge.request("tools/list")
+        assert "resultType" not in plain["result"]
+        discover = await bridge.request("server/discover", {}, modern=True)
+        assert discover["result"]["supportedVersions"] == [MODERN]
+
+
+async def test_malformed_lines(bridge: BridgeProcess):
+    fut = bridge.expect(None)
+    await bridge.send_raw("{not json")
+    assert (await fut)["error"]["code"] == -32700
+    fut = bridge.expect(None)
+    await bridge.send_raw(json.dumps([{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]))
+    resp = await fut
+    assert resp["error"]["code"] == -32600 and resp["id"] is None
+    fut = bridge.expect(77)
+    await bridge.send_raw(json.dumps({"jsonrpc": "2.0", "id": 77}))
+    assert (await fut)["error"]["code"] == -32600
+    # The connection survives all of it.
+    assert len(await bridge.tool_names()) == 36
+
+
+async def test_unknown_method_and_unknown_tool(bridge: BridgeProcess):
+    assert (await bridge.request("resources/frobnicate"))["error"]["code"] == -32601
+    resp = await bridge.request("tools/call", {"name": "no_such_tool", "arguments": {}})
+    assert resp["error"]["code"] == -32602 and "no_such_tool" in resp["error"]["message"]
+    resp = await bridge.request("tools/call", {"name": "tilemap_set_cells", "arguments": {}}, modern=True)
+    assert resp["error"]["code"] == -32602
+    assert "discover_tools" in resp["error"]["message"]  # says how to make it callable
+
+
+async def test_argument_validation_is_a_tool_error_naming_the_parameter(bridge: BridgeProcess):
+    result = await bridge.call_tool("scene_open", {})
+    assert result["isError"] is True
+    payload = json.loads(result["content"][0]["text"])
+    assert payload["code"] == "INVALID_PARAMS" and "file_path" in payload["error"]
+    assert result["structuredContent"] == payload
+    result = await bridge.call_tool("script_read", {"file_path": 12})
+    payload = json.loads(result["content"][0]["text"])
+    assert payload["code"] == "INVALID_PARAMS" and "file_path" in payload["error"] and "string" in payload["error"]
+    result = await bridge.call_tool("scene_open", {"file_path": "res://a.tscn", "bogus": 1})
+    assert "bogus" in json.loads(result["content"][0]["text"])["error"]
+
+
+async def test_editor_call_without_editor_is_connect_failed(bridge: BridgeProcess):
+    result = await bridge.call_tool("scene_get_tree", {})
+    assert result["isError"] is True
+    payload = json.loads(result["content"][0]["text"])
+    assert payload["code"] == "CONNECT_FAILED"
+    assert "plugin" in payload["hint"].lower() and "godot" in payload["hint"].lower()
+    modern = (await bridge.request("tools/call", {"name": "scene_get_tree", "arguments": {}}, modern=True))["result"]
+    assert modern["isError"] is True and modern["resultType"] == "complete"
+
+
+async def test_list_change_announced_in_handshake_era(bridge: BridgeProcess):
+    await bridge.request("initialize", init_params("2025-11-25"))
+    mark = len(bridge.notifications)
+    result = await bridge.call_tool("discover_tools", {"request": ["tilemap", "tileset"]})
+    assert result["isError"] is False
+    await bridge.wait_notification("notifications/tools/list_changed", start=mark)
+    await bridge.call_tool("discover_tools", {})  # browsing changes nothing
+    changes = [n for n in bridge.notifications[mark:] if n.get("method") == "notifications/tools/list_changed"]
+    assert len(changes) == 1  # exactly one for the call that loaded two groups, none for browsing
+
+
+async def test_list_change_announced_on_modern_listen_stream(bridge: BridgeProcess):
+    listen_id = "listen-1"
+    params = {"notifications": {"toolsListChanged": True}, "_meta": MODERN_META}
+    await bridge.send({"jsonrpc": "2.0", "id": listen_id, "method": "subscriptions/listen", "params": params})
+    ack = await bridge.wait_notification("notifications/subscriptions/acknowledged")
+    assert ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen_id
+    mark = len(bridge.notifications)
+    await bridge.request("tools/call", {"name": "discover_tools", "arguments": {"request": "audio"}}, modern=True)
+    note = await bridge.wait_notification("notifications/tools/list_changed", start=mark)
+    assert note["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen_id
+
+
+async def test_stdout_carries_protocol_messages_only(bridge: BridgeProcess):
+    await bridge.request("initialize", init_params("2025-11-25"))
+    await bridge.call_tool("scene_get_tree", {})
+    await bridge.call_tool("discover_tools", {"request": "nothing-matches-this"})
+    await bridge.close()
+    assert bridge.raw_lines
+    for line in bridge.raw_lines:
+        assert json.loads(line)["jsonrpc"] == "2.0"
+    assert b"tool=scene_get_tree" in bridge.stderr  # the call log went to stderr

@@ -1,0 +1,140 @@
+"""discover_tools: browse, exact activation, keyword scoring and caps, reset, read-only (issue 2, item 6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from godot_bridge.catalogue import load_catalogue
+from godot_bridge.errors import ToolError
+from godot_bridge.groups import PER_CALL_CAP, PER_QUERY_CAP, description, discover, rank, score
+from godot_bridge.surface import GroupView, Surface
+
+
+@pytest.fixture
+def surface() -> Surface:
+    return Surface(load_catalogue())
+
+
+def statuses(answer: dict) -> dict[str, str]:
+    return {g["name"]: g["status"] for g in answer.get("groups", [])}
+
+
+def test_browse_lists_every_group_with_status(surface: Surface):
+    surface.activate(["audio"])
+    answer, changed = discover(surface, {})
+    assert not changed
+    st = statuses(answer)
+    assert len(st) == 28 and st["audio"] == "already_loaded" and st["tilemap"] == "available"
+    assert all(isinstance(t, str) for g in answer["groups"] for t in g["tools"])
+
+
+def test_exact_group_name_activates_uncapped(surface: Surface):
+    names = [g.name for g in surface.groups()][:7]
+    answer, changed = discover(surface, {"request": names})
+    assert changed
+    assert statuses(answer) == {n: "activated" for n in names}  # 7 > the keyword cap of 5
+    assert surface.loaded == names
+    assert "warning" in answer  # more than 5 groups loaded
+    again, changed = discover(surface, {"request": names[0]})
+    assert not changed and statuses(again) == {names[0]: "already_loaded"}
+
+
+def test_json_list_string_is_parsed(surface: Surface):
+    answer, _ = discover(surface, {"request": '["audio", "tilemap"]'})
+    assert set(statuses(answer)) == {"audio", "tilemap"}
+    with pytest.raises(ToolError) as err:
+        discover(surface, {"request": '["audio",'})
+    assert err.value.code == "INVALID_PARAMS"
+
+
+def test_activate_false_only_reports(surface: Surface):
+    answer, changed = discover(surface, {"request": "tileset", "activate": False})
+    assert not changed and statuses(answer)["tileset"] == "available" and surface.loaded == []
+
+
+def test_include_schemas(surface: Surface):
+    answer, _ = discover(surface, {"request": "audio", "include_schemas": True})
+    tool = answer["groups"][0]["tools"][0]
+    assert set(tool) == {"name", "description", "inputSchema", "annotations"}
+    assert tool["inputSchema"]["type"] == "object"
+
+
+def test_scoring_rules():
+    g = GroupView("g", "", ["animation", "state machine", "blend"], [])
+    assert score("animation", g) == 3           # equal
+    assert score("play animation now", g) == 2  # query contains keyword
+    assert score("anim", g) == 1                # keyword contains a query of >= 3 chars
+    assert score("an", g) == 0                  # too short for the containment rule
+
+
+def test_tool_name_scoring(surface: Surface):
+    cat = surface.catalogue
+    tools = [cat.tools["tilemap_set_cells"]]
+    g = GroupView("x", "", [], tools)
+    assert score("set cells", g) == 1  # underscores read as spaces
+
+
+def test_keyword_caps_and_more_count(surface: Surface):
+    views = surface.groups()
+    # 'e' scores nothing (containment needs 3 chars) but a broad word hits many groups.
+    kept, more = rank("edit", views)
+    assert len(kept) <= PER_QUERY_CAP
+    total = sum(1 for v in views if score("edit", v) > 0)
+    assert total > 0
+    answer, _ = discover(surface, {"request": ["edit", "create", "node", "scene", "script", "set"]})
+    assert len(answer["groups"]) <= PER_CALL_CAP
+    assert answer.get("more_matches", 0) > 0 and "hint" in answer
+
+
+def test_half_top_rule(surface: Surface):
+    views = surface.groups()
+    kept, _ = rank("tile", views)
+    top = kept[0].score
+    assert all(2 * m.score >= top or m.query == "tile" for m in kept)
+
+
+def test_no_match_is_reported_not_failed(surface: Surface):
+    answer, changed = discover(surface, {"request": "qqqzzz"})
+    assert not changed and answer["groups"] == [] and answer["unmatched"] == ["qqqzzz"]
+
+
+def test_reset(surface: Surface):
+    discover(surface, {"request": ["audio", "tilemap", "theme"]})
+    answer, changed = discover(surface, {"reset": ["audio"]})
+    assert changed and answer["unloaded"] == ["audio"] and surface.loaded == ["tilemap", "theme"]
+    answer, changed = discover(surface, {"reset": True, "request": "audio"})  # reset applies first
+    assert answer["unloaded"] == ["tilemap", "theme"] and surface.loaded == ["audio"]
+    with pytest.raises(ToolError):
+        discover(surface, {"reset": ["no_such_group"]})
+
+
+def test_description_names_every_group(surface: Surface):
+    surface.activate(["audio"])
+    text = description("Load tool groups.", surface)
+    assert "Loaded: audio." in text
+    for name in surface.group_names():
+        assert name in text
+
+
+def test_read_only_hides_mutating_tools_and_empty_groups():
+    cat = load_catalogue()
+    ro = Surface(cat, read_only=True)
+    visible = ro.visible()
+    assert len(visible) == 16
+    for name in ro.group_names():
+        ro.activate([name])
+    assert len(ro.visible()) == 41
+    assert all(t.annotations.get("readOnlyHint") and not t.annotations.get("destructiveHint") for t in ro.visible())
+    assert len(ro.group_names()) < len(Surface(cat).group_names())
+
+
+def test_version_gate_hides_scene_close_until_known():
+    cat = load_catalogue()
+    version: list = [None]
+    s = Surface(cat, version=lambda: version[0])
+    s.activate(["cleanup"])
+    assert "scene_close" not in [t.name for t in s.visible()]
+    version[0] = (4, 4)
+    assert "scene_close" not in [t.name for t in s.visible()]
+    version[0] = (4, 5)
+    assert "scene_close" in [t.name for t in s.visible()]
