@@ -1,0 +1,76 @@
+"""The official SDK client, in each of its modes, against the real bridge process (issue 2)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from tests.bridge_process import ROOT, bridge_env
+
+
+def params(data_home: Path, project: Path, extra: dict[str, str] | None = None) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "godot_bridge"],
+                                 env=bridge_env(data_home, project, extra), cwd=str(ROOT))
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto", "2026-07-28"])
+async def test_client_lists_and_calls(mode: str, data_home: Path, project_dir: Path):
+    with anyio.fail_after(30):
+        async with Client(params(data_home, project_dir), mode=mode, cache=None) as client:
+            expected = "2025-11-25" if mode == "legacy" else "2026-07-28"
+            assert client.protocol_version == expected
+            tools = (await client.list_tools()).tools
+            assert len(tools) == 36
+            assert client.server_capabilities.tools and client.server_capabilities.tools.list_changed
+            result = await client.call_tool("discover_tools", {"request": "audio"})
+            assert not result.is_error
+            assert any(g["status"] == "activated" for g in json.loads(result.content[0].text)["groups"])
+            names = [t.name for t in (await client.list_tools()).tools]
+            assert "audiobus_list" in names
+            failed = await client.call_tool("scene_get_tree", {})
+            assert failed.is_error and json.loads(failed.content[0].text)["code"] == "CONNECT_FAILED"
+
+
+async def test_modern_client_listen_receives_tools_list_changed(data_home: Path, project_dir: Path):
+    with anyio.fail_after(30):
+        async with Client(params(data_home, project_dir), mode="2026-07-28", cache=None) as client:
+            async with client.listen(tools_list_changed=True) as sub:
+                await client.call_tool("discover_tools", {"request": "tilemap"})
+                async for event in sub:
+                    assert type(event).__name__ == "ToolsListChanged"
+                    break
+            names = [t.name for t in (await client.list_tools()).tools]
+            assert "tilemap_set_cells" in names
+
+
+async def test_legacy_client_sees_list_changed_notification(data_home: Path, project_dir: Path):
+    seen = anyio.Event()
+
+    async def on_message(message):
+        if type(message).__name__ == "ToolListChangedNotification" or getattr(message, "method", "") == \
+                "notifications/tools/list_changed":
+            seen.set()
+
+    with anyio.fail_after(30):
+        async with Client(params(data_home, project_dir), mode="legacy", message_handler=on_message,
+                          cache=None) as client:
+            await client.call_tool("discover_tools", {"request": "theme"})
+            await seen.wait()
+
+
+async def test_read_only_mode(data_home: Path, project_dir: Path):
+    with anyio.fail_after(30):
+        async with Client(params(data_home, project_dir, {"GODOT_MCP_READ_ONLY": "1"}), mode="legacy",
+                          cache=None) as client:
+            tools = (await client.list_tools()).tools
+            assert len(tools) == 16
+            assert all(t.annotations.read_only_hint and not t.annotations.destructive_hint for t in tools)
+            answer = json.loads((await client.call_tool("discover_tools", {})).content[0].text)
+            await client.call_tool("discover_tools", {"request": [g["name"] for g in answer["groups"]]})
+            assert len((await client.list_tools()).tools) == 41
