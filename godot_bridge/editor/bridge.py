@@ -1,0 +1,439 @@
+"""The bridge's one door to Godot: the editor channel, the game channel, and the registry watch.
+
+``EditorBridge`` is what dispatch calls. It owns an ``EditorLink`` (reconnecting
+editor connection), a ``RuntimeLink`` (the running game, on demand) and a
+``RegistryWatcher``; it routes each catalogue tool to the right one, shapes the
+reply (contract C3), and keeps the two facts the tool surface depends on: the
+Godot version (registry first, then the auth ack) and the extension command list
+(``extensions.list`` after auth, ``extensions.changed`` pushes). ``on_change`` fires
+whenever either changes so the surface can rebuild ``tools/list``.
+
+Forwarding never raises ``ToolError``: every failure comes back as an ``isError``
+outcome in the toolkit's ``{success:false, error, code, hint?}`` envelope.
+Cancellation (the MCP layer cancelling the handler task) propagates, after the
+channel has sent ``_cancel`` for the in-flight request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from godot_bridge import results
+from godot_bridge.config import Settings
+from godot_bridge.editor.channel import WsChannel
+from godot_bridge.editor.forward import (
+    CHANNEL_ALIASES,
+    CRASH_CONTEXT_CODES,
+    EDITOR,
+    RUNTIME,
+    ToolLike,
+    crash_lines,
+    route,
+    shape,
+    timeout_seconds,
+    toolkit_failure_code,
+)
+from godot_bridge.editor.link import EditorLink
+from godot_bridge.editor.registry import RegistryEntry, registry_path
+from godot_bridge.editor.runtime import RuntimeLink
+from godot_bridge.editor.timing import Timing
+from godot_bridge.editor.watch import RegistryWatcher
+from godot_bridge.errors import ToolError
+from godot_bridge.pathguard import check_paths
+from godot_bridge.results import ToolOutcome
+
+log = logging.getLogger(__name__)
+
+_VERSION = re.compile(r"^\s*(\d+)\.(\d+)")
+EXTENSION_METHODS = ("extensions.list", "extensions.refresh")
+
+
+def parse_version(text: Any) -> tuple[int, int] | None:
+    """'4.5.1', '4.5-stable', '4.5.stable.official' -> (4, 5)."""
+    match = _VERSION.match(text) if isinstance(text, str) else None
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def _commands(raw: Any) -> list[dict[str, Any]] | None:
+    if not isinstance(raw, list):
+        return None
+    return [c for c in raw if isinstance(c, dict) and isinstance(c.get("method"), str)]
+
+
+class EditorBridge:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        on_change: Callable[[], None] | None = None,
+        timing: Timing | None = None,
+        registry_file: Path | None = None,
+    ) -> None:
+        self.settings = settings
+        self.timing = timing or Timing()
+        self.registry_file = registry_file or registry_path(dict(settings.env) or None)
+        self._on_change = on_change
+        self._version: tuple[int, int] | None = None
+        self.godot_version_text: str | None = None
+        self.headless: bool | None = None
+        self._extensions: list[dict[str, Any]] = []
+        self._lsp_status: dict[str, Any] | None = None
+        self._lsp_sent: tuple[Any, ...] | None = None
+        self._seen_ports: tuple[int | None, int | None] | None = None
+        self._registry_event = asyncio.Event()
+        self._background: set[asyncio.Task[Any]] = set()
+        self._started = False
+        self._editor = EditorLink(
+            settings,
+            self.timing,
+            self.registry_file,
+            on_push=self._on_push,
+            on_entry=self._on_entry,
+            after_auth=self._after_auth,
+        )
+        self._runtime = RuntimeLink(settings, self.timing, self.registry_file, lookup=self._editor.lookup)
+        self._watcher = RegistryWatcher(
+            self.registry_file,
+            self._on_registry_change,
+            debounce_ms=self.timing.watch_debounce_ms,
+            poll_interval=self.timing.watch_poll,
+            force_polling=self.timing.force_polling,
+        )
+
+    # -- public state --------------------------------------------------------
+
+    @property
+    def godot_version(self) -> tuple[int, int] | None:
+        return self._version
+
+    @property
+    def extension_commands(self) -> list[dict[str, Any]]:
+        return [dict(c) for c in self._extensions]
+
+    @property
+    def connected(self) -> bool:
+        return self._editor.live() is not None
+
+    @property
+    def editor_port(self) -> int | None:
+        return self._editor.port
+
+    @property
+    def runtime_port(self) -> int | None:
+        return self._runtime.port
+
+    # -- lifecycle -----------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start connecting and watching in the background; never raises, returns at once."""
+        if self._started:
+            return
+        self._started = True
+        try:
+            # The registry may already know the Godot version: the surface can gate tools before connecting.
+            self._editor.lookup()
+        except Exception:
+            log.exception("initial registry read failed")
+        self._editor.start()
+        self._watcher.start()
+
+    async def aclose(self) -> None:
+        await self._watcher.aclose()
+        await self._runtime.aclose()
+        await self._editor.aclose()
+        for task in list(self._background):
+            task.cancel()
+        if self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _fire_change(self) -> None:
+        if self._on_change is None:
+            return
+        try:
+            self._on_change()
+        except Exception:
+            log.exception("on_change callback failed")
+
+    # -- facts: version, extensions -------------------------------------------
+
+    def _set_version(self, text: str, source: str) -> None:
+        parsed = parse_version(text)
+        if parsed is None:
+            log.warning("unparseable Godot version %r from the %s", text, source)
+            return
+        self.godot_version_text = text
+        if parsed != self._version:
+            log.info("Godot version %s (from the %s)", text, source)
+            self._version = parsed
+            self._fire_change()
+
+    def _on_entry(self, entry: RegistryEntry | None) -> None:
+        """Every registry read: the registry's version counts until a live ack says otherwise."""
+        if entry is None or not entry.godot_version:
+            return
+        live = self._editor.live()
+        if live is not None and isinstance(live.ack.get("godot_version"), str):
+            return
+        self._set_version(entry.godot_version, "registry")
+
+    def _set_extensions(self, commands: list[dict[str, Any]]) -> None:
+        if commands != self._extensions:
+            self._extensions = commands
+            log.info("editor extensions: %d command(s)", len(commands))
+            self._fire_change()
+
+    def _merge_extensions(self, params: Any) -> None:
+        params = params if isinstance(params, dict) else {}
+        removed = {m for m in params.get("removed") or [] if isinstance(m, str)}
+        merged = [c for c in self._extensions if c["method"] not in removed]
+        for cmd in _commands(params.get("commands")) or []:
+            at = next((i for i, c in enumerate(merged) if c["method"] == cmd["method"]), None)
+            if at is None:
+                merged.append(cmd)
+            else:
+                merged[at] = cmd
+        self._set_extensions(merged)
+
+    # -- events from the links and the watcher -----------------------------------
+
+    async def _after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> None:
+        ack = ch.ack
+        self.headless = ack["headless"] if isinstance(ack.get("headless"), bool) else None
+        if isinstance(ack.get("godot_version"), str):
+            self._set_version(ack["godot_version"], "editor handshake")
+        elif entry is not None and entry.godot_version:
+            self._set_version(entry.godot_version, "registry")
+        limits = {
+            key: value
+            for key, value in (
+                ("script_read_cap_kb", self.settings.script_read_limit_kb),
+                ("ws_buffer_kb", self.settings.ws_buffer_limit_kb),
+            )
+            if value is not None
+        }
+        t = self.timing.setup_timeout
+        if limits:
+            try:
+                await ch.request("meta.set_limits", limits, timeout=t)
+            except ToolError as err:
+                log.warning("could not apply limits %s: %s", limits, err.message)
+        try:
+            reply = await ch.request("extensions.list", {}, timeout=t)
+            commands = _commands(reply.get("commands") if isinstance(reply, dict) else None)
+            if commands is not None:
+                self._set_extensions(commands)
+        except ToolError as err:
+            log.warning("could not list editor extensions: %s", err.message)
+        self._lsp_sent = None  # a new editor session has not seen our LSP verdict
+        if self._lsp_status is not None:
+            await self._push_lsp(ch)
+
+    def _on_push(self, message: dict[str, Any]) -> None:
+        name = message.get("notification") or message.get("method")
+        if name == "extensions.changed":
+            self._merge_extensions(message.get("params"))
+        elif name == "game_stopped":
+            self._spawn(self._runtime.drop("the editor reported game_stopped"))
+        else:
+            log.debug("editor push %r ignored", name)
+
+    def _on_registry_change(self) -> None:
+        entry = self._editor.lookup()
+        ports = (entry.port if entry else None, entry.runtime_port if entry else None)
+        if ports != self._seen_ports:
+            before = self._seen_ports or (None, None)
+            self._seen_ports = ports
+            editor_port, runtime_port = ports
+            if editor_port != before[0] and editor_port is not None:
+                live = self._editor.live()
+                if live is None or live.port != editor_port:
+                    self._editor.kick()
+            if runtime_port != before[1]:
+                log.info("registry: runtime_port %s -> %s", before[1], runtime_port)
+                live_rt = self._runtime.live()
+                if live_rt is not None and self.settings.runtime_port is None and live_rt.port != runtime_port:
+                    self._spawn(self._runtime.drop("the registry no longer lists its port"))
+        # Wake anyone waiting for the registry (game_start waiting for the runtime).
+        event, self._registry_event = self._registry_event, asyncio.Event()
+        event.set()
+
+    # -- LSP status (contract C15) ---------------------------------------------
+
+    async def send_lsp_status(self, status: dict[str, Any]) -> None:
+        """Tell the editor the LSP verdict; de-duplicated, and re-sent after a reconnect."""
+        self._lsp_status = dict(status)
+        ch = self._editor.live()
+        if ch is not None:
+            await self._push_lsp(ch)
+
+    async def _push_lsp(self, ch: WsChannel) -> None:
+        status = self._lsp_status or {}
+        key = (status.get("state"), status.get("host"), status.get("port"))
+        if key == self._lsp_sent:
+            return
+        self._lsp_sent = key
+        try:
+            await ch.request("editor.set_lsp_status", status, timeout=self.timing.setup_timeout)
+        except ToolError as err:
+            self._lsp_sent = None
+            log.debug("editor.set_lsp_status failed: %s", err.message)
+
+    # -- calls -------------------------------------------------------------------
+
+    async def call(
+        self, method: str, params: dict[str, Any] | None = None, *, channel: str = EDITOR, timeout: float | None = None
+    ) -> Any:
+        """The raw toolkit result of one request; raises ToolError."""
+        resolved = CHANNEL_ALIASES.get(channel)
+        if resolved == RUNTIME:
+            return await self._runtime.request(method, params, timeout)
+        if resolved == EDITOR:
+            return await self._editor.request(method, params, timeout)
+        raise ToolError("INTERNAL", f"unknown channel {channel!r} for {method}")
+
+    async def forward(self, tool: ToolLike, args: dict[str, Any]) -> ToolOutcome:
+        """Forward a catalogue tool call and shape its result (never raises ToolError)."""
+        try:
+            check_paths(tool, args)  # type: ignore[arg-type]
+            if not tool.method:
+                raise ToolError("INTERNAL", f"{tool.name} has no toolkit method to forward")
+            channel, params = route(tool, args)
+            return await self._forward(
+                tool.method,
+                params,
+                channel,
+                timeout_seconds(tool),
+                tool.success_hint,
+                wait_for_runtime=args.get("wait_for_runtime") is not False,
+            )
+        except ToolError as err:
+            return results.failure(err)
+        except Exception as exc:
+            log.exception("%s failed inside the bridge", tool.name)
+            return results.failure(ToolError("INTERNAL", f"{tool.name} failed inside the bridge: {exc}"))
+
+    async def forward_method(
+        self,
+        method: str,
+        args: dict[str, Any],
+        *,
+        channel: str = EDITOR,
+        timeout_ms: int | None = None,
+        success_hint: str | None = None,
+    ) -> ToolOutcome:
+        """Forward a command that has no ToolDef (extension commands)."""
+        resolved = CHANNEL_ALIASES.get(channel)
+        try:
+            if resolved is None:
+                raise ToolError("INVALID_PARAMS", f"channel={channel!r} is not one of 'editor', 'runtime'")
+            timeout = timeout_ms / 1000.0 if timeout_ms else None
+            return await self._forward(method, dict(args), resolved, timeout, success_hint)
+        except ToolError as err:
+            return results.failure(err)
+        except Exception as exc:
+            log.exception("%s failed inside the bridge", method)
+            return results.failure(ToolError("INTERNAL", f"{method} failed inside the bridge: {exc}"))
+
+    async def _forward(
+        self,
+        method: str,
+        params: dict[str, Any],
+        channel: str,
+        timeout: float | None,
+        success_hint: str | None,
+        *,
+        wait_for_runtime: bool = True,
+    ) -> ToolOutcome:
+        if method == "debugger.get_log" and channel == RUNTIME:
+            channel = await self._log_channel()
+        try:
+            payload = await self.call(method, params, channel=channel, timeout=timeout)
+        except ToolError as err:
+            raise await self._explain(err, channel) from None
+        if method in EXTENSION_METHODS and isinstance(payload, dict) and payload.get("success") is not False:
+            commands = _commands(payload.get("commands"))
+            if commands is not None:
+                self._set_extensions(commands)
+        if method == "game.start" and wait_for_runtime and isinstance(payload, dict) and payload.get("success") is not False:
+            payload = await self._report_runtime(payload)
+        if channel == RUNTIME and toolkit_failure_code(payload) in CRASH_CONTEXT_CODES:
+            lines = await self._crash_context()
+            if lines:
+                payload = {**payload, "crash_context": lines}
+        return shape(method, payload, success_hint)
+
+    async def _log_channel(self) -> str:
+        """debugger.get_log reads the game while one runs, else the editor's copy of the last session."""
+        if self._runtime.live() is not None:
+            return RUNTIME
+        try:
+            await self._runtime.ensure()
+            return RUNTIME
+        except ToolError as err:
+            if err.code == "GAME_NOT_RUNNING":
+                return EDITOR
+            raise
+
+    async def _explain(self, err: ToolError, channel: str) -> ToolError:
+        """Runtime failures get the game's last log lines; explaining must never make things worse."""
+        if channel != RUNTIME or err.code not in CRASH_CONTEXT_CODES or "crash_context" in err.extra:
+            return err
+        lines = await self._crash_context()
+        if lines:
+            err.extra = {**err.extra, "crash_context": lines}
+        return err
+
+    async def _crash_context(self) -> list[str]:
+        ch = self._editor.live()  # only an editor we already have: no connect attempts, no waiting
+        if ch is None:
+            return []
+        limit = self.timing.crash_context_timeout
+        try:
+            reply = await asyncio.wait_for(ch.request("debugger.get_log", {"limit": 40}, timeout=limit), limit)
+        except (ToolError, TimeoutError):
+            return []
+        except Exception:
+            log.exception("crash-context fetch failed")
+            return []
+        return crash_lines(reply)
+
+    async def _report_runtime(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """game_start: wait (bounded) for the game's runtime channel and say whether it came up."""
+        wait = self.timing.runtime_wait
+        deadline = time.monotonic() + wait
+        last: ToolError | None = None
+        while True:
+            event = self._registry_event
+            try:
+                ch = await self._runtime.ensure()
+                return {**payload, "runtime_connected": True, "runtime_port": ch.port}
+            except ToolError as err:
+                last = err
+                if err.code != "GAME_NOT_RUNNING":
+                    break
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            try:
+                # The registry watch wakes us as soon as the game publishes runtime_port.
+                await asyncio.wait_for(event.wait(), min(self.timing.reconnect_poll, remaining))
+            except TimeoutError:
+                pass
+        detail = last.message if last else "unknown"
+        return {
+            **payload,
+            "runtime_connected": False,
+            "runtime_detail": f"the game's runtime channel did not come up within {wait:g} s ({detail}); "
+            "runtime tools report GAME_NOT_RUNNING until it does. Check debugger_get_log for a crash.",
+        }

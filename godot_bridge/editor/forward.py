@@ -1,0 +1,134 @@
+"""Pure pieces of forwarding a tool call (contract C3, C8): routing and result shaping.
+
+Kept free of sockets so the rules are unit-testable:
+
+* ``route``: which channel a call goes to and which params the toolkit gets.
+  ``execute_code`` and ``signal_emit`` take ``channel: editor|runtime`` (``game``
+  is accepted as an alias of ``runtime``); the toolkit handlers do not read that
+  argument, so it is stripped before sending.
+* ``shape``: a toolkit reply as a ``ToolOutcome`` (verbatim, keys sorted; screenshots
+  as image + metadata).
+* ``crash_lines``: a few recent lines from a ``debugger.get_log`` reply, appended
+  to runtime failures so the model sees why the game died.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from godot_bridge import results
+from godot_bridge.errors import ToolError
+from godot_bridge.results import ToolOutcome
+
+EDITOR = "editor"
+RUNTIME = "runtime"
+CHANNEL_ALIASES = {"editor": EDITOR, "runtime": RUNTIME, "game": RUNTIME}
+CHANNEL_ARG = "channel"
+# Tools whose channel the caller picks per call (contract: execute.code / signal.emit exist in both modes).
+CHANNEL_ARG_TOOLS = frozenset({"execute_code", "signal_emit"})
+SCREENSHOT_METHODS = frozenset({"editor.screenshot", "runtime.screenshot"})
+# Runtime failures worth explaining with the game's last words.
+CRASH_CONTEXT_CODES = frozenset({"TIMEOUT", "GAME_NOT_RUNNING", "COMPILATION_FAILED"})
+CRASH_LINES = 8
+CRASH_LINE_CHARS = 300
+
+
+class ToolLike(Protocol):
+    """The part of ``catalogue.ToolDef`` forwarding needs."""
+
+    name: str
+    method: str | None
+    channel: str
+    success_hint: str | None
+    timeout_ms: int | None
+
+
+def takes_channel_arg(tool: ToolLike) -> bool:
+    if tool.name in CHANNEL_ARG_TOOLS:
+        return True
+    schema = getattr(tool, "input_schema", None)
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    spec = props.get(CHANNEL_ARG) if isinstance(props, Mapping) else None
+    return isinstance(spec, Mapping) and set(spec.get("enum") or ()) >= {EDITOR, RUNTIME}
+
+
+def route(tool: ToolLike, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """(channel, params) for a catalogue tool call."""
+    if tool.channel not in (EDITOR, RUNTIME):
+        raise ToolError("INTERNAL", f"{tool.name} is a {tool.channel}-channel tool and is not forwarded to Godot")
+    params = dict(args)
+    if not takes_channel_arg(tool):
+        return tool.channel, params
+    raw = params.pop(CHANNEL_ARG, None)
+    if raw is None or raw == "":
+        return tool.channel, params
+    channel = CHANNEL_ALIASES.get(raw) if isinstance(raw, str) else None
+    if channel is None:
+        raise ToolError(
+            "INVALID_PARAMS",
+            f"channel={raw!r} is not one of 'editor', 'runtime' (or 'game')",
+            hint="Use channel='editor' for the edited scene or channel='runtime' for the running game.",
+        )
+    return channel, params
+
+
+def timeout_seconds(tool: ToolLike) -> float | None:
+    ms = getattr(tool, "timeout_ms", None)
+    return ms / 1000.0 if isinstance(ms, int | float) and not isinstance(ms, bool) and ms > 0 else None
+
+
+def shape(method: str, payload: Any, success_hint: str | None = None) -> ToolOutcome:
+    """A toolkit reply as the MCP result: verbatim and sorted, or a screenshot."""
+    if method in SCREENSHOT_METHODS and isinstance(payload, dict):
+        return results.screenshot(payload)
+    return results.from_toolkit(payload, success_hint)
+
+
+def toolkit_failure_code(payload: Any) -> str | None:
+    if isinstance(payload, dict) and payload.get("success") is False:
+        code = payload.get("code")
+        return code if isinstance(code, str) and code else "INTERNAL"
+    return None
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= CRASH_LINE_CHARS else text[: CRASH_LINE_CHARS - 3] + "..."
+
+
+def _entry_text(entry: Any) -> str | None:
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, dict):
+        message = entry.get("message") or entry.get("text") or entry.get("line")
+        if not isinstance(message, str) or not message:
+            return json.dumps(entry, sort_keys=True, ensure_ascii=False)
+        source = entry.get("source") or entry.get("file")
+        line = entry.get("line") if isinstance(entry.get("line"), int) else None
+        if isinstance(source, str) and source:
+            return f"{message} ({source}:{line})" if line else f"{message} ({source})"
+        return message
+    return None
+
+
+def crash_lines(log_reply: Any, limit: int = CRASH_LINES) -> list[str]:
+    """The most telling recent lines of a ``debugger.get_log`` reply: errors first, then the tail."""
+    if not isinstance(log_reply, dict) or log_reply.get("success") is False:
+        return []
+    errors = log_reply.get("error_buffer")
+    picked: list[str] = []
+    if isinstance(errors, list):
+        picked += [t for t in (_entry_text(e) for e in errors[-limit:]) if t]
+    for key in ("lines", "entries", "log", "messages"):
+        tail = log_reply.get(key)
+        if isinstance(tail, str):
+            tail = tail.splitlines()
+        if isinstance(tail, list) and tail:
+            room = limit - len(picked)
+            if room > 0:
+                picked += [t for t in (_entry_text(e) for e in tail[-room:]) if t]
+            break
+    clipped = [_clip(t) for t in picked if t.strip()]
+    return clipped[:limit]
