@@ -1,0 +1,1 @@
+"""Tests for the GDScript language-server client and the lsp_* tools."""
