@@ -30,8 +30,10 @@ var _project_name := ""
 var _runtime_published := false
 
 
-func _init(registry_root: String = "") -> void:
+## `project_path` defaults to the running project; register() may set it later.
+func _init(registry_root: String = "", project_path: String = "") -> void:
 	root = registry_root
+	_project_path = project_path
 
 
 ## Publishes (or re-publishes) this editor. Called on every fresh bind; a changed port restarts

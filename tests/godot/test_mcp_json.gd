@@ -1,0 +1,89 @@
+extends RefCounted
+## ui/mcp_json.gd and ui/mcp_json_sync.gd against tests/fixtures/toolkit/mcp_json_merge.json
+## (the Python tests run the same cases against their reference).
+
+const Assert := preload("assert.gd")
+const McpJson := preload("res://addons/godot_mcp_toolkit/ui/mcp_json.gd")
+const McpJsonSync := preload("res://addons/godot_mcp_toolkit/ui/mcp_json_sync.gd")
+const FIXTURE := "res://tests/fixtures/toolkit/mcp_json_merge.json"
+
+var _scratch := ""
+
+
+func test_merge_cases() -> void:
+	for case: Dictionary in _fixture()["cases"]:
+		var label := String(case["name"])
+		var existing: Dictionary = case["input"]
+		var merged := McpJson.merge(existing, String(case["os"]), case["env_overrides"])
+		if case.has("expected_error"):
+			Assert.contains(McpJson.validate(existing), String(case["expected_error"]), label)
+			Assert.eq(merged, existing, label + ": a refused input comes back unchanged")
+		else:
+			Assert.eq(McpJson.validate(existing), "", label + ": validates")
+			Assert.eq(merged, case["expected"], label)
+
+
+func test_merge_does_not_mutate_its_input() -> void:
+	var existing := {"mcpServers": {"other": {"command": "x"}}}
+	var before := existing.duplicate(true)
+	McpJson.merge(existing, "Linux", {"GODOT_MCP_READ_ONLY": "1"})
+	Assert.eq(existing, before, "input untouched")
+
+
+func test_read_only_cases() -> void:
+	for case: Dictionary in _fixture()["read_only"]:
+		Assert.eq(McpJson.read_only_from(case["input"]), bool(case["expected"]), String(case["name"]))
+
+
+func test_sync_writes_then_reads_back() -> void:
+	var path := _scratch_path()
+	_write(path, "{\"mcpServers\": {\"other\": {\"command\": \"npx\", \"args\": []}}}")
+	Assert.eq(McpJsonSync.write(path, "Linux", {"GODOT_MCP_READ_ONLY": "true"}), "", "write succeeds")
+	var state := McpJsonSync.read_state(path)
+	Assert.eq(state.error, "", "file is valid after the write")
+	Assert.eq(state.server_key, McpJson.SERVER_KEY, "our entry is found")
+	Assert.is_true(state.read_only, "read-only mirror follows the env")
+	Assert.is_true((state.config["mcpServers"] as Dictionary).has("other"), "other server kept")
+	Assert.is_false(FileAccess.file_exists(path + ".tmp"), "no temp file left behind")
+
+
+func test_sync_refuses_malformed_file() -> void:
+	var path := _scratch_path()
+	var garbage := "{\"mcpServers\": {\"other\": "
+	_write(path, garbage)
+	var error := McpJsonSync.write(path, "Linux", {})
+	Assert.contains(error, "invalid JSON", "the dock gets a reason")
+	Assert.eq(FileAccess.get_file_as_string(path), garbage, "malformed file left as it was")
+
+
+func test_sync_missing_file_is_created() -> void:
+	var path := _scratch_path()
+	Assert.is_false(McpJsonSync.read_state(path).exists, "no file yet")
+	Assert.eq(McpJsonSync.write(path, "Windows", {}), "", "created")
+	var state := McpJsonSync.read_state(path)
+	Assert.eq(state.config["mcpServers"]["godot-mcp-toolkit"]["command"], "cmd", "Windows launch")
+
+
+func cleanup() -> void:
+	if _scratch.is_empty():
+		return
+	for file_name: String in DirAccess.get_files_at(_scratch):
+		DirAccess.remove_absolute(_scratch.path_join(file_name))
+	DirAccess.remove_absolute(_scratch)
+
+
+func _fixture() -> Dictionary:
+	return JSON.parse_string(FileAccess.get_file_as_string(FIXTURE))
+
+
+func _scratch_path() -> String:
+	if _scratch.is_empty():
+		_scratch = OS.get_user_data_dir().path_join("mcp_json_test_%d" % randi())
+		DirAccess.make_dir_recursive_absolute(_scratch)
+	return _scratch.path_join(".mcp.json")
+
+
+func _write(path: String, text: String) -> void:
+	var file := FileAccess.open(path, FileAccess.WRITE)
+	file.store_string(text)
+	file.close()
