@@ -173,6 +173,16 @@ class FakeLspServer:
                 event = self._event
                 await event.wait()
 
+    async def wait_until(self, condition: Callable[[], bool], timeout: float = 5.0) -> None:
+        """Wait for a state change (a message arriving, a client leaving) that makes ``condition`` true."""
+        async with asyncio.timeout(timeout):
+            while not condition():
+                await self._event.wait()
+
+    @property
+    def open_connections(self) -> int:
+        return len(self._conns)
+
     async def notify_clients(self, method: str, params: Any) -> None:
         for conn in list(self._conns):
             await conn.send({"jsonrpc": "2.0", "method": method, "params": params})
@@ -180,6 +190,9 @@ class FakeLspServer:
 
     def _arrived(self, message: dict[str, Any]) -> None:
         self.received.append(message)
+        self._poke()
+
+    def _poke(self) -> None:
         event, self._event = self._event, asyncio.Event()
         event.set()
 
@@ -209,6 +222,7 @@ class FakeLspServer:
             self._conns.discard(conn)
             self._tasks.discard(task)
             writer.close()
+            self._poke()
 
     @staticmethod
     def _take_messages(buffer: bytearray) -> list[dict[str, Any]]:

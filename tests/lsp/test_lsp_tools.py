@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
 import pytest
 
 from godot_bridge.errors import ToolError
+from godot_bridge.lsp.client import LspTimeouts
 from godot_bridge.lsp.uris import project_root_uri, res_to_uri
 
 from .conftest import write
@@ -237,9 +239,12 @@ async def test_line_past_the_end_is_invalid(project: Path, fake: FakeLspServer, 
     assert info.value.code == "INVALID_PARAMS" and "2 lines" in info.value.message
 
 
+QUICK = LspTimeouts(connect=2.0, request=0.3, diagnostics=0.3, probe=0.5)
+
+
 async def test_request_timeout_and_error_mapping(project: Path, fake: FakeLspServer, make_service) -> None:
     write(project, "a.gd", "extends Node\n")
-    service = make_service(fake)
+    service = make_service(fake, timeouts=QUICK)
     fake.responses["textDocument/hover"] = NO_REPLY
     with pytest.raises(ToolError) as info:
         await service.handle("lsp_hover", {"file_path": "res://a.gd", "line": 1, "column": 1})
@@ -263,7 +268,7 @@ async def test_diagnostics_that_never_arrive_time_out(project: Path, make_servic
     write(project, "quiet.gd", "extends Node\n")
     async with FakeLspServer(silent=("quiet.gd",)) as fake:
         with pytest.raises(ToolError) as info:
-            await make_service(fake).handle("lsp_diagnostics", {"file_path": "res://quiet.gd"})
+            await make_service(fake, timeouts=QUICK).handle("lsp_diagnostics", {"file_path": "res://quiet.gd"})
     assert info.value.code == "TIMEOUT" and "res://quiet.gd" in info.value.message
 
 
@@ -285,10 +290,7 @@ async def test_lost_connection_then_reconnect(project: Path, fake: FakeLspServer
     service = make_service(fake)
     await service.handle("lsp_symbols", {"file_path": "res://a.gd"})
     fake.responses["textDocument/hover"] = NO_REPLY
-    pending = service.handle("lsp_hover", {"file_path": "res://a.gd", "line": 1, "column": 1})
-    import asyncio
-
-    task = asyncio.ensure_future(pending)
+    task = asyncio.ensure_future(service.handle("lsp_hover", {"file_path": "res://a.gd", "line": 1, "column": 1}))
     await fake.wait_for(lambda m: m.get("method") == "textDocument/hover")
     await fake.drop_clients()
     with pytest.raises(ToolError) as info:
