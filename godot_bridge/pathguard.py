@@ -51,7 +51,7 @@ def _reason(value: str, prefixes: Sequence[str]) -> str | None:
     # What follows the scheme is what Godot resolves against the project or user dir.
     scheme = _SCHEME.match(value)
     rest = value[scheme.end() :] if scheme else value[len(prefix) :]
-    if rest.startswith("/"):
+    if rest.startswith("/") or value[len(prefix) :].startswith("/"):
         return "the part after the prefix is an absolute path"
     if _DRIVE.match(rest) or any(_DRIVE.fullmatch(seg) for seg in rest.split("/")):
         return "it contains a drive letter"

@@ -1,0 +1,119 @@
+"""Token discovery: every rule of C18 fails with its own AUTH_FAILED message."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from godot_bridge.editor import token as tokens
+from godot_bridge.editor.registry import RegistryEntry
+from godot_bridge.errors import ToolError
+
+TOKEN = "ab" * 32
+REG = Path("/data/godot-mcp-toolkit/projects.json")
+
+
+def _entry(token_path: str) -> RegistryEntry:
+    return RegistryEntry.from_json("/p", {"_key": "/p", "port": 6550, "token_path": token_path})
+
+
+def _published(tmp_path: Path, instance: str = "0123456789ab", content: str = TOKEN) -> Path:
+    path = tmp_path / "app_userdata" / "proj" / "addons" / "godot_mcp_toolkit" / f"project_instance_{instance}" / "mcp_token"
+    path.parent.mkdir(parents=True)
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+def _load(override: Path | None, entry: RegistryEntry | None) -> tuple[str, tokens.TokenSource]:
+    return tokens.load(override, entry, project="/p", registry_file=REG)
+
+
+def test_registry_token_path_is_read(tmp_path):
+    path = _published(tmp_path)
+    value, source = _load(None, _entry(str(path)))
+    assert value == TOKEN
+    assert source.origin == "registry" and source.path == path
+
+
+def test_token_is_reread_every_time(tmp_path):
+    path = _published(tmp_path)
+    entry = _entry(str(path))
+    assert _load(None, entry)[0] == TOKEN
+    path.write_text("cd" * 32, encoding="utf-8")
+    assert _load(None, entry)[0] == "cd" * 32
+
+
+def test_override_wins_and_skips_the_suffix_rule(tmp_path):
+    override = tmp_path / "my-token.txt"
+    override.write_text(TOKEN + "\n", encoding="utf-8")  # an operator's file may end in a newline
+    value, source = _load(override, _entry("relative/garbage"))
+    assert value == TOKEN and source.origin == "GODOT_MCP_TOKEN_PATH"
+
+
+def _cases(tmp_path: Path) -> dict[str, tuple[Path | None, RegistryEntry | None, str]]:
+    good = _published(tmp_path)
+    folder = tmp_path / "dir-override"
+    folder.mkdir()
+    dir_token = tmp_path / "x" / "addons" / "godot_mcp_toolkit" / "project_instance_aaaaaaaaaaaa" / "mcp_token"
+    dir_token.mkdir(parents=True)
+    empty = _published(tmp_path / "e", content="  \n")
+    binary = tmp_path / "b" / "addons" / "godot_mcp_toolkit" / "project_instance_bbbbbbbbbbbb" / "mcp_token"
+    binary.parent.mkdir(parents=True)
+    binary.write_bytes(b"\xff\xfe\x00")
+    base = str(good.parent.parent)
+    return {
+        "override relative": (Path("relative/token"), None, "is not an absolute path"),
+        "override missing": (tmp_path / "nope", None, "does not exist"),
+        "override directory": (folder, None, "is not a regular file"),
+        "no entry": (None, None, "no registry entry for project /p"),
+        "empty token_path": (None, _entry(""), "publishes no token_path"),
+        "relative": (None, _entry("addons/godot_mcp_toolkit/project_instance_0123456789ab/mcp_token"), "not an absolute path"),
+        "dotdot": (None, _entry(f"{base}/../godot_mcp_toolkit/project_instance_0123456789ab/mcp_token"), "'..' segment"),
+        "wrong name": (None, _entry(str(good.parent / "token")), "does not end in"),
+        "uppercase hash": (None, _entry(f"{base}/project_instance_0123456789AB/mcp_token"), "does not end in"),
+        "short hash": (None, _entry(f"{base}/project_instance_0123456789a/mcp_token"), "does not end in"),
+        "wrong addon": (None, _entry(str(tmp_path / "addons/other/project_instance_0123456789ab/mcp_token")), "does not end in"),
+        "missing": (None, _entry(f"{base}/project_instance_ffffffffffff/mcp_token"), "does not exist"),
+        "directory": (None, _entry(str(dir_token)), "is not a regular file"),
+        "empty": (None, _entry(str(empty)), "is empty"),
+        "binary": (None, _entry(str(binary)), "is not text"),
+    }
+
+
+def test_each_rule_has_its_own_message(tmp_path):
+    messages = {}
+    for name, (override, entry, expected) in _cases(tmp_path).items():
+        with pytest.raises(ToolError) as caught:
+            _load(override, entry)
+        err = caught.value
+        assert err.code == "AUTH_FAILED", name
+        assert expected in err.message, (name, err.message)
+        assert err.hint, name
+        messages[name] = err.message
+    # Distinct: no two rules read the same to the user.
+    assert len(set(messages.values())) == len(messages)
+
+
+@pytest.mark.skipif(os.name == "nt" or os.geteuid() == 0, reason="root reads any file; needs POSIX permissions")
+def test_unreadable_token_file(tmp_path):
+    path = _published(tmp_path)
+    path.chmod(0)
+    try:
+        with pytest.raises(ToolError, match="cannot read the token file"):
+            _load(None, _entry(str(path)))
+    finally:
+        path.chmod(0o600)
+
+
+def test_backslash_paths_are_checked_for_shape():
+    # A Windows-style published path: the suffix rule treats '\' as a separator.
+    err = None
+    try:
+        _load(None, _entry("C:\\Users\\me\\AppData\\addons\\godot_mcp_toolkit\\project_instance_0123456789ab\\mcp_token"))
+    except ToolError as exc:
+        err = exc
+    assert err is not None and err.code == "AUTH_FAILED"
+    # On POSIX that is not absolute; on Windows it is, and then it simply does not exist.
+    assert "does not end in" not in err.message
