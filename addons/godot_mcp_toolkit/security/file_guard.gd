@@ -1,0 +1,67 @@
+@tool
+extends RefCounted
+## Decides which project paths a command may touch. Pure (string rules only, no filesystem), so
+## every rule is testable headless. Runtime-safe.
+##
+## Rules, in order: a non-empty string; `\` read as `/`; no `..` segment anywhere (refused rather
+## than resolved, so nothing can climb out of the project); res:// always, user:// only when the
+## caller allows it (save tools); never the toolkit's own folder, in res:// (its code) or user://
+## (the auth token), compared case-insensitively because Windows and macOS fold case.
+
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+
+const RES_PREFIX := "res://"
+const USER_PREFIX := "user://"
+const TOOLKIT_FOLDERS := ["res://addons/godot_mcp_toolkit", "user://addons/godot_mcp_toolkit"]
+
+
+## {"ok": true, "path": normalized} or {"ok": false, "error": envelope}. `protected` adds exact
+## files to refuse (an operator's GODOT_MCP_TOKEN_PATH, say).
+static func check(path: Variant, allow_user: bool = false,
+		protected: PackedStringArray = PackedStringArray()) -> Dictionary:
+	if not path is String or (path as String).strip_edges().is_empty():
+		return _refuse("INVALID_PATH", "path must be a non-empty string")
+	var normalized := normalize(path)
+	if ".." in normalized.split("/"):
+		return _refuse("PATH_DENIED", "'..' is not allowed in paths: %s" % path)
+	var in_res := normalized.begins_with(RES_PREFIX)
+	var in_user := normalized.begins_with(USER_PREFIX)
+	if not in_res and not (allow_user and in_user):
+		var allowed := "res:// or user://" if allow_user else "res://"
+		return _refuse("PATH_DENIED", "Only %s paths are allowed here: %s" % [allowed, path])
+	if _is_protected(normalized, protected):
+		return _refuse("PATH_DENIED", "The MCP toolkit's own files are off-limits: %s" % path)
+	return {"ok": true, "path": normalized}
+
+
+## `\` -> `/`, surrounding whitespace trimmed, `./` segments and doubled slashes after the scheme
+## collapsed. Does not touch `..` (check() refuses it instead).
+static func normalize(path: String) -> String:
+	var text := path.strip_edges().replace("\\", "/")
+	var scheme_end := text.find("://")
+	var scheme := text.substr(0, scheme_end + 3) if scheme_end >= 0 else ""
+	var rest := text.substr(scheme.length())
+	var parts := PackedStringArray()
+	for part: String in rest.split("/"):
+		if part.is_empty() or part == ".":
+			continue
+		parts.append(part)
+	var joined := "/".join(parts)
+	if scheme.is_empty() and rest.begins_with("/"):
+		joined = "/" + joined
+	return scheme + joined
+
+
+static func _is_protected(normalized: String, protected: PackedStringArray) -> bool:
+	var folded := normalized.to_lower()
+	for folder: String in TOOLKIT_FOLDERS:
+		if folded == folder or folded.begins_with(folder + "/"):
+			return true
+	for extra: String in protected:
+		if not extra.is_empty() and folded == normalize(extra).to_lower():
+			return true
+	return false
+
+
+static func _refuse(code: String, message: String) -> Dictionary:
+	return {"ok": false, "error": ToolkitError.fail(code, message)}

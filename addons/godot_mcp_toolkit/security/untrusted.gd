@@ -1,0 +1,33 @@
+@tool
+extends RefCounted
+## Marks project content as data, not instructions, before a model reads it (contract C21):
+##   <untrusted-1a2b3c4d kind="script" source="res://player.gd">
+##   ...body...
+##   </untrusted-1a2b3c4d>
+## The random nonce means content cannot guess the closing tag, and any untrusted-tag already in
+## the body is removed first so it cannot close the envelope early. Read paths only.
+## Runtime-safe.
+
+const TAG_PATTERN := "(?i)</?\\s*untrusted[^>]*>"
+const TAG_REPLACEMENT := "[untrusted tag removed]"
+
+static var _tag: RegEx = null
+
+
+## Wraps `body`; `nonce` < 0 picks a random one (tests pass a fixed value).
+static func wrap(body: String, kind: String, source: String, nonce: int = -1) -> String:
+	var tag := "untrusted-%08x" % (nonce if nonce >= 0 else randi())
+	return "<%s kind=\"%s\" source=\"%s\">\n%s\n</%s>" % [
+		tag, _attribute(kind), _attribute(source), strip_tags(body), tag]
+
+
+## `text` with every <untrusted...> / </untrusted...> tag replaced by a visible marker.
+static func strip_tags(text: String) -> String:
+	if _tag == null:
+		_tag = RegEx.create_from_string(TAG_PATTERN)
+	return _tag.sub(text, TAG_REPLACEMENT, true)
+
+
+## Attribute values cannot carry quotes or angle brackets that would break the opening tag.
+static func _attribute(value: String) -> String:
+	return value.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;").replace(">", "&gt;")
