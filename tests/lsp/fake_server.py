@@ -145,12 +145,14 @@ class FakeLspServer:
             self._server = None
 
     async def drop_clients(self) -> None:
+        """Hang up on every client; each handler then sees EOF and ends by itself."""
         for conn in list(self._conns):
             conn.writer.close()
-        for task in list(self._tasks):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        tasks = list(self._tasks)
+        if tasks:
+            _, stragglers = await asyncio.wait(tasks, timeout=2.0)
+            for task in stragglers:
+                task.cancel()
 
     async def __aenter__(self) -> FakeLspServer:
         await self.start()
@@ -216,7 +218,7 @@ class FakeLspServer:
                     self._arrived(message)
                     await self._on_message(conn, message)
                 await conn.flush()
-        except (ConnectionError, asyncio.IncompleteReadError):
+        except (ConnectionError, OSError):
             pass
         finally:
             self._conns.discard(conn)
