@@ -1,0 +1,167 @@
+"""Shared helpers for the GDScript CI checks (gd_check, gd_drift, gd_compat).
+
+A tiny GDScript lexer (enough to blank comments and string contents without shifting line
+numbers), function splitting, and locating the repo and the shared reference data.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TOOLKIT = Path("addons/godot_mcp_toolkit")
+COMPAT_MAP_NAME = "godot-compat-map.tsv"
+ERROR_CODES_NAME = "error-codes.json"
+
+
+def fail_exit(problems: list[str], ok_message: str, title: str) -> int:
+    """Print problems (or the all-clear) and return the exit status."""
+    if problems:
+        print(f"{title}: {len(problems)} problem(s)", file=sys.stderr)
+        for problem in problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 1
+    print(ok_message)
+    return 0
+
+
+def gd_files(repo: Path, *roots: str | Path, exclude: tuple[str, ...] = ()) -> list[Path]:
+    """Every .gd under the given repo-relative roots, sorted, as repo-relative paths."""
+    found: list[Path] = []
+    for root in roots:
+        base = repo / root
+        if not base.exists():
+            continue
+        for path in sorted(base.rglob("*.gd")):
+            rel = path.relative_to(repo)
+            if any(part in {".godot", ".git"} for part in rel.parts):
+                continue
+            if any(rel.as_posix().startswith(prefix) for prefix in exclude):
+                continue
+            found.append(rel)
+    return found
+
+
+def find_reference(repo: Path, name: str) -> Path | None:
+    """A file of the shared reference data.
+
+    CI runs in a fresh clone with shared/ beside the repo, so look at <repo>/../shared/reference
+    first, then walk further up, then an explicit GODOT_REFERENCE_DIR override.
+    """
+    override = os.environ.get("GODOT_REFERENCE_DIR")
+    candidates: list[Path] = []
+    if override:
+        candidates.append(Path(override) / name)
+    for parent in [repo, *repo.parents]:
+        candidates.append(parent / "shared" / "reference" / name)
+        candidates.append(parent.parent / "shared" / "reference" / name)
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@dataclass(frozen=True)
+class Lexed:
+    """A source file with comments removed and string contents blanked (same length and lines)."""
+
+    raw: str
+    code: str
+    strings: list[tuple[int, str]]  # (offset of the opening quote, string value)
+
+
+_STRING_PREFIXES = "&^r"
+
+
+def lex(text: str) -> Lexed:
+    out: list[str] = []
+    strings: list[tuple[int, str]] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "#":
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+            continue
+        if ch in "\"'":
+            raw_string = i > 0 and text[i - 1] == "r"
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
+            j = i + len(quote)
+            value: list[str] = []
+            while j < n and not text.startswith(quote, j):
+                if text[j] == "\\" and not raw_string and j + 1 < n:
+                    value.append(text[j : j + 2])
+                    j += 2
+                    continue
+                value.append(text[j])
+                j += 1
+            end = min(j + len(quote), n)
+            strings.append((i, _unescape("".join(value))))
+            body = text[i + len(quote) : j]
+            out.append(quote + re.sub(r"[^\n]", " ", body) + (quote if j < n else ""))
+            i = end
+            continue
+        out.append(ch)
+        i += 1
+    return Lexed(text, "".join(out), strings)
+
+
+def _unescape(value: str) -> str:
+    return value.replace('\\"', '"').replace("\\'", "'").replace("\\\\", "\\")
+
+
+def line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    start: int  # offset of `func`
+    end: int  # offset just past the body
+
+    def body(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+_FUNC = re.compile(r"^([ \t]*)(?:static[ \t]+)?func[ \t]+(\w+)", re.M)
+
+
+def functions(code: str) -> list[Function]:
+    """Functions by indentation: a body runs until a non-blank line indented no deeper than `func`."""
+    result: list[Function] = []
+    for match in _FUNC.finditer(code):
+        indent = len(match.group(1).expandtabs(4))
+        pos = code.find("\n", match.end())
+        end = len(code)
+        while pos >= 0:
+            line_start = pos + 1
+            line_end = code.find("\n", line_start)
+            line = code[line_start : line_end if line_end >= 0 else len(code)]
+            if line.strip() and len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) <= indent:
+                end = line_start
+                break
+            pos = line_end
+        result.append(Function(match.group(2), match.start(), end))
+    return result
+
+
+def enclosing(funcs: list[Function], offset: int) -> Function | None:
+    best: Function | None = None
+    for func in funcs:
+        if func.start <= offset < func.end and (best is None or func.start >= best.start):
+            best = func
+    return best
+
+
+def iter_lines(text: str) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        yield number, line

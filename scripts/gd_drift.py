@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""CI: every catalogue method routed to the editor or the running game is served by the toolkit.
+
+Catalogue side: catalogue/tools/*.json, {"tools": [{"name", "method", "channel", ...}]}; methods
+whose channel is "editor" or "runtime" must exist in the toolkit.
+
+Toolkit side (addons/godot_mcp_toolkit/, examples excluded), a method counts as registered when
+its string appears as:
+  - the first argument of register_command(...) / register_runtime_command(...) / _register(...) /
+    _reg(...) / add_command(...), optionally after one leading argument (`_reg(registry, "x.y", ...)`),
+    either as a literal or as a constant declared in the same file (`const LIST := "x.y"`);
+  - an entry of a registration table: a `const *_COMMANDS`/`*_METHODS`/`*_HANDLERS` literal;
+  - a `match` arm in a file under runtime/ (`"runtime.x":` alone on its line).
+
+scripts/gd_drift_pending.txt lists catalogue methods not implemented yet (one per line, # comments).
+Fails when a catalogue method is neither registered nor pending, when a pending method is already
+registered (stale allowlist), or when the pending list repeats itself. A pending method that the
+catalogue does not have is only warned about: the catalogue is still being filled in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gd_common import REPO, TOOLKIT, fail_exit, gd_files, lex  # noqa: E402
+
+ROUTED_CHANNELS = {"editor", "runtime"}
+PENDING_FILE = Path("scripts/gd_drift_pending.txt")
+METHOD = r"[a-z0-9_]+(?:\.[a-z0-9_]+)+"
+_CALL = re.compile(
+    r"(?<![\w])(?:register_command|register_runtime_command|_register|_reg|add_command)\s*\(\s*"
+    r"(?:[A-Za-z_][\w.]*\s*,\s*)?"
+    r"(?:\"(?P<lit>" + METHOD + r")\"|(?P<const>[A-Z][A-Z0-9_]*)\b)"
+)
+_CONST = re.compile(r"^\s*const\s+([A-Z][A-Z0-9_]*)\s*(?::\s*\w+\s*)?:?=\s*\"(" + METHOD + r")\"", re.M)
+_TABLE = re.compile(r"^\s*const\s+\w*(?:COMMANDS|METHODS|HANDLERS)\w*\s*(?::[^=]*)?:?=\s*([\[{])", re.M)
+_MATCH_ARM = re.compile(r"^\s*\"(" + METHOD + r")\"(?:\s*,\s*\"" + METHOD + r"\")*\s*:\s*$", re.M)
+_MATCH_ARM_EXTRA = re.compile(r"\"(" + METHOD + r")\"")
+_STRING = re.compile(r"\"(" + METHOD + r")\"")
+
+
+def catalogue_methods(repo: Path) -> dict[str, str]:
+    """method -> channel for every editor/runtime tool in catalogue/tools/*.json."""
+    found: dict[str, str] = {}
+    for path in sorted((repo / "catalogue" / "tools").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for tool in data.get("tools", []) if isinstance(data, dict) else []:
+            method = tool.get("method") if isinstance(tool, dict) else None
+            if isinstance(method, str) and tool.get("channel") in ROUTED_CHANNELS:
+                found[method] = tool["channel"]
+    return found
+
+
+def registered_in_source(text: str, runtime_file: bool = False) -> set[str]:
+    """Method strings one GDScript file registers (see the module docstring for the forms)."""
+    code = _without_comments(text)
+    constants = {m.group(1): m.group(2) for m in _CONST.finditer(code)}
+    found: set[str] = set()
+    for match in _CALL.finditer(code):
+        if match.group("lit"):
+            found.add(match.group("lit"))
+        elif match.group("const") in constants:
+            found.add(constants[match.group("const")])
+    for match in _TABLE.finditer(code):
+        body = _balanced(code, match.end() - 1)
+        found.update(_STRING.findall(body))
+    if runtime_file:
+        for match in _MATCH_ARM.finditer(code):
+            found.update(_MATCH_ARM_EXTRA.findall(match.group(0)))
+    return found
+
+
+def registered_methods(repo: Path) -> dict[str, str]:
+    """method -> first file registering it, across the toolkit (examples excluded)."""
+    found: dict[str, str] = {}
+    toolkit = TOOLKIT.as_posix()
+    for rel in gd_files(repo, TOOLKIT, exclude=(f"{toolkit}/examples/",)):
+        runtime_file = rel.as_posix().startswith(f"{toolkit}/runtime/")
+        for method in registered_in_source((repo / rel).read_text(encoding="utf-8"), runtime_file):
+            found.setdefault(method, rel.as_posix())
+    return found
+
+
+def read_pending(path: Path) -> list[str]:
+    if not path.is_file():
+        return []
+    entries = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = line.split("#", 1)[0].strip()
+        if entry:
+            entries.append(entry)
+    return entries
+
+
+def run(repo: Path = REPO) -> tuple[list[str], list[str], dict[str, int]]:
+    catalogue = catalogue_methods(repo)
+    registered = registered_methods(repo)
+    pending = read_pending(repo / PENDING_FILE)
+    problems: list[str] = []
+    warnings: list[str] = []
+    seen: set[str] = set()
+    for method in pending:
+        if method in seen:
+            problems.append(f"{PENDING_FILE}: '{method}' is listed twice")
+        seen.add(method)
+        if method in registered:
+            problems.append(
+                f"{PENDING_FILE}: '{method}' is registered in {registered[method]}; remove it from the pending list"
+            )
+        elif catalogue and method not in catalogue:
+            warnings.append(f"{PENDING_FILE}: '{method}' is not an editor/runtime method of the catalogue")
+    for method, channel in sorted(catalogue.items()):
+        if method not in registered and method not in seen:
+            problems.append(
+                f"catalogue method '{method}' ({channel}) is not registered by the toolkit "
+                f"and not in {PENDING_FILE}"
+            )
+    if not catalogue:
+        warnings.append("catalogue/tools/*.json has no editor/runtime methods; nothing to check")
+    stats = {
+        "catalogue": len(catalogue),
+        "registered": len(set(catalogue) & set(registered)),
+        "pending": len(pending),
+    }
+    return problems, warnings, stats
+
+
+def _without_comments(text: str) -> str:
+    # Keep strings (the method names live in them) but drop comments, so a commented-out
+    # registration does not count.
+    lexed = lex(text)
+    out = list(lexed.code)
+    for offset, value in lexed.strings:
+        quote = lexed.code[offset]
+        literal = quote + value + quote
+        if len(literal) <= len(out) - offset and "\n" not in value:
+            out[offset : offset + len(literal)] = list(literal)
+    return "".join(out)
+
+
+def _balanced(code: str, open_at: int) -> str:
+    pairs = {"[": "]", "{": "}"}
+    closing = pairs[code[open_at]]
+    depth = 0
+    for i in range(open_at, len(code)):
+        if code[i] == code[open_at]:
+            depth += 1
+        elif code[i] == closing:
+            depth -= 1
+            if depth == 0:
+                return code[open_at : i + 1]
+    return code[open_at:]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", type=Path, default=REPO)
+    args = parser.parse_args(argv)
+    problems, warnings, stats = run(args.repo)
+    for warning in warnings:
+        print(f"gd_drift: warning: {warning}", file=sys.stderr)
+    summary = (
+        f"gd_drift: {stats['catalogue']} editor/runtime catalogue methods: "
+        f"{stats['registered']} registered, {stats['pending']} pending"
+    )
+    return fail_exit(problems, summary, "gd_drift")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
