@@ -16,6 +16,7 @@ const RegistryEntry := preload("store/registry_entry.gd")
 const RegistryProjection := preload("store/registry_projection.gd")
 const RegistryLock := preload("store/registry_lock.gd")
 const AtomicFile := preload("store/atomic_file.gd")
+const VersionUtils := preload("../core/version_utils.gd")
 
 const NAME_SETTING := "application/config/name"
 const RUNTIME_SUFFIX := ".runtime.json"
@@ -76,7 +77,8 @@ func republish() -> void:
 ## Game process: announce the runtime server's port (C20).
 func set_runtime(port: int, pid: int) -> void:
 	var key := ProjectKey.canonical(_project_root())
-	var overlay := RegistryEntry.build_runtime(key, port, pid, Time.get_unix_time_from_system(), _engine_version())
+	var overlay := RegistryEntry.build_runtime(key, port, pid, Time.get_unix_time_from_system(),
+		VersionUtils.engine_version())
 	if AtomicFile.write_json(_runtime_path(), overlay) != OK:
 		push_warning("MCP toolkit: could not write the runtime registry overlay at %s" % _runtime_path())
 		return
@@ -176,7 +178,3 @@ func _on_project_settings_changed() -> void:
 	_project_name = current
 	republish()
 
-
-static func _engine_version() -> String:
-	var info := Engine.get_version_info()
-	return "%d.%d.%d" % [info.get("major", 0), info.get("minor", 0), info.get("patch", 0)]

@@ -7,11 +7,13 @@ extends VBoxContainer
 ## server (get_status(), signal status_changed) and the plugin (regenerate_token(), optional).
 
 const McpJsonSync := preload("mcp_json_sync.gd")
+const SettingsRegistration := preload("../core/settings_registration.gd")
 
-## Limits shown read-only here; they are edited in Project Settings (C22).
+## Limits shown read-only here (clamped as the server reads them); edited in Project Settings (C22).
 const LIMIT_SETTINGS := {
-	"WebSocket buffer (KiB)": "mcp_toolkit/limits/ws_buffer_kb",
-	"Save read cap (KiB)": "mcp_toolkit/limits/save_read_cap_kb",
+	"WebSocket buffer (KiB)": SettingsRegistration.WS_BUFFER_KB,
+	"Save read cap (KiB)": SettingsRegistration.SAVE_READ_CAP_KB,
+	"Script read cap (KiB)": SettingsRegistration.SCRIPT_READ_CAP_KB,
 }
 
 var _server: Object = null
@@ -45,7 +47,7 @@ func refresh() -> void:
 	var mcp_json := McpJsonSync.read_state()
 	lines["Read-only (.mcp.json)"] = read_only_text(mcp_json.exists, mcp_json.error, mcp_json.read_only)
 	for label: String in LIMIT_SETTINGS:
-		lines[label] = str(ProjectSettings.get_setting(LIMIT_SETTINGS[label], "default"))
+		lines[label] = str(SettingsRegistration.get_int(LIMIT_SETTINGS[label]))
 	for key: String in lines:
 		if _values.has(key):
 			(_values[key] as Label).text = String(lines[key])
