@@ -80,7 +80,8 @@ class LspService:
         self._probe = probe
         self._client: LspClient | None = None
         self._connect_lock = asyncio.Lock()
-        self._last_status: tuple[str, str | None, int | None] | None = None
+        self._last_status: tuple[str, str | None, int | None] | None = None  # last one pushed
+        self._status: dict[str, Any] | None = None  # last one computed
         self._handlers: dict[str, Callable[[dict[str, Any], ProgressFn | None], Awaitable[dict[str, Any]]]] = {
             "lsp_diagnostics": self._diagnostics,
             "lsp_symbols": self._symbols,
@@ -120,15 +121,37 @@ class LspService:
         async with self._connect_lock:
             await self._drop_client()
 
+    async def refresh_status(self, *, force: bool = False) -> dict[str, Any] | None:
+        """Connect (or re-check the endpoint) only to learn and push the status; never raises.
+
+        For the dispatch to call when the editor (re)connects: ``force=True`` re-sends
+        the current status even if unchanged, since a restarted editor has forgotten it.
+        Returns the latest status dict (None if there never was one).
+        """
+        if force:
+            self._last_status = None
+        try:
+            client = await self._connected()
+        except ToolError:
+            return self._status
+        # A reused connection is no new attempt, so nothing was reported: re-state it.
+        previous = self._status or {}
+        host, port = client.endpoint
+        detail = previous.get("detail") if previous.get("state") == "active" else None
+        await self._report("active", host, port, detail or "connected")
+        return self._status
+
     # ------------------------------------------------------------ connection and status
 
     async def _report(self, state: str, host: str | None, port: int | None, detail: str) -> None:
         """Push {state, host, port, detail} to the editor, once per distinct (state, host, port)."""
         key = (state, host, port)
+        status = {"state": state, "host": host, "port": port, "detail": detail}
+        self._status = status
         if self._status_sink is None or key == self._last_status:
             return
         try:
-            await self._status_sink({"state": state, "host": host, "port": port, "detail": detail})
+            await self._status_sink(status)
         except Exception:  # the dock is cosmetic; a failed push must not fail the tool call
             log.warning("could not push the LSP status to the editor", exc_info=True)
             return

@@ -136,3 +136,33 @@ async def test_failing_status_sink_does_not_fail_the_tool(project: Path, fake: F
         assert (await service.handle("lsp_symbols", {"file_path": "res://a.gd"}))["count"] == 1
     finally:
         await service.aclose()
+
+
+async def test_refresh_status_pushes_and_can_force_a_resend(project: Path, fake: FakeLspServer, make_service, status) -> None:
+    service = make_service(fake)
+    first = await service.refresh_status()
+    assert first == {"state": "active", "host": "127.0.0.1", "port": fake.port, "detail": "connected (pinned endpoint)"}
+    assert await service.refresh_status() == first and len(status.pushed) == 1  # unchanged: not re-sent
+    assert await service.refresh_status(force=True) == first and len(status.pushed) == 2  # editor restarted
+    assert fake.connections == 1
+
+
+async def test_refresh_status_never_raises(project: Path, make_service, status) -> None:
+    async with FakeLspServer() as gone:
+        port = gone.port
+    result = await make_service(lsp_port=port).refresh_status()
+    assert result is not None and result["state"] == "unavailable" and status.states == ["unavailable"]
+
+
+async def test_server_that_never_answers_initialize_is_unavailable(project: Path, make_service, status) -> None:
+    from godot_bridge.lsp.client import LspTimeouts
+
+    from .fake_server import NO_REPLY
+
+    async with FakeLspServer(responses={"initialize": NO_REPLY}) as fake:
+        service = make_service(fake, timeouts=LspTimeouts(connect=2.0, request=0.3, diagnostics=0.3))
+        with pytest.raises(ToolError) as info:
+            await service.handle("lsp_symbols", {"file_path": "res://a.gd"})
+        await fake.wait_until(lambda: fake.open_connections == 0)
+    assert info.value.code == "LSP_UNAVAILABLE" and "initialize" in info.value.message
+    assert status.states == ["unavailable"]
