@@ -349,7 +349,9 @@ class LspClient:
         entry = self._diagnostics.get(key)
         return entry[1] if entry is not None and entry[0] > marker else None
 
-    async def wait_diagnostics(self, keys: list[str], marker: int, timeout: float | None = None) -> dict[str, list[Any]]:
+    async def wait_diagnostics(
+        self, keys: list[str], marker: int, timeout: float | None = None
+    ) -> dict[str, list[Any]]:
         """Wait until every key has diagnostics newer than ``marker`` or the time is up.
 
         Returns those that arrived (possibly none); raises LspClosedError if the

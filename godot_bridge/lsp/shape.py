@@ -226,7 +226,8 @@ def locations(project_path: str, raw: Any) -> list[dict[str, Any]]:
         if not isinstance(item, dict):
             continue
         if "targetUri" in item:
-            shaped = location(project_path, item.get("targetUri"), item.get("targetSelectionRange") or item.get("targetRange"))
+            target = item.get("targetSelectionRange") or item.get("targetRange")
+            shaped = location(project_path, item.get("targetUri"), target)
         else:
             shaped = location(project_path, item.get("uri"), item.get("range"))
         if shaped is None:

@@ -94,7 +94,9 @@ class LspService:
 
     # ------------------------------------------------------------ public API
 
-    async def handle(self, tool_name: str, args: dict[str, Any], *, progress: ProgressFn | None = None) -> dict[str, Any]:
+    async def handle(
+        self, tool_name: str, args: dict[str, Any], *, progress: ProgressFn | None = None
+    ) -> dict[str, Any]:
         handler = self._handlers.get(tool_name)
         if handler is None:
             raise ToolError("INTERNAL", f"{tool_name} is not an LSP tool")
@@ -109,7 +111,8 @@ class LspService:
         except LspResponseError as exc:
             if exc.code == -32601:
                 raise ToolError(
-                    "UNSUPPORTED", f"this Godot version's language server does not implement that request ({exc.message})"
+                    "UNSUPPORTED",
+                    f"this Godot version's language server does not implement that request ({exc.message})",
                 ) from exc
             raise ToolError(
                 "RPC_ERROR",
@@ -308,7 +311,8 @@ class LspService:
 
     async def _symbols(self, args: dict[str, Any], progress: ProgressFn | None) -> dict[str, Any]:
         client, res, _, base = await self._open(args, position=False)
-        raw = await client.request("textDocument/documentSymbol", {"textDocument": {"uri": res_to_uri(client.project_path, res)}})
+        document = {"textDocument": {"uri": res_to_uri(client.project_path, res)}}
+        raw = await client.request("textDocument/documentSymbol", document)
         self._check_conflict(client)
         found = shape.symbols(raw)
         payload = {**base, "count": len(found), "symbols": found[:MAX_SYMBOLS]}
@@ -367,7 +371,12 @@ class LspService:
         self._check_conflict(client)
         found = shape.locations(client.project_path, raw)
         files = {loc.get("file") or loc.get("path") or loc.get("uri") for loc in found}
-        payload: dict[str, Any] = {**base, "total": len(found), "files": len(files), "references": found[:MAX_REFERENCES]}
+        payload: dict[str, Any] = {
+            **base,
+            "total": len(found),
+            "files": len(files),
+            "references": found[:MAX_REFERENCES],
+        }
         if len(found) > MAX_REFERENCES:
             payload["truncated"] = True
         return payload
@@ -420,7 +429,9 @@ class LspService:
 
 def _refusal_error(resolution: Resolution) -> ToolError:
     if resolution.refusal == "conflict":
-        return ToolError("LSP_PORT_CONFLICT", f"not connecting to {resolution.host}:{resolution.port}: {resolution.detail}")
+        return ToolError(
+            "LSP_PORT_CONFLICT", f"not connecting to {resolution.host}:{resolution.port}: {resolution.detail}"
+        )
     return ToolError("LSP_UNAVAILABLE", f"no language server for this project: {resolution.detail}")
 
 

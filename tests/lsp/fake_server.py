@@ -34,7 +34,6 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
 GODOT_ROOT_WARNING = (
     "The GDScript Language Server might not work correctly with other projects than the one opened in Godot."
@@ -420,10 +419,6 @@ def _references(params: dict[str, Any], server: FakeLspServer) -> Any:
             for match in re.finditer(rf"\b{re.escape(word)}\b", line):
                 out.append(_location(uri, number, match.start(), match.end()))
     return out
-
-
-def uri_path(uri: str) -> str:
-    return unquote(uri.removeprefix("file://"))
 
 
 # ---------------------------------------------------------------- subprocess entry point
