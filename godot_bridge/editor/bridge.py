@@ -395,12 +395,11 @@ class EditorBridge:
         return err
 
     async def _crash_context(self) -> list[str]:
-        ch = self._editor.live()  # only an editor we already have: no connect attempts, no waiting
-        if ch is None:
-            return []
+        # The editor keeps the game's output (its copy survives a crashed game). The whole fetch,
+        # including a connect if the editor link is still coming up, is bounded by one short limit.
         limit = self.timing.crash_context_timeout
         try:
-            reply = await asyncio.wait_for(ch.request("debugger.get_log", {"limit": 40}, timeout=limit), limit)
+            reply = await asyncio.wait_for(self._editor.request("debugger.get_log", {"limit": 40}, timeout=limit), limit)
         except (ToolError, TimeoutError):
             return []
         except Exception:

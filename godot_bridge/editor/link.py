@@ -153,11 +153,12 @@ class EditorLink:
                 log.warning("editor connection on port %s dropped (%s); reconnecting", ch.port, ch.close_description)
             delay = self._backoff
             self._backoff = min(self._backoff * 2, self.timing.backoff_max)
-            self._wake.clear()
+            # A kick that arrived while we were connecting still counts: clear only after waking.
             try:
                 await asyncio.wait_for(self._wake.wait(), delay)
             except TimeoutError:
                 pass
+            self._wake.clear()
 
     # -- connecting ----------------------------------------------------------
 
