@@ -91,17 +91,40 @@ class CompatMap:
     def is_engine_class(self, name: str) -> bool:
         return name in self.classes
 
+    def ancestors(self, cls: str) -> list[str]:
+        chain: list[str] = []
+        current = self.classes.get(cls, ("", "", ""))[2]
+        while current and current not in chain and current != cls:
+            chain.append(current)
+            current = self.classes.get(current, ("", "", ""))[2]
+        return chain
+
     def lookup(self, cls: str, member: str) -> tuple[str, str, str, str] | None:
-        """(owner, kind, present, intro) of `member` on `cls` or an ancestor, if the map lists it."""
-        seen: set[str] = set()
-        current: str | None = cls
-        while current and current not in seen:
-            seen.add(current)
-            row = self.members.get((current, member))
+        """(owner, kind, present, intro) of `member` on `cls` or an ancestor, if the map lists it.
+
+        A member that vanishes from a class in exactly the versions where a newly introduced
+        ancestor appears was hoisted into that ancestor (TCPServer.stop -> SocketServer in 4.6),
+        not removed: its presence is then reported as the union of both.
+        """
+        for owner in [cls, *self.ancestors(cls)]:
+            row = self.members.get((owner, member))
             if row:
-                return (current, *row)
-            current = self.classes.get(current, ("", "", ""))[2] or None
+                kind, present, intro = row
+                return (owner, kind, self._with_hoisting(owner, present), intro)
         return None
+
+    def _with_hoisting(self, owner: str, present: str) -> str:
+        if not present.startswith("Y") or _all_versions(present):
+            return present
+        merged = list(present)
+        for ancestor in self.ancestors(owner):
+            ancestor_present = self.classes.get(ancestor, ("",))[0]
+            if ancestor_present.startswith("Y"):
+                continue  # an old ancestor did not absorb anything new
+            for i, flag in enumerate(ancestor_present):
+                if flag == "Y":
+                    merged[i] = "Y"
+        return "".join(merged)
 
 
 def load_map(path: Path) -> CompatMap:
@@ -301,7 +324,7 @@ def check_settings(repo: Path, files: list[Path]) -> list[str]:
             if SETTING_KEY.match(value) and value not in registered_keys:
                 problems.append(f"{rel}:{line_of(text, offset)}: setting '{value}' is not registered in {SETTINGS_FILE}")
         aliases = [
-            name for name, target in _PRELOAD_CONST.findall(lexed.code)
+            name for name, target in _PRELOAD_CONST.findall(text)
             if resolve_script_path(repo, rel, target) == SETTINGS_FILE
         ]
         for alias in aliases:
