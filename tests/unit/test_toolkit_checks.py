@@ -296,3 +296,12 @@ def test_runtime_marker_makes_a_file_an_entry(tmp_path: Path) -> None:
     _toolkit(tmp_path, {"registry/client.gd": '## RUNTIME-REACHABLE\nextends RefCounted\nvar s: EditorSettings\n'})
     problems = gd_compat.check_runtime_editor_free(tmp_path, [Path(TK) / "registry/client.gd"])
     assert len(problems) == 1 and "names EditorSettings" in problems[0]
+
+
+def test_members_hoisted_into_a_new_base_class_are_not_removals(cmap: gd_compat.CompatMap) -> None:
+    # TCPServer.stop moved to the SocketServer base added in 4.6; it still works on a TCPServer.
+    assert _api(cmap, """
+    func f() -> void:
+    \tvar server := TCPServer.new()
+    \tserver.stop()
+    """) == []
