@@ -246,7 +246,10 @@ class LspClient:
             else:
                 self._on_notification(method, message.get("params"))
             return
-        future = self._pending.get(message.get("id"))  # type: ignore[arg-type]
+        request_id = message.get("id")
+        if isinstance(request_id, str) and request_id.isdigit():
+            request_id = int(request_id)  # some servers echo numeric ids as strings
+        future = self._pending.get(request_id) if isinstance(request_id, int) else None
         if future is None or future.done():
             return  # late answer to a request that timed out, or an id we never sent
         error = message.get("error")
