@@ -15,11 +15,11 @@ static func normalize(result: Variant, method: String) -> Dictionary:
 	if not result is Dictionary:
 		return ToolkitError.fail("INTERNAL", "'%s' returned no result; see the editor Output panel" % method)
 	var envelope: Dictionary = result
-	if not envelope.has("success"):
-		push_warning("MCP toolkit: '%s' returned a result without 'success'; treating it as success" % method)
+	if not envelope.get("success") is bool:
+		push_warning("MCP toolkit: '%s' returned a result without a boolean 'success'; treating it as success" % method)
 		return ToolkitSuccess.ok(envelope)
-	if envelope["success"] == true and envelope.has("code"):
+	if envelope["success"] and envelope.has("code"):
 		push_warning("MCP toolkit: '%s' returned a success carrying 'code'" % method)
-	if envelope["success"] == false and not ToolkitError.is_known_code(envelope.get("code")):
+	if not envelope["success"] and not ToolkitError.is_known_code(envelope.get("code")):
 		push_warning("MCP toolkit: '%s' failed with a code outside CODES: %s" % [method, str(envelope.get("code"))])
 	return envelope

@@ -100,4 +100,7 @@ static func is_known_code(code: Variant) -> bool:
 
 ## True for anything shaped like an error envelope, whatever its code.
 static func is_failure(result: Variant) -> bool:
-	return result is Dictionary and (result as Dictionary).get("success", true) == false
+	if not result is Dictionary:
+		return false
+	var success: Variant = (result as Dictionary).get("success", true)
+	return success is bool and not success

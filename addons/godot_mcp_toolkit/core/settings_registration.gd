@@ -39,7 +39,12 @@ static func register_all() -> void:
 ## Removes the keys still at their default; a value the user chose survives disabling the plugin.
 static func unregister_unchanged() -> void:
 	for key: String in DEFINITIONS:
-		if ProjectSettings.has_setting(key) and ProjectSettings.get_setting(key) == DEFINITIONS[key]["default"]:
+		if not ProjectSettings.has_setting(key):
+			continue
+		var current: Variant = ProjectSettings.get_setting(key)
+		var default_value: Variant = DEFINITIONS[key]["default"]
+		# Typed compare first: == between unrelated Variant types is a runtime error in Godot 4.
+		if typeof(current) == typeof(default_value) and current == default_value:
 			ProjectSettings.set_setting(key, null)
 
 
