@@ -263,7 +263,7 @@ class EditorBridge:
                 log.info("registry: runtime_port %s -> %s", before[1], runtime_port)
                 live_rt = self._runtime.live()
                 if live_rt is not None and self.settings.runtime_port is None and live_rt.port != runtime_port:
-                    self._spawn(self._runtime.drop("the registry no longer lists its port"))
+                    self._spawn(self._runtime.drop("the registry no longer lists its port", only=live_rt))
         # Wake anyone waiting for the registry (game_start waiting for the runtime).
         event, self._registry_event = self._registry_event, asyncio.Event()
         event.set()

@@ -99,6 +99,7 @@ class EditorLink:
         self._quiet_failures = False  # log the first failure of a streak at WARNING, the rest at DEBUG
         self.ever_connected = False
         self.last_error: ToolError | None = None
+        self._finished_attempts = 0
 
     # -- state ---------------------------------------------------------------
 
@@ -163,12 +164,19 @@ class EditorLink:
     # -- connecting ----------------------------------------------------------
 
     async def try_connect(self) -> ToolError | None:
-        """One attempt (plus the rediscovery retry); None when connected afterwards."""
+        """One attempt (plus the rediscovery retry); None when connected afterwards.
+
+        A caller that queued behind an attempt already in flight takes that attempt's outcome
+        instead of starting another: a frozen editor must cost one auth timeout, not two.
+        """
+        seen = self._finished_attempts
         async with self._lock:
             if self.live() is not None:
                 return None
             if self._closing:
                 return ToolError("DISCONNECTED", "the bridge is shutting down", hint="")
+            if self._finished_attempts != seen and self.last_error is not None:
+                return self.last_error
             try:
                 await self._connect()
             except ToolError as err:
@@ -177,6 +185,8 @@ class EditorLink:
                 log.log(level, "editor connect failed: %s", err.message)
                 self._quiet_failures = True
                 return err
+            finally:
+                self._finished_attempts += 1
             self._quiet_failures = False
             self.last_error = None
             return None

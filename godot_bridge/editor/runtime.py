@@ -142,8 +142,13 @@ class RuntimeLink:
                 except TimeoutError:
                     pass
 
-    async def drop(self, reason: str) -> None:
-        """Close the channel (game stopped, or the registry moved the runtime)."""
+    async def drop(self, reason: str, only: WsChannel | None = None) -> None:
+        """Close the channel (game stopped, or the registry moved the runtime).
+
+        ``only``: close it only if it is still that channel (a newer game may have connected since).
+        """
+        if only is not None and self._channel is not only:
+            return
         ch, self._channel = self._channel, None
         hb, self._heartbeat = self._heartbeat, None
         if hb is not None:

@@ -18,12 +18,6 @@ def _port_free(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) != 0
 
 
-def _dead_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 async def _tree(bridge) -> dict:
     out = await bridge.forward(tool("scene_get_tree"), {})
     return out.structured
@@ -65,6 +59,17 @@ async def test_corrupt_registry_is_reported_then_recovered(text, needle, sim: To
     result = await _tree(bridge)
     assert result["code"] == "CONNECT_FAILED" and needle in result["error"]
     sim.publish()  # the editor rewrites the registry
+    assert (await _tree(bridge))["success"] is True
+
+
+async def test_a_frozen_editor_costs_one_handshake_timeout(sim: ToolkitSim, make_bridge: BridgeFactory):
+    sim.frozen = True  # the port accepts, the main thread never answers
+    bridge = await make_bridge(timing=fast(auth_timeout=0.3))  # its background attempt starts now
+    started = time.monotonic()
+    result = await _tree(bridge)  # queues behind that attempt and takes its outcome
+    assert time.monotonic() - started < 0.55
+    assert result["code"] == "CONNECT_FAILED" and "no auth ack within 0.3 s" in result["error"]
+    sim.frozen = False
     assert (await _tree(bridge))["success"] is True
 
 

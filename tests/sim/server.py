@@ -171,6 +171,7 @@ class ToolkitSim:
         self.log_lines: list[str] = []
         self.error_buffer: list[dict[str, Any]] = []
         self.answer_pings = True
+        self.frozen = False  # accept connections but never answer the auth frame (a hung editor)
         self.runtime: ToolkitSim | None = None
         self.connections = 0
         self._server: Server | None = None
@@ -347,6 +348,9 @@ class ToolkitSim:
             except ValueError:
                 hello = None
             self.auth_frames.append(hello)
+            if self.frozen:
+                await ws.wait_closed()
+                return
             if not isinstance(hello, dict) or hello.get("auth") != self.token:
                 await ws.close(1008, "invalid token")
                 return
