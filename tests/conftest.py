@@ -24,8 +24,8 @@ def data_home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def spawn_bridge(data_home: Path, project_dir: Path) -> Callable[..., BridgeProcess]:
-    """Factory: ``await spawn_bridge(env_extra, args)`` -> a started BridgeProcess (closed at teardown)."""
+async def spawn_bridge(data_home: Path, project_dir: Path) -> AsyncIterator[Callable[..., BridgeProcess]]:
+    """Factory: ``await spawn_bridge(env_extra, args)`` -> a started BridgeProcess, stopped at teardown."""
     started: list[BridgeProcess] = []
 
     async def spawn(extra: dict[str, str] | None = None, args: list[str] | None = None) -> BridgeProcess:
@@ -33,22 +33,14 @@ def spawn_bridge(data_home: Path, project_dir: Path) -> Callable[..., BridgeProc
         started.append(proc)
         return await proc.start()
 
-    spawn.started = started  # type: ignore[attr-defined]
-    return spawn
+    try:
+        yield spawn
+    finally:
+        for proc in started:
+            await proc.close()
 
 
 @pytest.fixture
 async def bridge(spawn_bridge: Callable[..., BridgeProcess]) -> AsyncIterator[BridgeProcess]:
-    proc = await spawn_bridge()
-    try:
-        yield proc
-    finally:
-        await proc.close()
-
-
-@pytest.fixture(autouse=True)
-async def _close_spawned(request: pytest.FixtureRequest) -> AsyncIterator[None]:
-    yield
-    if "spawn_bridge" in request.fixturenames:
-        for proc in request.getfixturevalue("spawn_bridge").started:
-            await proc.close()
+    return_value = await spawn_bridge()
+    yield return_value
