@@ -21,8 +21,8 @@ Checks over addons/godot_mcp_toolkit/**.gd, driven by the shared godot-compat-ma
 5. Error codes: every fail("CODE", ...) code is in the 56-code vocabulary (shared
    error-codes.json), and contract/mcp_toolkit_error.gd CODES equals that vocabulary.
 6. Export safety: no file reachable from the game process (runtime/**, files marked
-   RUNTIME-REACHABLE, and everything they preload/load/extend or name by class_name) names an
-   Editor* class.
+   RUNTIME-REACHABLE, and every script they spell out as a ".gd" path string or name by
+   class_name) names an Editor* class.
 """
 
 from __future__ import annotations
@@ -380,8 +380,6 @@ def check_codes(repo: Path, files: list[Path]) -> list[str]:
 
 # --- 6: runtime stays export-clean ---------------------------------------------------------------
 
-_LOADS = re.compile(r"\b(?:preload|load|ResourceLoader\.load)\s*\(\s*\"([^\"]+\.gd)\"")
-_EXTENDS_PATH = re.compile(r"^extends\s+\"([^\"]+)\"", re.M)
 _CLASS_NAME = re.compile(r"^class_name\s+(\w+)", re.M)
 _EDITOR = re.compile(r"\b(Editor[A-Z]\w*)\b")
 
@@ -403,7 +401,9 @@ def check_runtime_editor_free(repo: Path, files: list[Path]) -> list[str]:
     while queue:
         rel = queue.popleft()
         edges: set[Path] = set()
-        for target in _LOADS.findall(texts[rel]) + _EXTENDS_PATH.findall(texts[rel]):
+        # Any script path the file spells out counts, not only preload("..."): scripts are also
+        # loaded through constants (`const CLIENT := "res://.../x.gd"` ... `load(CLIENT)`).
+        for target in [value for _, value in lexed[rel].strings if value.endswith(".gd")]:
             resolved = resolve_script_path(repo, rel, target)
             if resolved in texts:
                 edges.add(resolved)

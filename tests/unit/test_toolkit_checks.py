@@ -284,12 +284,17 @@ def test_runtime_reachable_files_must_not_name_editor_classes(tmp_path: Path) ->
         "core/helper.gd": 'class_name MCPHelper\nextends RefCounted\n# EditorInterface in a comment is fine\n'
                           'func f() -> void:\n\tEditorInterface.get_editor_settings()\n',
         "ui/dock.gd": 'extends Control\nfunc f() -> void:\n\tEditorInterface.get_base_control()\n',
+        "runtime/autoload.gd": 'extends Node\nconst P := "res://addons/godot_mcp_toolkit/ui/panel.gd"\n'
+                               'func _ready() -> void:\n\tload(P).new()\n',
+        "ui/panel.gd": 'extends Control\nvar s: EditorSettings\n',
     })
     files = sorted(p.relative_to(tmp_path) for p in (tmp_path / TK).rglob("*.gd"))
     problems = gd_compat.check_runtime_editor_free(tmp_path, files)
-    assert len(problems) == 1
+    assert len(problems) == 2
     assert problems[0].startswith(f"{TK}/core/helper.gd:5: runtime-reachable file names EditorInterface")
     assert f"via {TK}/core/helper.gd <- {TK}/registry/client.gd <- {TK}/runtime/server.gd" in problems[0]
+    assert problems[1].startswith(f"{TK}/ui/panel.gd:2: runtime-reachable file names EditorSettings")
+    assert f"via {TK}/ui/panel.gd <- {TK}/runtime/autoload.gd" in problems[1]
 
 
 def test_runtime_marker_makes_a_file_an_entry(tmp_path: Path) -> None:
