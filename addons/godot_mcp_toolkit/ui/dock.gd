@@ -40,11 +40,15 @@ func bind(server: Object, plugin: Object) -> void:
 
 
 func refresh() -> void:
+	var mcp_json := McpJsonSync.read_state()
+	# Hand the mirror to the server so its status (and anything else reading it) agrees with the
+	# dock; the server only signals a real change, so this cannot loop.
+	if _server != null and _server.has_method("set_read_only_mirror"):
+		_server.set_read_only_mirror(mcp_json.read_only and mcp_json.error.is_empty())
 	var status: Dictionary = {}
 	if _server != null and _server.has_method("get_status"):
 		status = _server.get_status()
 	var lines := status_lines(status)
-	var mcp_json := McpJsonSync.read_state()
 	lines["Read-only (.mcp.json)"] = read_only_text(mcp_json.exists, mcp_json.error, mcp_json.read_only)
 	for label: String in LIMIT_SETTINGS:
 		lines[label] = str(SettingsRegistration.get_int(LIMIT_SETTINGS[label]))
