@@ -222,10 +222,11 @@ class WsChannel:
             f"the {self.label} connection closed ({reason}) while '{call.method}' was in flight",
         )
 
-    async def aclose(self) -> None:
+    async def aclose(self, *, graceful: bool = True) -> None:
+        """Close the connection; ``graceful=False`` drops it at once (a hung peer cannot answer a close)."""
         ws = self._ws
         if ws is not None:
-            await _abort(ws, graceful=True)
+            await _abort(ws, graceful=graceful)
         if self._reader is not None:
             try:
                 await self._reader

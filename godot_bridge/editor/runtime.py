@@ -133,7 +133,7 @@ class RuntimeLink:
                 log.debug("game heartbeat missed (%d/%d)", misses, self.timing.heartbeat_misses)
                 if misses >= self.timing.heartbeat_misses:
                     log.warning("the game missed %d heartbeats; dropping its channel", misses)
-                    await ch.aclose()
+                    await ch.aclose(graceful=False)
                     return
             rest = interval - (time.monotonic() - started)
             if rest > 0:
