@@ -167,7 +167,9 @@ class RpcCorrelator:
 
     @staticmethod
     def cancel_frame(call: PendingCall) -> dict[str, Any]:
-        return {"jsonrpc": "2.0", "method": "_cancel", "params": {"request_id": call.id}}
+        # The id as text, as contract C5 writes it: the toolkit parses JSON numbers as floats and
+        # matches a cancel by the id's text form, where 1.0 would not equal the request's 1.
+        return {"jsonrpc": "2.0", "method": "_cancel", "params": {"request_id": str(call.id)}}
 
     def fail_all(self, make_error: Callable[[PendingCall], ToolError]) -> None:
         """The connection is gone: every pending call fails with the error ``make_error`` builds."""

@@ -186,7 +186,7 @@ async def test_silence_past_the_timeout_and_the_editor_is_told(sim: ToolkitSim, 
     assert 0.15 < time.monotonic() - started < 1.0
     sent = sim.requests("scene.get_tree")[0].frame
     cancel = await sim.wait_for("_cancel")
-    assert cancel.frame["params"] == {"request_id": sent["id"]}
+    assert cancel.frame["params"] == {"request_id": str(sent["id"])}
 
 
 async def test_silence_after_queued(sim: ToolkitSim, make_bridge: BridgeFactory):
@@ -226,7 +226,7 @@ async def test_cancellation_reaches_the_editor(sim: ToolkitSim, make_bridge: Bri
     with pytest.raises(asyncio.CancelledError):
         await task
     cancel = await sim.wait_for("_cancel")
-    assert cancel.frame == {"jsonrpc": "2.0", "method": "_cancel", "params": {"request_id": sent.frame["id"]}}
+    assert cancel.frame == {"jsonrpc": "2.0", "method": "_cancel", "params": {"request_id": str(sent.frame["id"])}}
     # The connection is still good afterwards.
     assert (await _tree(bridge))["success"] is True
 

@@ -178,7 +178,7 @@ class ToolkitSim:
         self._peers: set[ServerConnection] = set()
         self._all: set[ServerConnection] = set()
         self._scripts: dict[str, deque[_Script]] = {}
-        self._cancelled: dict[int, asyncio.Event] = {}
+        self._cancelled: dict[str, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._changed = asyncio.Event()
 
@@ -406,13 +406,13 @@ class ToolkitSim:
     def _on_notification(self, ws: ServerConnection, frame: dict[str, Any]) -> None:
         params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
         if frame["method"] == "_cancel":
-            rid = params.get("request_id")
-            self._cancel_event(int(rid) if isinstance(rid, int | float) or str(rid).isdigit() else rid).set()
+            # Matched by the id's text form, as the toolkit's dispatch lane does.
+            self._cancel_event(params.get("request_id")).set()
         elif frame["method"] == "echo":
             self._spawn(self._send(ws, {"jsonrpc": "2.0", "method": "echo", "params": params}))
 
     def _cancel_event(self, rid: Any) -> asyncio.Event:
-        return self._cancelled.setdefault(rid, asyncio.Event())
+        return self._cancelled.setdefault(json.dumps(rid) if not isinstance(rid, str) else rid, asyncio.Event())
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

@@ -171,7 +171,7 @@ async def test_cancelling_the_caller_sends_cancel(sim: ToolkitSim):
     sent = await sim.wait_for("scene.save")
     task.cancel()
     cancel = await sim.wait_for("_cancel")
-    assert cancel.frame == {"jsonrpc": "2.0", "method": "_cancel", "params": {"request_id": sent.frame["id"]}}
+    assert cancel.frame == {"jsonrpc": "2.0", "method": "_cancel", "params": {"request_id": str(sent.frame["id"])}}
     with pytest.raises(asyncio.CancelledError):
         await task
     await ch.aclose()

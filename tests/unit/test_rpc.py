@@ -134,7 +134,7 @@ async def test_cancelling_the_waiter_leaves_the_future_alone_and_builds_a_cancel
     waiter.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiter
-    assert RpcCorrelator.cancel_frame(call) == {"jsonrpc": "2.0", "method": "_cancel", "params": {"request_id": frame["id"]}}
+    assert RpcCorrelator.cancel_frame(call) == {"jsonrpc": "2.0", "method": "_cancel", "params": {"request_id": str(frame["id"])}}
     # The call is forgotten: a late reply is stale.
     assert rpc.handle({"jsonrpc": "2.0", "id": frame["id"], "result": 1}) is Kind.STALE
 
