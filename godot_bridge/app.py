@@ -44,13 +44,20 @@ class BridgeApp:
         if settings.read_only:
             warn_contradictory_annotations(self.catalogue)
         self._listeners: list[Callable[[], None]] = []
-        self.editor = EditorBridge(settings, on_change=self._editor_changed)
+        self.editor = EditorBridge(settings, on_change=self._editor_changed, on_connect=self._editor_connected)
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
         self.dispatch = ToolDispatch(
             self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit
         )
         self._tools_cache: list[dict[str, Any]] | None = None
+        # The visible names as last announced: the version lambda already reads the new
+        # value when the editor reports it, so "before" cannot be recomputed then.
+        self._announced: list[str] = self.tool_names()
+
+    async def _editor_connected(self) -> None:
+        # The dock shows the language server's state; a (re)started editor has forgotten it.
+        await self.lsp.refresh_status(force=True)
 
     async def start(self) -> None:
         await self.editor.start()
@@ -66,15 +73,15 @@ class BridgeApp:
     def list_changed(self) -> None:
         """The visible tool list changed: drop the cached list and announce once."""
         self._tools_cache = None
+        self._announced = self.tool_names()
         for listener in self._listeners:
             listener()
 
     def _editor_changed(self) -> None:
         # Version or extensions moved: rebuild, and announce only if the list really differs.
-        before = self.tool_names()
         self.surface.set_extensions(self.editor.extension_commands)
         self._tools_cache = None
-        if self.tool_names() != before:
+        if self.tool_names() != self._announced:
             self.list_changed()
 
     def tool_names(self) -> list[str]:

@@ -68,6 +68,10 @@ class ToolDef(BaseModel):
     operation_param: str | None = None
     operations: list[str] | None = None
     timeout_ms: int | None = None
+    # Accepted spellings mapped to the schema's value before validation, e.g. channel "game" -> "runtime".
+    value_aliases: dict[str, dict[str, str]] = Field(default_factory=dict)
+    # A parameter holding a wait the caller asked for (ms); the call timeout grows to cover it.
+    wait_param: str | None = None
     input_schema: dict[str, Any]
 
     @field_validator("name")

@@ -26,6 +26,18 @@ log = logging.getLogger("godot_bridge.calls")
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 
 
+def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
+    """Map accepted alternative spellings (catalogue ``value_aliases``) to the schema's values."""
+    if not tool.value_aliases or not isinstance(arguments, dict):
+        return arguments
+    out = dict(arguments)
+    for param, aliases in tool.value_aliases.items():
+        value = out.get(param)
+        if isinstance(value, str) and value in aliases:
+            out[param] = aliases[value]
+    return out
+
+
 class UnknownTool(Exception):
     """Answered as JSON-RPC -32602: the tool is not in the current list."""
 
@@ -97,7 +109,7 @@ class ToolDispatch:
         if not self.limiter.admit():
             return results.failure(ToolError("RATE_LIMITED", f"rate limit of {self.limiter.limit} calls per 60 s reached"))
         try:
-            args = validate_arguments(arguments, tool.input_schema)
+            args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
             self._check_version(tool)
             check_paths(tool, args)
             return await self._route(tool, args, progress)

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,7 @@ class EditorBridge:
         settings: Settings,
         *,
         on_change: Callable[[], None] | None = None,
+        on_connect: Callable[[], Awaitable[Any]] | None = None,
         timing: Timing | None = None,
         registry_file: Path | None = None,
     ) -> None:
@@ -79,6 +80,7 @@ class EditorBridge:
         self.timing = timing or Timing()
         self.registry_file = registry_file or registry_path(dict(settings.env) or None)
         self._on_change = on_change
+        self._on_connect = on_connect
         self._version: tuple[int, int] | None = None
         self.godot_version_text: str | None = None
         self.headless: bool | None = None
@@ -238,6 +240,9 @@ class EditorBridge:
         self._lsp_sent = None  # a new editor session has not seen our LSP verdict
         if self._lsp_status is not None:
             await self._push_lsp(ch)
+        if self._on_connect is not None:
+            # e.g. a fresh LSP verdict for the dock; in the background so the first call is not delayed.
+            self._spawn(self._on_connect())
 
     def _on_push(self, message: dict[str, Any]) -> None:
         name = message.get("notification") or message.get("method")
@@ -313,7 +318,7 @@ class EditorBridge:
                 tool.method,
                 params,
                 channel,
-                timeout_seconds(tool),
+                timeout_seconds(tool, args),
                 tool.success_hint,
                 wait_for_runtime=args.get("wait_for_runtime") is not False,
             )

@@ -74,9 +74,23 @@ def route(tool: ToolLike, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]
     return channel, params
 
 
-def timeout_seconds(tool: ToolLike) -> float | None:
-    ms = getattr(tool, "timeout_ms", None)
-    return ms / 1000.0 if isinstance(ms, int | float) and not isinstance(ms, bool) and ms > 0 else None
+# Room for the editor to answer after a wait the caller asked for has run out.
+WAIT_MARGIN_S = 10.0
+
+
+def _ms(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 else None
+
+
+def timeout_seconds(tool: ToolLike, args: dict[str, Any] | None = None) -> float | None:
+    """The call's timeout: the catalogue's, grown to cover a wait the caller requested (``wait_param``)."""
+    ms = _ms(getattr(tool, "timeout_ms", None))
+    base = ms / 1000.0 if ms else None
+    wait_param = getattr(tool, "wait_param", None)
+    requested = _ms((args or {}).get(wait_param)) if wait_param else None
+    if requested is None:
+        return base
+    return max(base or 0.0, requested / 1000.0 + WAIT_MARGIN_S)
 
 
 def shape(method: str, payload: Any, success_hint: str | None = None) -> ToolOutcome:
