@@ -24,6 +24,10 @@ const PORT_MIN := 6570
 const PORT_MAX := 6585
 const METHODS := ["ping", "echo"]
 
+## Registry dir override for the registry writer; empty means the per-OS default. Tests point it
+## at a scratch dir so they never touch the machine-wide registry.
+var registry_root := ""
+
 var _getenv: Callable
 var _auth: Auth = null
 var _transport: WsTransport = null
@@ -44,6 +48,10 @@ func _exit_tree() -> void:
 
 
 func _process(_delta: float) -> void:
+	poll()
+
+
+func poll() -> void:
 	if _transport != null:
 		_transport.poll()
 
@@ -110,7 +118,7 @@ func _on_bound(port: int) -> void:
 		push_warning("MCP toolkit runtime: listening on %d but the registry writer is missing" % port)
 		return
 	var client_script := load(REGISTRY_CLIENT_PATH) as Script
-	_registry_client = client_script.new() as RefCounted
+	_registry_client = client_script.new(registry_root) as RefCounted
 	_registry_client.set_runtime(port, OS.get_process_id())
 
 

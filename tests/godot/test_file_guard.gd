@@ -1,0 +1,47 @@
+extends RefCounted
+## security/file_guard.gd: res:// only (user:// when allowed), no '..', never the toolkit's own
+## folder or token.
+
+const Assert := preload("assert.gd")
+const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+
+
+func test_project_paths_pass_normalized() -> void:
+	Assert.eq(FileGuard.check("res://scenes/main.tscn"), {"ok": true, "path": "res://scenes/main.tscn"}, "plain")
+	Assert.eq(FileGuard.check("res://scenes//./levels/a.tscn")["path"], "res://scenes/levels/a.tscn", "collapsed")
+	Assert.eq(FileGuard.check("res://scenes\\win\\b.tscn")["path"], "res://scenes/win/b.tscn", "backslashes")
+	Assert.eq(FileGuard.check("  res://x.gd ")["path"], "res://x.gd", "trimmed")
+
+
+func test_dot_dot_is_refused_everywhere() -> void:
+	for path: String in ["res://../outside.txt", "res://a/../../b", "res://a/..", "user://../x", "res://a\\..\\b"]:
+		_denied(FileGuard.check(path, true), "PATH_DENIED", path)
+	Assert.is_true(FileGuard.check("res://a/..b/c..d.txt")["ok"], "dots inside names are fine")
+
+
+func test_only_res_and_allowed_user_paths() -> void:
+	_denied(FileGuard.check("user://saves/slot1.save"), "PATH_DENIED", "user:// needs allow_user")
+	Assert.is_true(FileGuard.check("user://saves/slot1.save", true)["ok"], "user:// when allowed")
+	for path: String in ["/etc/passwd", "C:/Windows/win.ini", "http://example.com/x", "scenes/a.tscn", "RES://a.tscn"]:
+		_denied(FileGuard.check(path, true), "PATH_DENIED", path)
+
+
+func test_toolkit_folder_and_token_are_off_limits() -> void:
+	_denied(FileGuard.check("res://addons/godot_mcp_toolkit/plugin.gd"), "PATH_DENIED", "own code")
+	_denied(FileGuard.check("res://addons/godot_mcp_toolkit"), "PATH_DENIED", "the folder itself")
+	_denied(FileGuard.check("res://Addons/GODOT_MCP_TOOLKIT/x.gd"), "PATH_DENIED", "case-folded")
+	_denied(FileGuard.check("user://addons/godot_mcp_toolkit/project_instance_0123456789ab/mcp_token", true),
+		"PATH_DENIED", "the token")
+	Assert.is_true(FileGuard.check("res://addons/godot_mcp_toolkit_fork/x.gd")["ok"], "a sibling folder is fine")
+	var protected := PackedStringArray(["user://custom/token.txt"])
+	_denied(FileGuard.check("user://custom//token.txt", true, protected), "PATH_DENIED", "an extra protected file")
+
+
+func test_non_strings_and_empty_are_invalid_path() -> void:
+	for value: Variant in ["", "   ", null, 42, ["res://a"]]:
+		_denied(FileGuard.check(value), "INVALID_PATH", str(value))
+
+
+func _denied(verdict: Dictionary, code: String, what: String) -> void:
+	Assert.is_false(verdict["ok"], "%s refused" % what)
+	Assert.eq(verdict.get("error", {}).get("code"), code, "%s -> %s" % [what, code])
