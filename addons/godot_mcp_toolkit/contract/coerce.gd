@@ -273,12 +273,11 @@ static func _packed_in(tag: String, data: Dictionary) -> Dictionary:
 		if element.has("error"):
 			return element
 		items.append(element["value"])
-	var packed: Variant = PackedColorArray(items)
 	if tag == "PackedVector2Array":
-		packed = PackedVector2Array(items)
-	elif tag == "PackedVector3Array":
-		packed = PackedVector3Array(items)
-	return {"value": packed}
+		return {"value": PackedVector2Array(items)}
+	if tag == "PackedVector3Array":
+		return {"value": PackedVector3Array(items)}
+	return {"value": PackedColorArray(items)}
 
 
 static func _keys_hint(element_tag: String) -> String:

@@ -70,6 +70,9 @@ func start() -> bool:
 		return false
 	_error = ""
 	var port := _transport.start(ports["ports"], ports["pinned"], ports["source"])
+	if port == 0 and ports["pinned"] and _error.is_empty():
+		# Still inside the pinned-port grace; `bound` or `bind_failed` settles it.
+		_error = "waiting for pinned port %d to be released" % int(ports["ports"][0])
 	status_changed.emit()
 	return port > 0
 
