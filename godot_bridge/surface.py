@@ -85,6 +85,9 @@ class Surface:
     version: Callable[[], Version | None] = lambda: None
     loaded: list[str] = field(default_factory=list)  # group names, in load order
     _extensions: list[ToolDef] = field(default_factory=list)
+    # visible() runs on every call; cache it per (loaded groups, version, extension set).
+    _cache_key: tuple[Any, ...] | None = None
+    _cache: dict[str, ToolDef] = field(default_factory=dict)
 
     # -- extensions -------------------------------------------------------
     def set_extensions(self, commands: Iterable[dict[str, Any]]) -> None:
@@ -101,6 +104,7 @@ class Surface:
             seen.add(tool.name)
             tools.append(tool)
         self._extensions = tools
+        self._cache_key = None
         known = set(self.group_names())
         self.loaded = [g for g in self.loaded if g in known]
 
@@ -151,6 +155,16 @@ class Surface:
         return version_allows(tool, self.version())
 
     def visible(self) -> list[ToolDef]:
+        return list(self._visible().values())
+
+    def _visible(self) -> dict[str, ToolDef]:
+        key = (tuple(self.loaded), self.version())
+        if key != self._cache_key:
+            self._cache = {t.name: t for t in self._compute_visible()}
+            self._cache_key = key
+        return self._cache
+
+    def _compute_visible(self) -> list[ToolDef]:
         out: list[ToolDef] = [t for t in self.catalogue.tools.values() if t.group is None and self._allowed(t)]
         out += [t for t in self._extensions if t.group is None and self._allowed(t)]
         loaded = set(self.loaded)
@@ -160,10 +174,7 @@ class Surface:
         return out
 
     def lookup(self, name: str) -> ToolDef | None:
-        for tool in self.visible():
-            if tool.name == name:
-                return tool
-        return None
+        return self._visible().get(name)
 
     def hidden_reason(self, name: str) -> str | None:
         """Why a known tool is not callable now (for a precise unknown-tool message), else None."""
