@@ -133,3 +133,23 @@ async def test_cancellation_reaches_the_editor(sim: ToolkitSim, bridge: BridgePr
     await bridge.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "slow"}})
     cancel = await sim.wait_for("_cancel", timeout=10)
     assert str(cancel.params["request_id"]) == str(forwarded.frame["id"])
+
+
+async def test_project_scan_reports_progress_to_the_client(sim: ToolkitSim, project_dir: Path, spawn_bridge):
+    for i in range(25):  # two chunks of 20
+        (project_dir / f"s{i}.gd").write_text("extends Node\n", encoding="utf-8")
+    server = FakeLspServer()
+    await server.start()
+    try:
+        bridge = await spawn_bridge({"GODOT_MCP_LSP_PORT": str(server.port)})
+        await bridge.call_tool("discover_tools", {"request": "lsp_code_analysis"})
+        resp = await bridge.request("tools/call", {"name": "lsp_project_diagnostics", "arguments": {},
+                                                   "_meta": {"progressToken": "scan-1"}}, timeout=60)
+        data = body(resp["result"])
+        assert data["scanned"] == 25 and data["clean"] == 25
+        progress = [n for n in bridge.notifications if n.get("method") == "notifications/progress"]
+        assert len(progress) >= 2 and all(p["params"]["progressToken"] == "scan-1" for p in progress)
+        values = [p["params"]["progress"] for p in progress]
+        assert values == sorted(values)
+    finally:
+        await server.stop()
