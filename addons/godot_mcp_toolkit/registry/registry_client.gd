@@ -42,7 +42,9 @@ func _init(registry_root: String = "", project_path: String = "") -> void:
 ## is exactly such a claim.
 func register(project_path: String, port: int, token_path: String, godot_version: String,
 		lsp_host: String, lsp_port: int) -> void:
-	var port_changed := _registration.get("port", -1) != port
+	# Typed, not inferred: a Variant compared with an int has no static type, so `:=` here
+	# would not compile.
+	var port_changed: bool = int(_registration.get("port", -1)) != port
 	_project_path = project_path
 	if port_changed or _started_at == 0.0:
 		_started_at = Time.get_unix_time_from_system()
