@@ -4,8 +4,9 @@ extends RefCounted
 ## Base class for project-provided MCP commands (contract C13). Public API.
 ##
 ## Drop a script that extends this class into `res://mcp_extensions/` or
-## `res://addons/<any addon>/mcp_extensions/`. The toolkit instantiates it, calls register()
-## once per load, and re-loads it when the file changes (C14). Command names must be
+## `res://addons/<any addon>/mcp_extensions/`, with `@tool` as its first line: it runs inside the
+## editor, which refuses to instantiate scripts without it. The toolkit instantiates it, calls
+## register() once per load, and re-loads it when the file changes (C14). Command names must be
 ## `<your_domain>.<verb>`; built-in domains (scene., node., editor., ...) are refused, and a name
 ## another extension already took is refused too: the first one keeps it.
 ##

@@ -48,13 +48,14 @@ func sync_to(paths: PackedStringArray) -> Dictionary:
 
 ## Loads one script; returns "" or the reason it was skipped.
 func load_script(path: String, fingerprint: String = "") -> String:
-	# REPLACE re-reads the file even when a cached copy exists, which is what a hot reload needs.
 	var script := ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_REPLACE) as Script
 	var reason := ""
 	if script == null:
 		reason = "could not be loaded"
-	elif not script.can_instantiate():
-		reason = "does not compile (see the Output panel) or cannot be instantiated"
+	else:
+		_sync_source(script, path)
+		if not script.can_instantiate():
+			reason = _not_instantiable_reason(script)
 	if not reason.is_empty():
 		return _fail(path, reason)
 	var instance: Variant = script.new()
@@ -71,6 +72,25 @@ func load_script(path: String, fingerprint: String = "") -> String:
 	}
 	_errors.erase(path)
 	return ""
+
+
+## For a path it has compiled before, the GDScript loader hands back its cached copy even with
+## CACHE_MODE_REPLACE (only CACHE_MODE_IGNORE re-reads the file), so an edited extension would
+## come back with its old code. Push the text on disk into the script ourselves.
+static func _sync_source(script: Script, path: String) -> void:
+	var on_disk := FileAccess.get_file_as_string(path)
+	if on_disk.is_empty() or script.source_code == on_disk:
+		return
+	script.source_code = on_disk
+	script.reload(true)
+
+
+## In the editor a script without @tool is never instantiable, however correct it is; say so
+## rather than blaming the compiler.
+static func _not_instantiable_reason(script: Script) -> String:
+	if Engine.is_editor_hint() and not script.is_tool():
+		return "does not compile, or lacks @tool (extensions run inside the editor, so the script must start with @tool)"
+	return "does not compile (see the Output panel) or cannot be instantiated"
 
 
 func unload_script(path: String) -> void:
