@@ -24,8 +24,10 @@ func _init(command_registry: Object, source: String, extra_reserved: Array) -> v
 func register_command(method: String, handler: Callable, options: Object = null) -> bool:
 	var taken := bool(_registry.has_command(method))
 	var reason := ExtensionNames.refusal(method, _reserved, taken)
-	if reason.is_empty() and not handler.is_valid():
-		reason = "'%s' has no valid handler" % method
+	# is_null(), not is_valid(): on 4.2 a static handler bound through its script,
+	# Callable(script, "name"), reports invalid although it calls fine (the registry does the same).
+	if reason.is_empty() and handler.is_null():
+		reason = "'%s' has no handler" % method
 	if not reason.is_empty():
 		_refusals.append(reason)
 		push_warning("MCP toolkit: extension %s: %s" % [_source, reason])
