@@ -8,6 +8,7 @@ is pointed at stderr while we serve, so a stray print cannot corrupt the wire.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -18,7 +19,7 @@ from typing import Any, BinaryIO
 import anyio
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp.shared.message import SessionMessage
-from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, jsonrpc_message_adapter
+from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, JSONRPCRequest, jsonrpc_message_adapter
 from pydantic import ValidationError
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,72 @@ def _error(rid: Any, code: int, message: str) -> JSONRPCError:
     return JSONRPCError(jsonrpc="2.0", id=rid, error=ErrorData(code=code, message=message))
 
 
+# A tools/call line can carry a whole script or image; allow big lines.
+MAX_LINE = 128 * 1024 * 1024
+# How long answers to requests still running at end of input may take.
+EOF_GRACE_S = 10.0
+
+
+class _ThreadLines:
+    """Fallback line I/O through worker threads (Windows consoles, regular files)."""
+
+    def __init__(self, stdin: BinaryIO, wire: BinaryIO) -> None:
+        self._stdin, self._wire = stdin, wire
+
+    async def readline(self) -> bytes:
+        return await anyio.to_thread.run_sync(self._stdin.readline)
+
+    async def write(self, data: bytes) -> None:
+        await anyio.to_thread.run_sync(self._wire.write, data)
+
+
+class _PipeLines:
+    """Non-blocking line I/O on the event loop itself.
+
+    Measured (bench/): a thread hop per line cost ~0.15 ms per call and most of the
+    loop's time under 16 concurrent callers; pipes keep everything on the loop.
+    """
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._reader, self._writer = reader, writer
+
+    @classmethod
+    async def open(cls, stdin: BinaryIO, wire: BinaryIO) -> _PipeLines:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=MAX_LINE)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, wire)
+        return cls(reader, asyncio.StreamWriter(transport, protocol, None, loop))
+
+    async def readline(self) -> bytes:
+        try:
+            return await self._reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError as exc:
+            return exc.partial  # last line without a newline, or b"" at EOF
+        except asyncio.LimitOverrunError as exc:
+            # Skip the oversized line (answered as unparsable) and keep serving.
+            await self._reader.readexactly(exc.consumed)
+            while True:
+                try:
+                    await self._reader.readuntil(b"\n")
+                    return b"\x00oversized\n"
+                except asyncio.LimitOverrunError as more:
+                    await self._reader.readexactly(more.consumed)
+
+    async def write(self, data: bytes) -> None:
+        self._writer.write(data)
+        await self._writer.drain()  # backpressure from a slow client without blocking the loop
+
+
+async def _open_lines(stdin: BinaryIO, wire: BinaryIO) -> _ThreadLines | _PipeLines:
+    if sys.platform != "win32":
+        try:
+            return await _PipeLines.open(stdin, wire)
+        except (ValueError, OSError) as exc:  # not a pipe, socket or character device
+            log.debug("stdio: falling back to threads (%s)", exc)
+    return _ThreadLines(stdin, wire)
+
+
 async def serve_stdio(
     make_handlers: Callable[[JSONRPCDispatcher[Any]], tuple[Any, Any]],
     *,
@@ -69,17 +136,38 @@ async def serve_stdio(
     in_send, in_recv = anyio.create_memory_object_stream[SessionMessage | Exception](64)
     out_send, out_recv = anyio.create_memory_object_stream[SessionMessage](64)
     dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(in_recv, out_send)
-    on_request, on_notify = make_handlers(dispatcher)
-    reader = anyio.wrap_file(stdin)
+    handle_request, on_notify = make_handlers(dispatcher)
+    lines = await _open_lines(stdin, wire)
+    unanswered = 0  # requests read but whose handler has not finished
+    idle = anyio.Event()
+    idle.set()
+
+    async def on_request(dctx: Any, method: str, params: Any) -> dict[str, Any]:
+        nonlocal unanswered
+        try:
+            return await handle_request(dctx, method, params)
+        finally:
+            unanswered -= 1
+            if unanswered == 0:
+                idle.set()
 
     async def read_lines() -> None:
+        nonlocal unanswered, idle
         async with in_send:
-            async for line in reader:
+            while line := await lines.readline():
                 item = classify_line(line)
                 if isinstance(item, JSONRPCError):
                     await out_send.send(SessionMessage(item))
                 elif item is not None:
+                    if isinstance(item.message, JSONRPCRequest):
+                        if unanswered == 0:
+                            idle = anyio.Event()
+                        unanswered += 1
                     await in_send.send(item)
+            # End of input: answer what is already running (a piped batch of requests
+            # expects its answers) before the dispatcher cancels in-flight work.
+            with anyio.move_on_after(EOF_GRACE_S):
+                await idle.wait()
 
     drained = anyio.Event()
 
@@ -88,8 +176,7 @@ async def serve_stdio(
             async with out_recv:
                 async for msg in out_recv:
                     data = msg.message.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8") + b"\n"
-                    # A thread, because a slow client must not stall the event loop on a full pipe.
-                    await anyio.to_thread.run_sync(wire.write, data)
+                    await lines.write(data)
         finally:
             drained.set()
 
