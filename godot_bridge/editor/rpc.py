@@ -145,16 +145,25 @@ class RpcCorrelator:
 
     async def wait(self, call: PendingCall) -> Any:
         """The call's result; TIMEOUT once its (restartable) deadline passes. Cancellation propagates."""
+        # One timer per call that re-arms itself when progress moved the deadline: cheaper on
+        # the hot path than asyncio.wait/wait_for, which build a waiter and a timer per await.
+        loop = asyncio.get_running_loop()
+
+        def expire() -> None:
+            nonlocal timer
+            if call.future.done():
+                return
+            remaining = call.deadline - self._clock()
+            if remaining > 0:
+                timer = loop.call_later(remaining, expire)
+            else:
+                call.future.set_exception(self._timeout_error(call))
+
+        timer = loop.call_later(max(call.deadline - self._clock(), 0.0), expire)
         try:
-            while not call.future.done():
-                remaining = call.deadline - self._clock()
-                if remaining <= 0:
-                    raise self._timeout_error(call)
-                # asyncio.wait neither raises on timeout nor cancels the future; a progress
-                # notification may have moved the deadline meanwhile, so loop and re-check.
-                await asyncio.wait((call.future,), timeout=remaining)
-            return call.future.result()
+            return await call.future
         finally:
+            timer.cancel()
             self._pending.pop(call.id, None)
 
     def _timeout_error(self, call: PendingCall) -> ToolError:
