@@ -37,6 +37,9 @@ var _registry_client: RefCounted = null
 
 func _init(getenv: Callable = Callable()) -> void:
 	_getenv = getenv if getenv.is_valid() else Callable(OS, "get_environment")
+	# A game that pauses its tree (a pause menu) must not take the server down with it: a
+	# paused node gets no _process, so no poll, and every bridge request would time out.
+	process_mode = Node.PROCESS_MODE_ALWAYS
 
 
 func _ready() -> void:
