@@ -3,7 +3,7 @@ extends RefCounted
 ## tests/fixtures/toolkit/registry_projection.json (shared with the Python tests).
 
 const Assert := preload("assert.gd")
-const Projection := preload("res://addons/godot_mcp_toolkit/registry/store/registry_projection.gd")
+const RegistryProjection := preload("res://addons/godot_mcp_toolkit/registry/store/registry_projection.gd")
 const ProjectKey := preload("res://addons/godot_mcp_toolkit/paths/project_key.gd")
 const RegistryPaths := preload("res://addons/godot_mcp_toolkit/registry/store/registry_paths.gd")
 const FIXTURE := "res://tests/fixtures/toolkit/registry_projection.json"
@@ -11,12 +11,12 @@ const FIXTURE := "res://tests/fixtures/toolkit/registry_projection.json"
 
 func test_projection_cases() -> void:
 	for case: Dictionary in _fixture()["cases"]:
-		var result := Projection.merge_by_path(case["entries"], case["overlays"])
+		var result := RegistryProjection.merge_by_path(case["entries"], case["overlays"])
 		Assert.eq(result, case["expected"], String(case["name"]))
 
 
 func test_numbers_come_back_as_ints() -> void:
-	var result := Projection.merge_by_path([{"_key": "/p", "port": 6550.0, "pid": 12.0}])
+	var result := RegistryProjection.merge_by_path([{"_key": "/p", "port": 6550.0, "pid": 12.0}])
 	Assert.is_true(result["by_path"]["/p"]["port"] is int, "port is an int")
 	Assert.is_true(result["by_path"]["/p"]["pid"] is int, "pid is an int")
 
