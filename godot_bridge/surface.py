@@ -102,6 +102,9 @@ class Surface:
                 log.warning("extension tool %s collides with an existing tool; keeping the existing one", tool.name)
                 continue
             seen.add(tool.name)
+            if self.read_only and tool.annotations.get("readOnlyHint") and tool.annotations.get("destructiveHint"):
+                log.warning("extension tool %s is marked both read-only and destructive; treating it as mutating",
+                            tool.name)
             tools.append(tool)
         self._extensions = tools
         self._cache_key = None

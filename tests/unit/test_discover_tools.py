@@ -138,3 +138,24 @@ def test_version_gate_hides_scene_close_until_known():
     assert "scene_close" not in [t.name for t in s.visible()]
     version[0] = (4, 5)
     assert "scene_close" in [t.name for t in s.visible()]
+
+
+def test_extensions_projected_filtered_and_contradictions_warned(caplog):
+    cat = load_catalogue()
+    s = Surface(cat, read_only=True)
+    commands = [
+        {"method": "my.read", "annotations": {"readOnlyHint": True}},
+        {"method": "my.both", "annotations": {"readOnlyHint": True, "destructiveHint": True}},
+        {"method": "my.write", "annotations": {}},
+        {"method": "scene.get_tree"},  # collides with a built-in tool name: skipped
+        {"method": "my.grouped", "group": "mytools", "annotations": {"readOnlyHint": True}},
+    ]
+    with caplog.at_level("WARNING"):
+        s.set_extensions(commands)
+    names = [t.name for t in s.visible()]
+    assert "my_read" in names and "my_both" not in names and "my_write" not in names
+    assert "my_grouped" not in names and "mytools" in s.group_names()
+    assert any("my_both" in r.message and "mutating" in r.message for r in caplog.records)
+    assert any("scene_get_tree" in r.message for r in caplog.records)
+    s.activate(["mytools"])
+    assert "my_grouped" in [t.name for t in s.visible()]
