@@ -76,9 +76,9 @@ class _Invalid(Exception):
 def _check(value: Any, schema: dict[str, Any], path: str) -> Any:
     """Validate (and coerce) ``value``; returns the possibly-coerced value or raises _Invalid."""
     value = _coerce(value, schema)
-    if "anyOf" in schema:
+    if isinstance(schema.get("anyOf"), list) and schema["anyOf"]:
         errors = []
-        for option in schema["anyOf"]:
+        for option in [o for o in schema["anyOf"] if isinstance(o, dict)] or [{}]:
             try:
                 return _check(value, option, path)
             except _Invalid as exc:
@@ -89,13 +89,14 @@ def _check(value: Any, schema: dict[str, Any], path: str) -> Any:
         raise _Invalid(path, f"expected {' or '.join(types)}, got {_describe(value)}")
     if "integer" in types and isinstance(value, float):
         value = int(value)
-    if "enum" in schema and value not in schema["enum"]:
+    if isinstance(schema.get("enum"), list) and value not in schema["enum"]:
         allowed = ", ".join(json.dumps(v) for v in schema["enum"])
         raise _Invalid(path, f"{json.dumps(value)} is not one of {allowed}")
     if isinstance(value, int | float) and not isinstance(value, bool):
         _check_bounds(value, schema, path)
     if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
+        min_items = schema.get("minItems", 0)
+        if _is_number(min_items) and len(value) < min_items:
             raise _Invalid(path, f"needs at least {schema['minItems']} item(s)")
         items = schema.get("items")
         if isinstance(items, dict):
@@ -105,21 +106,33 @@ def _check(value: Any, schema: dict[str, Any], path: str) -> Any:
     return value
 
 
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
 def _check_bounds(value: float, schema: dict[str, Any], path: str) -> None:
-    if "minimum" in schema and value < schema["minimum"]:
-        raise _Invalid(path, f"must be >= {schema['minimum']}, got {value}")
-    if "maximum" in schema and value > schema["maximum"]:
-        raise _Invalid(path, f"must be <= {schema['maximum']}, got {value}")
-    if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
-        raise _Invalid(path, f"must be > {schema['exclusiveMinimum']}, got {value}")
-    if "exclusiveMaximum" in schema and value >= schema["exclusiveMaximum"]:
-        raise _Invalid(path, f"must be < {schema['exclusiveMaximum']}, got {value}")
+    # Schemas can come from extensions: a non-numeric bound is ignored, never a crash.
+    def bound(key: str) -> float | None:
+        b = schema.get(key)
+        return b if _is_number(b) else None
+
+    if (b := bound("minimum")) is not None and value < b:
+        raise _Invalid(path, f"must be >= {b}, got {value}")
+    if (b := bound("maximum")) is not None and value > b:
+        raise _Invalid(path, f"must be <= {b}, got {value}")
+    if (b := bound("exclusiveMinimum")) is not None and value <= b:
+        raise _Invalid(path, f"must be > {b}, got {value}")
+    if (b := bound("exclusiveMaximum")) is not None and value >= b:
+        raise _Invalid(path, f"must be < {b}, got {value}")
 
 
 def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> dict[str, Any]:
-    props: dict[str, Any] = schema.get("properties", {})
+    props = schema.get("properties")
+    props = props if isinstance(props, dict) else {}
+    required = schema.get("required")
+    required = [r for r in required if isinstance(r, str)] if isinstance(required, list) else []
     prefix = f"{path}." if path else ""
-    missing = [r for r in schema.get("required", []) if r not in value]
+    missing = [r for r in required if r not in value]
     if missing:
         raise _Invalid(prefix + missing[0], "is required" + (f" (also missing: {', '.join(missing[1:])})"
                                                               if len(missing) > 1 else ""))
