@@ -71,6 +71,8 @@ func test_cancel_notification() -> void:
 	Assert.eq(decision["action"], "cancel", "_cancel recognised")
 	Assert.eq(decision["request_id"], "7", "request id carried")
 	Assert.is_false(decision["has_id"], "a notification: no response owed")
+	var numeric := _router.route("{\"jsonrpc\": \"2.0\", \"method\": \"_cancel\", \"params\": {\"request_id\": 7}}")
+	Assert.eq(str(numeric["request_id"]), "7", "a numeric request_id has the same text form as the id 7")
 
 
 func test_echo_notification_and_other_notifications() -> void:

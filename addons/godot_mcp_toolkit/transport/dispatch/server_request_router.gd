@@ -35,8 +35,10 @@ func route(text: String) -> Dictionary:
 	var method: String = message["method"]
 	if method == CANCEL_METHOD:
 		var params: Dictionary = message["params"]
-		return {"action": "cancel", "request_id": params.get("request_id"), "has_id": message["has_id"],
-			"id": message["id"]}
+		# Coerced like an id: a numeric request_id (JSON float 7.0) must match the request whose id
+		# was coerced to 7, since cancels are matched on the id's text form.
+		return {"action": "cancel", "request_id": normalize_id(params.get("request_id")),
+			"has_id": message["has_id"], "id": message["id"]}
 	if not message["has_id"]:
 		return {"action": "echo", "params": message["params"]} if method == ECHO_METHOD else {"action": "ignore"}
 	if not bool(_is_dispatchable.call(method)):
