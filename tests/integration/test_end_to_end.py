@@ -153,3 +153,20 @@ async def test_project_scan_reports_progress_to_the_client(sim: ToolkitSim, proj
         assert values == sorted(values)
     finally:
         await server.stop()
+
+
+async def test_playtest_lifecycle_through_the_process(sim: ToolkitSim, bridge: BridgeProcess):
+    result = await bridge.call_tool("runtime_get_script_vars", {"node_path": "/root/Main"})
+    assert body(result)["code"] == "GAME_NOT_RUNNING"
+    started = body(await bridge.call_tool("game_start", {}))
+    assert started["success"] is True and started["runtime_connected"] is True
+    runtime = sim.runtime
+    assert runtime is not None
+    runtime.script("execute.code", {"result": {"success": True, "value": 42}})
+    out = await bridge.call_tool("execute_code", {"code": "return 42", "channel": "game"})
+    assert body(out) == {"success": True, "value": 42}
+    assert runtime.requests("execute.code")[-1].params == {"code": "return 42"}  # the game, not the editor
+    assert not sim.requests("execute.code")
+    await bridge.call_tool("game_stop", {})
+    result = await bridge.call_tool("runtime_get_script_vars", {"node_path": "/root/Main"})
+    assert body(result)["code"] == "GAME_NOT_RUNNING"
