@@ -1,8 +1,8 @@
 """Pytest fixtures around the simulator; import the ones a test module uses.
 
-    from tests.sim.fixtures import FAST, data_home, project, sim, make_bridge  # noqa: F401
+    from tests.sim.fixtures import FAST, project, sim, make_bridge  # noqa: F401
 
-``FAST`` shrinks every delay so reconnect/heartbeat/timeout paths finish in
+``data_home`` comes from tests/conftest.py. ``FAST`` shrinks every delay so reconnect/heartbeat/timeout paths finish in
 milliseconds. Bridges made by ``make_bridge`` and the ``sim`` are always stopped.
 """
 
@@ -52,13 +52,6 @@ def tool(name: str) -> ToolDef:
 
 def registry_file(home: Path) -> Path:
     return home / APP_DIR / "projects.json"
-
-
-@pytest.fixture
-def data_home(tmp_path: Path) -> Path:
-    home = tmp_path / "data"
-    home.mkdir()
-    return home
 
 
 @pytest.fixture
