@@ -4,6 +4,7 @@ extends RefCounted
 ## ping and echo, refuses other methods, and publishes/withdraws its port in a scratch registry.
 
 const Assert := preload("assert.gd")
+const Loopback := preload("loopback.gd")
 const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runtime_server.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 const RegistryPaths := preload("res://addons/godot_mcp_toolkit/registry/store/registry_paths.gd")
@@ -11,17 +12,14 @@ const ProjectKey := preload("res://addons/godot_mcp_toolkit/paths/project_key.gd
 
 const TOKEN_PATH := "user://mcp_toolkit_tests/runtime_token"
 const FIRST_TEST_PORT := 47760
-const POLL_ROUNDS := 400
 
 var _server: RuntimeServer = null
-var _client: WebSocketPeer = null
-var _received: Array[String] = []
+var _net := Loopback.new()
 var _root := ""
 
 
 func cleanup() -> void:
-	if _client != null:
-		_client.close()
+	_net.close_all()
 	if _server != null:
 		_server.stop()
 		_server.free()
@@ -30,7 +28,7 @@ func cleanup() -> void:
 
 
 func test_runtime_round_trip() -> void:
-	var port := _free_port()
+	var port := Loopback.free_port(FIRST_TEST_PORT)
 	_root = ProjectSettings.globalize_path("user://mcp_toolkit_tests/registry_%d" % Time.get_ticks_usec())
 	var env := {"GODOT_MCP_RUNTIME_PORT": str(port), "GODOT_MCP_TOKEN_PATH": TOKEN_PATH}
 	var getenv := func(name: String) -> String: return str(env.get(name, ""))
@@ -43,51 +41,16 @@ func test_runtime_round_trip() -> void:
 	var overlay := RegistryPaths.runtime_file(ProjectKey.current_hash(), _root)
 	Assert.is_true(FileAccess.file_exists(overlay), "runtime port published")
 	editor_auth.start()
-	_client = _connect(port)
-	_client.send_text(JSON.stringify({"auth": editor_auth.get_token()}))
-	Assert.eq(_next_json(), {"authed": true}, "the token rotated after start still works; ack has no version")
-	_client.send_text(JSON.stringify({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": null}))
-	Assert.eq(_next_json(), {"jsonrpc": "2.0", "id": 1, "result": {"success": true, "pong": true}}, "ping")
-	_client.send_text(JSON.stringify({"jsonrpc": "2.0", "id": "e", "method": "echo", "params": {"v": 3}}))
-	Assert.eq(_next_json()["result"], {"success": true, "echo": {"v": 3}}, "echo")
-	_client.send_text(JSON.stringify({"jsonrpc": "2.0", "id": 2, "method": "scene.create"}))
-	Assert.eq(_next_json()["error"]["code"], -32601, "editor commands are not served in the game")
+	_net.server_poll = _server.poll
+	var client := _net.open(port)
+	client.send_text(JSON.stringify({"auth": editor_auth.get_token()}))
+	Assert.eq(_net.next_json(), {"authed": true}, "the token rotated after start still works; ack has no version")
+	client.send_text(JSON.stringify({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": null}))
+	Assert.eq(_net.next_json(), {"jsonrpc": "2.0", "id": 1, "result": {"success": true, "pong": true}}, "ping")
+	client.send_text(JSON.stringify({"jsonrpc": "2.0", "id": "e", "method": "echo", "params": {"v": 3}}))
+	Assert.eq(_net.next_json()["result"], {"success": true, "echo": {"v": 3}}, "echo")
+	client.send_text(JSON.stringify({"jsonrpc": "2.0", "id": 2, "method": "scene.create"}))
+	Assert.eq(_net.next_json()["error"]["code"], -32601, "editor commands are not served in the game")
 	_server.stop()
 	Assert.is_false(FileAccess.file_exists(overlay), "runtime port withdrawn on stop")
 
-
-func _connect(port: int) -> WebSocketPeer:
-	var client := WebSocketPeer.new()
-	Assert.eq(client.connect_to_url("ws://127.0.0.1:%d" % port), OK, "connecting")
-	_client = client
-	_pump_until(func() -> bool: return client.get_ready_state() == WebSocketPeer.STATE_OPEN)
-	return client
-
-
-func _pump_until(done: Callable) -> void:
-	for _round in POLL_ROUNDS:
-		_server.poll()
-		_client.poll()
-		while _client.get_ready_state() == WebSocketPeer.STATE_OPEN and _client.get_available_packet_count() > 0:
-			_received.append(_client.get_packet().get_string_from_utf8())
-		if done.call():
-			return
-		OS.delay_msec(5)
-
-
-func _next_json() -> Dictionary:
-	_pump_until(func() -> bool: return not _received.is_empty())
-	if _received.is_empty():
-		Assert.is_true(false, "expected a frame")
-		return {}
-	var parsed: Variant = JSON.parse_string(_received.pop_front())
-	return parsed if parsed is Dictionary else {}
-
-
-static func _free_port() -> int:
-	for port in range(FIRST_TEST_PORT, FIRST_TEST_PORT + 100):
-		var probe := TCPServer.new()
-		if probe.listen(port, "127.0.0.1") == OK:
-			probe.stop()
-			return port
-	return 0

@@ -5,6 +5,7 @@ extends RefCounted
 ## bounded loop; every socket a test opens, it closes.
 
 const Assert := preload("assert.gd")
+const Loopback := preload("loopback.gd")
 const WsTransport := preload("res://addons/godot_mcp_toolkit/transport/ws_transport.gd")
 const McpServer := preload("res://addons/godot_mcp_toolkit/transport/mcp_server.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
@@ -16,18 +17,15 @@ const TOKEN := "secret-token"
 const TOKEN_PATH := "user://mcp_toolkit_tests/mcp_token"
 ## Well away from the editor and runtime bands so a running editor cannot interfere.
 const FIRST_TEST_PORT := 47650
-const POLL_ROUNDS := 400
 
 var _clock := {"now": 0}
 var _transport: WsTransport = null
-var _clients: Array[WebSocketPeer] = []
-var _received: Array[String] = []
+var _net := Loopback.new()
 var _server: McpServer = null
 
 
 func cleanup() -> void:
-	for client: WebSocketPeer in _clients:
-		client.close()
+	_net.close_all()
 	if _transport != null:
 		_transport.stop()
 	if _server != null:
@@ -42,7 +40,7 @@ func cleanup() -> void:
 func test_valid_token_gets_the_default_ack() -> void:
 	var client := _connect_transport()
 	client.send_text(JSON.stringify({"auth": TOKEN}))
-	Assert.eq(_next_json(), {"authed": true}, "default ack")
+	Assert.eq(_net.next_json(), {"authed": true}, "default ack")
 	Assert.eq(_transport.authed_peer_ids().size(), 1, "one authenticated peer")
 
 
@@ -50,14 +48,14 @@ func test_ack_override_hook() -> void:
 	var client := _connect_transport()
 	_transport.set_ack_builder(func() -> Dictionary: return {"authed": true, "mode": "custom"})
 	client.send_text(JSON.stringify({"auth": TOKEN}))
-	Assert.eq(_next_json(), {"authed": true, "mode": "custom"}, "builder used")
+	Assert.eq(_net.next_json(), {"authed": true, "mode": "custom"}, "builder used")
 
 
 func test_wrong_token_closes_1008() -> void:
 	for first_frame: String in [JSON.stringify({"auth": "nope"}), "not json", JSON.stringify({"token": TOKEN})]:
 		var client := _connect_transport()
 		client.send_text(first_frame)
-		_pump_until(func() -> bool: return client.get_ready_state() == WebSocketPeer.STATE_CLOSED)
+		_net.pump_until(func() -> bool: return client.get_ready_state() == WebSocketPeer.STATE_CLOSED)
 		Assert.eq(client.get_close_code(), 1008, "1008 for %s" % first_frame)
 		Assert.eq(client.get_close_reason(), "invalid token", "reason for %s" % first_frame)
 		_transport.stop()
@@ -67,7 +65,7 @@ func test_wrong_token_closes_1008() -> void:
 func test_silence_closes_with_auth_timeout() -> void:
 	var client := _connect_transport()
 	_clock["now"] += WsTransport.AUTH_TIMEOUT_MS + 1
-	_pump_until(func() -> bool: return client.get_ready_state() == WebSocketPeer.STATE_CLOSED)
+	_net.pump_until(func() -> bool: return client.get_ready_state() == WebSocketPeer.STATE_CLOSED)
 	Assert.eq(client.get_close_code(), 1008, "policy violation")
 	Assert.eq(client.get_close_reason(), "auth timeout", "reason")
 
@@ -76,20 +74,20 @@ func test_oversized_response_becomes_response_too_large() -> void:
 	Settings.set_int(Settings.WS_BUFFER_KB, 64)
 	var client := _connect_transport()
 	client.send_text(JSON.stringify({"auth": TOKEN}))
-	_next_json()
+	_net.next_json()
 	var peer_id: int = _transport.authed_peer_ids()[0]
 	_transport.send_response(peer_id, {"jsonrpc": "2.0", "id": 3, "result": {"success": true, "n": 1}})
-	Assert.eq(_next_json()["result"], {"success": true, "n": 1}, "a small response goes through")
+	Assert.eq(_net.next_json()["result"], {"success": true, "n": 1}, "a small response goes through")
 	var huge := "x".repeat(64 * 1024)
 	_transport.send_response(peer_id, {"jsonrpc": "2.0", "id": 4, "result": {"success": true, "text": huge}})
-	var replaced := _next_json()
+	var replaced := _net.next_json()
 	Assert.eq(replaced["id"], 4, "same id")
 	Assert.eq(replaced["result"]["code"], "RESPONSE_TOO_LARGE", "replaced by the error envelope")
 	Assert.is_true(replaced["result"].has("hint"), "with its default hint")
 
 
 func test_editor_server_end_to_end() -> void:
-	var port := _free_port()
+	var port := Loopback.free_port(FIRST_TEST_PORT)
 	var env := {"GODOT_MCP_EDITOR_PORT": str(port), "GODOT_MCP_TOKEN_PATH": TOKEN_PATH}
 	var getenv := func(name: String) -> String: return str(env.get(name, ""))
 	var auth := Auth.new(getenv)
@@ -102,27 +100,28 @@ func test_editor_server_end_to_end() -> void:
 	_server.setup(registry, auth, getenv)
 	Assert.is_true(_server.start(), "listening on the pinned port")
 	Assert.eq(_server.get_port(), port, "exactly the pin")
-	var client := _connect(port, _server.poll)
+	_net.server_poll = _server.poll
+	var client := _net.open(port)
 	client.send_text(JSON.stringify({"auth": auth.get_token(), "version": "0.1.0"}))
-	var ack := _next_json(_server.poll)
+	var ack := _net.next_json()
 	Assert.eq(ack.keys().size(), 4, "authed, godot_version, version, headless")
 	Assert.is_true(ack["authed"], "authed")
 	Assert.eq((ack["godot_version"] as String).split(".").size(), 3, "M.m.p")
 	Assert.is_true(ack["headless"] is bool, "headless flag")
 	client.send_text(JSON.stringify({"jsonrpc": "2.0", "id": 1, "method": "echo", "params": {"hi": 1}}))
 	var echoed := {"jsonrpc": "2.0", "id": 1, "result": {"success": true, "echo": {"hi": 1}}}
-	Assert.eq(_next_json(_server.poll), echoed, "echo request")
+	Assert.eq(_net.next_json(), echoed, "echo request")
 	var limits := {"jsonrpc": "2.0", "id": 2, "method": "meta.set_limits", "params": {"ws_buffer_kb": 128}}
 	client.send_text(JSON.stringify(limits))
-	Assert.eq(_next_json(_server.poll), {"jsonrpc": "2.0", "method": "_executing", "params": {"request_id": 2}},
+	Assert.eq(_net.next_json(), {"jsonrpc": "2.0", "method": "_executing", "params": {"request_id": 2}},
 		"a mutation announces itself")
-	Assert.is_true(_next_json(_server.poll)["result"]["success"], "then answers")
+	Assert.is_true(_net.next_json()["result"]["success"], "then answers")
 	client.send_text(JSON.stringify({"jsonrpc": "2.0", "method": "echo", "params": {"n": 2}}))
-	Assert.eq(_next_json(_server.poll), {"notification": "echo", "params": {"n": 2}}, "echo notification")
+	Assert.eq(_net.next_json(), {"notification": "echo", "params": {"n": 2}}, "echo notification")
 	client.send_text(JSON.stringify({"jsonrpc": "2.0", "id": 3, "method": "nope.nothing"}))
-	Assert.eq(_next_json(_server.poll)["error"]["code"], -32601, "unknown method")
+	Assert.eq(_net.next_json()["error"]["code"], -32601, "unknown method")
 	_server.broadcast_notification("game_stopped")
-	Assert.eq(_next_json(_server.poll), {"notification": "game_stopped"}, "broadcast without params")
+	Assert.eq(_net.next_json(), {"notification": "game_stopped"}, "broadcast without params")
 	Assert.eq(_server.get_status()["peers"], 1, "status counts the peer")
 	_server.stop()
 	auth.stop()
@@ -133,48 +132,8 @@ func test_editor_server_end_to_end() -> void:
 
 func _connect_transport() -> WebSocketPeer:
 	_transport = WsTransport.new(func(token: Variant) -> bool: return token == TOKEN, func() -> int: return _clock["now"])
-	var port := _free_port()
+	var port := Loopback.free_port(FIRST_TEST_PORT)
 	Assert.eq(_transport.start([port], true), port, "bound")
-	return _connect(port, _transport.poll)
+	_net.server_poll = _transport.poll
+	return _net.open(port)
 
-
-func _connect(port: int, poll_server: Callable) -> WebSocketPeer:
-	var client := WebSocketPeer.new()
-	_clients.append(client)
-	Assert.eq(client.connect_to_url("ws://127.0.0.1:%d" % port), OK, "client connecting")
-	_pump_until(func() -> bool: return client.get_ready_state() == WebSocketPeer.STATE_OPEN, poll_server)
-	Assert.eq(client.get_ready_state(), WebSocketPeer.STATE_OPEN, "client open")
-	return client
-
-
-## Polls server and clients until `done` holds or the rounds run out.
-func _pump_until(done: Callable, poll_server: Callable = Callable()) -> void:
-	var server_poll := poll_server if poll_server.is_valid() else (_transport.poll if _transport != null else Callable())
-	for _round in POLL_ROUNDS:
-		if server_poll.is_valid():
-			server_poll.call()
-		for client: WebSocketPeer in _clients:
-			client.poll()
-			while client.get_ready_state() == WebSocketPeer.STATE_OPEN and client.get_available_packet_count() > 0:
-				_received.append(client.get_packet().get_string_from_utf8())
-		if done.call():
-			return
-		OS.delay_msec(5)
-
-
-func _next_json(poll_server: Callable = Callable()) -> Dictionary:
-	_pump_until(func() -> bool: return not _received.is_empty(), poll_server)
-	if _received.is_empty():
-		Assert.is_true(false, "expected a frame")
-		return {}
-	var parsed: Variant = JSON.parse_string(_received.pop_front())
-	return parsed if parsed is Dictionary else {}
-
-
-static func _free_port() -> int:
-	for port in range(FIRST_TEST_PORT, FIRST_TEST_PORT + 100):
-		var probe := TCPServer.new()
-		if probe.listen(port, "127.0.0.1") == OK:
-			probe.stop()
-			return port
-	return 0
