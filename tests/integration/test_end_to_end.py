@@ -170,3 +170,13 @@ async def test_playtest_lifecycle_through_the_process(sim: ToolkitSim, bridge: B
     await bridge.call_tool("game_stop", {})
     result = await bridge.call_tool("runtime_get_script_vars", {"node_path": "/root/Main"})
     assert body(result)["code"] == "GAME_NOT_RUNNING"
+
+
+async def test_large_request_and_result_lines(sim: ToolkitSim, bridge: BridgeProcess):
+    content = "extends Node\n" + "# padding line for a large script\n" * 8000  # ~270 KiB on one JSON line
+    result = await bridge.call_tool("script_write", {"file_path": "res://big.gd", "content": content})
+    assert result["isError"] is False
+    assert sim.requests("script.write")[-1].params["content"] == content
+    sim.script("script.read", {"result": {"success": True, "content": content}})
+    back = await bridge.call_tool("script_read", {"file_path": "res://big.gd"})
+    assert body(back)["content"] == content
