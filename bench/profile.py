@@ -21,7 +21,6 @@ import shutil
 import signal
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 

@@ -15,7 +15,7 @@ from godot_bridge.catalogue import Catalogue, ToolDef, load_catalogue
 from godot_bridge.config import Settings
 from godot_bridge.dispatch import ProgressFn, ToolDispatch
 from godot_bridge.results import ToolOutcome
-from godot_bridge.surface import Surface, readonly_allowed
+from godot_bridge.surface import Surface
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,3 @@ class BridgeApp:
 
     async def call_tool(self, name: str, arguments: Any, progress: ProgressFn | None = None) -> ToolOutcome:
         return await self.dispatch.call(name, arguments, progress=progress)
-
-    def read_only_count(self) -> int:
-        return sum(1 for t in self.catalogue.tools.values() if readonly_allowed(t))

@@ -1,4 +1,7 @@
-"""``tools/call``: look up → validate → guard → route → shape (contract C3, C5, C9).
+"""``tools/call``: look up → validate → route → shape (contract C3, C5, C9).
+
+The path guard runs where a call leaves for Godot (``EditorBridge.forward``): only
+editor and runtime tools have path parameters, and forwarding is their one gate.
 
 The one path every tool call takes. Names of tools appear nowhere here: the
 catalogue says which channel a tool uses and the surface says whether it is
@@ -16,7 +19,6 @@ from typing import Any, Protocol
 from godot_bridge import groups, results
 from godot_bridge.catalogue import ToolDef
 from godot_bridge.errors import ToolError
-from godot_bridge.pathguard import check_paths
 from godot_bridge.results import ToolOutcome
 from godot_bridge.surface import Surface, readonly_allowed, version_allows
 from godot_bridge.validation import validate_arguments
@@ -111,7 +113,6 @@ class ToolDispatch:
         try:
             args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
             self._check_version(tool)
-            check_paths(tool, args)
             return await self._route(tool, args, progress)
         except ToolError as err:
             return results.failure(err)

@@ -66,7 +66,9 @@ def parse_names(value: Any, field: str) -> list[str]:
             try:
                 value = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise ToolError("INVALID_PARAMS", f"{field}: looks like a JSON list but does not parse ({exc.msg})")
+                raise ToolError(
+                    "INVALID_PARAMS", f"{field}: looks like a JSON list but does not parse ({exc.msg})"
+                ) from None
         else:
             return [text] if text else []
     if isinstance(value, list) and all(isinstance(v, str) for v in value):

@@ -7,6 +7,9 @@ import pytest
 
 from tests.bridge_process import BridgeProcess, bridge_env
 
+# The simulator fixtures (project, sim, make_bridge) for every test module, no per-module imports.
+pytest_plugins = ["tests.sim.fixtures"]
+
 
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:

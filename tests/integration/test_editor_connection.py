@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sim.fixtures import BridgeFactory, fast, make_bridge, project, sim, tool, until  # noqa: F401
+from tests.sim.fixtures import BridgeFactory, fast, tool, until
 from tests.sim.server import ToolkitSim
 
 

@@ -12,7 +12,7 @@ import pytest
 from godot_bridge.config import Settings
 from godot_bridge.editor.bridge import EditorBridge
 from godot_bridge.editor.watch import RegistryWatcher
-from tests.sim.fixtures import FAST, BridgeFactory, fast, make_bridge, project, registry_file, sim, tool, until  # noqa: F401
+from tests.sim.fixtures import FAST, BridgeFactory, fast, registry_file, tool, until
 from tests.sim.server import ToolkitSim
 
 

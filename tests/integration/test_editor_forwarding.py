@@ -10,7 +10,7 @@ import pytest
 from godot_bridge.catalogue import ToolDef, load_catalogue
 from godot_bridge.editor.forward import CHANNEL_ARG_TOOLS
 from godot_bridge.results import sort_keys
-from tests.sim.fixtures import BridgeFactory, make_bridge, project, sim, tool  # noqa: F401
+from tests.sim.fixtures import BridgeFactory, tool
 from tests.sim.server import ToolkitSim
 
 CATALOGUE = load_catalogue()

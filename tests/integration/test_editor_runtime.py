@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.sim.fixtures import BridgeFactory, fast, make_bridge, project, sim, tool  # noqa: F401
+from tests.sim.fixtures import BridgeFactory, fast, tool
 from tests.sim.server import ToolkitSim
 
 

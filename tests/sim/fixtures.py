@@ -1,8 +1,8 @@
-"""Pytest fixtures around the simulator; import the ones a test module uses.
+"""Pytest fixtures around the simulator (``project``, ``sim``, ``make_bridge``) and helpers.
 
-    from tests.sim.fixtures import FAST, project, sim, make_bridge  # noqa: F401
-
-``data_home`` comes from tests/conftest.py. ``FAST`` shrinks every delay so reconnect/heartbeat/timeout paths finish in
+tests/conftest.py registers this module as a pytest plugin, so the fixtures need no import;
+a test module imports only the helpers it uses (FAST, fast, tool, ...). ``data_home`` comes
+from tests/conftest.py. ``FAST`` shrinks every delay so reconnect/heartbeat/timeout paths finish in
 milliseconds. Bridges made by ``make_bridge`` and the ``sim`` are always stopped.
 """
 

@@ -14,7 +14,6 @@ from websockets.asyncio.server import ServerConnection, serve
 from godot_bridge import __version__
 from godot_bridge.editor.channel import NotDelivered, WsChannel
 from godot_bridge.errors import ToolError
-from tests.sim.fixtures import project, sim  # noqa: F401  (pytest fixtures)
 from tests.sim.server import ToolkitSim
 
 
