@@ -76,12 +76,12 @@ async def run_stdio(app: BridgeApp) -> None:
     bus = InMemorySubscriptionBus()
     server = build_server(app, bus)
     init_options = server.create_initialization_options(NotificationOptions(tools_changed=True))
-    router_box: list[EraRouter] = []
+    router: EraRouter | None = None
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
 
     def make_handlers(dispatcher: Any) -> tuple[Any, Any]:
+        nonlocal router
         router = EraRouter(server, dispatcher, init_options)
-        router_box.append(router)
         return router.on_request, router.on_notify
 
     def announce() -> None:
@@ -89,7 +89,7 @@ async def run_stdio(app: BridgeApp) -> None:
         try:
             send_announce.send_nowait(None)
         except anyio.WouldBlock:
-            pass  # an announcement is already queued; one covers them all
+            pass  # announcements are already queued and unsent; one more would say nothing new
 
     app.on_list_changed(announce)
 
@@ -98,7 +98,7 @@ async def run_stdio(app: BridgeApp) -> None:
         async with recv_announce:
             async for _ in recv_announce:
                 await bus.publish(ToolsListChanged())
-                if router_box and router_box[0].handshake_seen:
+                if router is not None and router.handshake_seen:
                     await dispatcher.notify("notifications/tools/list_changed", None)
 
     try:
