@@ -12,6 +12,13 @@ its string appears as:
   - an entry of a registration table: a `const *_COMMANDS`/`*_METHODS`/`*_HANDLERS` literal;
   - a `match` arm in a file under runtime/ (`"runtime.x":` alone on its line).
 
+Every registered catalogue method must also *read* each parameter its catalogue input schema
+declares (except BRIDGE_ONLY_PARAMS): the parameter's name must appear as a string literal in the
+handler or in a function of the same file the handler reaches by name. That catches a schema that
+promises a parameter the command silently ignores. A handler is found from the registration:
+`register_command("x.y", Callable(script, "_cmd_x")...)`, `register_command("x.y", _cmd_x...)`, a
+`"x.y": _cmd_x` table entry, or the body of a runtime `match` arm.
+
 scripts/gd_drift_pending.txt lists catalogue methods not implemented yet (one per line, # comments).
 Fails when a catalogue method is neither registered nor pending, when a pending method is already
 registered (stale allowlist), or when the pending list repeats itself. A pending method that the
@@ -28,9 +35,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gd_common import REPO, TOOLKIT, fail_exit, gd_files, lex  # noqa: E402
+from gd_common import REPO, TOOLKIT, fail_exit, functions, gd_files, lex  # noqa: E402
 
 ROUTED_CHANNELS = {"editor", "runtime"}
+# Parameters the bridge consumes itself (it routes on `channel`) and never forwards.
+BRIDGE_ONLY_PARAMS = frozenset({"channel"})
 PENDING_FILE = Path("scripts/gd_drift_pending.txt")
 METHOD = r"[a-z0-9_]+(?:\.[a-z0-9_]+)+"
 _CALL = re.compile(
@@ -55,6 +64,94 @@ def catalogue_methods(repo: Path) -> dict[str, str]:
             if isinstance(method, str) and tool.get("channel") in ROUTED_CHANNELS:
                 found[method] = tool["channel"]
     return found
+
+
+def catalogue_params(repo: Path) -> dict[str, set[str]]:
+    """method -> the top-level parameter names its catalogue input schema declares."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((repo / "catalogue" / "tools").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for tool in data.get("tools", []) if isinstance(data, dict) else []:
+            if not isinstance(tool, dict) or tool.get("channel") not in ROUTED_CHANNELS:
+                continue
+            schema = tool.get("input_schema") or {}
+            props = schema.get("properties") if isinstance(schema, dict) else None
+            names = set(props) if isinstance(props, dict) else set()
+            found.setdefault(str(tool.get("method")), set()).update(names - BRIDGE_ONLY_PARAMS)
+    return found
+
+
+_HANDLER = re.compile(
+    r"\s*,\s*(?:Callable\((?:[^()]|\([^()]*\))*?,\s*\"(?P<callable>\w+)\"\s*\)|(?P<name>[A-Za-z_]\w*))"
+)
+_CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(|\"([A-Za-z_]\w*)\"")
+
+
+def handler_text(text: str, method: str) -> str | None:
+    """The source a method's handler runs: its function plus same-file functions it reaches."""
+    code = _without_comments(text)
+    funcs = {f.name: f for f in functions(code)}
+    start = _handler_start(code, method)
+    if start is None:
+        return None
+    seen: set[str] = set()
+    pieces: list[str] = []
+    queue: list[str] = []
+    if isinstance(start, str):
+        queue.append(start)
+    else:
+        pieces.append(start[0])
+        queue.extend(_names_called(start[0]))
+    while queue:
+        name = queue.pop()
+        if name in seen or name not in funcs:
+            continue
+        seen.add(name)
+        body = funcs[name].body(code)
+        pieces.append(body)
+        queue.extend(_names_called(body))
+    if not pieces:
+        return None
+    return "\n".join(pieces)
+
+
+def _names_called(body: str) -> list[str]:
+    return [m.group(1) or m.group(2) for m in _CALLED.finditer(body)]
+
+
+def _handler_start(code: str, method: str) -> str | tuple[str] | None:
+    """A handler function name, or (arm body,) for a runtime match arm; None when not found."""
+    constants = {m.group(1): m.group(2) for m in _CONST.finditer(code)}
+    for match in _CALL.finditer(code):
+        named = match.group("lit") or constants.get(match.group("const") or "")
+        if named != method:
+            continue
+        handler = _HANDLER.match(code, match.end())
+        if handler:
+            return handler.group("callable") or handler.group("name")
+    entry = re.search(r"\"" + re.escape(method) + r"\"[ \t]*:[ \t]*([A-Za-z_]\w*)", code)
+    if entry:
+        return entry.group(1)
+    arm = re.search(r"^([ \t]*)\"" + re.escape(method) + r"\"[^\n]*:\s*$", code, re.M)
+    if arm:
+        indent = len(arm.group(1).expandtabs(4))
+        lines: list[str] = []
+        for line in code[arm.end() + 1 :].splitlines():
+            if line.strip() and len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) <= indent:
+                break
+            lines.append(line)
+        return ("\n".join(lines),)
+    return None
+
+
+def unread_params(text: str, method: str, params: set[str]) -> list[str] | None:
+    """Declared params the handler never names as a string; None when the handler is not found."""
+    body = handler_text(text, method)
+    if body is None:
+        return None
+    # Names are checked against the raw strings of the reached code, comments excluded.
+    literals = set(re.findall(r"\"(\w+)\"", body))
+    return sorted(p for p in params if p not in literals)
 
 
 def registered_in_source(text: str, runtime_file: bool = False) -> set[str]:
@@ -120,6 +217,16 @@ def run(repo: Path = REPO) -> tuple[list[str], list[str], dict[str, int]]:
             problems.append(
                 f"catalogue method '{method}' ({channel}) is not registered by the toolkit "
                 f"and not in {PENDING_FILE}"
+            )
+    declared = catalogue_params(repo)
+    for method in sorted(set(catalogue) & set(registered)):
+        rel = registered[method]
+        missing = unread_params((repo / rel).read_text(encoding="utf-8"), method, declared.get(method, set()))
+        if missing is None:
+            problems.append(f"{rel}: cannot find the handler registered for '{method}'")
+        elif missing:
+            problems.append(
+                f"{rel}: the handler of '{method}' never reads declared param(s) {', '.join(missing)}"
             )
     if not catalogue:
         warnings.append("catalogue/tools/*.json has no editor/runtime methods; nothing to check")

@@ -122,7 +122,7 @@ def _drift_repo(root: Path, pending: str) -> None:
         {"name": "lsp_hover", "method": "lsp.hover", "channel": "lsp"},
     ]
     _write(root, "catalogue/tools/x.json", json.dumps({"tools": tools}))
-    _write(root, f"{TK}/commands/scene.gd", 'func register(r) -> void:\n\tr.register_command("scene.create", _x)\n')
+    _write(root, f"{TK}/commands/scene.gd", 'func register(r) -> void:\n\tr.register_command("scene.create", _x)\n\n\nfunc _x(p):\n\treturn p\n')
     _write(root, f"{TK}/examples/e.gd", 'func register(r) -> void:\n\tr.register_command("node.move", _x)\n')
     _write(root, "scripts/gd_drift_pending.txt", pending)
 
@@ -143,6 +143,53 @@ def test_drift_passes_when_everything_is_accounted_for(tmp_path: Path) -> None:
     _drift_repo(tmp_path, "node.move\nruntime.tap\n")
     problems, _, _ = gd_drift.run(tmp_path)
     assert problems == []
+
+
+def test_drift_finds_declared_params_the_handler_never_reads(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"name": {}, "parent_path": {}, "channel": {}, "mode": {}}}
+    tools = [{"name": "scene_create", "method": "scene.create", "channel": "editor", "input_schema": schema}]
+    _write(tmp_path, "catalogue/tools/x.json", json.dumps({"tools": tools}))
+    _write(tmp_path, "scripts/gd_drift_pending.txt", "")
+    _write(tmp_path, f"{TK}/commands/scene.gd", """
+    static func register(r, context) -> void:
+    \tr.register_command("scene.create", Callable(load("res://x.gd"), "_cmd_create").bind(context))
+
+
+    static func _cmd_create(params: Dictionary, context) -> Dictionary:
+    \tvar parent := _parent(params)
+    \t# params["mode"] is only mentioned in a comment
+    \treturn {"name": params.get("name", ""), "parent": parent}
+
+
+    static func _parent(params: Dictionary) -> String:
+    \treturn params.get("parent_path", ".")
+    """)
+    problems, _, _ = gd_drift.run(tmp_path)
+    assert problems == [f"{TK}/commands/scene.gd: the handler of 'scene.create' never reads declared param(s) mode"]
+
+
+def test_drift_params_follow_runtime_match_arms_and_missing_handlers(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"node_path": {}}}
+    tools = [
+        {"name": "runtime_tap", "method": "runtime.tap", "channel": "runtime", "input_schema": schema},
+        {"name": "node_move", "method": "node.move", "channel": "editor", "input_schema": schema},
+    ]
+    _write(tmp_path, "catalogue/tools/x.json", json.dumps({"tools": tools}))
+    _write(tmp_path, "scripts/gd_drift_pending.txt", "")
+    _write(tmp_path, f"{TK}/runtime/server.gd", """
+    func handle(method: String, params: Dictionary) -> Dictionary:
+    \tmatch method:
+    \t\t"runtime.tap":
+    \t\t\treturn _tap(params)
+    \treturn {}
+
+
+    func _tap(params: Dictionary) -> Dictionary:
+    \treturn {"path": params.get("node_path")}
+    """)
+    _write(tmp_path, f"{TK}/commands/node.gd", 'func register(r) -> void:\n\tr.register_command("node.move", _gone)\n')
+    problems, _, _ = gd_drift.run(tmp_path)
+    assert problems == [f"{TK}/commands/node.gd: cannot find the handler registered for 'node.move'"]
 
 
 # --- gd_compat: engine API ---------------------------------------------------------------------
