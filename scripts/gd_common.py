@@ -15,6 +15,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLKIT = Path("addons/godot_mcp_toolkit")
+# The only toolkit files that may name an Editor* class: thin glue between the editor and the
+# runtime-safe code. Everything else compiles in any Godot (the web engine's load check skips
+# exactly these), so keep this list short and these files free of logic.
+EDITOR_GLUE: tuple[str, ...] = (
+    "addons/godot_mcp_toolkit/plugin.gd",
+    "addons/godot_mcp_toolkit/editor/editor_context.gd",
+    "addons/godot_mcp_toolkit/editor/export_stripper.gd",
+)
 COMPAT_MAP_NAME = "godot-compat-map.tsv"
 ERROR_CODES_NAME = "error-codes.json"
 

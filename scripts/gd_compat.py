@@ -23,6 +23,7 @@ Checks over addons/godot_mcp_toolkit/**.gd, driven by the shared godot-compat-ma
 6. Export safety: no file reachable from the game process (runtime/**, files marked
    RUNTIME-REACHABLE, and every script they spell out as a ".gd" path string or name by
    class_name) names an Editor* class.
+7. Editor glue is listed: only the files in gd_common.EDITOR_GLUE name an Editor* class.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gd_common import (  # noqa: E402
     COMPAT_MAP_NAME,
+    EDITOR_GLUE,
     ERROR_CODES_NAME,
     REPO,
     TOOLKIT,
@@ -427,6 +429,22 @@ def check_runtime_editor_free(repo: Path, files: list[Path]) -> list[str]:
     return problems
 
 
+def check_editor_glue(repo: Path, files: list[Path]) -> list[str]:
+    """Editor classes only in the listed glue, so everything else can be tested in any engine."""
+    problems: list[str] = []
+    for rel in files:
+        if rel.as_posix() in EDITOR_GLUE:
+            continue
+        code = lex((repo / rel).read_text(encoding="utf-8")).code
+        for match in _EDITOR.finditer(code):
+            if code[: match.start()].rstrip().endswith("."):
+                continue
+            problems.append(f"{rel}:{line_of(code, match.start())}: names {match.group(1)} but is not editor glue "
+                            "(go through the context, or list the file in gd_common.EDITOR_GLUE)")
+            break
+    return problems
+
+
 # --- driver --------------------------------------------------------------------------------------
 
 
@@ -443,6 +461,7 @@ def run(repo: Path = REPO) -> list[str]:
     problems.extend(check_settings(repo, files))
     problems.extend(check_codes(repo, files))
     problems.extend(check_runtime_editor_free(repo, files))
+    problems.extend(check_editor_glue(repo, files))
     return problems
 
 

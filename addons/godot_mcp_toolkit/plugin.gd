@@ -5,10 +5,15 @@ extends EditorPlugin
 ## built before it still being there. Disabling the plugin leaves nothing behind: no socket, no
 ## registry entry, no token file, no autoload, and no setting still at its default.
 ## Polling happens in _process (and in the server node's own _process); no threads.
+##
+## Editor glue (scripts/gd_common.py EDITOR_GLUE): everything the commands need from the editor
+## goes through one context object (editor/editor_context.gd); this file only wires parts.
 
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
-const ExportStripper := preload("res://addons/godot_mcp_toolkit/core/export_stripper.gd")
+const ExportStripper := preload("res://addons/godot_mcp_toolkit/editor/export_stripper.gd")
+const EditorContext := preload("res://addons/godot_mcp_toolkit/editor/editor_context.gd")
+const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const McpServer := preload("res://addons/godot_mcp_toolkit/transport/mcp_server.gd")
@@ -27,6 +32,7 @@ const AUTOLOAD_PATH := "res://addons/godot_mcp_toolkit/runtime/mcp_runtime_autol
 const GAME_STOPPED := "game_stopped"
 
 var _auth: Auth = null
+var _context: EditorContext = null
 var _registry: CommandRegistry = null
 var _server: McpServer = null
 var _registry_client: RefCounted = null
@@ -49,17 +55,19 @@ func _enter_tree() -> void:
 	if token_error != OK:
 		push_error("MCP toolkit: could not write the auth token to %s (%s); bridges cannot connect" % [
 			_auth.get_token_path(), error_string(token_error)])
-	# 3. The command registry, wired to this editor's undo history and scene saving.
+	# 3. The editor context (the seam every command uses) and the command registry over it.
+	_context = EditorContext.new(get_undo_redo())
 	_registry = CommandRegistry.new()
-	_registry.configure(VersionUtils.engine_version(), get_undo_redo(), _save_scene)
+	_registry.configure(VersionUtils.engine_version(), _context)
 	# 4. Pipeline commands. The server object exists from here so commands can hold it; it does
 	#    not listen until step 5.
 	_server = McpServer.new()
 	_server.name = "MCPToolkitServer"
 	_server.setup(_registry, _auth)
-	_server.set_active_scene_provider(_active_scene_path)
+	_server.set_active_scene_provider(_context.edited_scene_path)
 	MetaCommands.register(_registry, _server)
 	EditorStatusCommands.register(_registry, _server)
+	CommandDomains.register_all(_registry, _context)
 	# 5. Listen. A pinned port that frees late binds later and re-publishes through `bound`.
 	add_child(_server)
 	_server.bound.connect(_publish)
@@ -71,13 +79,13 @@ func _enter_tree() -> void:
 	# 7. Follow the user's language-server settings.
 	_lsp_publisher = _instantiate(LSP_PUBLISHER_PATH) as RefCounted
 	if _lsp_publisher != null:
-		_lsp_publisher.start()
+		_lsp_publisher.start(_context.editor_settings())
 		_lsp_publisher.connect("endpoint_changed", _on_lsp_endpoint_changed)
 	# 8. Project extensions (they register into the registry and broadcast through the server).
 	_extension_loader = _instantiate(EXTENSION_LOADER_PATH) as Node
 	if _extension_loader != null:
 		add_child(_extension_loader)
-		_extension_loader.setup(_registry, _server)
+		_extension_loader.setup(_registry, _server, "res://", _context.filesystem())
 	# 9. The dock.
 	_dock = _instantiate(DOCK_PATH) as Control
 	if _dock != null:
@@ -124,10 +132,11 @@ func _exit_tree() -> void:
 		remove_child(_server)
 		_server.queue_free()
 		_server = null
-	# 4. and 3. The pipeline commands go with the registry.
+	# 4. and 3. The pipeline commands go with the registry, then the context.
 	if _registry != null:
 		_registry.clear()
 		_registry = null
+	_context = null
 	# 2.
 	if _auth != null:
 		_auth.stop()
@@ -178,7 +187,7 @@ func _lsp_endpoint() -> Dictionary:
 	if _lsp_publisher != null:
 		return _lsp_publisher.current()
 	var script := _load_script(LSP_PUBLISHER_PATH)
-	return script.resolve_lsp_endpoint() if script != null else {}
+	return script.resolve_lsp_endpoint(EditorInterface.get_editor_settings()) if script != null else {}
 
 
 func _on_lsp_endpoint_changed(host: String, port: int) -> void:
@@ -189,7 +198,7 @@ func _on_lsp_endpoint_changed(host: String, port: int) -> void:
 ## Play stopped: tell every bridge, and withdraw the game's runtime port ourselves, because a game
 ## the editor killed never got to run its own cleanup.
 func _watch_playtest() -> void:
-	var playing := EditorInterface.is_playing_scene()
+	var playing := _context != null and _context.is_playing()
 	if playing == _was_playing:
 		return
 	_was_playing = playing
@@ -199,19 +208,6 @@ func _watch_playtest() -> void:
 		_server.broadcast_notification(GAME_STOPPED)
 	if _registry_client != null:
 		_registry_client.clear_runtime()
-
-
-func _active_scene_path() -> String:
-	var root := EditorInterface.get_edited_scene_root()
-	return root.scene_file_path if root != null else ""
-
-
-## The save queue's saver: "" saves the active scene.
-func _save_scene(path: String) -> Error:
-	if path.is_empty():
-		return EditorInterface.save_scene()
-	EditorInterface.save_scene_as(path)
-	return OK
 
 
 func _ensure_autoload() -> void:

@@ -5,6 +5,7 @@ extends RefCounted
 const Assert := preload("assert.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandOptions := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_command_options.gd")
+const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 var _registry: CommandRegistry = null
 var _saved: Array[String] = []
@@ -12,7 +13,8 @@ var _saved: Array[String] = []
 
 func _init() -> void:
 	_registry = CommandRegistry.new()
-	_registry.configure("4.2.2", null, _fake_save)
+	_registry.configure("4.2.2", null)
+	_registry.get_save_queue().set_saver(_fake_save)
 
 
 func test_register_and_describe() -> void:
@@ -68,7 +70,7 @@ func test_version_bounds_gate_dispatch_but_not_listing() -> void:
 	Assert.eq(_registry.dispatch_info("scene.close"), {}, "no dispatch info")
 	Assert.eq(_registry.get_command("scene.close")["min_godot_version"], "4.5", "bounds still published")
 	Assert.is_true(_registry.is_dispatchable("old.thing"), "max 4.2 covers 4.2.2")
-	_registry.configure("4.5.0", null, _fake_save)
+	_registry.configure("4.5.0", null)
 	Assert.is_true(_registry.is_dispatchable("scene.close"), "allowed on 4.5")
 	Assert.is_false(_registry.is_dispatchable("old.thing"), "above max")
 
@@ -107,6 +109,22 @@ func test_undo_action_without_manager_applies_do_side() -> void:
 	Assert.eq(String(target.name), "After", "do property applied")
 	Assert.eq(target.get_meta("touched", false), true, "do method applied")
 	Assert.is_false(action.commit(), "a second commit is refused")
+	target.free()
+
+
+func test_undo_action_records_into_the_context_history() -> void:
+	var target := Node.new()
+	target.name = "Before"
+	var context := RuntimeContext.new(target)
+	var registry := CommandRegistry.new()
+	registry.configure("4.2.2", context)
+	var action := registry.create_undo_action("Rename", target)
+	action.add_do_property(target, &"name", "After").add_undo_property(target, &"name", "Before")
+	Assert.is_true(action.is_recording(), "the context's history records it")
+	Assert.is_true(action.commit(), "committed")
+	Assert.eq(String(target.name), "After", "done")
+	Assert.is_true(context.undo(), "undone through the context")
+	Assert.eq(String(target.name), "Before", "restored")
 	target.free()
 
 

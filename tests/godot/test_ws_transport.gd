@@ -24,6 +24,13 @@ var _net := Loopback.new()
 var _server: McpServer = null
 
 
+
+## The runner skips this file where no listening socket can exist (a browser has none).
+static func skip_reason() -> String:
+	if OS.has_feature("web"):
+		return "needs a listening socket (TCPServer.listen), which the web platform does not have"
+	return ""
+
 func cleanup() -> void:
 	_net.close_all()
 	if _transport != null:

@@ -6,7 +6,8 @@ extends Node
 ## the editor: it registers extensions.list / extensions.refresh, loads extensions at setup, and
 ## re-syncs (debounced) when the filesystem or the project settings change, broadcasting
 ## `extensions.changed` with the diff so a connected bridge can update its tool list.
-## Editor-only (it touches EditorInterface); the game process never loads it.
+## The editor's filesystem arrives untyped (`filesystem_changed` is all it needs), so this file
+## names no Editor* class and compiles anywhere; only the plugin wires it up.
 
 const ExtensionHost := preload("services/extension_host.gd")
 const ExtensionDiscovery := preload("services/extension_discovery.gd")
@@ -23,12 +24,16 @@ var _server: Object = null
 var _host: ExtensionHost = null
 var _timer: Timer = null
 var _root := "res://"
+var _filesystem: Object = null
 
 
-## `command_registry` is the toolkit's command registry, `server` the editor server.
-## `scan_root` only exists so tests can point discovery at a scratch project.
-func setup(command_registry: Object, server: Object, scan_root: String = "res://") -> void:
+## `command_registry` is the toolkit's command registry, `server` the editor server, `filesystem`
+## the editor's EditorFileSystem (null: no filesystem watch). `scan_root` only exists so tests can
+## point discovery at a scratch project.
+func setup(command_registry: Object, server: Object, scan_root: String = "res://",
+		filesystem: Object = null) -> void:
 	_registry = command_registry
+	_filesystem = filesystem
 	_server = server
 	_root = scan_root
 	_host = ExtensionHost.new(command_registry, server)
@@ -109,17 +114,16 @@ func _cmd_refresh(_params: Dictionary) -> Dictionary:
 
 
 func _connect_watchers() -> void:
-	var filesystem := EditorInterface.get_resource_filesystem()
-	if filesystem != null and not filesystem.filesystem_changed.is_connected(_schedule_refresh):
-		filesystem.filesystem_changed.connect(_schedule_refresh)
+	if _filesystem != null and not _filesystem.is_connected("filesystem_changed", _schedule_refresh):
+		_filesystem.connect("filesystem_changed", _schedule_refresh)
 	if not ProjectSettings.settings_changed.is_connected(_schedule_refresh):
 		ProjectSettings.settings_changed.connect(_schedule_refresh)
 
 
 func _disconnect_watchers() -> void:
-	var filesystem := EditorInterface.get_resource_filesystem()
-	if filesystem != null and filesystem.filesystem_changed.is_connected(_schedule_refresh):
-		filesystem.filesystem_changed.disconnect(_schedule_refresh)
+	if is_instance_valid(_filesystem) and _filesystem.is_connected("filesystem_changed", _schedule_refresh):
+		_filesystem.disconnect("filesystem_changed", _schedule_refresh)
+	_filesystem = null
 	if ProjectSettings.settings_changed.is_connected(_schedule_refresh):
 		ProjectSettings.settings_changed.disconnect(_schedule_refresh)
 

@@ -2,7 +2,8 @@
 extends RefCounted
 ## Resolves the GDScript language-server endpoint this editor advertises (contract C19).
 ##
-## Editor-only: it reads EditorSettings, so nothing the game process loads may preload it. The
+## The editor's settings object arrives untyped (has_setting/get_setting/settings_changed are all
+## it needs), so this file names no Editor* class and its logic is tested in any engine. The
 ## registry client stays export-clean by receiving host/port as plain values from here.
 ## The bridge verifies the endpoint and reports the verdict back (C15); this file only publishes
 ## the intended one and tells its owner when the user edits it.
@@ -18,9 +19,9 @@ var _last: Dictionary = {}
 var _settings: Object = null
 
 
-## {host, port} from the editor settings, defaults where unset or unusable.
-static func resolve_lsp_endpoint() -> Dictionary:
-	var settings := EditorInterface.get_editor_settings()
+## {host, port} from the editor settings (EditorSettings or anything with has_setting and
+## get_setting), defaults where unset or unusable.
+static func resolve_lsp_endpoint(settings: Object) -> Dictionary:
 	if settings == null:
 		return endpoint_from(null, null)
 	return endpoint_from(_read(settings, HOST_SETTING), _read(settings, PORT_SETTING))
@@ -38,36 +39,35 @@ static func endpoint_from(host_value: Variant, port_value: Variant) -> Dictionar
 	return {"host": host, "port": port}
 
 
-static func _read(settings: EditorSettings, setting_name: String) -> Variant:
-	if not settings.has_setting(setting_name):
+static func _read(settings: Object, setting_name: String) -> Variant:
+	if not settings.call("has_setting", setting_name):
 		return null
-	return settings.get_setting(setting_name)
+	return settings.call("get_setting", setting_name)
 
 
-## Starts watching the editor settings; emits endpoint_changed only when host or port moved.
-func start() -> void:
-	_last = resolve_lsp_endpoint()
-	var settings := EditorInterface.get_editor_settings()
-	if settings != null and not settings.settings_changed.is_connected(_on_settings_changed):
-		settings.settings_changed.connect(_on_settings_changed)
-		_settings = settings
+## Starts watching `settings` (the editor's EditorSettings); emits endpoint_changed only when host
+## or port moved.
+func start(settings: Object) -> void:
+	_settings = settings
+	_last = resolve_lsp_endpoint(settings)
+	if settings != null and not settings.is_connected("settings_changed", _on_settings_changed):
+		settings.connect("settings_changed", _on_settings_changed)
 
 
 func stop() -> void:
-	var settings := _settings as EditorSettings
-	if settings != null and settings.settings_changed.is_connected(_on_settings_changed):
-		settings.settings_changed.disconnect(_on_settings_changed)
+	if is_instance_valid(_settings) and _settings.is_connected("settings_changed", _on_settings_changed):
+		_settings.disconnect("settings_changed", _on_settings_changed)
 	_settings = null
 
 
 func current() -> Dictionary:
 	if _last.is_empty():
-		_last = resolve_lsp_endpoint()
+		_last = resolve_lsp_endpoint(_settings)
 	return _last.duplicate()
 
 
 func _on_settings_changed() -> void:
-	var now := resolve_lsp_endpoint()
+	var now := resolve_lsp_endpoint(_settings)
 	if now == _last:
 		return
 	_last = now

@@ -1,21 +1,31 @@
 @tool
 extends RefCounted
-## One undoable editor action, built up and then committed (contract C13: the undo builder
-## extensions rely on). Operations are buffered and handed to the EditorUndoRedoManager only in
-## commit(), so a handler that bails out half-way leaves no half-open action in the history.
+## One undoable action, built up and then committed (contract C13: the undo builder extensions
+## rely on). Steps are buffered and handed to the undo manager only in commit(), so a handler that
+## bails out half-way leaves no half-open action in the history.
 ##
-## The manager is passed in untyped (the plugin's get_undo_redo(); EditorInterface's getter is
-## 4.4+ only). Without one (headless tests, a game process) commit() still applies the do
-## operations, it just records no history.
+## Every step (method, property, reference) goes into ONE list in the order it was added, and is
+## handed over in that order: methods and properties interleave exactly as written, so "add_child,
+## then set owner" stays in that order on both sides. As in Godot's own UndoRedo, the undo steps
+## run in the order they were added (not reversed): add them in the order they should undo.
+##
+## The manager is untyped: the editor's EditorUndoRedoManager (the plugin's get_undo_redo();
+## EditorInterface's getter is 4.4+ only) or a plain UndoRedo (runtime context, tests). The two
+## take methods differently (object + name + varargs versus one Callable); this file is the only
+## place that knows. Without a manager commit() still applies the do steps, recording nothing.
+
+const SIDE_DO := "do"
+const SIDE_UNDO := "undo"
+const KIND_METHOD := "method"
+const KIND_PROPERTY := "property"
+const KIND_REFERENCE := "reference"
 
 var _manager: Object = null
 var _description := ""
 var _context: Object = null
-## [kind, target, name, args] in call order; kind is "do" or "undo".
-var _methods: Array = []
-## [kind, target, property, value]
-var _properties: Array = []
-var _references: Array = []
+## [side, kind, target, name, payload] in the order added; payload is the args Array of a method
+## or the value of a property (null for a reference).
+var _steps: Array = []
 var _committed := false
 
 
@@ -26,34 +36,34 @@ func _init(manager: Object, description: String, context_object: Object = null) 
 
 
 func add_do_method(target: Object, method: StringName, args: Array = []) -> RefCounted:
-	_methods.append(["do", target, method, args])
+	_steps.append([SIDE_DO, KIND_METHOD, target, method, args])
 	return self
 
 
 func add_undo_method(target: Object, method: StringName, args: Array = []) -> RefCounted:
-	_methods.append(["undo", target, method, args])
+	_steps.append([SIDE_UNDO, KIND_METHOD, target, method, args])
 	return self
 
 
 func add_do_property(target: Object, property: StringName, value: Variant) -> RefCounted:
-	_properties.append(["do", target, property, value])
+	_steps.append([SIDE_DO, KIND_PROPERTY, target, property, value])
 	return self
 
 
 func add_undo_property(target: Object, property: StringName, value: Variant) -> RefCounted:
-	_properties.append(["undo", target, property, value])
+	_steps.append([SIDE_UNDO, KIND_PROPERTY, target, property, value])
 	return self
 
 
 ## Keeps `object` alive while the do side of the action is in the history (a newly created node).
 func add_do_reference(object: Object) -> RefCounted:
-	_references.append(["do", object])
+	_steps.append([SIDE_DO, KIND_REFERENCE, object, &"", null])
 	return self
 
 
 ## Keeps `object` alive while the undo side is in the history (a removed node).
 func add_undo_reference(object: Object) -> RefCounted:
-	_references.append(["undo", object])
+	_steps.append([SIDE_UNDO, KIND_REFERENCE, object, &"", null])
 	return self
 
 
@@ -72,23 +82,58 @@ func commit(execute: bool = true) -> bool:
 		if execute:
 			_apply_do_side()
 		return true
-	# 4.2's create_action takes (name, merge_mode, custom_context, backward_undo_ops); later
-	# versions only append parameters, so these three work everywhere.
-	_manager.create_action(_description, UndoRedo.MERGE_DISABLE, _context)
-	for entry: Array in _methods:
-		_manager.callv("add_%s_method" % entry[0], [entry[1], entry[2]] + entry[3])
-	for entry: Array in _properties:
-		_manager.call("add_%s_property" % entry[0], entry[1], entry[2], entry[3])
-	for entry: Array in _references:
-		_manager.call("add_%s_reference" % entry[0], entry[1])
-	_manager.commit_action(execute)
+	if _manager is UndoRedo:
+		_commit_to_undo_redo(_manager as UndoRedo, execute)
+	else:
+		_commit_to_editor_manager(execute)
 	return true
 
 
+func _commit_to_undo_redo(undo_redo: UndoRedo, execute: bool) -> void:
+	undo_redo.create_action(_description, UndoRedo.MERGE_DISABLE)
+	for step: Array in _steps:
+		var do_side: bool = step[0] == SIDE_DO
+		match step[1]:
+			KIND_METHOD:
+				var call := Callable(step[2], step[3]).bindv(step[4])
+				if do_side:
+					undo_redo.add_do_method(call)
+				else:
+					undo_redo.add_undo_method(call)
+			KIND_PROPERTY:
+				if do_side:
+					undo_redo.add_do_property(step[2], step[3], step[4])
+				else:
+					undo_redo.add_undo_property(step[2], step[3], step[4])
+			KIND_REFERENCE:
+				if do_side:
+					undo_redo.add_do_reference(step[2])
+				else:
+					undo_redo.add_undo_reference(step[2])
+	undo_redo.commit_action(execute)
+
+
+## EditorUndoRedoManager, reached by name so this file stays runtime-safe. 4.2's create_action
+## takes (name, merge_mode, custom_context, backward_undo_ops); later versions only append.
+func _commit_to_editor_manager(execute: bool) -> void:
+	_manager.call("create_action", _description, UndoRedo.MERGE_DISABLE, _context)
+	for step: Array in _steps:
+		var target: Object = step[2]
+		match step[1]:
+			KIND_METHOD:
+				_manager.callv("add_%s_method" % step[0], [target, step[3]] + (step[4] as Array))
+			KIND_PROPERTY:
+				_manager.call("add_%s_property" % step[0], target, step[3], step[4])
+			KIND_REFERENCE:
+				_manager.call("add_%s_reference" % step[0], target)
+	_manager.call("commit_action", execute)
+
+
 func _apply_do_side() -> void:
-	for entry: Array in _methods:
-		if entry[0] == "do":
-			(entry[1] as Object).callv(entry[2], entry[3])
-	for entry: Array in _properties:
-		if entry[0] == "do":
-			(entry[1] as Object).set(entry[2], entry[3])
+	for step: Array in _steps:
+		if step[0] != SIDE_DO:
+			continue
+		if step[1] == KIND_METHOD:
+			(step[2] as Object).callv(step[3], step[4])
+		elif step[1] == KIND_PROPERTY:
+			(step[2] as Object).set(step[3], step[4])

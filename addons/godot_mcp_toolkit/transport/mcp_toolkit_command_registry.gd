@@ -3,7 +3,7 @@ extends RefCounted
 ## The command registry (contract C8, C9, C12, C13): who serves which JSON-RPC method, with which
 ## options, and the seven-method facade extensions build on. Dispatch asks it two questions:
 ## is_dispatchable(method) and dispatch_info(method). Runtime-safe (it names no Editor* class;
-## the undo manager arrives untyped), though only the editor server uses it.
+## the editor arrives as a context object, context/toolkit_context.gd).
 
 const CommandOptions := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_command_options.gd")
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
@@ -27,7 +27,7 @@ const RESERVED_DOMAINS := [
 ## method -> {"handler": Callable, "options": CommandOptions, "source": String}
 var _commands: Dictionary = {}
 var _engine_version := VersionUtils.engine_version()
-var _undo_manager: Object = null
+var _context: RefCounted = null
 var _save_queue: SaveQueue = SaveQueue.new()
 
 
@@ -105,21 +105,27 @@ func dispatch_info(method: String) -> Dictionary:
 
 
 ## Wiring from the composition root: the engine version the bounds are checked against (tests
-## pretend other versions), the editor's undo manager, and the save queue's saver.
-func configure(engine_version: String, undo_manager: Object, saver: Callable) -> void:
+## pretend other versions) and the context (editor or runtime) whose undo history and scene saving
+## the facade uses. A null context applies undo actions without history and fails saves.
+func configure(engine_version: String, context: RefCounted) -> void:
 	_engine_version = engine_version
-	_undo_manager = undo_manager
-	_save_queue.set_saver(saver)
+	_context = context
+	_save_queue.set_saver(Callable(context, "save_scene") if context != null else Callable())
+
+
+func get_context() -> RefCounted:
+	return _context
 
 
 func get_save_queue() -> SaveQueue:
 	return _save_queue
 
 
-## Drops every command and the undo manager reference (plugin teardown).
+## Drops every command and the context (plugin teardown).
 func clear() -> void:
 	_commands.clear()
-	_undo_manager = null
+	_context = null
+	_save_queue.set_saver(Callable())
 
 
 # --- the extension facade (C13) ----------------------------------------------------------------
@@ -133,7 +139,9 @@ func create_extension_options(description: String) -> CommandOptions:
 
 
 func create_undo_action(description: String, context_object: Object = null) -> UndoAction:
-	return UndoAction.new(_undo_manager, description, context_object)
+	if _context != null:
+		return _context.create_undo_action(description, context_object)
+	return UndoAction.new(null, description, context_object)
 
 
 func queue_save(path: String = "") -> int:

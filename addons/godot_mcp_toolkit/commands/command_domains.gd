@@ -1,0 +1,17 @@
+@tool
+extends RefCounted
+## The command domains that run against the editor seam (context/toolkit_context.gd): each one a
+## `commands/*.gd` with `static func register(registry: RefCounted, context: RefCounted) -> void`.
+## The plugin registers them with its editor context; tests register them with a runtime context.
+## Add a domain here, in one line, and both pick it up.
+
+const DOMAINS: Array[String] = []
+
+
+static func register_all(registry: RefCounted, context: RefCounted) -> void:
+	for path: String in DOMAINS:
+		var script := load(path) as Script
+		if script == null:
+			push_error("MCP toolkit: command domain %s does not load; its commands are off" % path)
+			continue
+		script.call("register", registry, context)

@@ -1,0 +1,145 @@
+@tool
+extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
+## The context outside the editor: a plain UndoRedo over a given scene root. Used by the GDScript
+## tests (so command logic and its undo run in any engine, the web build included) and by anything
+## in the running game. Editor-only requests (open, play, save, settings, refresh) are recorded
+## so a test can assert what was asked; they succeed or fail as the editor would for the same
+## input (a missing file is ERR_FILE_NOT_FOUND, saving a scene that is not open ERR_DOES_NOT_EXIST).
+
+## What was asked, in order, for tests to assert on.
+var opened_scripts: Array[Dictionary] = []
+var reloaded_scenes := PackedStringArray()
+var refreshed_files := PackedStringArray()
+var saved_scenes := PackedStringArray()
+var played_scenes := PackedStringArray()
+var modified_count := 0
+
+var _root: Node = null
+var _undo_redo := UndoRedo.new()
+var _open_scenes := PackedStringArray()
+var _edited_path := ""
+var _playing := false
+var _settings: Dictionary = {}
+
+
+func _init(root: Node = null) -> void:
+	set_scene_root(root)
+
+
+func _notification(what: int) -> void:
+	# UndoRedo is an Object, not reference-counted: free it with its owner.
+	if what == NOTIFICATION_PREDELETE and is_instance_valid(_undo_redo):
+		_undo_redo.free()
+
+
+func set_scene_root(node: Node) -> void:
+	_root = node
+	_edited_path = node.scene_file_path if node != null else ""
+	if not _edited_path.is_empty() and not _edited_path in _open_scenes:
+		_open_scenes.append(_edited_path)
+
+
+func scene_root() -> Node:
+	return _root if is_instance_valid(_root) else null
+
+
+func get_undo_redo() -> UndoRedo:
+	return _undo_redo
+
+
+func undo() -> bool:
+	return _undo_redo.undo()
+
+
+func redo() -> bool:
+	return _undo_redo.redo()
+
+
+func mark_modified() -> void:
+	modified_count += 1
+
+
+func refresh_files(paths: PackedStringArray) -> void:
+	refreshed_files.append_array(paths)
+
+
+## Records `path` as open and edited (the scene root stays the one given; tests set it).
+func open_scene(path: String) -> Error:
+	if not ResourceLoader.exists(path):
+		return ERR_FILE_NOT_FOUND
+	if not path in _open_scenes:
+		_open_scenes.append(path)
+	_edited_path = path
+	return OK
+
+
+func reload_scene(path: String) -> void:
+	reloaded_scenes.append(path)
+
+
+func open_script(path: String, line: int = -1) -> void:
+	opened_scripts.append({"path": path, "line": line})
+
+
+func open_scene_paths() -> PackedStringArray:
+	return _open_scenes.duplicate()
+
+
+func edited_scene_path() -> String:
+	return _edited_path
+
+
+## The scene root's own file is really written (packed from the tree); another open scene is only
+## recorded, since this context holds no tree for it.
+func save_scene(path: String) -> Error:
+	var target := _edited_path if path.is_empty() else path
+	if target.is_empty() or not target in _open_scenes:
+		return ERR_DOES_NOT_EXIST
+	var root := scene_root()
+	if root != null and root.scene_file_path == target:
+		var packed := PackedScene.new()
+		var error := packed.pack(root)
+		if error != OK:
+			return error
+		error = ResourceSaver.save(packed, target)
+		if error != OK:
+			return error
+	saved_scenes.append(target)
+	return OK
+
+
+func get_editor_setting(name: String, default: Variant = null) -> Variant:
+	return _settings.get(name, default)
+
+
+func set_editor_setting(name: String, value: Variant) -> void:
+	_settings[name] = value
+
+
+func play_scene(path: String = "") -> Error:
+	var target := path
+	if target.is_empty():
+		target = str(ProjectSettings.get_setting("application/run/main_scene", ""))
+		if target.is_empty():
+			return ERR_UNCONFIGURED
+	if not ResourceLoader.exists(target):
+		return ERR_FILE_NOT_FOUND
+	played_scenes.append(target)
+	_playing = true
+	return OK
+
+
+func stop_playing() -> void:
+	_playing = false
+
+
+func is_playing() -> bool:
+	return _playing
+
+
+func is_editor() -> bool:
+	return false
+
+
+func _undo_manager() -> Object:
+	return _undo_redo

@@ -1,0 +1,109 @@
+@tool
+extends RefCounted
+## The editor seam: the one object through which commands reach the editor (the edited scene,
+## undo/redo, the filesystem, open scenes and scripts, editor settings, play mode). Commands bind it
+## as their last argument and never name an Editor* class, so their logic runs anywhere.
+##
+## Two implementations: editor/editor_context.gd (the plugin's, over EditorInterface) and
+## context/runtime_context.gd (tests and the game: a plain UndoRedo and a given scene root).
+## This base names no Editor* class and answers every call with a clear "not available" so a
+## missing override is an error, never a silent success.
+
+const UndoAction := preload("res://addons/godot_mcp_toolkit/scene/undo_action.gd")
+
+
+## The edited scene's root (editor) or the test/game scene (runtime); null when none is open.
+func scene_root() -> Node:
+	return null
+
+
+## A builder for one undoable action (scene/undo_action.gd) recorded in this context's history.
+func create_undo_action(description: String, context_object: Object = null) -> UndoAction:
+	return UndoAction.new(_undo_manager(), description, context_object)
+
+
+## Steps the history back one action; false when there is nothing to undo.
+func undo() -> bool:
+	return _unavailable("undo")
+
+
+## Steps the history forward one action; false when there is nothing to redo.
+func redo() -> bool:
+	return _unavailable("redo")
+
+
+## Marks the edited scene as having unsaved changes (no-op at runtime).
+func mark_modified() -> void:
+	pass
+
+
+## Tells the editor's filesystem about files written outside it (no-op at runtime).
+func refresh_files(_paths: PackedStringArray) -> void:
+	pass
+
+
+func open_scene(_path: String) -> Error:
+	_unavailable("open_scene")
+	return ERR_UNAVAILABLE
+
+
+func reload_scene(_path: String) -> void:
+	_unavailable("reload_scene")
+
+
+func open_script(_path: String, _line: int = -1) -> void:
+	_unavailable("open_script")
+
+
+func open_scene_paths() -> PackedStringArray:
+	return PackedStringArray()
+
+
+## res:// path of the edited scene; "" when none is open or it was never saved.
+func edited_scene_path() -> String:
+	var root := scene_root()
+	return root.scene_file_path if root != null else ""
+
+
+## Saves exactly the open scene at `path` ("" = the edited scene). ERR_DOES_NOT_EXIST when no
+## open scene has that path; otherwise the save's own error.
+func save_scene(_path: String) -> Error:
+	_unavailable("save_scene")
+	return ERR_UNAVAILABLE
+
+
+func get_editor_setting(_name: String, default: Variant = null) -> Variant:
+	return default
+
+
+func set_editor_setting(_name: String, _value: Variant) -> void:
+	_unavailable("set_editor_setting")
+
+
+## Runs the scene at `path` ("" = the project's main scene).
+func play_scene(_path: String = "") -> Error:
+	_unavailable("play_scene")
+	return ERR_UNAVAILABLE
+
+
+func stop_playing() -> void:
+	pass
+
+
+func is_playing() -> bool:
+	return false
+
+
+func is_editor() -> bool:
+	return false
+
+
+## The undo manager create_undo_action records into (UndoRedo or EditorUndoRedoManager); null
+## applies actions without history.
+func _undo_manager() -> Object:
+	return null
+
+
+func _unavailable(what: String) -> bool:
+	push_error("MCP toolkit: %s is not available in this context (%s)" % [what, get_script().resource_path])
+	return false

@@ -1,0 +1,138 @@
+@tool
+extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
+## The context inside the editor: EditorInterface and the plugin's EditorUndoRedoManager.
+## Editor glue (scripts/gd_common.py EDITOR_GLUE): it only forwards to the editor, so keep logic
+## out of here; anything worth testing belongs in a runtime-safe file.
+##
+## The undo manager is passed in (the plugin's get_undo_redo()), since
+## EditorInterface.get_editor_undo_redo() is 4.4+ only.
+
+var _manager: EditorUndoRedoManager = null
+
+
+func _init(manager: EditorUndoRedoManager) -> void:
+	_manager = manager
+
+
+func scene_root() -> Node:
+	return EditorInterface.get_edited_scene_root()
+
+
+func undo() -> bool:
+	var history := _history()
+	return history != null and history.undo()
+
+
+func redo() -> bool:
+	var history := _history()
+	return history != null and history.redo()
+
+
+func mark_modified() -> void:
+	EditorInterface.mark_scene_as_unsaved()
+
+
+func refresh_files(paths: PackedStringArray) -> void:
+	var filesystem := EditorInterface.get_resource_filesystem()
+	var unknown_folder := false
+	for path: String in paths:
+		if filesystem.get_filesystem_path(path.get_base_dir()) == null:
+			unknown_folder = true
+		else:
+			filesystem.update_file(path)
+	# update_file cannot add a file in a folder the editor has not seen yet; a scan can.
+	if unknown_folder:
+		filesystem.scan()
+
+
+func open_scene(path: String) -> Error:
+	if not ResourceLoader.exists(path):
+		return ERR_FILE_NOT_FOUND
+	EditorInterface.open_scene_from_path(path)
+	return OK if edited_scene_path() == path else ERR_CANT_OPEN
+
+
+func reload_scene(path: String) -> void:
+	EditorInterface.reload_scene_from_path(path)
+
+
+func open_script(path: String, line: int = -1) -> void:
+	var script := load(path) as Script
+	if script != null:
+		EditorInterface.edit_script(script, line)
+
+
+func open_scene_paths() -> PackedStringArray:
+	return EditorInterface.get_open_scenes()
+
+
+## save_scene_as() would write the *active* scene under `path`; to save another open scene we
+## switch to its tab, save it, and switch back.
+func save_scene(path: String) -> Error:
+	var active := edited_scene_path()
+	if path.is_empty() or path == active:
+		return EditorInterface.save_scene() if not active.is_empty() else ERR_DOES_NOT_EXIST
+	if not path in open_scene_paths():
+		return ERR_DOES_NOT_EXIST
+	EditorInterface.open_scene_from_path(path)
+	if edited_scene_path() != path:
+		return ERR_CANT_OPEN
+	var error := EditorInterface.save_scene()
+	if not active.is_empty():
+		EditorInterface.open_scene_from_path(active)
+	return error
+
+
+func get_editor_setting(name: String, default: Variant = null) -> Variant:
+	var settings := EditorInterface.get_editor_settings()
+	return settings.get_setting(name) if settings.has_setting(name) else default
+
+
+func set_editor_setting(name: String, value: Variant) -> void:
+	EditorInterface.get_editor_settings().set_setting(name, value)
+
+
+func play_scene(path: String = "") -> Error:
+	if path.is_empty():
+		if str(ProjectSettings.get_setting("application/run/main_scene", "")).is_empty():
+			return ERR_UNCONFIGURED
+		EditorInterface.play_main_scene()
+		return OK
+	if not ResourceLoader.exists(path):
+		return ERR_FILE_NOT_FOUND
+	EditorInterface.play_custom_scene(path)
+	return OK
+
+
+func stop_playing() -> void:
+	EditorInterface.stop_playing_scene()
+
+
+func is_playing() -> bool:
+	return EditorInterface.is_playing_scene()
+
+
+func is_editor() -> bool:
+	return true
+
+
+## The filesystem, for the extension loader's change watch (untyped so it stays runtime-safe).
+func filesystem() -> Object:
+	return EditorInterface.get_resource_filesystem()
+
+
+## EditorSettings, for the language-server publisher's change watch.
+func editor_settings() -> Object:
+	return EditorInterface.get_editor_settings()
+
+
+func _undo_manager() -> Object:
+	return _manager
+
+
+## The undo history of the edited scene (each scene has its own in the editor).
+func _history() -> UndoRedo:
+	var root := scene_root()
+	if _manager == null or root == null:
+		return null
+	return _manager.get_history_undo_redo(_manager.get_object_history_id(root))
