@@ -6,6 +6,8 @@ extends RefCounted
 const Assert := preload("assert.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const UndoAction := preload("res://addons/godot_mcp_toolkit/scene/undo_action.gd")
+const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
+const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const SCRATCH := "user://test_context"
 
 
@@ -147,6 +149,26 @@ func test_settings_files_and_modified_flag() -> void:
 	Assert.eq(context.refreshed_files, PackedStringArray(["res://a.gd", "res://b.tscn"]), "refresh recorded")
 	context.mark_modified()
 	Assert.eq(context.modified_count, 1, "marked once")
+
+
+func test_a_domain_registered_with_the_context_dispatches_and_undoes() -> void:
+	var root := Node.new()
+	root.name = "Level"
+	var context := RuntimeContext.new(root)
+	var registry := CommandRegistry.new()
+	registry.configure("4.2.2", context)
+	var domains: Array[String] = ["res://tests/godot/sample_domain.gd"]
+	CommandDomains.register_all(registry, context, domains)
+	var handler: Callable = registry.dispatch_info("sample.add_node")["handler"]
+	Assert.eq(handler.callv([{"name": "Enemy"}]), {"success": true, "path": "Enemy"}, "dispatched with the context")
+	var enemy := root.get_node_or_null("Enemy")
+	Assert.is_true(enemy != null and enemy.owner == root, "added and owned (saved with the scene)")
+	Assert.eq(context.modified_count, 1, "scene marked modified")
+	Assert.is_true(context.undo(), "undo")
+	Assert.eq(root.get_child_count(), 0, "undo restores the scene")
+	Assert.is_true(context.redo(), "redo")
+	Assert.eq(root.get_child_count(), 1, "and redo repeats it")
+	root.free()
 
 
 func _write_scene(file_name: String) -> String:

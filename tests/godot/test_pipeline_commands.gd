@@ -49,8 +49,10 @@ func test_set_limits_applies_and_clamps() -> void:
 	Assert.eq(result["applied"], {"ws_buffer_kb": 2048, "script_read_cap_kb": 1}, "stored values")
 	Assert.eq(result["previous"]["ws_buffer_kb"], 1024, "previous value reported")
 	Assert.eq(result["clamped"], ["script_read_cap_kb"], "clamping disclosed")
-	Assert.contains(result["hint"], "new", "buffer change applies to new connections")
+	Assert.contains(result["hint"], "reconnects", "the live connection is told how the new buffer applies")
 	Assert.eq(Settings.get_int(Settings.WS_BUFFER_KB), 2048, "setting changed")
+	var same := _call("meta.set_limits", {"ws_buffer_kb": 2048})
+	Assert.is_false(same.has("hint"), "an unchanged buffer needs no reconnect")
 
 
 func test_set_limits_refuses_bad_input() -> void:

@@ -8,8 +8,9 @@ extends RefCounted
 const DOMAINS: Array[String] = []
 
 
-static func register_all(registry: RefCounted, context: RefCounted) -> void:
-	for path: String in DOMAINS:
+## Registers every domain in `domains` (default: DOMAINS; tests pass their own).
+static func register_all(registry: RefCounted, context: RefCounted, domains: Array[String] = DOMAINS) -> void:
+	for path: String in domains:
 		var script := load(path) as Script
 		if script == null:
 			push_error("MCP toolkit: command domain %s does not load; its commands are off" % path)

@@ -20,14 +20,16 @@ const LIMIT_KEYS := {
 }
 
 
-static func register(registry: RefCounted, _server: Object = null) -> void:
+## `server` (optional) must offer apply_buffer_limit(): a new ws_buffer_kb reaches live connections.
+static func register(registry: RefCounted, server: Object = null) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("echo", Callable(script, "_cmd_echo"), registry.create_options()
 		.with_description("Return the params unchanged (transport check).")
 		.read_only().scene_independent())
-	registry.register_command("meta.set_limits", Callable(script, "_cmd_set_limits"), registry.create_options()
-		.with_description("Set toolkit limits in KiB: ws_buffer_kb (new connections), script_read_cap_kb, "
-			+ "save_read_cap_kb. Out-of-range values are clamped and reported.")
+	registry.register_command("meta.set_limits", Callable(script, "_cmd_set_limits").bind(server),
+		registry.create_options()
+		.with_description("Set toolkit limits in KiB: ws_buffer_kb, script_read_cap_kb, save_read_cap_kb. "
+			+ "Out-of-range values are clamped and reported.")
 		.with_input_schema(_limits_schema())
 		.scene_independent())
 
@@ -36,7 +38,7 @@ static func _cmd_echo(params: Dictionary) -> Dictionary:
 	return ToolkitSuccess.ok({"echo": params})
 
 
-static func _cmd_set_limits(params: Dictionary) -> Dictionary:
+static func _cmd_set_limits(params: Dictionary, server: Object) -> Dictionary:
 	var unknown := PackedStringArray()
 	for key: Variant in params:
 		if not LIMIT_KEYS.has(key):
@@ -62,8 +64,11 @@ static func _cmd_set_limits(params: Dictionary) -> Dictionary:
 	var result := {"applied": applied, "previous": previous}
 	if not clamped.is_empty():
 		result["clamped"] = clamped
-	if applied.has("ws_buffer_kb"):
-		result["hint"] = "ws_buffer_kb applies to connections opened from now on; reconnect to use it."
+	if applied.has("ws_buffer_kb") and applied["ws_buffer_kb"] != previous["ws_buffer_kb"]:
+		if server != null and is_instance_valid(server):
+			server.call("apply_buffer_limit")
+		result["hint"] = "ws_buffer_kb: replies use it at once; live connections are closed once idle (1001) "\
+			+ "so the bridge reconnects with the new inbound size."
 	return ToolkitSuccess.ok(result)
 
 

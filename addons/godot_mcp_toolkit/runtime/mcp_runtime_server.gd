@@ -29,14 +29,17 @@ const METHODS := ["ping", "echo"]
 var registry_root := ""
 
 var _getenv: Callable
+var _listener: RefCounted = null
 var _auth: Auth = null
 var _transport: WsTransport = null
 var _router: Router = null
 var _registry_client: RefCounted = null
 
 
-func _init(getenv: Callable = Callable()) -> void:
+## `listener` defaults to the real socket (tests pass a fake: the web engine cannot listen).
+func _init(getenv: Callable = Callable(), listener: RefCounted = null) -> void:
 	_getenv = getenv if getenv.is_valid() else Callable(OS, "get_environment")
+	_listener = listener
 	# A game that pauses its tree (a pause menu) must not take the server down with it: a
 	# paused node gets no _process, so no poll, and every bridge request would time out.
 	process_mode = Node.PROCESS_MODE_ALWAYS
@@ -66,7 +69,7 @@ func start() -> bool:
 		push_error("MCP toolkit runtime: not listening, invalid port configuration: %s" % ports["error"])
 		return false
 	_auth = Auth.new(_getenv)
-	_transport = WsTransport.new(_validate)
+	_transport = WsTransport.new(_validate, Callable(), _listener)
 	_transport.text_received.connect(_on_text)
 	_transport.bound.connect(_on_bound)
 	_transport.bind_failed.connect(_on_bind_failed)

@@ -37,13 +37,14 @@ var _read_only := false
 
 
 ## `registry` is the command registry, `auth` the token holder (validate()); `getenv` defaults to
-## the process environment.
-func setup(registry: RefCounted, auth: RefCounted, getenv: Callable = Callable()) -> void:
+## the process environment; `listener` and `pacer` to the real socket and OS sleep (tests: fakes).
+func setup(registry: RefCounted, auth: RefCounted, getenv: Callable = Callable(), listener: RefCounted = null,
+		pacer: RefCounted = null) -> void:
 	_registry = registry
 	_auth = auth
 	_getenv = getenv if getenv.is_valid() else Callable(OS, "get_environment")
 	var clock := Callable(Time, "get_ticks_msec")
-	_transport = WsTransport.new(Callable(auth, "validate"), clock)
+	_transport = WsTransport.new(Callable(auth, "validate"), clock, listener, pacer)
 	_transport.set_ack_builder(_build_auth_ack)
 	_transport.text_received.connect(_on_text)
 	_transport.peer_authed.connect(_on_peer_changed)
@@ -54,6 +55,7 @@ func setup(registry: RefCounted, auth: RefCounted, getenv: Callable = Callable()
 	_router = Router.new(Callable(registry, "is_dispatchable"))
 	_lane = DispatchLane.new(Callable(registry, "dispatch_info"), _transport.send_response, _send_progress, clock,
 		func() -> int: return Settings.get_int(Settings.MUTATION_WATCHDOG_GRACE_MS))
+	_transport.set_idle_check(func(peer_id: int) -> bool: return not _lane.has_jobs(peer_id))
 
 
 ## `provider() -> String`: res:// path of the active scene tab, for the scene lease.
@@ -148,6 +150,13 @@ func set_read_only_mirror(read_only: bool) -> void:
 ## Binds `peer_id` to a scene for the scene lease (normally done by a leases_scene command).
 func set_scene_affinity(peer_id: int, scene_path: String) -> void:
 	_lane.set_affinity(peer_id, scene_path)
+
+
+## The ws_buffer_kb limit changed (meta.set_limits): live connections take it (see
+## WsTransport.apply_buffer_bytes: outbound at once, inbound by one reconnect when idle).
+func apply_buffer_limit() -> void:
+	if _transport != null:
+		_transport.apply_buffer_bytes(WsTransport.buffer_bytes())
 
 
 ## Closes every connection (e.g. after the token was regenerated); bridges reconnect and re-auth.

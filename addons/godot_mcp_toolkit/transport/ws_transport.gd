@@ -2,8 +2,10 @@
 extends RefCounted
 ## One polled TCP + WebSocket listener on 127.0.0.1, shared by the editor and game servers
 ## (contract C1, C2). It binds, accepts, authenticates the first frame, enforces the auth timeout,
-## sizes peer buffers, and guards the frame ceiling; what an authenticated frame means is the
-## owner's business (signal text_received). No threads: the owner calls poll() every frame.
+## sizes peer buffers, guards the frame ceiling and queues what does not fit the outbound buffer
+## yet; what an authenticated frame means is the owner's business (signal text_received). No
+## threads: the owner calls poll() every frame. Socket I/O is behind peer/tcp_listener.gd and
+## peer/socket_peer.gd, so all of this runs against fakes in tests (web engine included).
 ## Runtime-safe: names no Editor* class.
 
 signal bound(port: int)
@@ -14,14 +16,21 @@ signal peer_closed(peer_id: int)
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const TcpListener := preload("res://addons/godot_mcp_toolkit/transport/peer/tcp_listener.gd")
+const SocketPeer := preload("res://addons/godot_mcp_toolkit/transport/peer/socket_peer.gd")
+const LoopPacer := preload("res://addons/godot_mcp_toolkit/transport/loop_pacer.gd")
 
 const BIND_ADDRESS := "127.0.0.1"
 const AUTH_TIMEOUT_MS := 2000
 const CLOSE_POLICY_VIOLATION := 1008
 const CLOSE_GOING_AWAY := 1001
-## Godot drops an outbound frame that does not fit the peer buffer, silently and whole
-## (wsl_peer.cpp, no chunking in 4.2-4.5). Keep this much room for framing and the JSON-RPC wrapper.
+## Godot refuses an outbound frame that does not fit the peer buffer, whole, counting what is
+## already queued (wsl_peer.cpp, no chunking in 4.2-4.5). Keep this much room for framing.
 const FRAME_HEADROOM_BYTES := 4096
+## Frames waiting for room in the outbound buffer, per peer, at most this many buffers' worth;
+## beyond it the connection is not draining and a reply fails with RESPONSE_TOO_LARGE instead.
+const OUTBOX_BUFFERS := 4
+const CLOSE_BUFFER_CHANGED := "buffer limit changed; reconnect to apply it"
 ## A peer we asked to close gets this long to finish the close handshake before it is cut.
 const CLOSE_GRACE_MS := 1000
 ## A pinned port still held by a previous process is retried this long before failing loudly.
@@ -31,20 +40,34 @@ const PIN_RETRY_MS := 500
 var _validate: Callable
 var _clock: Callable
 var _ack_builder := Callable()
-var _server: TCPServer = null
+var _listener: TcpListener = null
+var _pacer: LoopPacer = null
+var _listening := false
 var _port := 0
-## peer_id -> {"socket": WebSocketPeer, "authed": bool, "since_ms": int, "closing_since_ms": int,
-## "buffer_bytes": int}
+## peer_id -> {"socket": SocketPeer, "authed": bool, "since_ms": int, "closing_since_ms": int,
+## "outbox": Array[String] (frames waiting for room, oldest first), "outbox_bytes": int,
+## "stale": bool (its inbound buffer predates the current limit: reconnect it when idle)}
 var _peers: Dictionary = {}
+## `idle(peer_id) -> bool`: nothing in flight for that peer (the owner's dispatch knows).
+var _is_idle := Callable()
 var _next_peer_id := 1
 ## Pending pinned bind: {"port", "deadline_ms", "next_try_ms", "source"}
 var _pin_retry: Dictionary = {}
 
 
-## `validate(token) -> bool` decides auth; `clock() -> int` ms (defaults to the engine clock).
-func _init(validate: Callable, clock: Callable = Callable()) -> void:
+## `validate(token) -> bool` decides auth; `clock() -> int` ms (defaults to the engine clock);
+## `listener` and `pacer` default to the real socket and the OS sleep (tests pass fakes).
+func _init(validate: Callable, clock: Callable = Callable(), listener: TcpListener = null,
+		pacer: LoopPacer = null) -> void:
 	_validate = validate
 	_clock = clock if clock.is_valid() else Callable(Time, "get_ticks_msec")
+	_listener = listener if listener != null else TcpListener.new()
+	_pacer = pacer if pacer != null else LoopPacer.new()
+
+
+## `idle(peer_id) -> bool`; a peer whose buffers are stale is reconnected only when idle.
+func set_idle_check(idle: Callable) -> void:
+	_is_idle = idle
 
 
 ## The ack override hook: `builder() -> Dictionary` replaces the default {"authed": true}.
@@ -74,17 +97,17 @@ func start(ports: Array, pinned: bool, source: String = "") -> int:
 ## Closes every peer and stops listening.
 func stop() -> void:
 	for peer_id: int in _peers.keys():
-		(_peers[peer_id]["socket"] as WebSocketPeer).close(CLOSE_GOING_AWAY, "server stopping")
+		(_peers[peer_id]["socket"] as SocketPeer).close(CLOSE_GOING_AWAY, "server stopping")
 		_drop(peer_id)
 	_pin_retry = {}
-	if _server != null:
-		_server.stop()
-		_server = null
+	_listener.stop()
+	_listening = false
 	_port = 0
+	_pacer.update(false)
 
 
 func is_listening() -> bool:
-	return _server != null and _server.is_listening()
+	return _listening and _listener.is_listening()
 
 
 func get_port() -> int:
@@ -103,13 +126,14 @@ func has_peer(peer_id: int) -> bool:
 	return _peers.has(peer_id)
 
 
-## One step: pinned-bind retry, new connections, then every peer.
+## One step: pinned-bind retry, new connections, then every peer; then the loop pace.
 func poll() -> void:
 	_retry_pin()
 	_accept_new()
 	for peer_id: int in _peers.keys():
 		if _peers.has(peer_id):
 			_poll_peer(peer_id)
+	_pacer.update(not _peers.is_empty())
 
 
 ## Sends a JSON frame to an authenticated peer. False when the peer is gone or the send failed.
@@ -117,20 +141,27 @@ func send_json(peer_id: int, frame: Dictionary) -> bool:
 	return _send_text(peer_id, JSON.stringify(frame))
 
 
-## Sends a JSON-RPC response, replacing a result too big for the peer's buffer with a
-## RESPONSE_TOO_LARGE envelope, because the engine would otherwise drop the frame without a word
+## Sends a JSON-RPC response. One too big for the peer's buffer even when empty is replaced by a
+## RESPONSE_TOO_LARGE envelope; one that only has to wait for earlier frames to drain is queued.
+## Either way the request gets an answer: the engine would otherwise drop the frame without a word
 ## and the request would hang on the other side.
 func send_response(peer_id: int, response: Dictionary) -> bool:
 	if not _peers.has(peer_id):
 		return false
 	var text := JSON.stringify(response)
-	var ceiling := int(_peers[peer_id]["buffer_bytes"]) - FRAME_HEADROOM_BYTES
+	var ceiling := _frame_ceiling(peer_id)
 	var size := text.to_utf8_buffer().size()
+	var problem := ""
 	if size > ceiling:
-		var message := "The response is %d KiB; the WebSocket buffer allows %d KiB per frame" % [
+		problem = "The response is %d KiB; the WebSocket buffer allows %d KiB per frame" % [
 			ceili(size / 1024.0), floori(ceiling / 1024.0)]
-		var envelope := ToolkitError.fail("RESPONSE_TOO_LARGE", message)
+	elif int(_peers[peer_id]["outbox_bytes"]) + size > _outbox_limit(peer_id):
+		problem = "The response is %d KiB and %d KiB of earlier output has not drained yet" % [
+			ceili(size / 1024.0), ceili(int(_peers[peer_id]["outbox_bytes"]) / 1024.0)]
+	if not problem.is_empty():
+		var envelope := ToolkitError.fail("RESPONSE_TOO_LARGE", problem)
 		text = JSON.stringify({"jsonrpc": "2.0", "id": response.get("id"), "result": envelope})
+		return _send_text(peer_id, text, true)
 	return _send_text(peer_id, text)
 
 
@@ -144,12 +175,29 @@ func broadcast_json(frame: Dictionary) -> void:
 func close_peer(peer_id: int, code: int, reason: String) -> void:
 	if not _peers.has(peer_id) or _peers[peer_id]["closing_since_ms"] >= 0:
 		return
-	(_peers[peer_id]["socket"] as WebSocketPeer).close(code, reason)
+	(_peers[peer_id]["socket"] as SocketPeer).close(code, reason)
 	_peers[peer_id]["closing_since_ms"] = int(_clock.call())
 
 
-## Buffer size for new peers: mcp_toolkit/limits/ws_buffer_kb, read at accept time so a changed
-## limit applies to the next connection.
+## Bytes queued for a peer and not yet on the wire (engine buffer plus our outbox).
+func pending_bytes(peer_id: int) -> int:
+	if not _peers.has(peer_id):
+		return 0
+	return (_peers[peer_id]["socket"] as SocketPeer).get_outbound_buffered() + int(_peers[peer_id]["outbox_bytes"])
+
+
+## Applies a new buffer size (bytes) to live peers. Outbound takes effect at once (the engine reads
+## it per send); inbound is fixed at the handshake, so a peer with another inbound size is closed
+## (1001) as soon as it is idle and flushed, and the bridge reconnects with the new size.
+func apply_buffer_bytes(bytes: int) -> void:
+	for peer_id: int in _peers:
+		var socket: SocketPeer = _peers[peer_id]["socket"]
+		socket.set_outbound_limit(bytes)
+		_peers[peer_id]["stale"] = socket.get_inbound_limit() != bytes
+
+
+## Buffer size for new peers: mcp_toolkit/limits/ws_buffer_kb, read at accept time (and by
+## apply_buffer_bytes for live ones).
 static func buffer_bytes() -> int:
 	return Settings.get_int(Settings.WS_BUFFER_KB) * 1024
 
@@ -157,10 +205,9 @@ static func buffer_bytes() -> int:
 # --- internals ---------------------------------------------------------------------------------
 
 func _try_listen(port: int) -> bool:
-	var server := TCPServer.new()
-	if server.listen(port, BIND_ADDRESS) != OK:
+	if _listener.listen(port, BIND_ADDRESS) != OK:
 		return false
-	_server = server
+	_listening = true
 	_port = port
 	_pin_retry = {}
 	bound.emit(port)
@@ -186,24 +233,21 @@ func _retry_pin() -> void:
 
 
 func _accept_new() -> void:
-	while _server != null and _server.is_connection_available():
-		var stream := _server.take_connection()
-		if stream == null:
-			return
-		var socket := WebSocketPeer.new()
-		var size := buffer_bytes()
-		socket.inbound_buffer_size = size
-		socket.outbound_buffer_size = size
-		if socket.accept_stream(stream) != OK:
-			continue
+	if not _listening:
+		return
+	var size := buffer_bytes()
+	var socket := _listener.take_peer(size)
+	while socket != null:
+		var outbox: Array[String] = []
 		_peers[_next_peer_id] = {"socket": socket, "authed": false, "since_ms": int(_clock.call()),
-			"closing_since_ms": -1, "buffer_bytes": size}
+			"closing_since_ms": -1, "outbox": outbox, "outbox_bytes": 0, "stale": false}
 		_next_peer_id += 1
+		socket = _listener.take_peer(size)
 
 
 func _poll_peer(peer_id: int) -> void:
 	var peer: Dictionary = _peers[peer_id]
-	var socket: WebSocketPeer = peer["socket"]
+	var socket: SocketPeer = peer["socket"]
 	socket.poll()
 	var now := int(_clock.call())
 	var closing_since := int(peer["closing_since_ms"])
@@ -220,9 +264,13 @@ func _poll_peer(peer_id: int) -> void:
 			_authenticate(peer_id, packet, is_text)
 		elif is_text:
 			text_received.emit(peer_id, packet.get_string_from_utf8())
-	if _peers.has(peer_id) and not peer["authed"] and int(peer["closing_since_ms"]) < 0 \
-			and now - int(peer["since_ms"]) > AUTH_TIMEOUT_MS:
+	if not _peers.has(peer_id) or int(peer["closing_since_ms"]) >= 0:
+		return
+	_flush(peer_id)
+	if not peer["authed"] and now - int(peer["since_ms"]) > AUTH_TIMEOUT_MS:
 		close_peer(peer_id, CLOSE_POLICY_VIOLATION, "auth timeout")
+	elif peer["stale"] and pending_bytes(peer_id) == 0 and (not _is_idle.is_valid() or bool(_is_idle.call(peer_id))):
+		close_peer(peer_id, CLOSE_GOING_AWAY, CLOSE_BUFFER_CHANGED)
 
 
 ## The first frame must be {"auth": "<token>"}; anything else closes the connection 1008.
@@ -241,16 +289,64 @@ func _authenticate(peer_id: int, packet: PackedByteArray, is_text: bool) -> void
 	peer_authed.emit(peer_id)
 
 
-func _send_text(peer_id: int, text: String) -> bool:
+## Sends now when the frame fits beside what the engine already holds and nothing older waits;
+## otherwise queues it (in order) for _flush. `force` queues past the outbox limit (a small error
+## reply that must not be lost).
+func _send_text(peer_id: int, text: String, force: bool = false) -> bool:
 	if not _peers.has(peer_id):
 		return false
-	var socket: WebSocketPeer = _peers[peer_id]["socket"]
+	var peer: Dictionary = _peers[peer_id]
+	var socket: SocketPeer = peer["socket"]
 	if socket.get_ready_state() != WebSocketPeer.STATE_OPEN:
 		return false
+	var size := text.to_utf8_buffer().size()
+	if size > _frame_ceiling(peer_id):
+		push_warning("MCP toolkit: a %d-byte frame for peer %d exceeds its buffer; dropped" % [size, peer_id])
+		return false
+	if (peer["outbox"] as Array).is_empty() and _fits_now(socket, size):
+		return _write(peer_id, socket, text)
+	if not force and int(peer["outbox_bytes"]) + size > _outbox_limit(peer_id):
+		push_warning("MCP toolkit: peer %d is not draining its output; a frame was dropped" % peer_id)
+		return false
+	(peer["outbox"] as Array).append(text)
+	peer["outbox_bytes"] = int(peer["outbox_bytes"]) + size
+	return true
+
+
+## Moves queued frames to the engine as room frees up, oldest first.
+func _flush(peer_id: int) -> void:
+	var peer: Dictionary = _peers[peer_id]
+	var outbox: Array = peer["outbox"]
+	var socket: SocketPeer = peer["socket"]
+	while not outbox.is_empty() and socket.get_ready_state() == WebSocketPeer.STATE_OPEN:
+		var text: String = outbox[0]
+		var size := text.to_utf8_buffer().size()
+		if not _fits_now(socket, size):
+			return
+		outbox.pop_front()
+		peer["outbox_bytes"] = int(peer["outbox_bytes"]) - size
+		if not _write(peer_id, socket, text):
+			return
+
+
+func _write(peer_id: int, socket: SocketPeer, text: String) -> bool:
 	var error := socket.send_text(text)
 	if error != OK:
 		push_warning("MCP toolkit: send to peer %d failed (%s)" % [peer_id, error_string(error)])
 	return error == OK
+
+
+## The engine refuses a frame when queued + frame > outbound_buffer_size (wsl_peer.cpp).
+static func _fits_now(socket: SocketPeer, size: int) -> bool:
+	return socket.get_outbound_buffered() + size + FRAME_HEADROOM_BYTES <= socket.get_outbound_limit()
+
+
+func _frame_ceiling(peer_id: int) -> int:
+	return (_peers[peer_id]["socket"] as SocketPeer).get_outbound_limit() - FRAME_HEADROOM_BYTES
+
+
+func _outbox_limit(peer_id: int) -> int:
+	return (_peers[peer_id]["socket"] as SocketPeer).get_outbound_limit() * OUTBOX_BUFFERS
 
 
 func _drop(peer_id: int) -> void:

@@ -111,6 +111,18 @@ func drop_peer(peer_id: int) -> void:
 	_pump()
 
 
+## True while a command from `peer_id` is parked or running.
+func has_jobs(peer_id: int) -> bool:
+	for job: Dictionary in _running():
+		if job["peer_id"] == peer_id:
+			return true
+	for queue: Array in _parked_queues():
+		for job: Dictionary in queue:
+			if job["peer_id"] == peer_id:
+				return true
+	return false
+
+
 ## Once per editor frame: the watchdog, then parked lease waiters.
 func tick() -> void:
 	var expired := _watchdog.take_expired()
