@@ -193,9 +193,8 @@ async def _read_body(request: Request, limit: int) -> bytes:
 class McpHttp:
     """The ``/mcp`` endpoint and the server card, over one ``BridgeApp``."""
 
-    def __init__(self, app: BridgeApp, server: Server[Any], init_options: InitializationOptions,
-                 options: HttpOptions) -> None:
-        self.app, self.server, self.init_options, self.options = app, server, init_options, options
+    def __init__(self, server: Server[Any], init_options: InitializationOptions, options: HttpOptions) -> None:
+        self.server, self.init_options, self.options = server, init_options, options
 
     # A plain ASGI callable (not a request function), so SSE can be streamed by hand; Starlette
     # calls it for every method on /mcp and the transport rules run in seed order.
@@ -332,7 +331,8 @@ class McpHttp:
     async def card(self, request: Request) -> Response:
         if not rules.origin_allowed(request.headers.get("origin"), self.options.allowed_origins):
             return _json(403, _error(None, rules.ORIGIN_NOT_ALLOWED, "Origin not allowed"))
-        return JSONResponse(server_card(self.options))
+        capabilities = self.init_options.capabilities.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return JSONResponse(server_card(self.options, capabilities))
 
 
 _CLOSED: Any = object()
@@ -348,7 +348,7 @@ async def _next(recv: MemoryObjectReceiveStream[Any], timeout: float | None) -> 
     return None
 
 
-def server_card(options: HttpOptions) -> dict[str, Any]:
+def server_card(options: HttpOptions, capabilities: dict[str, Any]) -> dict[str, Any]:
     """``/.well-known/mcp.json``: who we are and every version we speak, newest first."""
     return {
         "name": "godot-bridge",
@@ -357,7 +357,7 @@ def server_card(options: HttpOptions) -> dict[str, Any]:
         "description": "Drives a live Godot 4 editor and the game it runs.",
         "supportedProtocolVersions": list(rules.ALL_VERSIONS),
         "transport": {"type": "streamable-http", "endpoint": "/mcp", "sessions": False},
-        "capabilities": {"tools": {"listChanged": True}},
+        "capabilities": capabilities,
         "authentication": {"required": options.token is not None, "schemes": ["bearer"] if options.token else []},
     }
 
@@ -367,7 +367,7 @@ def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
     bus = InMemorySubscriptionBus()
     server = build_server(app, bus)
     init_options = server.create_initialization_options(NotificationOptions(tools_changed=True))
-    mcp = McpHttp(app, server, init_options, options)
+    mcp = McpHttp(server, init_options, options)
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
 
     def announce() -> None:

@@ -340,3 +340,4 @@ async def test_server_card(path: str, url: str, client: httpx2.AsyncClient):
     card = (await client.get(url.removesuffix("/mcp") + path)).json()
     assert card["supportedProtocolVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18"]
     assert card["name"] == "godot-bridge" and card["transport"]["endpoint"] == "/mcp"
+    assert card["capabilities"]["tools"] == {"listChanged": True}
