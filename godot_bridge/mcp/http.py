@@ -317,16 +317,12 @@ class McpHttp:
         if item is _CLOSED:
             return
         await send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
-        while True:
-            chunk = b": keepalive\r\n\r\n" if item is None else item
-            if isinstance(chunk, dict):
-                await send({"type": "http.response.body", "body": _sse(chunk), "more_body": False})
-                return
-            if item is _CLOSED:
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
-                return
-            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        while not isinstance(item, dict) and item is not _CLOSED:
+            body = b": keepalive\r\n\r\n" if item is None else item  # None: the wait timed out
+            await send({"type": "http.response.body", "body": body, "more_body": True})
             item = await _next(exchange.recv, self.options.keepalive_s)
+        final = _sse(item) if isinstance(item, dict) else b""  # _CLOSED: the handler is gone
+        await send({"type": "http.response.body", "body": final, "more_body": False})
 
     async def card(self, request: Request) -> Response:
         if not rules.origin_allowed(request.headers.get("origin"), self.options.allowed_origins):
