@@ -7,6 +7,7 @@ bridge into the toolkit simulator; progress streamed over SSE in both eras.
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -125,3 +126,12 @@ async def test_progress_streams_before_the_result(modern: bool, data_home: Path,
     assert len(progress) >= 2 and all(p["progressToken"] == "scan-1" for p in progress)
     assert [p["progress"] for p in progress] == sorted(p["progress"] for p in progress)
     assert messages[-1]["id"] == 2 and json.loads(messages[-1]["result"]["content"][0]["text"])["scanned"] == 25
+
+
+async def test_sigterm_stops_the_server_cleanly(data_home: Path, project_dir: Path):
+    bridge = HttpBridgeProcess(bridge_env(data_home, project_dir))
+    await bridge.start()
+    # uvicorn shuts down gracefully, then re-raises the signal: the conventional exit of a SIGTERM'd process.
+    assert await bridge.close() in (0, -signal.SIGTERM)
+    log = bridge.stderr.decode(errors="replace")
+    assert "Traceback" not in log and "Application shutdown complete" in log
