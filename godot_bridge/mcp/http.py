@@ -225,8 +225,12 @@ class McpHttp:
         if not length.isdigit():
             return _json(400, _error(None, INVALID_REQUEST, "Bad Request: malformed Content-Length"))
         if int(length) > self.options.max_body:
-            return _json(413, _error(None, INVALID_REQUEST, f"Payload Too Large: the limit is {self.options.max_body} bytes"))
+            return self._too_large()
         return None
+
+    def _too_large(self) -> Response:
+        limit = self.options.max_body
+        return _json(413, _error(None, INVALID_REQUEST, f"Payload Too Large: the limit is {limit} bytes"))
 
     async def _post(self, request: Request, scope: Scope, receive: Receive, send: Send) -> Response | None:
         try:
@@ -234,7 +238,7 @@ class McpHttp:
         except ClientDisconnect:
             return None  # nobody is left to answer
         except _TooLarge:
-            return _json(413, _error(None, INVALID_REQUEST, f"Payload Too Large: the limit is {self.options.max_body} bytes"))
+            return self._too_large()
         try:
             decoded = json.loads(body)
         except (ValueError, RecursionError):  # bad JSON or UTF-8, huge int literals, deep nesting
@@ -268,7 +272,8 @@ class McpHttp:
             return _refused(rid, refusal)
         sse = rules.accepts_sse(headers.get("accept"))
         if method == "subscriptions/listen" and not sse:
-            return _json(406, _error(rid, INVALID_REQUEST, "Not Acceptable: subscriptions/listen is a text/event-stream"))
+            return _json(406, _error(rid, INVALID_REQUEST,
+                                     "Not Acceptable: subscriptions/listen answers with text/event-stream"))
         exchange = _Exchange(streams_notes=sse)
         meta = params.get("_meta") if isinstance(params, dict) else None
         dctx = _HttpDispatchContext(exchange, rid, meta.get("progressToken") if isinstance(meta, dict) else None,

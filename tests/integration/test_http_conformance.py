@@ -53,7 +53,8 @@ class Exempt:
 
 # Single checks inside scenarios that otherwise apply (and must pass).
 NOT_APPLICABLE_CHECKS: dict[tuple[str, str], Exempt] = {
-    ("server-stateless", "sep-2575-server-rejects-undeclared-capability"): Exempt(FIXTURE + " (test_missing_capability)"),
+    ("server-stateless", "sep-2575-server-rejects-undeclared-capability"):
+        Exempt(FIXTURE + " (test_missing_capability)"),
     ("server-stateless", "sep-2575-missing-capability-http-400"): Exempt(FIXTURE + " (test_missing_capability)"),
     ("server-stateless", "sep-2575-http-server-no-independent-requests-on-stream"):
         Exempt(FIXTURE + " (test_streaming_elicitation)"),
@@ -104,7 +105,8 @@ def unexpected_failures(results: dict[str, list[dict]]) -> list[str]:
             if check["status"] != "FAILURE":
                 continue
             exempt = NOT_APPLICABLE_CHECKS.get((scenario, check["id"]))
-            if exempt is not None and (exempt.only_if is None or re.search(exempt.only_if, check.get("errorMessage") or "")):
+            message = check.get("errorMessage") or ""
+            if exempt is not None and (exempt.only_if is None or re.search(exempt.only_if, message)):
                 continue
             bad.append(f"{scenario} / {check['id']}: {check.get('errorMessage')}")
     return bad
