@@ -18,6 +18,7 @@ from godot_bridge.config import ConfigError, Settings, parse_port
 USAGE = """\
 usage: godot-bridge [--project DIR] [--editor-port N] [--runtime-port N]
                     [--lsp-port N] [--lsp-host HOST]
+                    [--http [--host HOST] [--port N] [--no-auth]]
        godot-bridge --tools-count | --list-eager | --help | --version
 
 MCP server (stdio) that drives a live Godot 4.2+ editor through the
@@ -29,6 +30,10 @@ options:
   --runtime-port N    dial the running game on this port instead of the registry's
   --lsp-port N        GDScript language server port (default: registry, else 6005)
   --lsp-host HOST     GDScript language server host (default: registry, else 127.0.0.1)
+  --http              serve Streamable HTTP at POST /mcp instead of stdio (several clients, one editor)
+  --host HOST         HTTP bind address (default 127.0.0.1; another needs GODOT_BRIDGE_HTTP_TOKEN)
+  --port N            HTTP port (default 8765)
+  --no-auth           allow a non-loopback HTTP bind without a token (prints a warning)
   --tools-count       print tool counts of the catalogue and exit
   --list-eager        print always-on, meta and grouped tool names as JSON and exit
   --version           print the version and exit
@@ -37,11 +42,13 @@ options:
 environment: GODOT_MCP_PROJECT_PATH, GODOT_MCP_EDITOR_PORT, GODOT_MCP_RUNTIME_PORT,
   GODOT_MCP_LSP_PORT, GODOT_MCP_LSP_HOST, GODOT_MCP_READ_ONLY, GODOT_MCP_TOKEN_PATH,
   GODOT_MCP_RATE_LIMIT, GODOT_MCP_SCRIPT_READ_LIMIT, GODOT_MCP_WS_BUFFER_LIMIT,
-  GODOT_MCP_LOG_LEVEL (see README)
+  GODOT_MCP_LOG_LEVEL, GODOT_BRIDGE_HTTP_TOKEN, MCP_ALLOWED_ORIGINS (see README)
 """
 
-_VALUE_FLAGS = {"--project", "--editor-port", "--runtime-port", "--lsp-port", "--lsp-host"}
+_VALUE_FLAGS = {"--project", "--editor-port", "--runtime-port", "--lsp-port", "--lsp-host", "--host", "--port"}
 _ACTIONS = {"--tools-count", "--list-eager", "--help", "-h", "--version"}
+_SWITCHES = {"--http", "--no-auth"}
+_HTTP_ONLY = ("--host", "--port", "--no-auth")
 
 
 class UsageError(Exception):
@@ -52,6 +59,7 @@ class UsageError(Exception):
 class Args:
     action: str | None = None
     values: dict[str, str] = field(default_factory=dict)
+    switches: set[str] = field(default_factory=set)
 
 
 def parse_args(argv: Sequence[str]) -> Args:
@@ -66,6 +74,9 @@ def parse_args(argv: Sequence[str]) -> Args:
         if name in _ACTIONS and not eq:
             args.action = args.action or ("--help" if name == "-h" else name)
             continue
+        if name in _SWITCHES and not eq:
+            args.switches.add(name)
+            continue
         if name not in _VALUE_FLAGS:
             if item.startswith("-"):
                 raise UsageError(f"unknown option: {name}")
@@ -79,12 +90,16 @@ def parse_args(argv: Sequence[str]) -> Args:
             raise UsageError(f"{name} needs a value")
         if value == "":
             raise UsageError(f"{name} needs a non-empty value")
-        if name.endswith("-port"):
+        if name.endswith("port"):
             try:
                 parse_port(value, name)
             except ConfigError as exc:
                 raise UsageError(str(exc)) from None
         args.values[name] = value
+    if "--http" not in args.switches:
+        for flag in _HTTP_ONLY:
+            if flag in args.values or flag in args.switches:
+                raise UsageError(f"{flag} needs --http")
     return args
 
 
@@ -167,6 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # CatalogueError, ConfigError: say what is wrong, no traceback
         sys.stderr.write(f"godot-bridge: error: {exc}\n")
         return 1
+    if "--http" in args.switches:
+        return serve_http(settings, args)
     return serve(settings)
 
 
@@ -184,6 +201,34 @@ def serve(settings: Settings) -> int:
         return 1
     try:
         anyio.run(run_stdio, app)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def serve_http(settings: Settings, args: Args) -> int:
+    """``--http``: one bridge, one editor link, any number of HTTP clients."""
+    _configure_logging()
+    from godot_bridge.mcp.http_config import http_options
+
+    try:
+        options = http_options(args.values, "--no-auth" in args.switches, settings.env)
+    except ConfigError as exc:
+        sys.stderr.write(f"godot-bridge: error: {exc}\n")
+        return 1
+    import anyio
+
+    from godot_bridge.app import BridgeApp
+    from godot_bridge.mcp.http import run_http
+
+    try:
+        app = BridgeApp(settings)
+    except Exception as exc:
+        sys.stderr.write(f"godot-bridge: error: {exc}\n")
+        return 1
+    logging.getLogger("godot_bridge").info("serving MCP at http://%s:%d/mcp", options.host, options.port)
+    try:
+        anyio.run(run_http, app, options)
     except KeyboardInterrupt:
         pass
     return 0

@@ -1,0 +1,141 @@
+"""The official MCP conformance suite against ``godot-bridge --http``, in both eras.
+
+scripts/conformance.sh installs ``@modelcontextprotocol/conformance`` and Node 22 (pinned)
+into .cache/; without npm or a network the test skips and says why. Every check must
+pass except those listed below, each with the reason it cannot apply to this server.
+Warnings (the suite's SHOULDs) are allowed and printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.bridge_process import ROOT, bridge_env
+from tests.http_bridge import HttpBridgeProcess
+
+FIXTURE = "needs a fixture of the SDK's 'everything server' (a test_* tool, prompt or test:// resource)"
+
+# Scenarios that exercise fixtures a Godot bridge does not have: any of their checks may fail.
+NOT_APPLICABLE_SCENARIOS: dict[str, str] = {
+    **{name: FIXTURE for name in (
+        "tools-call-simple-text", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource",
+        "tools-call-mixed-content", "tools-call-error", "tools-call-with-progress", "tools-call-with-logging",
+        "tools-call-sampling", "tools-call-elicitation", "json-schema-2020-12", "elicitation-sep1034-defaults",
+        "elicitation-sep1330-enums", "resources-list", "resources-read-text", "resources-read-binary",
+        "resources-templates-read", "prompts-list", "prompts-get-simple", "prompts-get-with-args",
+        "prompts-get-embedded-resource", "prompts-get-with-image", "sep-2164-resource-not-found")},
+    **{f"input-required-result-{name}": "needs the everything server's input-required (MRTR) test tools; "
+       "the bridge never asks the client for input" for name in (
+        "basic-elicitation", "basic-sampling", "basic-list-roots", "request-state", "multiple-input-requests",
+        "multi-round", "missing-input-response", "non-tool-request", "result-type", "unsupported-methods",
+        "tampered-state", "capability-check", "ignore-extra-params", "validate-input")},
+    "completion-complete": "completions are not offered (no prompt or template arguments to complete)",
+    "logging-set-level": "logging is not advertised (seed 000): the bridge logs to its own stderr",
+    "resources-subscribe": "resource subscriptions are not offered",
+    "resources-unsubscribe": "resource subscriptions are not offered",
+    "http-custom-header-server-validation": "no tool declares an x-mcp-header parameter (no Mcp-Param-* headers)",
+}
+
+
+@dataclass(frozen=True)
+class Exempt:
+    reason: str
+    only_if: str | None = None  # a regex the check's error must match for the exemption to hold
+
+
+# Single checks inside scenarios that otherwise apply (and must pass).
+NOT_APPLICABLE_CHECKS: dict[tuple[str, str], Exempt] = {
+    ("server-stateless", "sep-2575-server-rejects-undeclared-capability"):
+        Exempt(FIXTURE + " (test_missing_capability)"),
+    ("server-stateless", "sep-2575-missing-capability-http-400"): Exempt(FIXTURE + " (test_missing_capability)"),
+    ("server-stateless", "sep-2575-http-server-no-independent-requests-on-stream"):
+        Exempt(FIXTURE + " (test_streaming_elicitation)"),
+    ("server-stateless", "sep-2575-server-no-log-without-loglevel"): Exempt(FIXTURE + " (test_logging_tool)"),
+    ("server-stateless", "sep-2575-http-server-method-not-found-404-initialize"):
+        Exempt("seed 000: initialize is always the handshake, whatever _meta it carries, so a dual-era server "
+               "answers it (200) instead of 404"),
+    ("server-stateless", "sep-2575-http-server-method-not-found-404-ping"):
+        Exempt("seed 000 serves ping in 2026-07-28 too (seed 001 and the suite retire it)"),
+    **{("caching", f"sep-2549-{what}-caching-hints"): Exempt(
+        f"{what.replace('-', '/', 1).replace('templates-list', 'templates/list')} is not served by this build",
+        only_if=r"-32601") for what in ("prompts-list", "resources-list", "resources-templates-list")},
+}
+
+# Scenarios that must have run (a renamed or skipped scenario must not pass silently).
+MUST_RUN = {
+    "2026-07-28": {"server-stateless", "http-header-validation", "dns-rebinding-protection", "caching", "tools-list",
+                   "server-sse-multiple-streams"},
+    "2025-11-25": {"server-initialize", "ping", "tools-list", "dns-rebinding-protection"},
+}
+
+
+def install_suite() -> Path:
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed: cannot install the MCP conformance suite")
+    done = subprocess.run([str(ROOT / "scripts" / "conformance.sh")], capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        pytest.skip(f"cannot install the MCP conformance suite (offline?): {done.stderr.strip()[-500:]}")
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+def read_checks(out: Path) -> dict[str, list[dict]]:
+    """scenario name -> its checks, from the suite's result folders (``server-<name>-<timestamp>``)."""
+    found: dict[str, list[dict]] = {}
+    for folder in sorted(out.iterdir()):
+        match = re.fullmatch(r"server-(.+)-\d{4}-\d\d-\d\dT.*", folder.name)
+        if match and (folder / "checks.json").is_file():
+            found[match.group(1)] = json.loads((folder / "checks.json").read_text(encoding="utf-8"))
+    return found
+
+
+def unexpected_failures(results: dict[str, list[dict]]) -> list[str]:
+    bad = []
+    for scenario, checks in results.items():
+        if scenario in NOT_APPLICABLE_SCENARIOS:
+            continue
+        for check in checks:
+            if check["status"] != "FAILURE":
+                continue
+            exempt = NOT_APPLICABLE_CHECKS.get((scenario, check["id"]))
+            message = check.get("errorMessage") or ""
+            if exempt is not None and (exempt.only_if is None or re.search(exempt.only_if, message)):
+                continue
+            bad.append(f"{scenario} / {check['id']}: {check.get('errorMessage')}")
+    return bad
+
+
+@pytest.mark.parametrize("spec_version", ["2026-07-28", "2025-11-25"])
+async def test_conformance_suite(spec_version: str, tmp_path: Path, data_home: Path, project_dir: Path):
+    bin_dir = install_suite()
+    out = tmp_path / "results"
+    async with HttpBridgeProcess(bridge_env(data_home, project_dir)) as bridge:
+        proc = await asyncio.create_subprocess_exec(
+            str(bin_dir / "conformance"), "server", "--url", bridge.url, "--spec-version", spec_version,
+            "--suite", "all", "--timeout", "15000", "-o", str(out),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            env={"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)},
+        )
+        try:
+            log, _ = await asyncio.wait_for(proc.communicate(), 80)
+        except asyncio.TimeoutError:
+            proc.kill()
+            await proc.wait()
+            raise
+    results = read_checks(out)
+    missing = MUST_RUN[spec_version] - results.keys()
+    assert not missing, f"scenarios did not run: {missing}\n{log.decode(errors='replace')[-3000:]}"
+    warnings = [f"{s} / {c['id']}" for s, checks in results.items() for c in checks
+                if c["status"] == "WARNING" and s not in NOT_APPLICABLE_SCENARIOS]
+    print(f"conformance {spec_version}: {sum(len(c) for c in results.values())} checks; warnings: {warnings}")
+    assert unexpected_failures(results) == []
+    # The rules this issue is about pass outright, not by exemption.
+    for scenario in MUST_RUN[spec_version] - {"server-stateless", "caching"}:
+        assert all(c["status"] in ("SUCCESS", "INFO", "SKIPPED", "WARNING") for c in results[scenario]), scenario
