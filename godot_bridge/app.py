@@ -14,6 +14,8 @@ from godot_bridge import groups
 from godot_bridge.catalogue import Catalogue, ToolDef, load_catalogue
 from godot_bridge.config import Settings
 from godot_bridge.dispatch import ProgressFn, ToolDispatch
+from godot_bridge.prompts import PromptService
+from godot_bridge.resources import ResourceService
 from godot_bridge.results import ToolOutcome
 from godot_bridge.surface import Surface
 
@@ -50,6 +52,11 @@ class BridgeApp:
         self.dispatch = ToolDispatch(
             self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit
         )
+        self.resources = ResourceService(
+            settings.project_path, self.editor, read_only=lambda: self.surface.read_only,
+            script_limit_kb=lambda: self.settings.script_read_limit_kb,
+        )
+        self.prompts = PromptService()
         self._tools_cache: list[dict[str, Any]] | None = None
         # The visible names as last announced: the version lambda already reads the new
         # value when the editor reports it, so "before" cannot be recomputed then.
