@@ -167,6 +167,35 @@ class EditorBridge:
         except Exception:
             log.exception("on_change callback failed")
 
+    def update_settings(self, settings: Settings) -> None:
+        """A configuration reload: pins and the token path apply from the next connect; changed
+        limits are sent to a connected editor at once."""
+        old, self.settings = self.settings, settings
+        self._editor.settings = settings
+        self._runtime.settings = settings
+        limits = self._limits()
+        if limits and limits != self._limits(old):
+            ch = self._editor.live()
+            if ch is not None:
+                self._spawn(self._send_limits(ch, limits))
+
+    def _limits(self, settings: Settings | None = None) -> dict[str, int]:
+        settings = settings or self.settings
+        return {
+            key: value
+            for key, value in (
+                ("script_read_cap_kb", settings.script_read_limit_kb),
+                ("ws_buffer_kb", settings.ws_buffer_limit_kb),
+            )
+            if value is not None
+        }
+
+    async def _send_limits(self, ch: WsChannel, limits: dict[str, int]) -> None:
+        try:
+            await ch.request("meta.set_limits", limits, timeout=self.timing.setup_timeout)
+        except ToolError as err:
+            log.warning("could not apply limits %s: %s", limits, err.message)
+
     # -- facts: version, extensions -------------------------------------------
 
     def _set_version(self, text: str, source: str) -> None:
@@ -216,20 +245,10 @@ class EditorBridge:
             self._set_version(ack["godot_version"], "editor handshake")
         elif entry is not None and entry.godot_version:
             self._set_version(entry.godot_version, "registry")
-        limits = {
-            key: value
-            for key, value in (
-                ("script_read_cap_kb", self.settings.script_read_limit_kb),
-                ("ws_buffer_kb", self.settings.ws_buffer_limit_kb),
-            )
-            if value is not None
-        }
         t = self.timing.setup_timeout
+        limits = self._limits()
         if limits:
-            try:
-                await ch.request("meta.set_limits", limits, timeout=t)
-            except ToolError as err:
-                log.warning("could not apply limits %s: %s", limits, err.message)
+            await self._send_limits(ch, limits)
         try:
             reply = await ch.request("extensions.list", {}, timeout=t)
             commands = _commands(reply.get("commands") if isinstance(reply, dict) else None)
