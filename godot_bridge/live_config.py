@@ -89,7 +89,7 @@ class LiveConfig:
         self._from_file: dict[str, str] | None = None  # the file's keys as last read well
         self._last_problem: str | None = None
         self._watcher = RegistryWatcher(self.path, self.reload, debounce_ms=debounce_ms,
-                                        poll_interval=poll_interval, force_polling=force_polling)
+                                        poll_interval=poll_interval, force_polling=force_polling, label=FILE_NAME)
         # The file at launch is what the client started us with: its keys are the file's to drop.
         try:
             launch_file = our_env(self.path.read_text(encoding="utf-8"))
