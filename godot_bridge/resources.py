@@ -37,6 +37,7 @@ JSON = "application/json"
 SCENE_PREFIX = "godot://scene/"
 SCRIPT_PREFIX = "godot://script/"
 DEFAULT_SCRIPT_LIMIT_KB = 512
+SCENE_LIMIT_KB = 2048  # a big level is still well under this as text
 EDITOR_TIMEOUT_S = 5.0
 _ATTR_UNSAFE = re.compile(r"[^A-Za-z0-9_.:/-]")
 
@@ -201,7 +202,7 @@ class ResourceService:
         if not path.endswith(".tscn"):
             raise ResourceError(f"{path} is not a text scene (.tscn); binary scenes are read only through "
                                 "the editor (open it with scene_open, then scene_get_tree)")
-        text = _read_text(on_disk(self.project, path), path, 4 * DEFAULT_SCRIPT_LIMIT_KB)
+        text = _read_text(on_disk(self.project, path), path, SCENE_LIMIT_KB)
         try:
             root = scene_tree(text)
         except SceneFormatError as exc:
