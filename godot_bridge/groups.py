@@ -138,7 +138,8 @@ def discover(surface: Surface, args: dict[str, Any]) -> tuple[dict[str, Any], bo
                              "Unload what you no longer need with reset.")
     after = surface.visible()
     changed = [t.name for t in after] != before
-    activated = [t for t in after if t.name not in set(before)]
+    shown_before = set(before)
+    activated = [t for t in after if t.name not in shown_before]
     if activated:
         # Several clients ignore notifications/tools/list_changed: the model gets what it needs
         # to call the new tools from this result, without a fresh tools/list.

@@ -47,6 +47,17 @@ def mcp_json(read_only: bool | None) -> str:
                                       "godot-mcp-toolkit": {"command": "uvx", "args": ["godot-bridge"], "env": env}}})
 
 
+async def write_until(config: Path, text: str, arrived: Any) -> None:
+    """Write the file until ``arrived()`` returns: a write that lands before the bridge's watch is
+    up is only seen on the next one (rewriting identical content announces nothing new)."""
+    for _ in range(20):
+        config.write_text(text, encoding="utf-8")
+        with anyio.move_on_after(1.0):
+            await arrived()
+            return
+    raise AssertionError(f"no tool-list change after writing {config}")
+
+
 @pytest.fixture
 def game_project(project_dir: Path, tmp_path: Path) -> Path:
     (project_dir / "project.godot").write_text(
@@ -149,9 +160,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_legacy(data_h
         async with Client(params(data_home, project_dir, {"GODOT_MCP_CONFIG_VERSION": "1"}), mode="legacy",
                           message_handler=on_message, cache=None) as client:
             assert len((await client.list_tools()).tools) == 36
-            await anyio.sleep(0.5)  # the bridge has started watching the folder
-            config.write_text(mcp_json(True), encoding="utf-8")
-            await seen.wait()
+            await write_until(config, mcp_json(True), seen.wait)
             tools = (await client.list_tools()).tools
             assert len(tools) == 16 and all(t.annotations.read_only_hint for t in tools)
             config.write_text("{not json", encoding="utf-8")  # kept: the last good configuration
@@ -168,12 +177,15 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
                           cache=None) as client:
             assert len((await client.list_tools()).tools) == 16
             async with client.listen(tools_list_changed=True) as sub:
-                await anyio.sleep(0.5)
-                config.write_text(mcp_json(None), encoding="utf-8")  # the key is gone: read-only ends
-                events = []
-                async for event in sub:
-                    events.append(type(event).__name__)
-                    break
+                events: list[str] = []
+
+                async def first_event() -> None:
+                    async for event in sub:
+                        events.append(type(event).__name__)
+                        return
+
+                # The key is gone from the file: read-only mode ends.
+                await write_until(config, mcp_json(None), first_event)
                 assert events == ["ToolsListChanged"]
                 with anyio.move_on_after(1.0):  # one announcement, not one per write or per key
                     async for event in sub:
