@@ -198,6 +198,10 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
 async def test_discover_tools_result_holds_the_activated_schemas(mode: str, data_home: Path, project_dir: Path):
     with anyio.fail_after(30):
         async with Client(params(data_home, project_dir), mode=mode, cache=None) as client:
+            startup = (await client.list_tools()).tools
+            wire = json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in startup],
+                              separators=(",", ":"))
+            assert len(wire.encode()) <= 24_000  # schemas in discover results cost the startup list nothing
             result = await client.call_tool("discover_tools", {"request": "audio"})
             answer = json.loads(result.content[0].text)
             activated = {t["name"]: t for t in answer["activated_tools"]}
