@@ -18,14 +18,13 @@ from typing import Any, Protocol
 
 from godot_bridge import groups, results
 from godot_bridge.catalogue import ToolDef
-from godot_bridge.progress import ProgressFn
 from godot_bridge.errors import ToolError
+from godot_bridge.progress import ProgressFn
 from godot_bridge.results import ToolOutcome
 from godot_bridge.surface import Surface, readonly_allowed, version_allows
 from godot_bridge.validation import validate_arguments
 
 log = logging.getLogger("godot_bridge.calls")
-
 
 
 def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
