@@ -13,7 +13,10 @@ from typing import Any
 from godot_bridge import groups
 from godot_bridge.catalogue import Catalogue, ToolDef, load_catalogue
 from godot_bridge.config import Settings
-from godot_bridge.dispatch import ProgressFn, ToolDispatch
+from godot_bridge.dispatch import ProgressFn, RateLimiter, ToolDispatch
+from godot_bridge.live_config import LiveConfig
+from godot_bridge.prompts import PromptService
+from godot_bridge.resources import ResourceService
 from godot_bridge.results import ToolOutcome
 from godot_bridge.surface import Surface
 
@@ -50,21 +53,48 @@ class BridgeApp:
         self.dispatch = ToolDispatch(
             self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit
         )
+        self.resources = ResourceService(
+            settings.project_path, self.editor, read_only=lambda: self.surface.read_only,
+            script_limit_kb=lambda: self.settings.script_read_limit_kb,
+        )
+        self.prompts = PromptService()
         self._tools_cache: list[dict[str, Any]] | None = None
         # The visible names as last announced: the version lambda already reads the new
         # value when the editor reports it, so "before" cannot be recomputed then.
         self._announced: list[str] = self.tool_names()
+        timing = self.editor.timing
+        self.live_config = LiveConfig(settings, self.apply_settings, debounce_ms=timing.watch_debounce_ms,
+                                      poll_interval=timing.watch_poll, force_polling=timing.force_polling)
 
     async def _editor_connected(self) -> None:
+        # A reconnect is a moment the user may have changed .mcp.json while we could not watch.
+        self.live_config.reload()
         # The dock shows the language server's state; a (re)started editor has forgotten it.
         await self.lsp.refresh_status(force=True)
 
     async def start(self) -> None:
         await self.editor.start()
+        self.live_config.start()
 
     async def aclose(self) -> None:
+        await self.live_config.aclose()
         await self.lsp.aclose()
         await self.editor.aclose()
+
+    def apply_settings(self, settings: Settings) -> None:
+        """A configuration reload: new limits and pins, and read-only mode may flip (one announcement)."""
+        old, self.settings = self.settings, settings
+        self.editor.update_settings(settings)
+        if settings.rate_limit != old.rate_limit:
+            self.dispatch.limiter = RateLimiter(settings.rate_limit)
+        if settings.read_only != old.read_only:
+            if settings.read_only:
+                warn_contradictory_annotations(self.catalogue)
+            log.info("read-only mode %s", "on" if settings.read_only else "off")
+            self.surface.set_read_only(settings.read_only)
+            self._tools_cache = None
+            if self.tool_names() != self._announced:
+                self.list_changed()
 
     # -- tool list ------------------------------------------------------------
     def on_list_changed(self, listener: Callable[[], None]) -> None:

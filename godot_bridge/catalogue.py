@@ -1,7 +1,8 @@
 """The tool catalogue: load and validate ``catalogue/`` into tool and group definitions (C8, C12).
 
 The catalogue is data, not code. ``catalogue/groups.json`` lists the on-demand groups in their
-canonical order; ``catalogue/tools/<domain>.json`` hold the tool definitions. A tool's group is
+canonical order; ``catalogue/tools/<domain>.json`` hold the tool definitions; ``catalogue/hints.json``
+maps tool names to the short next-step hint a successful result carries. A tool's group is
 recorded once, on the tool; each group's member list is derived here, in load order (tool files
 sorted by name, tools in file order).
 
@@ -316,6 +317,29 @@ def _load_tool_file(path: Path) -> Iterable[tuple[ToolDef, str]]:
         yield tool, where
 
 
+HINTS_FILE = "hints.json"
+
+
+def _apply_hints(path: Path, tools: dict[str, ToolDef], origin: dict[str, Path]) -> dict[str, ToolDef]:
+    """Attach ``hints.json``'s success hints; an unknown tool or a hint given twice is an error."""
+    if not path.is_file():
+        return tools
+    data = _read_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("hints"), dict) or set(data) != {"hints"}:
+        raise CatalogueError(f'{path}: expected an object {{"hints": {{tool name: hint}}}}')
+    out = dict(tools)
+    for name, hint in data["hints"].items():
+        if name not in tools:
+            raise CatalogueError(f"{path}: hint for unknown tool {name!r}")
+        if not isinstance(hint, str) or not hint.strip():
+            raise CatalogueError(f"{path}: hint for {name!r}: must be a non-empty string")
+        if tools[name].success_hint is not None:
+            # One place per fact: a tool file's success_hint and this file must not both speak.
+            raise CatalogueError(f"{path}: hint for {name!r}: {origin[name]} already sets its success_hint")
+        out[name] = tools[name].model_copy(update={"success_hint": hint})
+    return out
+
+
 def _load(directory: Path) -> Catalogue:
     groups_path = directory / "groups.json"
     group_entries = _load_groups(groups_path)
@@ -337,6 +361,8 @@ def _load(directory: Path) -> Catalogue:
                 members[tool.group].append(tool.name)
             tools[tool.name] = tool
             origin[tool.name] = path
+
+    tools = _apply_hints(directory / HINTS_FILE, tools, origin)
 
     groups: dict[str, GroupDef] = {}
     for entry in group_entries:

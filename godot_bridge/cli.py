@@ -157,6 +157,7 @@ def _configure_logging() -> None:
     )
     # The SDK logs every request at INFO; keep stderr to our own call log.
     logging.getLogger("mcp").setLevel(logging.WARNING)
+    logging.getLogger("watchfiles").setLevel(logging.WARNING)  # "1 change detected" on every file write
 
 
 def main(argv: Sequence[str] | None = None) -> int:

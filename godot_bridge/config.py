@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 class ConfigError(ValueError):
@@ -55,6 +56,8 @@ class Settings:
     script_read_limit_kb: int | None = None
     ws_buffer_limit_kb: int | None = None
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
+    cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_env(
@@ -69,6 +72,8 @@ class Settings:
     ) -> Settings:
         """Combine CLI values (already parsed, may be None) with the environment."""
         env = dict(os.environ if env is None else env)
+        cli = {k: v for k, v in (("project", project), ("editor_port", editor_port), ("runtime_port", runtime_port),
+                                 ("lsp_port", lsp_port), ("lsp_host", lsp_host)) if v is not None}
         project_dir = project or env.get("GODOT_MCP_PROJECT_PATH") or os.getcwd()
         token = env.get("GODOT_MCP_TOKEN_PATH", "").strip()
         return cls(
@@ -83,4 +88,9 @@ class Settings:
             script_read_limit_kb=_env_positive_int(env, "GODOT_MCP_SCRIPT_READ_LIMIT"),
             ws_buffer_limit_kb=_env_positive_int(env, "GODOT_MCP_WS_BUFFER_LIMIT"),
             env=env,
+            cli=cli,
         )
+
+    def with_env(self, env: Mapping[str, str]) -> Settings:
+        """The same command line over another environment (the project folder never moves)."""
+        return Settings.from_env(env, **{**self.cli, "project": str(self.project_path)})

@@ -13,19 +13,18 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from godot_bridge import groups, results
 from godot_bridge.catalogue import ToolDef
 from godot_bridge.errors import ToolError
+from godot_bridge.progress import ProgressFn
 from godot_bridge.results import ToolOutcome
 from godot_bridge.surface import Surface, readonly_allowed, version_allows
 from godot_bridge.validation import validate_arguments
 
 log = logging.getLogger("godot_bridge.calls")
-
-ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 
 
 def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
@@ -48,7 +47,7 @@ class EditorLink(Protocol):
     @property
     def godot_version(self) -> tuple[int, int] | None: ...
 
-    async def forward(self, tool: ToolDef, args: dict[str, Any]) -> ToolOutcome: ...
+    async def forward(self, tool: ToolDef, args: dict[str, Any], progress: ProgressFn | None = None) -> ToolOutcome: ...
 
 
 class LspHandler(Protocol):
@@ -151,4 +150,4 @@ class ToolDispatch:
             return results.success(answer)
         if tool.channel == "lsp":
             return results.success(await self.lsp.handle(tool.name, args, progress=progress), tool.success_hint)
-        return await self.editor.forward(tool, args)
+        return await self.editor.forward(tool, args, progress)

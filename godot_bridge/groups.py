@@ -87,6 +87,11 @@ def tool_summary(tool: ToolDef, with_schema: bool) -> Any:
     }
 
 
+def compact_tool(tool: ToolDef) -> dict[str, Any]:
+    """What a model needs to call a tool: name, description, input schema (no annotations)."""
+    return {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema}
+
+
 def _entry(view: GroupView, status: str, with_schema: bool, **extra: Any) -> dict[str, Any]:
     return {
         "name": view.name,
@@ -131,7 +136,15 @@ def discover(surface: Surface, args: dict[str, Any]) -> tuple[dict[str, Any], bo
     if len(surface.loaded) > LOADED_WARNING_THRESHOLD:
         answer["warning"] = (f"{len(surface.loaded)} groups are loaded; every loaded tool costs context on each turn. "
                              "Unload what you no longer need with reset.")
-    changed = [t.name for t in surface.visible()] != before
+    after = surface.visible()
+    changed = [t.name for t in after] != before
+    shown_before = set(before)
+    activated = [t for t in after if t.name not in shown_before]
+    if activated:
+        # Several clients ignore notifications/tools/list_changed: the model gets what it needs
+        # to call the new tools from this result, without a fresh tools/list.
+        answer["activated_tools"] = [compact_tool(t) for t in activated]
+        answer.setdefault("hint", "The tools in activated_tools can be called now, with the schemas shown.")
     return answer, changed
 
 

@@ -111,6 +111,12 @@ class Surface:
         known = set(self.group_names())
         self.loaded = [g for g in self.loaded if g in known]
 
+    def set_read_only(self, read_only: bool) -> None:
+        """Flip read-only mode (a configuration reload). Loaded groups stay loaded: a group
+        hidden by read-only mode shows its tools again when the mode is turned off."""
+        self.read_only = read_only
+        self._cache_key = None
+
     # -- groups -------------------------------------------------------------
     def groups(self) -> list[GroupView]:
         """Catalogue groups in canonical order, then extension groups; each with its visible tools."""

@@ -46,12 +46,18 @@ from godot_bridge.editor.timing import Timing
 from godot_bridge.editor.watch import RegistryWatcher
 from godot_bridge.errors import ToolError
 from godot_bridge.pathguard import check_paths
+from godot_bridge.progress import ProgressFn, WaitReporter
 from godot_bridge.results import ToolOutcome
 
 log = logging.getLogger(__name__)
 
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)")
 EXTENSION_METHODS = ("extensions.list", "extensions.refresh")
+# Methods whose whole point is to wait: the client hears what they wait for (progress).
+WAIT_MESSAGES = {
+    "game.start": "waiting for the game to launch",
+    "editor.wait_for_idle": "waiting for the editor to finish scanning and importing",
+}
 
 
 def parse_version(text: Any) -> tuple[int, int] | None:
@@ -167,6 +173,35 @@ class EditorBridge:
         except Exception:
             log.exception("on_change callback failed")
 
+    def update_settings(self, settings: Settings) -> None:
+        """A configuration reload: pins and the token path apply from the next connect; changed
+        limits are sent to a connected editor at once."""
+        old, self.settings = self.settings, settings
+        self._editor.settings = settings
+        self._runtime.settings = settings
+        limits = self._limits()
+        if limits and limits != self._limits(old):
+            ch = self._editor.live()
+            if ch is not None:
+                self._spawn(self._send_limits(ch, limits))
+
+    def _limits(self, settings: Settings | None = None) -> dict[str, int]:
+        settings = settings or self.settings
+        return {
+            key: value
+            for key, value in (
+                ("script_read_cap_kb", settings.script_read_limit_kb),
+                ("ws_buffer_kb", settings.ws_buffer_limit_kb),
+            )
+            if value is not None
+        }
+
+    async def _send_limits(self, ch: WsChannel, limits: dict[str, int]) -> None:
+        try:
+            await ch.request("meta.set_limits", limits, timeout=self.timing.setup_timeout)
+        except ToolError as err:
+            log.warning("could not apply limits %s: %s", limits, err.message)
+
     # -- facts: version, extensions -------------------------------------------
 
     def _set_version(self, text: str, source: str) -> None:
@@ -216,20 +251,10 @@ class EditorBridge:
             self._set_version(ack["godot_version"], "editor handshake")
         elif entry is not None and entry.godot_version:
             self._set_version(entry.godot_version, "registry")
-        limits = {
-            key: value
-            for key, value in (
-                ("script_read_cap_kb", self.settings.script_read_limit_kb),
-                ("ws_buffer_kb", self.settings.ws_buffer_limit_kb),
-            )
-            if value is not None
-        }
         t = self.timing.setup_timeout
+        limits = self._limits()
         if limits:
-            try:
-                await ch.request("meta.set_limits", limits, timeout=t)
-            except ToolError as err:
-                log.warning("could not apply limits %s: %s", limits, err.message)
+            await self._send_limits(ch, limits)
         try:
             reply = await ch.request("extensions.list", {}, timeout=t)
             commands = _commands(reply.get("commands") if isinstance(reply, dict) else None)
@@ -297,18 +322,27 @@ class EditorBridge:
     # -- calls -------------------------------------------------------------------
 
     async def call(
-        self, method: str, params: dict[str, Any] | None = None, *, channel: str = EDITOR, timeout: float | None = None
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        channel: str = EDITOR,
+        timeout: float | None = None,
+        on_progress: Callable[[str], None] | None = None,
     ) -> Any:
         """The raw toolkit result of one request; raises ToolError."""
         resolved = CHANNEL_ALIASES.get(channel)
         if resolved == RUNTIME:
-            return await self._runtime.request(method, params, timeout)
+            return await self._runtime.request(method, params, timeout, on_progress=on_progress)
         if resolved == EDITOR:
-            return await self._editor.request(method, params, timeout)
+            return await self._editor.request(method, params, timeout, on_progress=on_progress)
         raise ToolError("INTERNAL", f"unknown channel {channel!r} for {method}")
 
-    async def forward(self, tool: ToolLike, args: dict[str, Any]) -> ToolOutcome:
-        """Forward a catalogue tool call and shape its result (never raises ToolError)."""
+    async def forward(self, tool: ToolLike, args: dict[str, Any], progress: ProgressFn | None = None) -> ToolOutcome:
+        """Forward a catalogue tool call and shape its result (never raises ToolError).
+
+        ``progress`` (the client asked for progress) hears every wait: see ``WAIT_MESSAGES``,
+        a command queued in the editor, and game_start waiting for the runtime channel."""
         try:
             check_paths(tool, args)  # type: ignore[arg-type]
             if not tool.method:
@@ -321,6 +355,7 @@ class EditorBridge:
                 timeout_seconds(tool, args),
                 tool.success_hint,
                 wait_for_runtime=args.get("wait_for_runtime") is not False,
+                progress=progress,
             )
         except ToolError as err:
             return results.failure(err)
@@ -359,19 +394,48 @@ class EditorBridge:
         success_hint: str | None,
         *,
         wait_for_runtime: bool = True,
+        progress: ProgressFn | None = None,
+    ) -> ToolOutcome:
+        async with WaitReporter(progress) as waits:
+            return await self._forward_reporting(method, params, channel, timeout, success_hint,
+                                                 wait_for_runtime, waits)
+
+    async def _forward_reporting(
+        self,
+        method: str,
+        params: dict[str, Any],
+        channel: str,
+        timeout: float | None,
+        success_hint: str | None,
+        wait_for_runtime: bool,
+        waits: WaitReporter,
     ) -> ToolOutcome:
         if method == "debugger.get_log" and channel == RUNTIME:
             channel = await self._log_channel()
+        own_wait = WAIT_MESSAGES.get(method)
+        if own_wait is not None:
+            waits.waiting(own_wait)
+
+        def on_rpc(state: str) -> None:
+            # The toolkit parks a command behind the one holding its lane (_queued), then runs it.
+            if state == "_queued":
+                waits.waiting(f"'{method}' is queued in the editor behind another command")
+            elif own_wait is not None:
+                waits.waiting(own_wait)
+            else:
+                waits.done()
+
         try:
-            payload = await self.call(method, params, channel=channel, timeout=timeout)
+            payload = await self.call(method, params, channel=channel, timeout=timeout, on_progress=on_rpc)
         except ToolError as err:
             raise await self._explain(err, channel) from None
+        waits.done()
         if method in EXTENSION_METHODS and isinstance(payload, dict) and payload.get("success") is not False:
             commands = _commands(payload.get("commands"))
             if commands is not None:
                 self._set_extensions(commands)
         if method == "game.start" and wait_for_runtime and isinstance(payload, dict) and payload.get("success") is not False:
-            payload = await self._report_runtime(payload)
+            payload = await self._report_runtime(payload, waits)
         if channel == RUNTIME and toolkit_failure_code(payload) in CRASH_CONTEXT_CODES:
             lines = await self._crash_context()
             if lines:
@@ -412,7 +476,7 @@ class EditorBridge:
             return []
         return crash_lines(reply)
 
-    async def _report_runtime(self, payload: dict[str, Any]) -> dict[str, Any]:
+    async def _report_runtime(self, payload: dict[str, Any], waits: WaitReporter) -> dict[str, Any]:
         """game_start: wait (bounded) for the game's runtime channel and say whether it came up."""
         wait = self.timing.runtime_wait
         deadline = time.monotonic() + wait
@@ -429,6 +493,7 @@ class EditorBridge:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
+            waits.waiting(f"waiting for the game's runtime channel to come up (at most {wait:g} s)")
             try:
                 # The registry watch wakes us as soon as the game publishes runtime_port.
                 await asyncio.wait_for(event.wait(), min(self.timing.reconnect_poll, remaining))

@@ -179,12 +179,21 @@ class WsChannel:
             self._rpc.fail_all(lambda call: self._drop_error(call, self.close_description))
             self.closed.set()
 
-    async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None) -> Any:
-        """Send one request and await its result. Cancelling the awaiting task sends ``_cancel``."""
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        *,
+        on_progress: Callable[[str], None] | None = None,
+    ) -> Any:
+        """Send one request and await its result. Cancelling the awaiting task sends ``_cancel``.
+
+        ``on_progress`` hears the toolkit's ``_queued`` / ``_executing`` for this request."""
         ws = self._ws
         if ws is None or self.closed.is_set():
             raise NotDelivered("DISCONNECTED", f"the {self.label} connection is closed")
-        call, frame = self._rpc.request(method, params, timeout)
+        call, frame = self._rpc.request(method, params, timeout, on_progress)
         try:
             await ws.send(encode(frame))
         except ConnectionClosed:

@@ -317,12 +317,19 @@ class EditorLink:
             except TimeoutError:
                 pass
 
-    async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None) -> Any:
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        *,
+        on_progress: Callable[[str], None] | None = None,
+    ) -> Any:
         """Send on the editor channel; a request that provably never left is retried once."""
         for attempt in (1, 2):
             ch = await self.ensure()
             try:
-                return await ch.request(method, params, timeout)
+                return await ch.request(method, params, timeout, on_progress=on_progress)
             except NotDelivered as err:
                 if attempt == 2:
                     raise ToolError("DISCONNECTED", err.message) from None

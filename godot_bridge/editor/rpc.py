@@ -46,6 +46,7 @@ class PendingCall:
     deadline: float
     future: asyncio.Future[Any]
     progress: str | None = None  # the last progress notification seen, for the timeout message
+    on_progress: Callable[[str], None] | None = None  # told "_queued" / "_executing" as they arrive
 
 
 def normalize_id(value: Any) -> int | None:
@@ -89,7 +90,13 @@ class RpcCorrelator:
     def __len__(self) -> int:
         return len(self._pending)
 
-    def request(self, method: str, params: dict[str, Any] | None, timeout: float | None = None) -> tuple[PendingCall, dict[str, Any]]:
+    def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        timeout: float | None = None,
+        on_progress: Callable[[str], None] | None = None,
+    ) -> tuple[PendingCall, dict[str, Any]]:
         """Register a new call; returns it and the frame to send."""
         self._next_id += 1
         limit = self.default_timeout if timeout is None else timeout
@@ -99,6 +106,7 @@ class RpcCorrelator:
             timeout=limit,
             deadline=self._clock() + limit,
             future=asyncio.get_running_loop().create_future(),
+            on_progress=on_progress,
         )
         self._pending[call.id] = call
         frame = {"jsonrpc": "2.0", "id": call.id, "method": method, "params": params if params is not None else {}}
@@ -124,6 +132,11 @@ class RpcCorrelator:
                 return Kind.STALE
             call.deadline = self._clock() + call.timeout
             call.progress = method
+            if call.on_progress is not None:
+                try:
+                    call.on_progress(method)
+                except Exception:  # reporting must never break correlation
+                    log.exception("progress callback for '%s' failed", call.method)
             return Kind.PROGRESS
         if isinstance(method, str) and "id" not in message:
             return Kind.PUSH  # a JSON-RPC-style notification we have no special handling for

@@ -112,10 +112,17 @@ class RuntimeLink:
             self._heartbeat = asyncio.create_task(self._beat(ch), name="godot-bridge runtime heartbeat")
             return ch
 
-    async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None) -> Any:
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        *,
+        on_progress: Callable[[str], None] | None = None,
+    ) -> Any:
         ch = await self.ensure()
         try:
-            return await ch.request(method, params, timeout)
+            return await ch.request(method, params, timeout, on_progress=on_progress)
         except NotDelivered:
             raise _not_running(f"the game's connection closed before '{method}' was sent") from None
 

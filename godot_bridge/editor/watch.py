@@ -6,7 +6,9 @@ every call) lets the bridge re-target the runtime channel and reconnect to a
 moved editor promptly. Only the registry's own directory is watched, not
 recursively: the per-instance ``entries/`` directory is toolkit-internal.
 
-The callback gets no details; the owner re-reads the registry and diffs it.
+The callback gets no details; the owner re-reads the registry and diffs it. The same
+watcher follows ``<project>/.mcp.json`` for the live configuration (``live_config``):
+it watches one file's directory, whatever the file is.
 """
 
 from __future__ import annotations
@@ -30,8 +32,10 @@ class RegistryWatcher:
         debounce_ms: int = 300,
         poll_interval: float = 1.0,
         force_polling: bool = False,
+        label: str = "registry",
     ) -> None:
         self.registry_file = registry_file
+        self.label = label  # what the watched file is, for logs (the registry, .mcp.json)
         self._on_change = on_change
         self._debounce_ms = debounce_ms
         self._poll_interval = poll_interval
@@ -42,7 +46,7 @@ class RegistryWatcher:
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="godot-bridge registry watcher")
+            self._task = asyncio.create_task(self._run(), name=f"godot-bridge {self.label} watcher")
 
     async def aclose(self) -> None:
         self._stop.set()
@@ -57,7 +61,7 @@ class RegistryWatcher:
         try:
             self._on_change()
         except Exception:  # the owner's bug must not end the watch
-            log.exception("registry change handler failed")
+            log.exception("%s change handler failed", self.label)
 
     async def _run(self) -> None:
         directory = self.registry_file.parent
@@ -89,7 +93,7 @@ class RegistryWatcher:
                     if any(Path(path).name.startswith(name) for _, path in changes):
                         self._notify()
             except (OSError, RuntimeError) as exc:
-                log.debug("registry watch on %s ended (%s); restarting", directory, exc)
+                log.debug("%s watch on %s ended (%s); restarting", self.label, directory, exc)
             finally:
                 self.watching.clear()
             if not self._stop.is_set():

@@ -22,6 +22,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.dispatch import UnknownTool
+from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.stdio import serve_stdio
 
@@ -61,10 +62,12 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus) -> Server[Any]:
         title="Godot Bridge",
         instructions=INSTRUCTIONS,
         # Never reuse: the list changes with discover_tools, the editor version and extensions.
-        cache_hints={"tools/list": CacheHint(0, "private"), "server/discover": CacheHint(0, "private")},
+        cache_hints={"tools/list": CacheHint(0, "private"), "server/discover": CacheHint(0, "private"),
+                     **CONTENT_CACHE_HINTS},
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_subscriptions_listen=ListenHandler(bus),
+        **content_handlers(app.resources, app.prompts),
     )
     # The SDK wraps every request in an OpenTelemetry span; we export no traces, and the
     # middleware was ~10% of per-call CPU in the benchmark profile.

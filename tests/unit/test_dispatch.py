@@ -19,7 +19,7 @@ class FakeEditor:
         self.godot_version = version
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
-    async def forward(self, tool, args):
+    async def forward(self, tool, args, progress=None):
         self.calls.append((tool.name, args))
         return results.success({"ok": True})
 

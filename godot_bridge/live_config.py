@@ -1,0 +1,151 @@
+"""Configuration follows ``<project>/.mcp.json`` while the bridge runs (contract C11).
+
+The MCP client started us with the ``env`` of our entry in that file; when the user (or the
+plugin's dock) edits the file, the client does not restart us. So we read the file at start,
+on every change on disk and on every editor reconnect, take the ``GODOT_MCP_*`` keys of our
+entry (``mcpServers["godot-mcp-toolkit"]``, else the first key containing ``godot-mcp`` or
+``godot-bridge``) and rebuild the settings: launch environment, minus every key the file had
+supplied, plus the keys it has now. A key removed from the file is therefore dropped, and one
+the file never named (set by the shell) stays. Flags still win over the environment.
+
+A file that cannot be used (bad JSON, no entry, a bad value) changes nothing: the last good
+configuration stays and stderr says why, once per distinct problem.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from typing import Any
+
+from godot_bridge.config import ConfigError, Settings
+from godot_bridge.editor.watch import RegistryWatcher
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = ".mcp.json"
+SERVER_KEY = "godot-mcp-toolkit"
+ENV_PREFIX = "GODOT_MCP_"
+# Never taken from the file: the project folder is who we are, not a setting to flip.
+FIXED_KEYS = frozenset({"GODOT_MCP_PROJECT_PATH"})
+
+
+class ConfigFileError(ValueError):
+    """``.mcp.json`` cannot be used; the message says why."""
+
+
+def _entry(servers: Mapping[str, Any]) -> tuple[str, Any]:
+    if SERVER_KEY in servers:
+        return SERVER_KEY, servers[SERVER_KEY]
+    for key, value in servers.items():
+        if "godot-mcp" in key or "godot-bridge" in key:
+            return key, value
+    raise ConfigFileError(f"mcpServers has no {SERVER_KEY!r} entry (nor one whose name contains "
+                          "'godot-mcp' or 'godot-bridge')")
+
+
+def _as_text(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, str | int | float):
+        return str(value)
+    raise ConfigFileError(f"env.{key} must be a string, number or boolean, not {type(value).__name__}")
+
+
+def our_env(text: str) -> dict[str, str]:
+    """The ``GODOT_MCP_*`` env of our entry in ``.mcp.json`` text; raises ConfigFileError."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigFileError(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    if not isinstance(servers, dict):
+        raise ConfigFileError("it has no 'mcpServers' object")
+    key, entry = _entry(servers)
+    if not isinstance(entry, dict):
+        raise ConfigFileError(f"mcpServers[{key!r}] is not an object")
+    env = entry.get("env", {})
+    if not isinstance(env, dict):
+        raise ConfigFileError(f"mcpServers[{key!r}].env is not an object")
+    return {k: _as_text(k, v) for k, v in env.items() if k.startswith(ENV_PREFIX) and k not in FIXED_KEYS}
+
+
+class LiveConfig:
+    def __init__(
+        self,
+        settings: Settings,
+        apply: Callable[[Settings], None],
+        *,
+        debounce_ms: int = 300,
+        poll_interval: float = 1.0,
+        force_polling: bool = False,
+    ) -> None:
+        self.path = settings.project_path / FILE_NAME
+        self.settings = settings
+        self._apply = apply
+        self._launch_env = dict(settings.env)
+        self._from_file: dict[str, str] | None = None  # the file's keys as last read well
+        self._last_problem: str | None = None
+        self._watcher = RegistryWatcher(self.path, self.reload, debounce_ms=debounce_ms,
+                                        poll_interval=poll_interval, force_polling=force_polling, label=FILE_NAME)
+        # The file at launch is what the client started us with: its keys are the file's to drop.
+        try:
+            launch_file = our_env(self.path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ConfigFileError):
+            launch_file = {}
+        self._launch_supplied = frozenset(launch_file)
+
+    @property
+    def watching(self) -> Any:
+        return self._watcher.watching
+
+    def start(self) -> None:
+        self._watcher.start()
+
+    async def aclose(self) -> None:
+        await self._watcher.aclose()
+
+    def _problem(self, why: str) -> None:
+        if why != self._last_problem:
+            log.warning("%s: %s; keeping the current configuration", self.path, why)
+        self._last_problem = why
+
+    def reload(self) -> bool:
+        """Re-read the file and apply it when it changed our keys. True when settings changed."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return False  # no file (e.g. a VS Code user): the launch environment is the configuration
+        except (OSError, UnicodeDecodeError) as exc:
+            self._problem(f"cannot be read ({exc})")
+            return False
+        try:
+            wanted = our_env(text)
+            settings = self.settings.with_env(self._env(wanted))
+        except (ConfigFileError, ConfigError) as exc:
+            self._problem(str(exc))
+            return False
+        self._last_problem = None
+        if wanted == self._from_file:
+            return False
+        self._from_file = wanted
+        changed = effective(settings) != effective(self.settings)
+        self.settings = settings
+        if not changed:
+            return False
+        log.info("%s changed: applying %s", self.path, ", ".join(f"{k}={v}" for k, v in sorted(wanted.items())) or
+                 "no GODOT_MCP_* keys")
+        self._apply(settings)
+        return True
+
+    def _env(self, wanted: Mapping[str, str]) -> dict[str, str]:
+        env = {k: v for k, v in self._launch_env.items() if k not in self._launch_supplied}
+        env.update(wanted)
+        return env
+
+
+def effective(settings: Settings) -> tuple[Any, ...]:
+    """The settings' values, without the raw environment they came from."""
+    return tuple(getattr(settings, f.name) for f in fields(settings) if f.name not in ("env", "cli"))

@@ -1,0 +1,81 @@
+"""Tell the client what a tool call is waiting for (MCP ``notifications/progress``, both eras).
+
+A call that waits (``game_start`` for the game's runtime channel, a command parked behind
+another one in the editor, ``editor_wait_for_idle``) would otherwise be silent for seconds and
+look hung. ``WaitReporter`` sends a progress notification with a message the moment a wait
+starts or changes, then repeats it every ``interval`` seconds until the wait ends. Without a
+progress callback (the client sent no progress token) it does nothing and starts no task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+
+log = logging.getLogger(__name__)
+
+ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
+
+INTERVAL_S = 2.0
+
+
+class WaitReporter:
+    def __init__(self, report: ProgressFn | None, interval: float = INTERVAL_S) -> None:
+        self._report = report
+        self.interval = interval
+        self.message: str | None = None
+        self._sent = 0
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    def waiting(self, message: str) -> None:
+        """A wait starts (or changes what it waits for): report it now, then every interval."""
+        if self._report is None or message == self.message:
+            return
+        self.message = message
+        self._changed.set()
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="godot-bridge progress")
+
+    def done(self) -> None:
+        """The wait is over: no more reports (until the next ``waiting``)."""
+        if self.message is not None:
+            self.message = None
+            self._changed.set()
+
+    async def __aenter__(self) -> WaitReporter:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        # Stop by flag, not by cancelling: on Python 3.11 wait_for() can swallow a cancel that
+        # races the event it waits on (done() just set it), and the task would then wait forever.
+        self.message = None
+        self._closed = True
+        self._changed.set()
+        task, self._task = self._task, None
+        if task is not None:
+            await task
+
+    async def _run(self) -> None:
+        while not self._closed:
+            await self._changed.wait()
+            self._changed.clear()
+            while self.message is not None and not self._closed:
+                await self._send(self.message)
+                try:
+                    await asyncio.wait_for(self._changed.wait(), self.interval)
+                    self._changed.clear()
+                except TimeoutError:
+                    pass
+
+    async def _send(self, message: str) -> None:
+        assert self._report is not None
+        self._sent += 1  # progress must increase with each notification
+        try:
+            await self._report(self._sent, None, message)
+        except Exception as exc:  # a client gone away must not fail the call itself
+            log.debug("progress notification failed: %s", exc)

@@ -1,0 +1,235 @@
+"""MCP resources: what a client can read without calling a tool.
+
+* ``godot://project/info``: project name, main scene, Godot version, whether the editor and the game
+  are connected, read-only mode.
+* ``godot://roots``: the folders ``res://`` paths resolve against.
+* ``godot://scene/{path}``: a scene's node tree. When the editor is connected it is asked
+  (``scene.get_tree`` with the scene's path), and its answer is used only when it says it is
+  about that very scene; otherwise the ``.tscn`` is read from disk, so the resource also works
+  with no editor running (unsaved editor changes are then not in it). ``source`` says which.
+* ``godot://script/{path}``: a script's text, read from disk (no editor needed), wrapped as
+  untrusted content (contract C21).
+
+``{path}`` is a project path with or without its ``res://`` prefix (``levels/a.tscn`` or
+``res://levels/a.tscn``), percent-decoded. Every path goes through the path guard and, on disk,
+must stay inside the project after symlinks are resolved.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import unquote
+
+from godot_bridge import __version__, untrusted
+from godot_bridge.errors import ToolError
+from godot_bridge.godot_files import SceneFormatError, count_nodes, project_settings, scene_tree
+from godot_bridge.pathguard import check_path
+
+log = logging.getLogger(__name__)
+
+JSON = "application/json"
+SCENE_PREFIX = "godot://scene/"
+SCRIPT_PREFIX = "godot://script/"
+DEFAULT_SCRIPT_LIMIT_KB = 512
+SCENE_LIMIT_KB = 2048  # a big level is still well under this as text
+EDITOR_TIMEOUT_S = 5.0
+_ATTR_UNSAFE = re.compile(r"[^A-Za-z0-9_.:/-]")
+
+
+class ResourceError(Exception):
+    """A read that cannot be answered; ``not_found`` distinguishes a missing file from a bad request."""
+
+    def __init__(self, message: str, *, not_found: bool = False) -> None:
+        super().__init__(message)
+        self.not_found = not_found
+
+
+class EditorView(Protocol):
+    """The part of ``EditorBridge`` resources read."""
+
+    @property
+    def connected(self) -> bool: ...
+
+    @property
+    def editor_port(self) -> int | None: ...
+
+    @property
+    def runtime_port(self) -> int | None: ...
+
+    godot_version_text: str | None
+
+    async def call(self, method: str, params: dict[str, Any] | None = None, *, channel: str = ...,
+                   timeout: float | None = None) -> Any: ...
+
+
+@dataclass(frozen=True)
+class ResourceDef:
+    uri: str
+    name: str
+    title: str
+    description: str
+    mime_type: str
+
+    def listing(self, key: str = "uri") -> dict[str, Any]:
+        return {key: self.uri, "name": self.name, "title": self.title, "description": self.description,
+                "mimeType": self.mime_type}
+
+
+STATIC = (
+    ResourceDef("godot://project/info", "project-info", "Godot project info",
+                "Project name, main scene, Godot version, editor/game connection, read-only mode.", JSON),
+    ResourceDef("godot://roots", "roots", "Project roots",
+                "The folder res:// paths resolve against, and the path prefixes tools accept.", JSON),
+)
+TEMPLATES = (
+    ResourceDef(SCENE_PREFIX + "{path}", "scene", "Scene tree",
+                "Node tree (name, class, path) of a scene file, e.g. godot://scene/levels/main.tscn.", JSON),
+    ResourceDef(SCRIPT_PREFIX + "{path}", "script", "Script text",
+                "Text of a script under res://, e.g. godot://script/player.gd, wrapped as untrusted data.",
+                "text/plain"),
+)
+
+
+def res_path(raw: str) -> str:
+    """The ``res://`` path a template's ``{path}`` names, refused (ResourceError) when unsafe."""
+    text = unquote(raw)
+    if not text:
+        raise ResourceError("the resource URI names no path (expected e.g. godot://scene/main.tscn)")
+    path = text if text.startswith("res://") else "res://" + text
+    try:
+        check_path("path", path, ["res://"])
+    except ToolError as err:
+        raise ResourceError(err.message) from None
+    return path
+
+
+def on_disk(project: Path, path: str) -> Path:
+    """Where ``res://...`` lives; refused when it resolves (symlinks too) outside the project."""
+    root = project.resolve()
+    target = (root / path[len("res://"):]).resolve()
+    if target != root and root not in target.parents:
+        raise ResourceError(f"{path} resolves outside the project folder ({target}); refused")
+    return target
+
+
+def _read_text(file: Path, path: str, limit_kb: int) -> str:
+    try:
+        size = file.stat().st_size
+    except FileNotFoundError:
+        raise ResourceError(f"{path} does not exist in the project", not_found=True) from None
+    except OSError as exc:
+        raise ResourceError(f"{path} cannot be read ({exc.strerror or exc})") from None
+    if not file.is_file():
+        raise ResourceError(f"{path} is not a file")
+    if size > limit_kb * 1024:
+        raise ResourceError(f"{path} is {size // 1024} KiB, over the {limit_kb} KiB read limit; "
+                            "use the script_read tool with start_line/end_line")
+    try:
+        return file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ResourceError(f"{path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise ResourceError(f"{path} cannot be read ({exc.strerror or exc})") from None
+
+
+class ResourceService:
+    def __init__(self, project: Path, editor: EditorView, *, read_only: Callable[[], bool],
+                 script_limit_kb: Callable[[], int | None]) -> None:
+        self.project = project
+        self.editor = editor
+        self._read_only = read_only
+        self._script_limit_kb = script_limit_kb
+
+    def list(self) -> list[dict[str, Any]]:
+        return [r.listing() for r in STATIC]
+
+    def templates(self) -> list[dict[str, Any]]:
+        return [r.listing("uriTemplate") for r in TEMPLATES]
+
+    async def read(self, uri: str) -> list[dict[str, Any]]:
+        """The ``contents`` array of ``resources/read``; raises ResourceError."""
+        if uri == "godot://project/info":
+            return [_json(uri, self.project_info())]
+        if uri == "godot://roots":
+            return [_json(uri, self.roots())]
+        if uri.startswith(SCENE_PREFIX):
+            return [_json(uri, await self.scene(res_path(uri[len(SCENE_PREFIX):])))]
+        if uri.startswith(SCRIPT_PREFIX):
+            path = res_path(uri[len(SCRIPT_PREFIX):])
+            return [{"uri": uri, "mimeType": "text/plain", "text": self.script(path)}]
+        known = ", ".join([r.uri for r in STATIC] + [r.uri for r in TEMPLATES])
+        raise ResourceError(f"unknown resource {uri!r}; known: {known}", not_found=True)
+
+    # -- the resources ------------------------------------------------------------
+
+    def project_info(self) -> dict[str, Any]:
+        settings: dict[str, str] = {}
+        try:
+            settings = project_settings((self.project / "project.godot").read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            log.debug("project.godot unreadable: %s", exc)
+        return {
+            "project": {
+                "name": settings.get("application/config/name"),
+                "path": str(self.project),
+                "main_scene": settings.get("application/run/main_scene"),
+            },
+            "godot_version": self.editor.godot_version_text,
+            "editor": {"connected": self.editor.connected, "port": self.editor.editor_port},
+            "game": {"connected": self.editor.runtime_port is not None, "port": self.editor.runtime_port},
+            "read_only": self._read_only(),
+            "bridge_version": __version__,
+        }
+
+    def roots(self) -> dict[str, Any]:
+        return {
+            "roots": [{"prefix": "res://", "path": str(self.project)}],
+            "accepted_prefixes": ["res://", "user://"],
+            "note": "user:// is the game's save folder; Godot resolves it per project and platform.",
+        }
+
+    async def scene(self, path: str) -> dict[str, Any]:
+        if self.editor.connected:
+            tree = await self._scene_from_editor(path)
+            if tree is not None:
+                return {"scene_path": path, "source": "editor", **tree}
+        if not path.endswith(".tscn"):
+            raise ResourceError(f"{path} is not a text scene (.tscn); binary scenes are read only through "
+                                "the editor (open it with scene_open, then scene_get_tree)")
+        text = _read_text(on_disk(self.project, path), path, SCENE_LIMIT_KB)
+        try:
+            root = scene_tree(text)
+        except SceneFormatError as exc:
+            raise ResourceError(f"{path} cannot be read as a scene: {exc}") from None
+        return {"scene_path": path, "source": "file", "node_count": count_nodes(root), "root": root}
+
+    async def _scene_from_editor(self, path: str) -> dict[str, Any] | None:
+        try:
+            reply = await self.editor.call("scene.get_tree", {"scene_path": path, "max_depth": -1},
+                                           timeout=EDITOR_TIMEOUT_S)
+        except ToolError as err:
+            log.debug("scene resource: the editor could not answer (%s); reading the file", err.message)
+            return None
+        if not isinstance(reply, dict) or reply.get("success") is False:
+            return None
+        # The editor's tree is of its edited scene; trust it only when it says that is this file.
+        named = reply.get("scene_path") or reply.get("file_path")
+        if named != path:
+            return None
+        return {k: v for k, v in reply.items() if k not in ("success", "scene_path", "file_path")}
+
+    def script(self, path: str) -> str:
+        limit = self._script_limit_kb() or DEFAULT_SCRIPT_LIMIT_KB
+        text = _read_text(on_disk(self.project, path), path, limit)
+        return untrusted.wrap(text, kind="script", source=_ATTR_UNSAFE.sub("_", path))
+
+
+def _json(uri: str, value: Any) -> dict[str, Any]:
+    return {"uri": uri, "mimeType": JSON,
+            "text": json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)}

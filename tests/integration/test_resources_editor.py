@@ -1,0 +1,44 @@
+"""The scene resource asks a connected editor and trusts it only about the scene it names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from godot_bridge.resources import ResourceService
+from tests.sim.server import ToolkitSim
+
+SCENE = '[gd_scene format=3]\n\n[node name="Main" type="Node2D"]\n\n[node name="Cam" type="Camera2D" parent="."]\n'
+EDITOR_TREE = {"name": "Main", "class": "Node2D", "path": ".", "children": [
+    {"name": "Unsaved", "class": "Sprite2D", "path": "Unsaved", "children": []}]}
+
+
+def service(project: Path, editor) -> ResourceService:
+    return ResourceService(project, editor, read_only=lambda: False, script_limit_kb=lambda: None)
+
+
+async def read_scene(svc: ResourceService, uri: str) -> dict:
+    return json.loads((await svc.read(uri))[0]["text"])
+
+
+async def test_editor_answer_about_this_scene_is_used(sim: ToolkitSim, make_bridge, project: Path):
+    (project / "main.tscn").write_text(SCENE, encoding="utf-8")
+    bridge = await make_bridge()
+    await bridge.call("ping")  # connected
+    svc = service(project, bridge)
+    sim.script("scene.get_tree", {"result": {"success": True, "scene_path": "res://main.tscn", "root": EDITOR_TREE}})
+    scene = await read_scene(svc, "godot://scene/main.tscn")
+    assert scene["source"] == "editor" and scene["root"] == EDITOR_TREE
+    assert sim.requests("scene.get_tree")[-1].params == {"scene_path": "res://main.tscn", "max_depth": -1}
+
+    # The editor answers about the scene it has open, which is another one: read the file instead.
+    sim.script("scene.get_tree", {"result": {"success": True, "scene_path": "res://other.tscn", "root": EDITOR_TREE}})
+    scene = await read_scene(svc, "godot://scene/main.tscn")
+    assert scene["source"] == "file" and [c["name"] for c in scene["root"]["children"]] == ["Cam"]
+
+
+async def test_no_editor_reads_the_file(make_bridge, project: Path):
+    (project / "main.tscn").write_text(SCENE, encoding="utf-8")
+    bridge = await make_bridge()  # nothing listens: not connected
+    scene = await read_scene(service(project, bridge), "godot://scene/res://main.tscn")
+    assert scene["source"] == "file" and scene["node_count"] == 2
