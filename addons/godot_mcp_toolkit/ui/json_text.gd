@@ -2,8 +2,9 @@
 extends RefCounted
 ## JSON text to data without losing integers. Pure; no Editor* names.
 ##
-## Godot's JSON parser turns every number into a float, so a file read, merged and written back
-## would come out with `0` rewritten as `0.0` in entries that are not ours. parse() re-reads the
+## Godot's JSON parser turns every number into a float, and from 4.4 on JSON.stringify writes a
+## whole float with ".0", so a file read, merged and written back would come out with `0`
+## rewritten as `0.0` in entries that are not ours. parse() re-reads the
 ## number literals from the text, in document order, and gives back an int wherever the literal
 ## has no fraction or exponent (exactly, even past 2^53); literals with one stay floats. If the
 ## literals cannot be matched to the parsed values one for one (a duplicated key hides a value),
