@@ -30,8 +30,8 @@ func try_acquire() -> bool:
 	return false
 
 
-## Retries for at most `max_wait_ms` (sleeping RETRY_DELAY_MS between tries). Only for the last
-## write before the editor exits, when there is no later frame to retry on; keep the bound small.
+## Retries for at most `max_wait_ms` (sleeping RETRY_DELAY_MS between tries). Only for a write
+## made as a process winds down, when there may be no later frame to retry on; keep it small.
 func acquire_within(max_wait_ms: int) -> bool:
 	var waited := 0
 	while not try_acquire():
