@@ -24,7 +24,7 @@ class Timing:
     heartbeat_misses: int = 4  # consecutive missed pings that tear the runtime channel down
     runtime_wait: float = 10.0  # game_start waits this long for the game's runtime channel
     crash_context_timeout: float = 2.0  # fetching the debugger log for a failed runtime call
-    watch_debounce_ms: int = 300  # registry watcher: group bursts of writes (tmp -> .bak -> target)
+    watch_debounce_ms: int = 300  # registry watcher: group bursts of writes (tmp write, then rename)
     watch_poll: float = 1.0  # registry directory not there yet: check this often
     force_polling: bool = False  # registry watcher without inotify/FSEvents (network drives)
 

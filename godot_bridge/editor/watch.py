@@ -89,7 +89,7 @@ class RegistryWatcher:
                 )
                 self.watching.set()
                 async for changes in watcher:
-                    # The toolkit writes tmp -> .bak -> projects.json; any of them means "re-read".
+                    # The toolkit writes projects.json.tmp, then renames it over projects.json; either means "re-read".
                     if any(Path(path).name.startswith(name) for _, path in changes):
                         self._notify()
             except (OSError, RuntimeError) as exc:

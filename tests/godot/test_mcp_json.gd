@@ -5,6 +5,7 @@ extends RefCounted
 const Assert := preload("assert.gd")
 const McpJson := preload("res://addons/godot_mcp_toolkit/ui/mcp_json.gd")
 const McpJsonSync := preload("res://addons/godot_mcp_toolkit/ui/mcp_json_sync.gd")
+const JsonText := preload("res://addons/godot_mcp_toolkit/ui/json_text.gd")
 const FIXTURE := "res://tests/fixtures/toolkit/mcp_json_merge.json"
 
 var _scratch := ""
@@ -28,6 +29,40 @@ func test_merge_does_not_mutate_its_input() -> void:
 	var before := existing.duplicate(true)
 	McpJson.merge(existing, "Linux", {"GODOT_MCP_READ_ONLY": "1"})
 	Assert.eq(existing, before, "input untouched")
+
+
+## The same cases read the way the dock reads the file: whole numbers stay ints and decimals stay
+## floats, checked by type (Assert.eq alone counts 0 and 0.0 as equal).
+func test_merge_cases_keep_number_kinds() -> void:
+	var parsed := JsonText.parse(FileAccess.get_file_as_string(FIXTURE))
+	Assert.eq(parsed["error"], "", "fixture parses")
+	for case: Dictionary in parsed["data"]["cases"]:
+		if case.has("expected"):
+			var merged := McpJson.merge(case["input"], String(case["os"]), case["env_overrides"])
+			Assert.eq(_kinds(merged), _kinds(case["expected"]), String(case["name"]) + ": number kinds")
+			Assert.eq(merged, case["expected"], String(case["name"]))
+
+
+func test_parse_keeps_integers_exact() -> void:
+	var parsed := JsonText.parse("{\"a\": [0, -7, 2.50, 1e3, 9007199254740993], \"s\": \"12 \\\" 3.5\"}")
+	var values: Array = parsed["data"]["a"]
+	Assert.eq([typeof(values[0]), typeof(values[1]), typeof(values[2]), typeof(values[3]), typeof(values[4])],
+		[TYPE_INT, TYPE_INT, TYPE_FLOAT, TYPE_FLOAT, TYPE_INT], "ints stay ints, decimals and exponents floats")
+	Assert.is_true(values[4] == 9007199254740993, "a large integer is exact, not rounded through a float")
+	Assert.eq(parsed["data"]["s"], "12 \" 3.5", "numbers inside strings are not numbers")
+	Assert.contains(String(JsonText.parse("{\"a\": }")["error"]), "line 1", "a parse error says where")
+
+
+func test_sync_keeps_other_servers_integers() -> void:
+	var path := _scratch_path()
+	_write(path, "{\"mcpServers\": {\"other\": {\"command\": \"node\", \"timeout\": 0, \"ratio\": 0.5, \"scale\": 1.0}}}")
+	Assert.eq(McpJsonSync.write(path, "Linux", {}), "", "write succeeds")
+	var text := FileAccess.get_file_as_string(path)
+	Assert.contains(text, "\"timeout\": 0,", "integer 0 written as 0")
+	Assert.is_false(text.contains("\"timeout\": 0.0"), "not as 0.0")
+	Assert.contains(text, "\"ratio\": 0.5", "a decimal stays a decimal")
+	# A whole float is written "1.0" from Godot 4.4 on and "1" before; both are the same JSON number.
+	Assert.contains(text, "\"scale\": 1", "a whole float keeps its value")
 
 
 func test_read_only_cases() -> void:
@@ -70,6 +105,22 @@ func cleanup() -> void:
 	for file_name: String in DirAccess.get_files_at(_scratch):
 		DirAccess.remove_absolute(_scratch.path_join(file_name))
 	DirAccess.remove_absolute(_scratch)
+
+
+## `value` with every number replaced by its type name, so kinds can be compared.
+func _kinds(value: Variant) -> Variant:
+	if value is Dictionary:
+		var out := {}
+		for key: Variant in value:
+			out[key] = _kinds(value[key])
+		return out
+	if value is Array:
+		return (value as Array).map(_kinds)
+	if value is int:
+		return "int"
+	if value is float:
+		return "float"
+	return value
 
 
 func _fixture() -> Dictionary:

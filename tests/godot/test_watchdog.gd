@@ -3,6 +3,7 @@ extends RefCounted
 
 const Assert := preload("assert.gd")
 const Watchdog := preload("res://addons/godot_mcp_toolkit/transport/dispatch/mutation_watchdog.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 
 var _time := {"now": 1000, "grace": 500}
 var _watchdog: Watchdog = null
@@ -14,7 +15,7 @@ func _init() -> void:
 
 func test_budget_is_declared_timeout_plus_grace() -> void:
 	Assert.eq(_watchdog.budget_ms(2000), 2500, "declared + grace")
-	Assert.eq(_watchdog.budget_ms(0), Watchdog.DEFAULT_TIMEOUT_MS + 500, "300 s when undeclared")
+	Assert.eq(_watchdog.budget_ms(0), Watchdog.DEFAULT_TIMEOUT_MS + 500, "the default when undeclared")
 	_time["grace"] = -5
 	Assert.eq(_watchdog.budget_ms(100), 100, "a negative grace counts as none")
 
@@ -44,3 +45,15 @@ func test_disarm_ignores_stale_serials() -> void:
 	Assert.is_false(_watchdog.is_armed(), "own disarm stops watching")
 	_time["now"] += 10000
 	Assert.eq(_watchdog.take_expired(), -1, "nothing to expire")
+
+
+## The numbers against the bridge: it gives up on a call 30 s after the _executing notice (its
+## default call timeout, godot_bridge/editor/timing.py), so an undeclared mutation must not hold
+## the lane much longer than that. A few seconds of grace cover the notice's trip and a slow frame.
+func test_default_budget_follows_the_bridge_call_timeout() -> void:
+	Assert.eq(Watchdog.DEFAULT_TIMEOUT_MS, 30000, "the bridge's default call timeout")
+	Assert.eq(Settings.default_of(Settings.MUTATION_WATCHDOG_GRACE_MS), 5000, "5 s default grace")
+	var stock := Watchdog.new(func() -> int: return 0,
+		func() -> int: return Settings.get_int(Settings.MUTATION_WATCHDOG_GRACE_MS))
+	Assert.eq(stock.budget_ms(0), 35000, "an undeclared mutation frees the lane after 35 s, not 6 min")
+	Assert.eq(stock.budget_ms(60000), 65000, "a declared timeout (game_start's 60 s) gets the same grace")

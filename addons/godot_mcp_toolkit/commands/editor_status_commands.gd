@@ -26,14 +26,15 @@ static func register(registry: RefCounted, server: Object) -> void:
 				"port": {"type": "integer"},
 				"detail": {"type": "string"},
 			},
-			"required": ["state"],
 		})
 		.read_only().scene_independent())
 
 
+## Every field is optional, as in the reference toolkit: a report without `state` is stored with
+## the server's default ("unavailable"). A field that is present must be well-formed.
 static func _cmd_set_lsp_status(params: Dictionary, server: Object) -> Dictionary:
 	var state: Variant = params.get("state")
-	if not (state is String and state in LSP_STATES):
+	if params.has("state") and not (state is String and state in LSP_STATES):
 		return ToolkitError.fail("INVALID_PARAMS", "state must be one of %s" % ", ".join(PackedStringArray(LSP_STATES)))
 	if params.has("port") and not Params.is_whole_number(params["port"]):
 		return ToolkitError.fail("INVALID_PARAMS", "port must be a whole number")

@@ -19,9 +19,13 @@ const DEFINITIONS := {
 	SAVE_READ_CAP_KB: {"default": 256, "min": 1, "max": 65536},
 	SCRIPT_READ_CAP_KB: {"default": 256, "min": 1, "max": 65536},
 	SCAN_IDLE_TIMEOUT_MS: {"default": 5000, "min": 100, "max": 600000},
-	MUTATION_WATCHDOG_GRACE_MS: {"default": 60000, "min": 0, "max": 3600000},
+	MUTATION_WATCHDOG_GRACE_MS: {"default": 5000, "min": 0, "max": 3600000},
 	AUDIT_ENABLED: {"default": true},
 }
+
+## How set_int makes a change last; empty means _save_project_settings. Tests swap in a fake so
+## they never rewrite the project file.
+static var _persister := Callable()
 
 
 ## Adds every key (keeping a value the user already set) with its default as the initial value,
@@ -78,13 +82,39 @@ static func bounds_of(key: String) -> Vector2i:
 	return Vector2i(int(definition.get("min", 0)), int(definition.get("max", 0)))
 
 
-## Writes an integer key for this editor session, clamped; returns the value stored. The editor
-## persists it with the rest of the project settings.
+static func set_persister(persister: Callable) -> void:
+	_persister = persister
+
+
+## Writes an integer key, clamped, and saves the project settings when the value changed, so a
+## limit set through meta.set_limits survives an editor restart; returns the value stored. The
+## key's default is declared as its initial value first: the engine's writer leaves out any
+## setting equal to its initial value, so a key at its default never lands in project.godot.
 static func set_int(key: String, value: int) -> int:
 	var bounds := bounds_of(key)
 	var stored := clampi(value, bounds.x, bounds.y)
+	var changed := stored != get_int(key)
+	if not changed and ProjectSettings.has_setting(key):
+		return stored
 	ProjectSettings.set_setting(key, stored)
+	ProjectSettings.set_initial_value(key, DEFINITIONS[key]["default"])
+	if not changed:
+		return stored
+	# Called directly, not taken as a Callable: static functions as Callables inside static
+	# functions do not resolve on 4.2.0/4.2.1 (engine issue #86032).
+	var error: int = _persister.call() if _persister.is_valid() else _save_project_settings()
+	if error != OK:
+		push_warning("MCP toolkit: %s set to %d for this session only; saving project settings failed (%s)"
+			% [key, stored, error_string(error)])
 	return stored
+
+
+## project.godot belongs to the editor: outside it (a running game, a headless test) a change
+## lasts for the session only and the project file is never written.
+static func _save_project_settings() -> Error:
+	if not Engine.is_editor_hint():
+		return OK
+	return ProjectSettings.save()
 
 
 static func _property_info(key: String, definition: Dictionary) -> Dictionary:

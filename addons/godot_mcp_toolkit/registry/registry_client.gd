@@ -20,6 +20,10 @@ const VersionUtils := preload("../core/version_utils.gd")
 
 const NAME_SETTING := "application/config/name"
 const RUNTIME_SUFFIX := ".runtime.json"
+## How long a withdrawal (unregister on editor exit, clear_runtime as a game stops) may wait for
+## the lock: the process may have no later frame to retry on. Every other rebuild tries once and
+## retries on the next frame.
+const EXIT_LOCK_WAIT_MS := 100
 
 ## Registry root; empty means the per-OS default. Tests point it at a temp dir.
 var root := ""
@@ -29,12 +33,20 @@ var _registration: Dictionary = {}
 var _started_at := 0.0
 var _project_name := ""
 var _runtime_published := false
+## `schedule(retry: Callable)` runs `retry` on a later frame; tests run it by hand.
+var _retry_scheduler: Callable
+var _retry_pending := false
 
 
 ## `project_path` defaults to the running project; register() may set it later.
 func _init(registry_root: String = "", project_path: String = "") -> void:
 	root = registry_root
 	_project_path = project_path
+	_retry_scheduler = _retry_next_frame
+
+
+func set_retry_scheduler(scheduler: Callable) -> void:
+	_retry_scheduler = scheduler
 
 
 ## Publishes (or re-publishes) this editor. Called on every fresh bind; a changed port restarts
@@ -94,7 +106,7 @@ func clear_runtime() -> void:
 		return
 	AtomicFile.remove(_runtime_path())
 	_runtime_published = false
-	rebuild()
+	rebuild(EXIT_LOCK_WAIT_MS)
 
 
 ## Editor exit: withdraw this editor's entry.
@@ -104,17 +116,20 @@ func unregister() -> void:
 		return
 	AtomicFile.remove(_entry_path())
 	_registration = {}
-	rebuild()
+	rebuild(EXIT_LOCK_WAIT_MS)
 
 
-## Re-projects every entry file into projects.json. Returns false when the lock was busy or a
-## write failed (the next change rebuilds again, so a miss heals itself).
-func rebuild() -> bool:
+## Re-projects every entry file into projects.json. Returns false when the lock was busy (a
+## retry is then scheduled for a later frame, one at a time: a rebuild reads the whole entries
+## dir, so one retry covers every change made meanwhile) or a write failed. `wait_ms` > 0 waits
+## that long for the lock instead, for the exit path.
+func rebuild(wait_ms: int = 0) -> bool:
 	var lock := RegistryLock.new(RegistryPaths.lock_path(root))
 	if not DirAccess.dir_exists_absolute(RegistryPaths.entries_dir(root)):
 		DirAccess.make_dir_recursive_absolute(RegistryPaths.entries_dir(root))
-	if not lock.acquire():
-		push_warning("MCP toolkit: registry lock busy; projects.json not rebuilt this time")
+	var acquired := lock.acquire_within(wait_ms) if wait_ms > 0 else lock.try_acquire()
+	if not acquired:
+		_schedule_retry()
 		return false
 	var entries: Array = []
 	var overlays: Array = []
@@ -130,6 +145,29 @@ func rebuild() -> bool:
 	if error != OK:
 		push_warning("MCP toolkit: could not write %s (%s)" % [RegistryPaths.projects_json(root), error_string(error)])
 	return error == OK
+
+
+func _schedule_retry() -> void:
+	if _retry_pending:
+		return
+	_retry_pending = true
+	_retry_scheduler.call(_retry_rebuild)
+
+
+func _retry_rebuild() -> void:
+	_retry_pending = false
+	rebuild()
+
+
+## The default scheduler: once, on the next frame of the running SceneTree (editor or game).
+## Without one (a bare MainLoop) the retry is dropped and the next change rebuilds instead.
+func _retry_next_frame(retry: Callable) -> void:
+	var tree := Engine.get_main_loop() as SceneTree
+	if tree == null:
+		_retry_pending = false
+		push_warning("MCP toolkit: registry lock busy; projects.json not rebuilt this time")
+		return
+	tree.process_frame.connect(retry, CONNECT_ONE_SHOT)
 
 
 func _write_entry() -> void:

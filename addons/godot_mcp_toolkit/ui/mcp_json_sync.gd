@@ -8,6 +8,7 @@ extends RefCounted
 
 const McpJson := preload("mcp_json.gd")
 const AtomicFile := preload("../registry/store/atomic_file.gd")
+const JsonText := preload("json_text.gd")
 
 const FILE_NAME := ".mcp.json"
 
@@ -59,13 +60,14 @@ static func write(path: String = "", os_name: String = "", env_overrides: Dictio
 
 
 ## {"config": Dictionary, "error": String}: an empty file counts as an empty object so a
-## freshly `touch`ed file can be filled in.
+## freshly `touch`ed file can be filled in. Integers stay integers (JsonText), so other servers'
+## entries are written back as they were.
 static func _parse(text: String) -> Dictionary:
 	if text.strip_edges().is_empty():
 		return {"config": {}, "error": ""}
-	var json := JSON.new()
-	if json.parse(text) != OK:
-		return {"config": {}, "error": "invalid JSON at line %d: %s" % [json.get_error_line(), json.get_error_message()]}
-	if not json.data is Dictionary:
+	var parsed := JsonText.parse(text)
+	if not String(parsed["error"]).is_empty():
+		return {"config": {}, "error": parsed["error"]}
+	if not parsed["data"] is Dictionary:
 		return {"config": {}, "error": "the top level is not a JSON object"}
-	return {"config": json.data, "error": ""}
+	return {"config": parsed["data"], "error": ""}

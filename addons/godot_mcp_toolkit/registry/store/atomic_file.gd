@@ -2,13 +2,15 @@
 extends RefCounted
 ## Crash-safe file replacement shared by the registry and the .mcp.json writer.
 ##
-## Write to `<path>.tmp`, move the old file to `<path>.bak`, move tmp into place, and put the
-## backup back if that last move fails. The detour through .bak exists because renaming onto an
-## existing file fails on Windows; a reader therefore sees the old file or the new one, never a
-## half-written one. Export-clean.
+## Write the whole text to `<path>.tmp`, then rename it over `<path>` in one step. A reader (the
+## bridge watching projects.json) sees the old file or the new one, never a half-written one and
+## never no file at all. On POSIX that rename is atomic (rename(2) replaces the target). Godot's
+## Windows DirAccess.rename (4.2 through 4.6) deletes an existing target and then renames into
+## its place inside the same call, so the gap there is two consecutive system calls rather than
+## the old three-step tmp -> .bak -> target dance; a failed rename leaves the old file where it
+## was on POSIX. No sibling file (such as a user's own `.bak`) is ever touched. Export-clean.
 
 const TMP_SUFFIX := ".tmp"
-const BAK_SUFFIX := ".bak"
 
 
 static func write_text(path: String, text: String) -> Error:
@@ -16,7 +18,6 @@ static func write_text(path: String, text: String) -> Error:
 	if dir_error != OK:
 		return dir_error
 	var tmp := path + TMP_SUFFIX
-	var bak := path + BAK_SUFFIX
 	var file := FileAccess.open(tmp, FileAccess.WRITE)
 	if file == null:
 		return FileAccess.get_open_error()
@@ -29,23 +30,14 @@ static func write_text(path: String, text: String) -> Error:
 	if write_error != OK:
 		DirAccess.remove_absolute(tmp)
 		return write_error
-	var had_old := FileAccess.file_exists(path)
-	if had_old:
-		if FileAccess.file_exists(bak):
-			DirAccess.remove_absolute(bak)
-		var backup_error := DirAccess.rename_absolute(path, bak)
-		if backup_error != OK:
-			DirAccess.remove_absolute(tmp)
-			return backup_error
+	if DirAccess.dir_exists_absolute(path):
+		# rename(2) would fail here anyway; refusing up front keeps the error the same on every OS.
+		DirAccess.remove_absolute(tmp)
+		return ERR_ALREADY_EXISTS
 	var move_error := DirAccess.rename_absolute(tmp, path)
 	if move_error != OK:
-		if had_old:
-			DirAccess.rename_absolute(bak, path)
 		DirAccess.remove_absolute(tmp)
-		return move_error
-	if had_old:
-		DirAccess.remove_absolute(bak)
-	return OK
+	return move_error
 
 
 ## The file's text, or "" when it is missing or unreadable (callers treat both as absent).

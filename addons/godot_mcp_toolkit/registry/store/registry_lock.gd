@@ -9,7 +9,6 @@ extends RefCounted
 const OWNER_FILE := "owner"
 const STALE_SECONDS := 10
 const RETRY_DELAY_MS := 5
-const MAX_WAIT_MS := 1000
 
 var _path := ""
 var _held := false
@@ -19,22 +18,28 @@ func _init(lock_path: String) -> void:
 	_path = lock_path
 
 
-## Waits up to MAX_WAIT_MS; false means another process holds a fresh lock.
-func acquire() -> bool:
+## One attempt, never waits: false means another process holds a fresh lock. The holder keeps
+## it for one directory scan and one small file write, so callers on the main thread retry on a
+## later frame instead of sleeping here (see registry_client.gd).
+func try_acquire() -> bool:
+	if _take():
+		return true
+	if _is_stale():
+		_break()
+		return _take()
+	return false
+
+
+## Retries for at most `max_wait_ms` (sleeping RETRY_DELAY_MS between tries). Only for a write
+## made as a process winds down, when there may be no later frame to retry on; keep it small.
+func acquire_within(max_wait_ms: int) -> bool:
 	var waited := 0
-	while true:
-		if DirAccess.make_dir_absolute(_path) == OK:
-			_write_owner()
-			_held = true
-			return true
-		if _is_stale():
-			_break()
-			continue
-		if waited >= MAX_WAIT_MS:
+	while not try_acquire():
+		if waited >= max_wait_ms:
 			return false
 		OS.delay_msec(RETRY_DELAY_MS)
 		waited += RETRY_DELAY_MS
-	return false
+	return true
 
 
 func release() -> void:
@@ -46,6 +51,14 @@ func release() -> void:
 
 func is_held() -> bool:
 	return _held
+
+
+func _take() -> bool:
+	if DirAccess.make_dir_absolute(_path) != OK:
+		return false
+	_write_owner()
+	_held = true
+	return true
 
 
 func _write_owner() -> void:
