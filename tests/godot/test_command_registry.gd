@@ -153,3 +153,22 @@ func _other_handler(_params: Dictionary) -> Dictionary:
 func _fake_save(path: String) -> Error:
 	_saved.append(path)
 	return OK
+
+
+func test_queued_save_of_the_edited_scene_is_pinned_to_its_path() -> void:
+	var root := Node.new()
+	root.scene_file_path = "res://levels/edited.tscn"
+	var context := RuntimeContext.new(root)
+	var registry := CommandRegistry.new()
+	registry.configure("4.2.2", context)
+	var saved: Array[String] = []
+	registry.get_save_queue().set_saver(func(path: String) -> Error:
+		saved.append(path)
+		return OK)
+	var id := registry.queue_save()
+	# The user switches tabs before the next tick: the queued save must still name the first scene.
+	root.scene_file_path = "res://levels/other.tscn"
+	registry.get_save_queue().process()
+	Assert.eq(saved, ["res://levels/edited.tscn"], "the scene edited when the save was queued")
+	Assert.eq(registry.check_save(id)["path"], "res://levels/edited.tscn", "check_save names it")
+	root.free()

@@ -111,6 +111,9 @@ func configure(engine_version: String, context: RefCounted) -> void:
 	_engine_version = engine_version
 	_context = context
 	_save_queue.set_saver(Callable(context, "save_scene") if context != null else Callable())
+	# "" is pinned to the scene edited when the save is queued, not whichever tab is active later.
+	_save_queue.set_active_scene_provider(
+		Callable(context, "edited_scene_path") if context != null else Callable())
 
 
 func get_context() -> RefCounted:
@@ -126,6 +129,7 @@ func clear() -> void:
 	_commands.clear()
 	_context = null
 	_save_queue.set_saver(Callable())
+	_save_queue.set_active_scene_provider(Callable())
 
 
 # --- the extension facade (C13) ----------------------------------------------------------------
