@@ -48,7 +48,8 @@ class BridgeApp:
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
         self.dispatch = ToolDispatch(
-            self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit
+            self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit,
+            result_limit_kb=settings.result_limit_kb,
         )
         self._tools_cache: list[dict[str, Any]] | None = None
         # The visible names as last announced: the version lambda already reads the new

@@ -209,7 +209,8 @@ class EditorBridge:
 
     # -- events from the links and the watcher -----------------------------------
 
-    async def _after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> None:
+    async def _after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> bool:
+        """Setup on a fresh connection; True when it must be reopened (a new buffer size applies only then)."""
         ack = ch.ack
         self.headless = ack["headless"] if isinstance(ack.get("headless"), bool) else None
         if isinstance(ack.get("godot_version"), str):
@@ -227,9 +228,12 @@ class EditorBridge:
         t = self.timing.setup_timeout
         if limits:
             try:
-                await ch.request("meta.set_limits", limits, timeout=t)
+                reply = await ch.request("meta.set_limits", limits, timeout=t)
             except ToolError as err:
                 log.warning("could not apply limits %s: %s", limits, err.message)
+            else:
+                if self._learn_buffer(ch, reply):
+                    return True
         try:
             reply = await ch.request("extensions.list", {}, timeout=t)
             commands = _commands(reply.get("commands") if isinstance(reply, dict) else None)
@@ -243,6 +247,26 @@ class EditorBridge:
         if self._on_connect is not None:
             # e.g. a fresh LSP verdict for the dock; in the background so the first call is not delayed.
             self._spawn(self._on_connect())
+        return False
+
+    @staticmethod
+    def _learn_buffer(ch: WsChannel, reply: Any) -> bool:
+        """This connection's inbound buffer from a meta.set_limits reply; True when a new size awaits a reconnect.
+
+        The editor sizes a peer's buffer when it accepts it, so ``previous`` is this connection's
+        and ``applied`` is the next one's.
+        """
+        def kb(key: str) -> int | None:
+            part = reply.get(key) if isinstance(reply, dict) else None
+            value = part.get("ws_buffer_kb") if isinstance(part, dict) else None
+            return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+        previous, applied = kb("previous"), kb("applied")
+        if previous is not None:
+            ch.inbound_limit = previous * 1024
+        elif applied is not None:
+            return False  # an editor that does not say what it had: keep the default
+        return previous is not None and applied is not None and applied != previous
 
     def _on_push(self, message: dict[str, Any]) -> None:
         name = message.get("notification") or message.get("method")

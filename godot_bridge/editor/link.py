@@ -41,7 +41,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_EDITOR_PORT = 6550
 
-AfterAuth = Callable[[WsChannel, RegistryEntry | None], Awaitable[None]]
+# Returns True when the connection must be reopened for its setup to take effect.
+AfterAuth = Callable[[WsChannel, RegistryEntry | None], Awaitable[bool]]
 
 
 def registry_note(path: Path) -> str:
@@ -247,6 +248,25 @@ class EditorLink:
         )
 
     async def _open(self, port: int, entry: RegistryEntry | None) -> None:
+        # A second round only when setup asks for it: meta.set_limits changed the inbound buffer,
+        # which the editor applies to connections accepted from then on.
+        for _ in range(2):
+            ch = await self._open_channel(port, entry)
+            try:
+                # Before the channel is published, so no tool call overtakes meta.set_limits.
+                reopen = await self._after_auth(ch, entry)
+            except Exception:  # housekeeping must never cost us the connection
+                log.exception("post-connect setup failed")
+                reopen = False
+            if not reopen:
+                break
+            log.info("reconnecting to the editor on port %s so its new buffer size applies", port)
+            await ch.aclose()
+        self._channel = ch
+        self.ever_connected = True
+        self._connected.set()
+
+    async def _open_channel(self, port: int, entry: RegistryEntry | None) -> WsChannel:
         def read_token() -> tuple[str, str]:
             value, source = tokens.load(
                 self.settings.token_path, entry, project=self.project, registry_file=self.registry_file
@@ -271,14 +291,7 @@ class EditorLink:
             ack.get("version", "?"),
             ", headless" if ack.get("headless") else "",
         )
-        try:
-            # Before the channel is published, so no tool call overtakes meta.set_limits.
-            await self._after_auth(ch, entry)
-        except Exception:  # housekeeping must never cost us the connection
-            log.exception("post-connect setup failed")
-        self._channel = ch
-        self.ever_connected = True
-        self._connected.set()
+        return ch
 
     # -- calls ---------------------------------------------------------------
 
