@@ -285,9 +285,7 @@ class EditorBridge:
             self._seen_ports = ports
             editor_port, runtime_port = ports
             if editor_port != before[0] and editor_port is not None:
-                live = self._editor.live()
-                if live is None or live.port != editor_port:
-                    self._editor.kick()
+                self._editor.retarget(editor_port)
             if runtime_port != before[1]:
                 log.info("registry: runtime_port %s -> %s", before[1], runtime_port)
                 live_rt = self._runtime.live()
