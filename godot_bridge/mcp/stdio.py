@@ -72,6 +72,10 @@ class _Unanswered:
         key = _key(rid)
         self._open[key] = self._open.get(key, 0) + 1
 
+    @property
+    def count(self) -> int:
+        return sum(self._open.values())
+
     def finished(self, rid: Any) -> None:
         key = _key(rid)
         left = self._open.get(key)
@@ -133,6 +137,8 @@ class _WireIn:
                 return item
         # End of input: answer what is already running (a piped batch of requests expects
         # its answers) before the dispatcher cancels in-flight work.
+        if self._unanswered.count:
+            log.info("end of input with %d request(s) unanswered; waiting up to %g s", self._unanswered.count, EOF_GRACE_S)
         with anyio.move_on_after(EOF_GRACE_S):
             await self._unanswered.idle.wait()
         raise StopAsyncIteration
