@@ -29,43 +29,33 @@ def nested(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
-@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 900, 5000])
-async def test_deep_line_is_answered_and_the_server_keeps_serving(bridge: BridgeProcess, depth: int):
+async def test_deep_nesting_is_answered_and_the_server_keeps_serving(bridge: BridgeProcess):
+    # A bare deep array: a batch (-32600) while the parser copes, a parse error (-32700) beyond.
+    for depth in (MAX_DEPTH + 1, 900, 5000):
+        fut = bridge.expect(None)
+        await bridge.send_raw(nested(depth))
+        assert (await asyncio.wait_for(fut, 10))["error"]["code"] in (-32700, -32600)
+        await still_serving(bridge)
+    # Deep arguments of a request: invalid params, answered with the request's id.
+    line = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"discover_tools","arguments":{"topic":%s}}}'
+    for rid, depth in ((7, MAX_DEPTH + 1), (8, 900)):
+        fut = bridge.expect(rid)
+        await bridge.send_raw(line % (rid, nested(depth)))
+        resp = await asyncio.wait_for(fut, 10)
+        assert resp["error"]["code"] == -32602 and str(MAX_DEPTH) in resp["error"]["message"]
+        await still_serving(bridge)
+    # Deeper than the JSON parser can go, inside the arguments: a parse error with no id.
     fut = bridge.expect(None)
-    await bridge.send_raw(nested(depth))
-    resp = await asyncio.wait_for(fut, 10)
-    assert resp["error"]["code"] in (-32700, -32600)
-    await still_serving(bridge)
-
-
-@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 900])
-async def test_deep_params_are_invalid_params_with_the_id(bridge: BridgeProcess, depth: int):
-    line = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"discover_tools","arguments":{"topic":%s}}}'
-    fut = bridge.expect(7)
-    await bridge.send_raw(line % nested(depth))
-    resp = await asyncio.wait_for(fut, 10)
-    assert resp["error"]["code"] == -32602
-    assert str(MAX_DEPTH) in resp["error"]["message"]
-    await still_serving(bridge)
-
-
-async def test_deeper_than_the_parser_can_go_is_a_parse_error(bridge: BridgeProcess):
-    line = '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"x","arguments":{"a":%s}}}' % nested(3000)
-    fut = bridge.expect(None)
-    await bridge.send_raw(line)
+    await bridge.send_raw(line % (9, nested(3000)))
     assert (await asyncio.wait_for(fut, 10))["error"]["code"] == -32700
     await still_serving(bridge)
 
 
-async def test_lone_surrogate_id_is_echoed_escaped(bridge: BridgeProcess):
+async def test_lone_surrogates_in_id_method_and_tool_name(bridge: BridgeProcess):
     fut = bridge.expect("\ud800")
     await bridge.send_raw('{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}')
     assert (await asyncio.wait_for(fut, 10))["result"] == {}
     assert b'"\\ud800"' in bridge.raw_lines[-1]  # escaped on the wire, exactly as sent
-    await still_serving(bridge)
-
-
-async def test_lone_surrogate_method_and_tool_name(bridge: BridgeProcess):
     fut = bridge.expect(9)
     await bridge.send_raw('{"jsonrpc":"2.0","id":9,"method":"\\udc00"}')
     assert (await asyncio.wait_for(fut, 10))["error"]["code"] == -32601
