@@ -1,9 +1,14 @@
 """MCP over stdio: newline-delimited JSON-RPC, both eras on one pipe.
 
-We own the line codec (instead of the SDK's ``stdio_server``) because the SDK
-drops unparsable lines and batches silently, while the seeds require -32700 and
--32600 answers with ``id: null``. stdout is reserved for protocol messages: fd 1
-is pointed at stderr while we serve, so a stray print cannot corrupt the wire.
+We own the line codec (``codec.py``, instead of the SDK's ``stdio_server``) because the
+SDK drops unparsable lines and batches silently, while the seeds require -32700 and
+-32600 answers with ``id: null``; line I/O is ``lineio.py``. stdout is reserved for
+protocol messages: fd 1 is pointed at stderr while we serve, so a stray print cannot
+corrupt the wire.
+
+End of input: requests still running get ``EOF_GRACE_S`` to be answered (a piped batch
+expects its answers); then the dispatcher answers what is left with "Connection closed".
+An open ``subscriptions/listen`` stream is not waited for.
 """
 
 from __future__ import annotations
