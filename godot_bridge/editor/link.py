@@ -16,6 +16,9 @@ Policy, in one place:
 * When an attempt fails, the registry is read again; if it now names another port
   the attempt is retried there once. With a pin, a registry that names another
   port turns the failure into a precise desync message.
+* Without a pin, the registry naming a new port abandons the old one at once: an
+  attempt still waiting there is cut short and a channel open there is dropped (a
+  frozen editor accepts TCP and answers nothing, so waiting would cost a timeout).
 """
 
 from __future__ import annotations
