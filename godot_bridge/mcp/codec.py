@@ -57,6 +57,10 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def _request_id(obj: Any) -> str | int | None:
     rid = obj.get("id") if isinstance(obj, dict) else None
     if isinstance(rid, bool) or not isinstance(rid, str | int):
@@ -74,8 +78,10 @@ def classify_line(line: bytes) -> SessionMessage | JSONRPCError | None:
     if not text:
         return None
     try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        obj = json.loads(text, parse_constant=_not_json)
+    except (ValueError, UnicodeDecodeError):
+        # ValueError also covers what Python's parser refuses beyond JSON's grammar: an integer
+        # longer than sys.get_int_max_str_digits(), and NaN/Infinity (not JSON at all).
         return error(None, PARSE_ERROR, "Parse error: the line is not valid JSON")
     except RecursionError:
         return error(None, PARSE_ERROR, f"Parse error: the line nests deeper than {MAX_DEPTH} levels")

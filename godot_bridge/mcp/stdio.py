@@ -22,9 +22,9 @@ from typing import Any, BinaryIO
 import anyio
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
+from mcp_types import PARSE_ERROR, JSONRPCError, JSONRPCRequest, JSONRPCResponse
 
-from godot_bridge.mcp.codec import classify_line, encode_message
+from godot_bridge.mcp.codec import classify_line, encode_message, error
 from godot_bridge.mcp.lineio import LineReader, LineWriter, open_reader, open_writer
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,11 @@ class _WireIn:
 
     async def __anext__(self) -> SessionMessage:
         while line := await self._lines.readline():
-            item = classify_line(line)
+            try:
+                item = classify_line(line)
+            except Exception:  # noqa: BLE001 - no input may end the server; the codec should have caught it
+                log.exception("unexpected failure decoding an input line")
+                item = error(None, PARSE_ERROR, "Parse error: the line could not be decoded")
             if isinstance(item, JSONRPCError):
                 await self._out.send(SessionMessage(item))
             elif item is not None:

@@ -64,7 +64,10 @@ def request_line(draw: st.DrawFn, index: int, modern: bool) -> tuple[str, Any]:
 
 @st.composite
 def other_line(draw: st.DrawFn) -> str:
-    kind = draw(st.sampled_from(["garbage", "deep", "batch", "notification", "json"]))
+    kind = draw(st.sampled_from(["garbage", "deep", "batch", "notification", "json", "number"]))
+    if kind == "number":  # what Python's parser refuses although it looks like JSON
+        value = draw(st.sampled_from(["1" * 5000, "NaN", "Infinity", "-Infinity", "1e999999"]))
+        return '{"jsonrpc":"2.0","id":"n","method":"ping","params":{"x":%s}}' % value
     if kind == "garbage":
         return draw(st.binary(max_size=40)).replace(b"\n", b" ").decode("latin-1")
     if kind == "deep":

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCResponse
 
 from godot_bridge.mcp.codec import MAX_DEPTH, classify_line, encode_message, too_deep
@@ -38,6 +40,13 @@ def test_deep_response_is_invalid_request() -> None:
 def test_beyond_the_parser_is_a_parse_error() -> None:
     answer = classify_line(b"[" * 100_000 + b"]" * 100_000)
     assert isinstance(answer, JSONRPCError) and answer.id is None and answer.error.code == -32700
+
+
+@pytest.mark.parametrize("number", [b"1" * 5000, b"NaN", b"-Infinity"])
+def test_numbers_python_refuses_are_parse_errors(number: bytes) -> None:
+    line = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":' + number + b"}}"
+    answer = classify_line(line)
+    assert isinstance(answer, JSONRPCError) and answer.error.code == -32700
 
 
 def test_lone_surrogate_is_written_escaped() -> None:
