@@ -87,7 +87,9 @@ def classify_line(line: bytes) -> SessionMessage | JSONRPCError | None:
         return error(None, PARSE_ERROR, f"Parse error: the line nests deeper than {MAX_DEPTH} levels")
     if isinstance(obj, list):
         return error(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are not supported")
-    if too_deep(obj):
+    # Nesting needs an opening bracket per level: a line with few of them cannot be too deep,
+    # and counting bytes is far cheaper than walking the value (this is every call's path).
+    if text.count(b"[") + text.count(b"{") > MAX_DEPTH and too_deep(obj):
         rid = _request_id(obj)
         if rid is not None and isinstance(obj.get("method"), str):
             return error(rid, INVALID_PARAMS, f"Invalid params: nested deeper than {MAX_DEPTH} levels")
