@@ -30,11 +30,15 @@ OVERSIZED = b"\x00oversized\n"
 class LineReader(Protocol):
     async def readline(self) -> bytes: ...
 
+    def close(self) -> None: ...
+
 
 class LineWriter(Protocol):
     async def write(self, data: bytes) -> None: ...
 
     async def flush(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def _pollable(stream: BinaryIO) -> bool:
@@ -64,6 +68,9 @@ class ThreadReader:
     async def readline(self) -> bytes:
         return await anyio.to_thread.run_sync(self._stdin.readline)
 
+    def close(self) -> None:
+        return None  # the caller owns the file
+
 
 class ThreadWriter:
     """Blocking writes in a worker thread, one at a time."""
@@ -81,6 +88,9 @@ class ThreadWriter:
         async with self._lock:  # the last write has returned once the lock is free
             return
 
+    def close(self) -> None:
+        return None  # the caller owns the file
+
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
@@ -95,15 +105,18 @@ class PipeReader:
     loop's time under 16 concurrent callers; pipes keep everything on the loop.
     """
 
-    def __init__(self, reader: asyncio.StreamReader) -> None:
-        self._reader = reader
+    def __init__(self, reader: asyncio.StreamReader, transport: asyncio.BaseTransport) -> None:
+        self._reader, self._transport = reader, transport
 
     @classmethod
     async def open(cls, stdin: BinaryIO) -> PipeReader:
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=MAX_LINE)
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-        return cls(reader)
+        transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+        return cls(reader, transport)
+
+    def close(self) -> None:
+        self._transport.close()  # detaches from the loop (and closes stdin, which we are done with)
 
     async def readline(self) -> bytes:
         try:
@@ -142,6 +155,9 @@ class PipeWriter:
         transport = self._writer.transport
         while transport.get_write_buffer_size() and not transport.is_closing():
             await asyncio.sleep(0.01)
+
+    def close(self) -> None:
+        self._writer.close()  # after flush(): nothing is left to write
 
 
 async def open_writer(wire: BinaryIO) -> LineWriter:

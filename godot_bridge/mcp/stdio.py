@@ -49,9 +49,14 @@ class _Lines:
     """stdin and the wire as one line-I/O object (reader and writer picked independently)."""
 
     def __init__(self, reader: LineReader, writer: LineWriter) -> None:
+        self._reader, self._writer = reader, writer
         self.readline = reader.readline
         self.write = writer.write
         self.flush = writer.flush
+
+    def close(self) -> None:
+        self._reader.close()
+        self._writer.close()
 
 
 def _key(rid: Any) -> tuple[str, Any]:
@@ -205,3 +210,4 @@ async def serve_stdio(
         with anyio.move_on_after(5):  # answers written but still buffered must reach the client
             await lines.flush()
         tg.cancel_scope.cancel()
+    lines.close()
