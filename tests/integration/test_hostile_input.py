@@ -131,6 +131,7 @@ async def test_stdin_and_stdout_regular_files(tmp_path: Path, data_home: Path, p
     assert sorted(_answer_ids(out.read_bytes())) == [1, 2, 3]
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="/dev/null is a POSIX device")
 async def test_stdin_dev_null_exits(tmp_path: Path, data_home: Path, project_dir: Path):
     """Issue 18: /dev/null cannot be registered with epoll; the bridge must read it in a thread and end."""
     with open("/dev/null", "rb") as null:
