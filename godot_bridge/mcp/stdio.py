@@ -197,11 +197,12 @@ async def serve_stdio(
     async def on_request(dctx: Any, method: str, params: Any) -> dict[str, Any]:
         try:
             return await handle_request(dctx, method, params)
-        except anyio.get_cancelled_exc_class():
+        finally:
+            # A request the client cancelled is never answered (the dispatcher checks the same flag
+            # before writing), however its handler ended: no answer is owed.
             cancel_requested = getattr(dctx, "cancel_requested", None)
             if cancel_requested is not None and cancel_requested.is_set() and method not in STREAMING_METHODS:
-                unanswered.finished(dctx.request_id)  # the client cancelled it: no answer is owed
-            raise
+                unanswered.finished(dctx.request_id)
 
     async with anyio.create_task_group() as tg:
         if on_ready is not None:
