@@ -178,3 +178,17 @@ async def test_call_the_editor_never_answers_holds_exit_only_for_the_grace(sim: 
     resp = await asyncio.wait_for(answer, 5)
     assert "error" in resp  # answered once, as abandoned, rather than lost
     assert [line for line in bridge.raw_lines if b'"id":60' in line] == [bridge.raw_lines[-1]]
+
+
+async def test_cancelled_call_does_not_hold_exit(sim: ToolkitSim, spawn_bridge):
+    bridge = await spawn_bridge({"GODOT_MCP_LOG_LEVEL": "DEBUG"})
+    sim.script("scene.get_tree", {"silence": True})
+    await bridge.send({"jsonrpc": "2.0", "id": 70, "method": "tools/call",
+                       "params": {"name": "scene_get_tree", "arguments": {}}})
+    await sim.wait_for("scene.get_tree", timeout=10)
+    await bridge.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 70}})
+    await sim.wait_for("_cancel", timeout=10)
+    await still_serving(bridge)
+    await _close_and_wait(bridge, 15)
+    assert b"unanswered" not in bytes(bridge.stderr)  # the cancelled call is owed no answer
+    assert not [line for line in bridge.raw_lines if b'"id":70' in line]
