@@ -51,7 +51,8 @@ class BridgeApp:
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
         self.dispatch = ToolDispatch(
-            self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit
+            self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit,
+            result_limit_kb=settings.result_limit_kb,
         )
         self.resources = ResourceService(
             settings.project_path, self.editor, read_only=lambda: self.surface.read_only,

@@ -14,6 +14,10 @@ from pathlib import Path
 from typing import Any
 
 
+# GODOT_MCP_RESULT_LIMIT's default: the largest single tool result, in KiB (see ceiling.py).
+DEFAULT_RESULT_LIMIT_KB = 16 * 1024
+
+
 class ConfigError(ValueError):
     """A malformed flag or environment value; the message names it."""
 
@@ -55,6 +59,7 @@ class Settings:
     rate_limit: int | None = None  # calls per 60 s
     script_read_limit_kb: int | None = None
     ws_buffer_limit_kb: int | None = None
+    result_limit_kb: int = DEFAULT_RESULT_LIMIT_KB
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
     cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -87,6 +92,7 @@ class Settings:
             rate_limit=_env_positive_int(env, "GODOT_MCP_RATE_LIMIT"),
             script_read_limit_kb=_env_positive_int(env, "GODOT_MCP_SCRIPT_READ_LIMIT"),
             ws_buffer_limit_kb=_env_positive_int(env, "GODOT_MCP_WS_BUFFER_LIMIT"),
+            result_limit_kb=_env_positive_int(env, "GODOT_MCP_RESULT_LIMIT") or DEFAULT_RESULT_LIMIT_KB,
             env=env,
             cli=cli,
         )

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from godot_bridge import groups, results
+from godot_bridge import ceiling, groups, results
 from godot_bridge.catalogue import ToolDef
 from godot_bridge.errors import ToolError
 from godot_bridge.progress import ProgressFn
@@ -82,12 +82,14 @@ class ToolDispatch:
         *,
         on_list_changed: Callable[[], None],
         rate_limit: int | None = None,
+        result_limit_kb: int = ceiling.DEFAULT_RESULT_LIMIT_KB,
     ) -> None:
         self.surface = surface
         self.editor = editor
         self.lsp = lsp
         self.on_list_changed = on_list_changed
         self.limiter = RateLimiter(rate_limit)
+        self.result_limit_kb = result_limit_kb
 
     async def call(self, name: str, arguments: Any, *, progress: ProgressFn | None = None) -> ToolOutcome:
         started = time.perf_counter()
@@ -112,9 +114,10 @@ class ToolDispatch:
         try:
             args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
             self._check_version(tool)
-            return await self._route(tool, args, progress)
+            outcome = await self._route(tool, args, progress)
         except ToolError as err:
             return results.failure(err)
+        return ceiling.check(tool.name, tool.input_schema, outcome, self.result_limit_kb) or outcome
 
     def _version_blocked(self, name: str) -> ToolDef | None:
         """A catalogue tool hidden only because the connected editor is too old or too new.

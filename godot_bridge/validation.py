@@ -154,6 +154,38 @@ def validate_arguments(arguments: Any, schema: dict[str, Any]) -> dict[str, Any]
     if not isinstance(arguments, dict):
         raise ToolError("INVALID_PARAMS", f"arguments must be an object, got {_describe(arguments)}")
     try:
-        return _check_object(arguments, schema, "")
+        checked = _check_object(arguments, schema, "")
+        _check_text(checked)
+        return checked
     except _Invalid as exc:
         raise ToolError("INVALID_PARAMS", f"Invalid argument {exc}", extra={"param": exc.path}) from None
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _check_text(arguments: dict[str, Any]) -> None:
+    """Refuse a lone surrogate (``"\\ud800"``) anywhere in the arguments, naming where.
+
+    JSON can carry one, UTF-8 cannot: forwarded, it would break the editor frame and with it
+    the connection every other call in flight uses.
+    """
+    stack: list[tuple[Any, str]] = [(arguments, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if _has_lone_surrogate(value):
+                raise _Invalid(path, "contains a lone UTF-16 surrogate (not valid Unicode text)")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                where = f"{path}.{key}" if path else str(key)
+                if _has_lone_surrogate(key):
+                    raise _Invalid(path or "arguments", f"has a key {key!r} with a lone UTF-16 surrogate")
+                stack.append((item, where))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))

@@ -196,11 +196,14 @@ class EditorBridge:
             if value is not None
         }
 
-    async def _send_limits(self, ch: WsChannel, limits: dict[str, int]) -> None:
+    async def _send_limits(self, ch: WsChannel, limits: dict[str, int]) -> bool:
+        """Send the limits; True when the reply says a new buffer size applies only after a reconnect."""
         try:
-            await ch.request("meta.set_limits", limits, timeout=self.timing.setup_timeout)
+            reply = await ch.request("meta.set_limits", limits, timeout=self.timing.setup_timeout)
         except ToolError as err:
             log.warning("could not apply limits %s: %s", limits, err.message)
+            return False
+        return self._learn_buffer(ch, reply)
 
     # -- facts: version, extensions -------------------------------------------
 
@@ -244,7 +247,8 @@ class EditorBridge:
 
     # -- events from the links and the watcher -----------------------------------
 
-    async def _after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> None:
+    async def _after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> bool:
+        """Setup on a fresh connection; True when it must be reopened (a new buffer size applies only then)."""
         ack = ch.ack
         self.headless = ack["headless"] if isinstance(ack.get("headless"), bool) else None
         if isinstance(ack.get("godot_version"), str):
@@ -254,7 +258,8 @@ class EditorBridge:
         t = self.timing.setup_timeout
         limits = self._limits()
         if limits:
-            await self._send_limits(ch, limits)
+            if await self._send_limits(ch, limits):
+                return True
         try:
             reply = await ch.request("extensions.list", {}, timeout=t)
             commands = _commands(reply.get("commands") if isinstance(reply, dict) else None)
@@ -268,6 +273,26 @@ class EditorBridge:
         if self._on_connect is not None:
             # e.g. a fresh LSP verdict for the dock; in the background so the first call is not delayed.
             self._spawn(self._on_connect())
+        return False
+
+    @staticmethod
+    def _learn_buffer(ch: WsChannel, reply: Any) -> bool:
+        """This connection's inbound buffer from a meta.set_limits reply; True when a new size awaits a reconnect.
+
+        The editor sizes a peer's buffer when it accepts it, so ``previous`` is this connection's
+        and ``applied`` is the next one's.
+        """
+        def kb(key: str) -> int | None:
+            part = reply.get(key) if isinstance(reply, dict) else None
+            value = part.get("ws_buffer_kb") if isinstance(part, dict) else None
+            return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+        previous, applied = kb("previous"), kb("applied")
+        if previous is not None:
+            ch.inbound_limit = previous * 1024
+        elif applied is not None:
+            return False  # an editor that does not say what it had: keep the default
+        return previous is not None and applied is not None and applied != previous
 
     def _on_push(self, message: dict[str, Any]) -> None:
         name = message.get("notification") or message.get("method")
@@ -286,9 +311,7 @@ class EditorBridge:
             self._seen_ports = ports
             editor_port, runtime_port = ports
             if editor_port != before[0] and editor_port is not None:
-                live = self._editor.live()
-                if live is None or live.port != editor_port:
-                    self._editor.kick()
+                self._editor.retarget(editor_port)
             if runtime_port != before[1]:
                 log.info("registry: runtime_port %s -> %s", before[1], runtime_port)
                 live_rt = self._runtime.live()

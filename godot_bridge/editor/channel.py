@@ -30,6 +30,9 @@ POLICY_VIOLATION = 1008
 # Screenshots travel inline as base64; the toolkit's own buffer (ws_buffer_kb) is the real
 # ceiling, this one only stops a runaway peer from exhausting memory.
 MAX_FRAME = 256 * 1024 * 1024
+# The toolkit sizes each peer's inbound buffer from mcp_toolkit/limits/ws_buffer_kb (1024 KiB unless
+# meta.set_limits changed it); Godot drops a larger frame without a trace, so we refuse it first.
+DEFAULT_INBOUND_LIMIT = 1024 * 1024
 
 TokenProvider = Callable[[], tuple[str, str]]  # -> (token, where it came from, for messages)
 
@@ -43,6 +46,29 @@ def encode(frame: dict[str, Any]) -> str:
         return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise ToolError("INVALID_PARAMS", f"the arguments cannot be sent as JSON: {exc}") from exc
+
+
+def encode_request(frame: dict[str, Any], label: str, limit: int) -> bytes:
+    """A request frame as UTF-8, refused (never sent) when it cannot be encoded or exceeds ``limit`` bytes."""
+    text = encode(frame)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        # A lone surrogate: sending it would break the frame, and with it every call in flight.
+        raise ToolError(
+            "INVALID_PARAMS",
+            f"the arguments contain text that is not valid Unicode (a lone surrogate at character {exc.start})",
+        ) from None
+    if len(data) > limit:
+        raise ToolError(
+            "REQUEST_TOO_LARGE",
+            f"'{frame.get('method')}' is {len(data)} bytes, above the {label}'s inbound buffer of {limit} bytes "
+            f"({limit // 1024} KiB); Godot would drop it without a reply, so it was not sent",
+            hint="Send less per call (split a batch, write a long file in parts), or raise the buffer: set "
+            "GODOT_MCP_WS_BUFFER_LIMIT=<KiB> (64-65536) in the bridge's environment and restart the bridge.",
+            extra={"size_bytes": len(data), "limit_bytes": limit},
+        )
+    return data
 
 
 def describe_close(code: int | None, reason: str | None) -> str:
@@ -68,6 +94,8 @@ class WsChannel:
         self.port = port
         self.url = f"ws://{HOST}:{port}"
         self.ack: dict[str, Any] = {}
+        # Largest frame the peer accepts; the owner updates it when it learns the real buffer size.
+        self.inbound_limit = DEFAULT_INBOUND_LIMIT
         self.closed = asyncio.Event()
         self.close_description = ""
         self._rpc = RpcCorrelator(default_timeout=default_timeout)
@@ -195,7 +223,8 @@ class WsChannel:
             raise NotDelivered("DISCONNECTED", f"the {self.label} connection is closed")
         call, frame = self._rpc.request(method, params, timeout, on_progress)
         try:
-            await ws.send(encode(frame))
+            # Bytes sent as a text frame: encoded once, measured exactly, and checked before sending.
+            await ws.send(encode_request(frame, self.label, self.inbound_limit), text=True)
         except ConnectionClosed:
             self._rpc.discard(call)
             raise NotDelivered("DISCONNECTED", f"the {self.label} connection closed before '{method}' was sent") from None
@@ -249,7 +278,7 @@ class WsChannel:
 def _decode(raw: str | bytes) -> Any:
     try:
         return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # a frame nested too deep is just unreadable
         return None
 
 

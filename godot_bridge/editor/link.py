@@ -16,6 +16,9 @@ Policy, in one place:
 * When an attempt fails, the registry is read again; if it now names another port
   the attempt is retried there once. With a pin, a registry that names another
   port turns the failure into a precise desync message.
+* Without a pin, the registry naming a new port abandons the old one at once: an
+  attempt still waiting there is cut short and a channel open there is dropped (a
+  frozen editor accepts TCP and answers nothing, so waiting would cost a timeout).
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_EDITOR_PORT = 6550
 
-AfterAuth = Callable[[WsChannel, RegistryEntry | None], Awaitable[None]]
+# Returns True when the connection must be reopened for its setup to take effect.
+AfterAuth = Callable[[WsChannel, RegistryEntry | None], Awaitable[bool]]
 
 
 def registry_note(path: Path) -> str:
@@ -100,6 +104,10 @@ class EditorLink:
         self.ever_connected = False
         self.last_error: ToolError | None = None
         self._finished_attempts = 0
+        self._opening_port: int | None = None  # the port an attempt is dialling right now
+        self._moved_to: int | None = None  # set when the registry names another port mid-attempt
+        self._moved = asyncio.Event()
+        self._closings: set[asyncio.Task[None]] = set()
 
     # -- state ---------------------------------------------------------------
 
@@ -119,6 +127,28 @@ class EditorLink:
     def kick(self) -> None:
         """Cut the backoff sleep short (the registry changed, or a call is waiting)."""
         self._wake.set()
+
+    def retarget(self, port: int) -> None:
+        """The registry now names ``port`` for this project's editor: abandon any other port at once.
+
+        A frozen editor accepts TCP and never answers, so an attempt on its port would wait out the
+        auth timeout, and a channel to it would hold every call until its timeout. Neither applies
+        to a pinned port (the pin wins over the registry).
+        """
+        if self.settings.editor_port is None and not self._closing:
+            if self._opening_port is not None and self._opening_port != port:
+                log.info("registry moved the editor to port %s; abandoning the attempt on %s", port, self._opening_port)
+                self._moved_to = port
+                self._moved.set()
+            live = self.live()
+            if live is not None and live.port != port:
+                log.warning("registry moved the editor to port %s; dropping the connection on %s", port, live.port)
+                closing = asyncio.get_running_loop().create_task(live.aclose(graceful=False))
+                self._closings.add(closing)
+                closing.add_done_callback(self._closings.discard)
+        live = self.live()
+        if live is None or live.port != port:
+            self.kick()
 
     def _reset_backoff(self) -> None:
         self._backoff = self.timing.backoff_initial
@@ -247,6 +277,25 @@ class EditorLink:
         )
 
     async def _open(self, port: int, entry: RegistryEntry | None) -> None:
+        # A second round only when setup asks for it: meta.set_limits changed the inbound buffer,
+        # which the editor applies to connections accepted from then on.
+        for _ in range(2):
+            ch = await self._open_channel(port, entry)
+            try:
+                # Before the channel is published, so no tool call overtakes meta.set_limits.
+                reopen = await self._after_auth(ch, entry)
+            except Exception:  # housekeeping must never cost us the connection
+                log.exception("post-connect setup failed")
+                reopen = False
+            if not reopen:
+                break
+            log.info("reconnecting to the editor on port %s so its new buffer size applies", port)
+            await ch.aclose()
+        self._channel = ch
+        self.ever_connected = True
+        self._connected.set()
+
+    async def _open_channel(self, port: int, entry: RegistryEntry | None) -> WsChannel:
         def read_token() -> tuple[str, str]:
             value, source = tokens.load(
                 self.settings.token_path, entry, project=self.project, registry_file=self.registry_file
@@ -261,8 +310,9 @@ class EditorLink:
             on_round_trip=self._reset_backoff,
             drop_error=_drop_error,
         )
-        ack = await ch.open(
-            read_token, __version__, connect_timeout=self.timing.connect_timeout, auth_timeout=self.timing.auth_timeout
+        ack = await self._race_registry(
+            port,
+            ch.open(read_token, __version__, connect_timeout=self.timing.connect_timeout, auth_timeout=self.timing.auth_timeout),
         )
         log.info(
             "connected to the Godot editor on port %s (Godot %s, plugin %s%s)",
@@ -271,14 +321,34 @@ class EditorLink:
             ack.get("version", "?"),
             ", headless" if ack.get("headless") else "",
         )
+        return ch
+
+    async def _race_registry(self, port: int, opening: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+        """Open, unless the registry names another port first (then CONNECT_FAILED, and _connect moves on)."""
+        self._opening_port, self._moved_to = port, None
+        self._moved.clear()
+        attempt = asyncio.ensure_future(opening)
+        moved = asyncio.ensure_future(self._moved.wait())
         try:
-            # Before the channel is published, so no tool call overtakes meta.set_limits.
-            await self._after_auth(ch, entry)
-        except Exception:  # housekeeping must never cost us the connection
-            log.exception("post-connect setup failed")
-        self._channel = ch
-        self.ever_connected = True
-        self._connected.set()
+            await asyncio.wait({attempt, moved}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._opening_port = None
+            moved.cancel()
+            abandoned = not attempt.done()
+            if abandoned:
+                attempt.cancel()  # WsChannel.open aborts its socket when cancelled
+        if abandoned:
+            try:
+                await attempt
+            except asyncio.CancelledError:
+                pass
+            except ToolError:
+                pass  # it failed on its own while being abandoned; the move is the better reason
+            raise ToolError(
+                "CONNECT_FAILED",
+                f"port {port} did not finish the handshake and the registry now names port {self._moved_to}",
+            )
+        return attempt.result()
 
     # -- calls ---------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,13 +128,45 @@ def _warn_once(message: str) -> None:
         log.warning(message)
 
 
+# The toolkit replaces the registry as tmp -> old file to .bak -> tmp into place (atomic_file.gd):
+# between the two renames the file is missing while .tmp and .bak exist.
+REWRITE_SUFFIXES = (".tmp", ".bak")
+REWRITE_PAUSE_S = 0.02
+
+
+def _mid_rewrite(path: Path) -> bool:
+    return any(path.with_name(path.name + suffix).exists() for suffix in REWRITE_SUFFIXES)
+
+
+def _read_text(path: Path) -> str | None:
+    """The registry's text; None when there is none, after a retry if a rewrite was in progress.
+
+    Believing a registry caught between the toolkit's two renames would drop a live game channel
+    (its port "vanished"), so a missing file with the rewrite's side files present is read again
+    once, and then the previous version (.bak) stands in for it.
+    """
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if not _mid_rewrite(path):
+            return None
+    time.sleep(REWRITE_PAUSE_S)  # the second rename follows the first within microseconds
+    for candidate in (path, path.with_name(path.name + ".bak")):
+        try:
+            return candidate.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            continue
+    return None
+
+
 def read_registry(path: Path | None = None) -> dict[str, RegistryEntry]:
     """All entries by canonical key; empty (with a warning) when missing or corrupt."""
     path = path or registry_path()
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
+        text = _read_text(path)
+        if text is None:
+            return {}
+        raw = json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         _warn_once(f"registry {path} is unreadable ({exc}); treating it as empty")
         return {}

@@ -392,6 +392,10 @@ class LspService:
         opened_here: list[str] = []
         done = 0
         not_scanned = 0
+        if progress is not None:
+            # A first 0/N at the start: a short scan's only other notification would arrive
+            # together with the result, and some clients drop progress that late.
+            await progress(0, len(scripts), f"checking {len(scripts)} scripts")
         try:
             for chunk in chunks(scripts):
                 texts: dict[str, str] = {}

@@ -6,8 +6,7 @@ is a 2026-07-28 request and is served statelessly on its own; everything else
 (``initialize`` always included) is a handshake-era request served by one
 long-lived legacy runner whose ``initialize`` is not an admission gate.
 
-This module touches SDK internals (``ServerRunner``, ``serve_one``,
-``_NoServerRequestsDispatchContext``), which is why ``mcp`` is pinned exactly.
+The SDK parts with no public equivalent are reached only through ``sdk_private``.
 """
 
 from __future__ import annotations
@@ -16,10 +15,10 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from mcp.server.connection import Connection, NotifyOnlyOutbound
+from mcp.server.connection import Connection
 from mcp.server.lowlevel import Server
 from mcp.server.models import InitializationOptions
-from mcp.server.runner import ServerRunner, _NoServerRequestsDispatchContext, aclose_shielded
+from mcp.server.runner import ServerRunner
 from mcp.shared.dispatcher import DispatchContext, Outbound
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
@@ -30,14 +29,18 @@ from mcp_types import (
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
     PROTOCOL_VERSION_META_KEY,
+    SERVER_INFO_META_KEY,
 )
-from mcp_types.version import LATEST_MODERN_VERSION
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION
 from pydantic import ValidationError
+
+from godot_bridge.mcp import sdk_private
 
 log = logging.getLogger(__name__)
 
-# The handshake versions we negotiate; anything else is answered with the newest.
-HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18")
+# The handshake versions we negotiate: every one the SDK speaks (a client whose newest is
+# 2024-11-05 must get 2024-11-05 back, or it gives up); anything else gets the newest.
+HANDSHAKE_VERSIONS = tuple(sorted(HANDSHAKE_PROTOCOL_VERSIONS, reverse=True))
 LATEST_HANDSHAKE = HANDSHAKE_VERSIONS[0]
 # Methods that exist only in the 2026-07-28 era.
 MODERN_ONLY_METHODS = frozenset({"server/discover", "subscriptions/listen"})
@@ -73,10 +76,9 @@ class EraRouter:
 
     def __init__(self, server: Server[Any], outbound: Outbound, init_options: InitializationOptions) -> None:
         self.server = server
-        self._modern_outbound = NotifyOnlyOutbound(outbound)
-        self._legacy = Connection.for_loop(outbound, protocol_version_hint=LATEST_HANDSHAKE)
+        self._modern_outbound = sdk_private.notify_only(outbound)
         # No admission gate: a handshake-era request is served with or without `initialize`.
-        self._legacy.initialized.set()
+        self._legacy = sdk_private.handshake_connection(outbound, LATEST_HANDSHAKE)
         self._legacy_runner = ServerRunner(server, self._legacy, None, init_options=init_options)
         self.handshake_seen = False
 
@@ -98,6 +100,9 @@ class EraRouter:
         if isinstance(route, InboundLadderRejection):
             raise MCPError(code=route.code, message=route.message, data=route.data)
         _check_envelope_types(params)
+        if method == "ping":
+            # Seed 000 serves ping in 2026-07-28 too; the SDK answers -32601 and cannot be told otherwise.
+            return {"resultType": "complete", "_meta": {SERVER_INFO_META_KEY: self.server.server_info_stamp}}
         connection = Connection.from_envelope(
             route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound
         )
@@ -105,10 +110,9 @@ class EraRouter:
         # registered for teardown: that scope was a measurable share of a modern call.
         runner = ServerRunner(self.server, connection, None)
         try:
-            return await runner.on_request(_NoServerRequestsDispatchContext(dctx), method, params)
+            return await runner.on_request(sdk_private.deny_server_requests(dctx), method, params)
         finally:
-            if connection.exit_stack._exit_callbacks:  # type: ignore[attr-defined]
-                await aclose_shielded(connection)
+            await sdk_private.teardown(connection)
 
     async def _handshake(
         self, dctx: DispatchContext[Any], method: str, params: Mapping[str, Any] | None
@@ -120,7 +124,6 @@ class EraRouter:
             self.handshake_seen = True
             params = dict(params or {})
             if params.get("protocolVersion") not in HANDSHAKE_VERSIONS:
-                # The SDK would also accept 2024-11-05 / 2025-03-26; we answer those with our newest.
                 params["protocolVersion"] = LATEST_HANDSHAKE
         return await self._legacy_runner.on_request(dctx, method, params)
 
@@ -128,7 +131,7 @@ class EraRouter:
         if is_modern(method, params):
             connection = Connection.from_envelope(LATEST_MODERN_VERSION, None, None, outbound=self._modern_outbound)
             runner = ServerRunner(self.server, connection, None)
-            await runner.on_notify(_NoServerRequestsDispatchContext(dctx), method, params)
+            await runner.on_notify(sdk_private.deny_server_requests(dctx), method, params)
             return
         await self._legacy_runner.on_notify(dctx, method, params)
 

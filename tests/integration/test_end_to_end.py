@@ -155,6 +155,23 @@ async def test_project_scan_reports_progress_to_the_client(sim: ToolkitSim, proj
         await server.stop()
 
 
+async def test_short_project_scan_reports_zero_first(sim: ToolkitSim, project_dir: Path, spawn_bridge):
+    """Issue 11: a one-chunk scan's only progress used to arrive with the result; now 0/N comes first."""
+    for i in range(3):
+        (project_dir / f"s{i}.gd").write_text("extends Node\n", encoding="utf-8")
+    server = FakeLspServer()
+    await server.start()
+    try:
+        bridge = await spawn_bridge({"GODOT_MCP_LSP_PORT": str(server.port)})
+        await bridge.call_tool("discover_tools", {"request": "lsp_code_analysis"})
+        await bridge.request("tools/call", {"name": "lsp_project_diagnostics", "arguments": {},
+                                            "_meta": {"progressToken": "short"}}, timeout=60)
+        progress = [n["params"] for n in bridge.notifications if n.get("method") == "notifications/progress"]
+        assert [(p["progress"], p["total"]) for p in progress] == [(0, 3), (3, 3)]
+    finally:
+        await server.stop()
+
+
 async def test_playtest_lifecycle_through_the_process(sim: ToolkitSim, bridge: BridgeProcess):
     result = await bridge.call_tool("runtime_get_script_vars", {"node_path": "/root/Main"})
     assert body(result)["code"] == "GAME_NOT_RUNNING"

@@ -17,10 +17,10 @@ def init_params(version: str) -> dict:
 
 @pytest.mark.parametrize(
     ("asked", "answered"),
-    [("2025-11-25", "2025-11-25"), ("2025-06-18", "2025-06-18"), ("2024-11-05", "2025-11-25"),
-     ("2025-03-26", "2025-11-25"), (MODERN, "2025-11-25"), ("garbage", "2025-11-25")],
+    [("2025-11-25", "2025-11-25"), ("2025-06-18", "2025-06-18"), ("2024-11-05", "2024-11-05"),
+     ("2025-03-26", "2025-03-26"), (MODERN, "2025-11-25"), ("garbage", "2025-11-25")],
 )
-async def test_initialize_negotiates_only_our_handshake_versions(bridge: BridgeProcess, asked: str, answered: str):
+async def test_initialize_negotiates_every_handshake_version(bridge: BridgeProcess, asked: str, answered: str):
     resp = await bridge.request("initialize", init_params(asked))
     result = resp["result"]
     assert result["protocolVersion"] == answered
@@ -44,6 +44,14 @@ async def test_initialize_is_not_an_admission_gate(bridge: BridgeProcess):
     resp = await bridge.request("initialize", init_params("2025-06-18"))  # idempotent, negotiates again
     assert resp["result"]["protocolVersion"] == "2025-06-18"
     assert not [n for n in bridge.notifications if "unmatched_response" in n]
+
+
+async def test_ping_with_modern_meta_is_answered(bridge: BridgeProcess):
+    result = (await bridge.request("ping", {}, modern=True))["result"]
+    assert result["resultType"] == "complete"
+    assert result["_meta"][SERVER_INFO]["name"] == "godot-bridge"
+    bad = await bridge.request("ping", {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}})
+    assert bad["error"]["code"] == -32602  # the envelope is still checked
 
 
 async def test_server_discover_modern(bridge: BridgeProcess):

@@ -116,7 +116,8 @@ async def test_scan_counts_progress_and_cleanup(project: Path, make_service) -> 
         "timed_out": ["res://quiet/silent.gd"],
         "read_failed": ["res://binary.gd"],
     }
-    assert [(d, t) for d, t, _ in progress] == [(20, 45), (40, 45), (45, 45)]
+    # A first 0/N at the start (issue 11): a short scan must not report only with its result.
+    assert [(d, t) for d, t, _ in progress] == [(0, 45), (20, 45), (40, 45), (45, 45)]
     assert progress[-1][2] == "checked 45/45 scripts"
     assert "one.gd" not in closed and {"two.gd", "only.gd", "c00.gd"} <= closed
 
@@ -145,7 +146,7 @@ async def test_scan_stops_when_a_whole_chunk_gets_no_answer(project: Path, make_
         out = await make_service(fake, timeouts=QUICK).handle("lsp_project_diagnostics", {}, progress=record)
         assert len(fake.messages("textDocument/didOpen")) == 20  # the second chunk was never sent
     assert out["scanned"] == 0 and len(out["timed_out"]) == 20 and out["not_scanned"] == 5
-    assert "ended early" in out["note"] and calls == [20]
+    assert "ended early" in out["note"] and calls == [0, 20]
 
 
 async def test_scan_output_is_bounded(project: Path, fake: FakeLspServer, make_service) -> None:

@@ -1,0 +1,66 @@
+"""A ceiling on the size of one tool result (GODOT_MCP_RESULT_LIMIT, KiB).
+
+A result travels to the client twice (text block and ``structuredContent``) on one stdio
+line; a 20 MiB payload became a 40 MiB line that clients choke on. Above the ceiling the
+call is answered with ``RESULT_TOO_LARGE`` instead, naming the tool's own parameters that
+narrow what it returns.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from godot_bridge import results
+from godot_bridge.config import DEFAULT_RESULT_LIMIT_KB
+from godot_bridge.errors import ToolError
+from godot_bridge.results import ToolOutcome
+
+__all__ = ["DEFAULT_RESULT_LIMIT_KB", "check", "narrowing_params", "result_size"]
+
+ENV_NAME = "GODOT_MCP_RESULT_LIMIT"
+# Parameter names that usually bound how much a tool returns.
+_NARROWING = re.compile(r"limit|max|depth|count|offset|page|start|end|range|filter|pattern|query|include|fields")
+
+
+def result_size(outcome: ToolOutcome) -> int:
+    """About how many characters the result puts on the wire (content plus its structured copy)."""
+    size = 0
+    text_size = 0
+    for block in outcome.content:
+        for key in ("text", "data"):
+            value = block.get(key)
+            if isinstance(value, str):
+                size += len(value)
+                if key == "text":
+                    text_size += len(value)
+    if outcome.structured is not None:
+        size += text_size  # structuredContent repeats the text block's payload
+    return size
+
+
+def narrowing_params(schema: Any) -> list[str]:
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    return [name for name in props if _NARROWING.search(name)] if isinstance(props, dict) else []
+
+
+def check(tool_name: str, schema: Any, outcome: ToolOutcome, limit_kb: int) -> ToolOutcome | None:
+    """None when the result fits; else the RESULT_TOO_LARGE error to answer with instead."""
+    limit = limit_kb * 1024
+    size = result_size(outcome)
+    if size <= limit:
+        return None
+    params = narrowing_params(schema)
+    narrow = (
+        f"call {tool_name} again with a tighter {', '.join(params)}" if params
+        else f"call {tool_name} on a smaller part (one node, file or resource at a time)"
+    )
+    return results.failure(
+        ToolError(
+            "RESULT_TOO_LARGE",
+            f"{tool_name} produced a result of about {size} bytes, above the bridge's limit of {limit} bytes "
+            f"({ENV_NAME}={limit_kb} KiB); it was not sent",
+            hint=f"Ask for less: {narrow}. Or raise {ENV_NAME} (KiB) in the bridge's environment.",
+            extra={"size_bytes": size, "limit_bytes": limit},
+        )
+    )

@@ -1,0 +1,73 @@
+"""The stdio codec never lets hostile input or an unserializable answer end the process (issue 11)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCResponse
+
+from godot_bridge.mcp.codec import MAX_DEPTH, classify_line, encode_message, too_deep
+
+
+def nest(depth: int) -> list:
+    value: list = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def test_depth_is_measured_without_recursion() -> None:
+    assert not too_deep(nest(MAX_DEPTH))
+    assert too_deep(nest(MAX_DEPTH + 1))
+    assert too_deep(nest(100_000))  # far past Python's recursion limit
+    assert not too_deep({"a": [{"b": 1}] * 1000})  # wide is fine
+
+
+def test_deep_request_is_invalid_params_with_its_id() -> None:
+    line = json.dumps({"jsonrpc": "2.0", "id": "r1", "method": "tools/call", "params": {"x": nest(MAX_DEPTH)}})
+    answer = classify_line(line.encode())
+    assert isinstance(answer, JSONRPCError) and answer.id == "r1" and answer.error.code == -32602
+
+
+def test_deep_response_is_invalid_request() -> None:
+    line = json.dumps({"jsonrpc": "2.0", "id": 3, "result": {"x": nest(MAX_DEPTH)}})
+    answer = classify_line(line.encode())
+    assert isinstance(answer, JSONRPCError) and answer.id == 3 and answer.error.code == -32600
+
+
+def test_beyond_the_parser_is_a_parse_error() -> None:
+    answer = classify_line(b"[" * 100_000 + b"]" * 100_000)
+    assert isinstance(answer, JSONRPCError) and answer.id is None and answer.error.code == -32700
+
+
+@pytest.mark.parametrize("number", [b"1" * 5000, b"NaN", b"-Infinity"])
+def test_numbers_python_refuses_are_parse_errors(number: bytes) -> None:
+    line = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":' + number + b"}}"
+    answer = classify_line(line)
+    assert isinstance(answer, JSONRPCError) and answer.error.code == -32700
+
+
+def test_lone_surrogate_is_written_escaped() -> None:
+    line = encode_message(JSONRPCResponse(jsonrpc="2.0", id="\ud800", result={"name": "\udc00"}))
+    assert line is not None and line.endswith(b"\n")
+    assert json.loads(line) == {"jsonrpc": "2.0", "id": "\ud800", "result": {"name": "\udc00"}}
+    assert b"\\ud800" in line and b"\\udc00" in line
+
+
+def test_unserializable_answer_still_answers_its_request() -> None:
+    line = encode_message(JSONRPCResponse(jsonrpc="2.0", id=5, result={"bad": object()}))
+    assert line is not None
+    assert json.loads(line) == {
+        "jsonrpc": "2.0", "id": 5, "error": {"code": -32603, "message": "Internal error: the answer could not be serialized"},
+    }
+
+
+def test_unserializable_notification_is_dropped_not_raised() -> None:
+    assert encode_message(JSONRPCNotification(jsonrpc="2.0", method="x", params={"bad": object()})) is None
+
+
+def test_plain_messages_use_the_fast_path_unchanged() -> None:
+    line = encode_message(JSONRPCResponse(jsonrpc="2.0", id=1, result={"é": 1}))
+    assert line == '{"jsonrpc":"2.0","id":1,"result":{"é":1}}\n'.encode()
