@@ -180,7 +180,7 @@ async def test_handshake_request_with_an_unknown_version_header_is_refused(url: 
     resp = await post(client, url, legacy("tools/list"), {"MCP-Protocol-Version": "1999-01-01"})
     assert resp.status_code == 400
     error = error_of(resp)
-    assert error["code"] == -32600 and error["data"]["supported"] == ["2026-07-28", "2025-11-25", "2025-06-18"]
+    assert error["code"] == -32600 and error["data"]["supported"] == ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     ok = await post(client, url, legacy("tools/list"), {"MCP-Protocol-Version": "2025-06-18"})
     assert ok.status_code == 200 and "result" in ok.json()
 
@@ -338,6 +338,6 @@ async def test_listen_needs_an_sse_accept(url: str, client: httpx2.AsyncClient):
 @pytest.mark.parametrize("path", ["/.well-known/mcp.json", "/.well-known/mcp/server-card.json"])
 async def test_server_card(path: str, url: str, client: httpx2.AsyncClient):
     card = (await client.get(url.removesuffix("/mcp") + path)).json()
-    assert card["supportedProtocolVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18"]
+    assert card["supportedProtocolVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     assert card["name"] == "godot-bridge" and card["transport"]["endpoint"] == "/mcp"
     assert card["capabilities"]["tools"] == {"listChanged": True}
