@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -14,16 +13,13 @@ import pytest
 from godot_bridge.catalogue import Catalogue, CatalogueError, ToolDef, catalogue_dir, load_catalogue
 
 REPO = Path(__file__).resolve().parents[2]
-REFERENCE = Path(os.environ.get("GODOT_BRIDGE_REFERENCE", "/work/shared/reference"))
+# The reference implementation's facts, carried in the repo (tests/data/reference/README.md).
+REFERENCE = REPO / "tests" / "data" / "reference"
 JS_SAFE_INT = 9007199254740991
 BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "minItems")
 
 STARTUP_BUDGET = 22_000
 ALL_TOOLS_BUDGET = 66_000
-
-needs_reference = pytest.mark.skipif(
-    not (REFERENCE / "tools.json").is_file(), reason=f"reference data not found at {REFERENCE}"
-)
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +38,6 @@ def ref_groups() -> list[dict[str, Any]]:
 
 
 def _ref_names() -> list[str]:
-    if not (REFERENCE / "tools.json").is_file():
-        return []
     return [t["name"] for t in json.loads((REFERENCE / "tools.json").read_text())]
 
 
@@ -68,12 +62,10 @@ def _mcp_list(tools: list[ToolDef]) -> str:
 # -- the reference surface ---------------------------------------------------------------------
 
 
-@needs_reference
 def test_same_tool_names_as_reference(cat: Catalogue, ref_tools: dict[str, dict[str, Any]]) -> None:
     assert set(cat.tools) == set(ref_tools)
 
 
-@needs_reference
 @pytest.mark.parametrize("name", _ref_names())
 def test_tool_facts_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, Any]], name: str) -> None:
     ref, tool = ref_tools[name], cat.tool(name)
@@ -129,7 +121,6 @@ def _check_shape(ours: dict[str, Any], ref: dict[str, Any]) -> None:
         assert "anyOf" not in ours
 
 
-@needs_reference
 @pytest.mark.parametrize("name", _ref_names())
 def test_params_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, Any]], name: str) -> None:
     ref, tool = ref_tools[name], cat.tool(name)
@@ -159,7 +150,6 @@ def test_params_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, A
                 assert ours.get(key) == ref_bound, f"{where}: {key}"
 
 
-@needs_reference
 def test_deviations_name_real_params(cat: Catalogue, ref_tools: dict[str, dict[str, Any]]) -> None:
     listed = _deviations()
     assert ("lsp_completion", "limit", "required") in listed
@@ -171,7 +161,6 @@ def test_deviations_name_real_params(cat: Catalogue, ref_tools: dict[str, dict[s
     assert completion.input_schema["properties"]["limit"]["default"] == 10
 
 
-@needs_reference
 def test_groups_match_reference(cat: Catalogue, ref_groups: list[dict[str, Any]]) -> None:
     assert list(cat.groups) == [g["name"] for g in ref_groups]
     for ref in ref_groups:
@@ -182,7 +171,6 @@ def test_groups_match_reference(cat: Catalogue, ref_groups: list[dict[str, Any]]
         assert group.description.strip()
 
 
-@needs_reference
 def test_tools_in_each_file_follow_reference_order(ref_tools: dict[str, dict[str, Any]]) -> None:
     order = list(ref_tools)
     for path in sorted((REPO / "catalogue" / "tools").glob("*.json")):
