@@ -19,7 +19,7 @@ JS_SAFE_INT = 9007199254740991
 BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "minItems")
 
 STARTUP_BUDGET = 22_000
-ALL_TOOLS_BUDGET = 66_000
+ALL_TOOLS_BUDGET = 70_000  # bench/report.py ALL_GROUPS_MAX
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +140,10 @@ def test_params_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, A
     for ref_param in ref["params"]:
         ours = props[ref_param["name"]]
         where = f"{name}.{ref_param['name']}"
-        _check_shape(ours, ref_param)
+        if (ref_param["name"], "items") not in allowed:
+            # tools.json summarises nesting; where DEVIATIONS.md says its summary is wrong,
+            # test_input_schemas.py checks the param against the full schema instead.
+            _check_shape(ours, ref_param)
         assert ours.get("default") == ref_param.get("default"), where
         for key in BOUND_KEYS:
             ref_bound = ref_param.get(key)
