@@ -63,7 +63,10 @@ class ToolDef(BaseModel):
     annotations: dict[str, bool]
     godot_min: str | None = None
     godot_max: str | None = None
+    # Path parameter -> allowed prefixes; "frames[].texture_path" reaches into arrays of objects.
     path_params: dict[str, list[str]] = Field(default_factory=dict)
+    # Words a path parameter takes instead of a path (game_start.scene_path "main").
+    path_literals: dict[str, list[str]] = Field(default_factory=dict)
     success_hint: str | None = None
     operation_param: str | None = None
     operations: list[str] | None = None
@@ -281,14 +284,34 @@ def _check_schema(tool: ToolDef, where: str) -> None:
     if missing:
         raise CatalogueError(f"{where}: field input_schema.required: {missing} not in properties")
     for param in tool.path_params:
-        if param not in properties:
+        if param_schema(schema, param) is None:
             raise CatalogueError(f"{where}: field path_params: {param!r} is not a parameter")
+    for param in tool.path_literals:
+        if param not in tool.path_params:
+            raise CatalogueError(f"{where}: field path_literals: {param!r} is not in path_params")
     if tool.operation_param is not None:
         prop = properties.get(tool.operation_param)
         if not isinstance(prop, dict) or not prop.get("enum"):
             raise CatalogueError(
                 f"{where}: field operation_param: {tool.operation_param!r} must be a parameter with an enum"
             )
+
+
+def param_schema(schema: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """The schema of the parameter a path key names ("a", "a[].b", through array items), if any."""
+    head, sep, tail = key.partition("[].")
+    prop = schema.get("properties", {}).get(head)
+    if not isinstance(prop, dict):
+        return None
+    if not sep:
+        return prop
+    branches = [prop, *(b for b in prop.get("anyOf", []) if isinstance(b, dict))]
+    for branch in branches:
+        items = branch.get("items")
+        found = param_schema(items, tail) if isinstance(items, dict) else None
+        if found is not None:
+            return found
+    return None
 
 
 def _check_tool(tool: ToolDef, where: str) -> None:

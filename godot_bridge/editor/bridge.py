@@ -310,7 +310,7 @@ class EditorBridge:
     async def forward(self, tool: ToolLike, args: dict[str, Any]) -> ToolOutcome:
         """Forward a catalogue tool call and shape its result (never raises ToolError)."""
         try:
-            check_paths(tool, args)  # type: ignore[arg-type]
+            check_paths(tool, args, self.settings.project_path)  # type: ignore[arg-type]
             if not tool.method:
                 raise ToolError("INTERNAL", f"{tool.name} has no toolkit method to forward")
             channel, params = route(tool, args)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -122,6 +123,24 @@ async def test_path_denied_sends_nothing(sim: ToolkitSim, make_bridge: BridgeFac
     assert out.is_error and out.structured["code"] == "PATH_DENIED"
     assert "file_path" in out.structured["error"]
     assert len(sim.received) == before
+
+
+async def test_a_link_out_of_the_project_sends_nothing(sim: ToolkitSim, make_bridge: BridgeFactory,
+                                                       project: Path, tmp_path: Path):
+    """res://link_out/x.gd names a file outside the project when link_out is a symbolic link."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (project / "link_out").symlink_to(outside, target_is_directory=True)
+    bridge = await make_bridge()
+    await bridge.forward(tool("scene_get_tree"), {})  # connected and idle
+    before = len(sim.received)
+    for name, args in [("script_write", {"file_path": "res://link_out/x.gd", "content": "x"}),
+                       ("autoload_manage", {"action": "register", "name": "A", "script_path": "res://link_out/a.gd"})]:
+        out = await bridge.forward(tool(name), args)
+        assert out.is_error and out.structured["code"] == "PATH_DENIED", name
+        assert "symbolic link" in out.structured["error"]
+    assert len(sim.received) == before
+    assert not (outside / "x.gd").exists()
 
 
 async def test_screenshots(sim: ToolkitSim, make_bridge: BridgeFactory):
