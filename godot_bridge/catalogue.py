@@ -174,12 +174,6 @@ class Catalogue:
         self.tools = tools
         self.groups = groups
 
-    def tool(self, name: str) -> ToolDef | None:
-        return self.tools.get(name)
-
-    def group(self, name: str) -> GroupDef | None:
-        return self.groups.get(name)
-
     def eager_tools(self) -> list[ToolDef]:
         """Always-on catalogue tools (the two meta tools are separate: meta_tools())."""
         return [t for t in self.tools.values() if t.always_on and not t.meta]

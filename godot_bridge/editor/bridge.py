@@ -328,28 +328,6 @@ class EditorBridge:
             log.exception("%s failed inside the bridge", tool.name)
             return results.failure(ToolError("INTERNAL", f"{tool.name} failed inside the bridge: {exc}"))
 
-    async def forward_method(
-        self,
-        method: str,
-        args: dict[str, Any],
-        *,
-        channel: str = EDITOR,
-        timeout_ms: int | None = None,
-        success_hint: str | None = None,
-    ) -> ToolOutcome:
-        """Forward a command that has no ToolDef (extension commands)."""
-        resolved = CHANNEL_ALIASES.get(channel)
-        try:
-            if resolved is None:
-                raise ToolError("INVALID_PARAMS", f"channel={channel!r} is not one of 'editor', 'runtime'")
-            timeout = timeout_ms / 1000.0 if timeout_ms else None
-            return await self._forward(method, dict(args), resolved, timeout, success_hint)
-        except ToolError as err:
-            return results.failure(err)
-        except Exception as exc:
-            log.exception("%s failed inside the bridge", method)
-            return results.failure(ToolError("INTERNAL", f"{method} failed inside the bridge: {exc}"))
-
     async def _forward(
         self,
         method: str,

@@ -11,6 +11,7 @@ import pytest
 from godot_bridge.catalogue import ToolDef, load_catalogue
 from godot_bridge.editor.forward import CHANNEL_ARG_TOOLS
 from godot_bridge.results import sort_keys
+from godot_bridge.surface import extension_tool
 from tests.sim.fixtures import BridgeFactory, tool
 from tests.sim.server import ToolkitSim
 
@@ -192,13 +193,13 @@ async def test_extension_commands_follow_list_refresh_and_pushes(data_home, proj
         assert out.structured["refreshed"] is True
         assert changed.is_set() and bridge.extension_commands == [ext, other]
 
-        # An extension command has no ToolDef: forward_method.
+        # An extension command is forwarded through the ToolDef the surface projects from it.
+        ext_tool = extension_tool(ext)
+        assert ext_tool is not None
         sim.script("my_ext.do", {"result": {"success": True, "b": 1, "a": 2}})
-        out = await bridge.forward_method("my_ext.do", {"x": 1}, timeout_ms=500, success_hint="call my_ext.other next")
-        assert out.structured == {"a": 2, "b": 1, "hint": "call my_ext.other next", "success": True}
+        out = await bridge.forward(ext_tool, {"x": 1})
+        assert out.structured == {"a": 2, "b": 1, "success": True}
         assert sim.requests("my_ext.do")[0].params == {"x": 1}
-        bad = await bridge.forward_method("my_ext.do", {}, channel="lsp")
-        assert bad.is_error and bad.structured["code"] == "INVALID_PARAMS"
     finally:
         await sim.stop()
 

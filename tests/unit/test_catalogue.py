@@ -68,7 +68,7 @@ def test_same_tool_names_as_reference(cat: Catalogue, ref_tools: dict[str, dict[
 
 @pytest.mark.parametrize("name", _ref_names())
 def test_tool_facts_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, Any]], name: str) -> None:
-    ref, tool = ref_tools[name], cat.tool(name)
+    ref, tool = ref_tools[name], cat.tools.get(name)
     assert tool is not None
     assert tool.method == ref["method"]
     assert tool.group == ref["group"]
@@ -126,7 +126,7 @@ def _check_shape(ours: dict[str, Any], ref: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("name", _ref_names())
 def test_params_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, Any]], name: str) -> None:
-    ref, tool = ref_tools[name], cat.tool(name)
+    ref, tool = ref_tools[name], cat.tools.get(name)
     assert tool is not None
     allowed = {(p, aspect) for t, p, aspect in _deviations() if t == name}
     schema = tool.input_schema
@@ -161,7 +161,7 @@ def test_deviations_name_real_params(cat: Catalogue, ref_tools: dict[str, dict[s
     assert ("lsp_completion", "limit", "required") in listed
     for tool_name, param, _aspect in listed:
         assert param.split("[]")[0] in {p["name"] for p in ref_tools[tool_name]["params"]}
-    completion = cat.tool("lsp_completion")
+    completion = cat.tools.get("lsp_completion")
     assert completion is not None
     assert "limit" not in completion.input_schema.get("required", [])
     assert completion.input_schema["properties"]["limit"]["default"] == 10
@@ -213,17 +213,16 @@ def test_group_members_are_derived_from_tools(cat: Catalogue) -> None:
 
 
 def test_tool_properties(cat: Catalogue) -> None:
-    close = cat.tool("scene_close")
+    close = cat.tools.get("scene_close")
     assert close is not None and close.min_version == (4, 5) and close.max_version is None
-    simulate, manage, create = cat.tool("input_simulate"), cat.tool("node_manage"), cat.tool("scene_create")
+    simulate, manage, create = cat.tools.get("input_simulate"), cat.tools.get("node_manage"), cat.tools.get("scene_create")
     assert simulate is not None and simulate.operation_count() == 7
     assert manage is not None and manage.operation_count() == 4
     assert create is not None and create.operation_count() == 1
     assert create.success_hint and "scene_open" in create.success_hint
-    assert cat.tool("no_such_tool") is None
-    discover = cat.tool("discover_tools")
+    discover = cat.tools.get("discover_tools")
     assert discover is not None and discover.channel == "bridge" and discover.method is None
-    refresh = cat.tool("extensions_refresh")
+    refresh = cat.tools.get("extensions_refresh")
     assert refresh is not None and refresh.channel == "editor" and refresh.method == "extensions.refresh"
 
 
