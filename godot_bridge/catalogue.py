@@ -25,6 +25,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 Channel = Literal["editor", "runtime", "lsp", "bridge"]
 
+# What the bridge does for a tool beyond forwarding it, by name in the tool's "handling" list:
+#   channel_arg       its "channel" argument (editor|runtime) picks the channel per call, and is not sent
+#   image_result      the reply is a screenshot: an image block plus the metadata
+#   game_log          reads the game's log: the game while one runs, else the editor's copy;
+#                     the bridge also calls its method to explain runtime failures (crash context)
+#   starts_game       after success, wait (bounded) for the game's runtime channel and report it
+#   lists_extensions  the reply's "commands" replace the editor's extension tools
+Handling = Literal["channel_arg", "image_result", "game_log", "starts_game", "lists_extensions"]
+# Handling that names the one tool playing that part.
+_UNIQUE_HANDLING: tuple[Handling, ...] = ("game_log", "starts_game")
+
 # The MCP tool-annotation hints; anything else in "annotations" is a typo.
 ANNOTATION_KEYS = frozenset({"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
 
@@ -75,6 +86,7 @@ class ToolDef(BaseModel):
     value_aliases: dict[str, dict[str, str]] = Field(default_factory=dict)
     # A parameter holding a wait the caller asked for (ms); the call timeout grows to cover it.
     wait_param: str | None = None
+    handling: list[Handling] = Field(default_factory=list)
     input_schema: dict[str, Any]
 
     @field_validator("name")
@@ -146,6 +158,9 @@ class ToolDef(BaseModel):
     def max_version(self) -> tuple[int, int] | None:
         return _parse_version(self.godot_max)
 
+    def handles(self, kind: Handling) -> bool:
+        return kind in self.handling
+
     def operation_count(self) -> int:
         """How many distinct operations this tool stands for (an action enum counts each value)."""
         if self.operations:
@@ -186,6 +201,10 @@ class Catalogue:
 
     def operations_count(self) -> int:
         return sum(t.operation_count() for t in self.tools.values() if not t.meta)
+
+    def handling(self, kind: Handling) -> ToolDef | None:
+        """The tool the catalogue marks for ``kind`` (game_log, starts_game: one at most)."""
+        return next((t for t in self.tools.values() if t.handles(kind)), None)
 
 
 def catalogue_dir() -> Path:
@@ -308,6 +327,19 @@ def param_schema(schema: dict[str, Any], key: str) -> dict[str, Any] | None:
     return None
 
 
+def _check_handling(tool: ToolDef, where: str) -> None:
+    if len(set(tool.handling)) != len(tool.handling):
+        raise CatalogueError(f"{where}: field handling: listed twice")
+    if tool.handling and tool.channel not in ("editor", "runtime"):
+        raise CatalogueError(f"{where}: field handling: only tools forwarded to Godot (editor, runtime) have handling")
+    if tool.handles("channel_arg"):
+        spec = tool.input_schema.get("properties", {}).get("channel")
+        if not isinstance(spec, dict) or not {"editor", "runtime"} <= set(spec.get("enum") or ()):
+            raise CatalogueError(
+                f"{where}: field handling: channel_arg needs a 'channel' parameter with enum editor, runtime"
+            )
+
+
 def _check_tool(tool: ToolDef, where: str) -> None:
     if (tool.channel == "bridge") != (tool.method is None):
         raise CatalogueError(f"{where}: field method: channel 'bridge' and a null method go together")
@@ -315,6 +347,7 @@ def _check_tool(tool: ToolDef, where: str) -> None:
         raise CatalogueError(f"{where}: field group: a meta tool is always on and has no group")
     if tool.operations is not None and (not tool.operations or len(set(tool.operations)) != len(tool.operations)):
         raise CatalogueError(f"{where}: field operations: must be a non-empty list of distinct names")
+    _check_handling(tool, where)
     low, high = tool.min_version, tool.max_version
     if low is not None and high is not None and low > high:
         raise CatalogueError(f"{where}: field godot_max: lower than godot_min")
@@ -354,6 +387,11 @@ def _load(directory: Path) -> Catalogue:
                 members[tool.group].append(tool.name)
             tools[tool.name] = tool
             origin[tool.name] = path
+
+    for kind in _UNIQUE_HANDLING:
+        marked = [name for name, tool in tools.items() if tool.handles(kind)]
+        if len(marked) > 1:
+            raise CatalogueError(f"{directory / 'tools'}: handling {kind!r} is on {marked}; one tool at most")
 
     groups: dict[str, GroupDef] = {}
     for entry in group_entries:

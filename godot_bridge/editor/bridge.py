@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge import results
+from godot_bridge.catalogue import Catalogue, load_catalogue
 from godot_bridge.config import Settings
 from godot_bridge.editor.channel import WsChannel
 from godot_bridge.editor.forward import (
@@ -51,7 +52,9 @@ from godot_bridge.results import ToolOutcome
 log = logging.getLogger(__name__)
 
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)")
-EXTENSION_METHODS = ("extensions.list", "extensions.refresh")
+# Contract methods the bridge itself uses on every connection (not tools: those are catalogue data).
+EXTENSIONS_LIST = "extensions.list"
+EXTENSIONS_CHANGED = "extensions.changed"
 
 
 def parse_version(text: Any) -> tuple[int, int] | None:
@@ -75,8 +78,13 @@ class EditorBridge:
         on_connect: Callable[[], Awaitable[Any]] | None = None,
         timing: Timing | None = None,
         registry_file: Path | None = None,
+        catalogue: Catalogue | None = None,
     ) -> None:
         self.settings = settings
+        # The catalogue names the tool that reads the game's log; its method also explains crashes.
+        log_tool = (catalogue or load_catalogue()).handling("game_log")
+        self._game_log_method = log_tool.method if log_tool is not None else None
+        self._game_log_tool = log_tool.name if log_tool is not None else "the game log"
         self.timing = timing or Timing()
         self.registry_file = registry_file or registry_path(dict(settings.env) or None)
         self._on_change = on_change
@@ -231,7 +239,7 @@ class EditorBridge:
             except ToolError as err:
                 log.warning("could not apply limits %s: %s", limits, err.message)
         try:
-            reply = await ch.request("extensions.list", {}, timeout=t)
+            reply = await ch.request(EXTENSIONS_LIST, {}, timeout=t)
             commands = _commands(reply.get("commands") if isinstance(reply, dict) else None)
             if commands is not None:
                 self._set_extensions(commands)
@@ -246,7 +254,7 @@ class EditorBridge:
 
     def _on_push(self, message: dict[str, Any]) -> None:
         name = message.get("notification") or message.get("method")
-        if name == "extensions.changed":
+        if name == EXTENSIONS_CHANGED:
             self._merge_extensions(message.get("params"))
         elif name == "game_stopped":
             self._spawn(self._runtime.drop("the editor reported game_stopped"))
@@ -320,6 +328,7 @@ class EditorBridge:
                 channel,
                 timeout_seconds(tool, args),
                 tool.success_hint,
+                handling=frozenset(tool.handling),
                 wait_for_runtime=args.get("wait_for_runtime") is not False,
             )
         except ToolError as err:
@@ -336,28 +345,30 @@ class EditorBridge:
         timeout: float | None,
         success_hint: str | None,
         *,
+        handling: frozenset[str],
         wait_for_runtime: bool = True,
     ) -> ToolOutcome:
-        if method == "debugger.get_log" and channel == RUNTIME:
+        if "game_log" in handling and channel == RUNTIME:
             channel = await self._log_channel()
         try:
             payload = await self.call(method, params, channel=channel, timeout=timeout)
         except ToolError as err:
             raise await self._explain(err, channel) from None
-        if method in EXTENSION_METHODS and isinstance(payload, dict) and payload.get("success") is not False:
+        succeeded = isinstance(payload, dict) and payload.get("success") is not False
+        if "lists_extensions" in handling and succeeded:
             commands = _commands(payload.get("commands"))
             if commands is not None:
                 self._set_extensions(commands)
-        if method == "game.start" and wait_for_runtime and isinstance(payload, dict) and payload.get("success") is not False:
+        if "starts_game" in handling and wait_for_runtime and succeeded:
             payload = await self._report_runtime(payload)
         if channel == RUNTIME and toolkit_failure_code(payload) in CRASH_CONTEXT_CODES:
             lines = await self._crash_context()
             if lines:
                 payload = {**payload, "crash_context": lines}
-        return shape(method, payload, success_hint)
+        return shape(payload, success_hint, image="image_result" in handling)
 
     async def _log_channel(self) -> str:
-        """debugger.get_log reads the game while one runs, else the editor's copy of the last session."""
+        """The game log reads the game while one runs, else the editor's copy of the last session."""
         if self._runtime.live() is not None:
             return RUNTIME
         try:
@@ -381,8 +392,11 @@ class EditorBridge:
         # The editor keeps the game's output (its copy survives a crashed game). The whole fetch,
         # including a connect if the editor link is still coming up, is bounded by one short limit.
         limit = self.timing.crash_context_timeout
+        if self._game_log_method is None:
+            return []
         try:
-            reply = await asyncio.wait_for(self._editor.request("debugger.get_log", {"limit": 40}, timeout=limit), limit)
+            request = self._editor.request(self._game_log_method, {"limit": 40}, timeout=limit)
+            reply = await asyncio.wait_for(request, limit)
         except (ToolError, TimeoutError):
             return []
         except Exception:
@@ -417,5 +431,5 @@ class EditorBridge:
             **payload,
             "runtime_connected": False,
             "runtime_detail": f"the game's runtime channel did not come up within {wait:g} s ({detail}); "
-            "runtime tools report GAME_NOT_RUNNING until it does. Check debugger_get_log for a crash.",
+            f"runtime tools report GAME_NOT_RUNNING until it does. Check {self._game_log_tool} for a crash.",
         }

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from godot_bridge.catalogue import ToolDef, load_catalogue
-from godot_bridge.editor.forward import CHANNEL_ARG_TOOLS
 from godot_bridge.results import sort_keys
 from godot_bridge.surface import extension_tool
 from tests.sim.fixtures import BridgeFactory, tool
@@ -43,7 +42,7 @@ def _sample(name: str, schema: dict[str, Any], t: ToolDef) -> Any:
 
 def _args(t: ToolDef) -> dict[str, Any]:
     props = t.input_schema.get("properties", {})
-    return {name: _sample(name, spec, t) for name, spec in props.items() if not (name == "channel" and t.name in CHANNEL_ARG_TOOLS)}
+    return {name: _sample(name, spec, t) for name, spec in props.items() if not (name == "channel" and t.handles("channel_arg"))}
 
 
 def test_every_domain_is_sampled():

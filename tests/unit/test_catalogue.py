@@ -445,3 +445,58 @@ def test_bad_annotation_and_version(tmp_path: Path) -> None:
 def test_top_level_shape(tmp_path: Path) -> None:
     root = _write_catalogue(tmp_path, {"alpha.json": [_tool()]})
     assert "alpha.json" in _load_error(root)
+
+
+# -- handling: what the bridge does beyond forwarding, as data (issue 11) -------------------------
+
+
+def test_handling_names_the_special_tools(cat: Catalogue) -> None:
+    marked = {kind: sorted(t.name for t in cat.tools.values() if t.handles(kind))
+              for kind in ("channel_arg", "image_result", "game_log", "starts_game", "lists_extensions")}
+    assert marked == {
+        "channel_arg": ["execute_code", "signal_emit"],
+        "image_result": ["editor_screenshot", "runtime_screenshot"],
+        "game_log": ["debugger_get_log"],
+        "starts_game": ["game_start"],
+        "lists_extensions": ["extensions_refresh"],
+    }
+    game_log = cat.handling("game_log")
+    assert game_log is not None and game_log.method == "debugger.get_log"
+
+
+def test_no_tool_name_or_method_is_spelled_in_the_bridge_code() -> None:
+    """Which tool gets special treatment is catalogue data; the code names the handling, not the tool."""
+    special = {"execute_code", "signal_emit", "editor_screenshot", "runtime_screenshot", "debugger_get_log",
+               "game_start", "extensions_refresh"}
+    methods = {"execute.code", "signal.emit", "editor.screenshot", "runtime.screenshot", "debugger.get_log",
+               "game.start", "extensions.refresh"}
+    offenders = []
+    for path in sorted((REPO / "godot_bridge").rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            for quoted in re.findall(r"\"([\w.]+)\"", code):
+                if quoted in special | methods:
+                    offenders.append(f"{path.relative_to(REPO)}:{number}: {quoted}")
+    assert offenders == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "needle"),
+    [
+        ({"handling": ["teleport"]}, "handling"),
+        ({"handling": ["image_result", "image_result"]}, "listed twice"),
+        ({"handling": ["channel_arg"]}, "channel_arg needs a 'channel' parameter"),
+        ({"handling": ["game_log"], "channel": "bridge", "method": None}, "only tools forwarded"),
+    ],
+)
+def test_bad_handling_is_refused(tmp_path: Path, changes: dict[str, Any], needle: str) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(**changes)]}})
+    message = _load_error(root)
+    assert "alpha_read" in message and needle in message
+
+
+def test_a_unique_handling_on_two_tools_is_refused(tmp_path: Path) -> None:
+    tools = [_tool(handling=["game_log"]), _tool("alpha_two", method="alpha.two", handling=["game_log"])]
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": tools}})
+    message = _load_error(root)
+    assert "game_log" in message and "alpha_read" in message and "alpha_two" in message
