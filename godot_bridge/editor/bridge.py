@@ -99,14 +99,8 @@ class EditorBridge:
         self._registry_event = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
         self._started = False
-        self._editor = EditorLink(
-            settings,
-            self.timing,
-            self.registry_file,
-            on_push=self._on_push,
-            on_entry=self._on_entry,
-            after_auth=self._after_auth,
-        )
+        # This object is the link's LinkListener: on_push, on_entry, after_auth below.
+        self._editor = EditorLink(settings, self.timing, self.registry_file, listener=self)
         self._runtime = RuntimeLink(settings, self.timing, self.registry_file, lookup=self._editor.lookup)
         self._watcher = RegistryWatcher(
             self.registry_file,
@@ -188,7 +182,7 @@ class EditorBridge:
             self._version = parsed
             self._fire_change()
 
-    def _on_entry(self, entry: RegistryEntry | None) -> None:
+    def on_entry(self, entry: RegistryEntry | None) -> None:
         """Every registry read: the registry's version counts until a live ack says otherwise."""
         if entry is None or not entry.godot_version:
             return
@@ -217,7 +211,7 @@ class EditorBridge:
 
     # -- events from the links and the watcher -----------------------------------
 
-    async def _after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> None:
+    async def after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> None:
         ack = ch.ack
         self.headless = ack["headless"] if isinstance(ack.get("headless"), bool) else None
         if isinstance(ack.get("godot_version"), str):
@@ -252,7 +246,7 @@ class EditorBridge:
             # e.g. a fresh LSP verdict for the dock; in the background so the first call is not delayed.
             self._spawn(self._on_connect())
 
-    def _on_push(self, message: dict[str, Any]) -> None:
+    def on_push(self, message: dict[str, Any]) -> None:
         name = message.get("notification") or message.get("method")
         if name == EXTENSIONS_CHANGED:
             self._merge_extensions(message.get("params"))
