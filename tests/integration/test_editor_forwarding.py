@@ -207,7 +207,7 @@ async def test_raw_call_returns_the_result_and_raises(sim: ToolkitSim, make_brid
     from godot_bridge.errors import ToolError
 
     bridge = await make_bridge()
-    assert await bridge.call("echo", {"k": [1]}) == {"k": [1]}
+    assert await bridge.call("echo", {"k": [1]}) == {"echo": {"k": [1]}, "success": True}
     sim.script("scene.save", {"fail": {"error": "x", "code": "SAVE_FAILED"}})
     assert (await bridge.call("scene.save"))["code"] == "SAVE_FAILED"  # call() does not shape
     with pytest.raises(ToolError, match="unknown channel"):
