@@ -29,9 +29,7 @@ from godot_bridge.errors import ToolError
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _MAX_SHOWN = 160  # a refused value is echoed back, but never a megabyte of it
-
-
-PROJECT_PREFIX = "res://"
+PROJECT_PREFIX = "res://"  # the one prefix that names a file under the project folder
 
 
 class PathGuarded(Protocol):

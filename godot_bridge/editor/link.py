@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 DEFAULT_EDITOR_PORT = 6550
 
 
-
 @runtime_checkable
 class LinkListener(Protocol):
     """What the editor link tells its owner: one interface instead of loose callbacks."""

@@ -10,6 +10,7 @@ from godot_bridge.catalogue import load_catalogue
 from godot_bridge.editor.bridge import parse_version
 from godot_bridge.editor.forward import CRASH_LINE_CHARS, crash_lines, route, shape, timeout_seconds, toolkit_failure_code
 from godot_bridge.errors import ToolError
+from godot_bridge.surface import extension_tool
 
 TOOLS = load_catalogue().tools
 
@@ -48,6 +49,17 @@ def test_other_tools_keep_a_channel_named_param_and_their_own_channel():
     channel, params = route(TOOLS["scene_create"], {"file_path": "res://a.tscn", "channel": "x"})
     assert channel == "editor" and params["channel"] == "x"
     assert route(TOOLS["runtime_get_node_state"], {"node_path": "/root"})[0] == "runtime"
+
+
+def test_an_extension_with_a_channel_enum_picks_its_channel_per_call():
+    both = {"type": "object", "properties": {"channel": {"type": "string", "enum": ["editor", "runtime"]}}}
+    ext = extension_tool({"method": "my_ext.both", "input_schema": both})
+    assert ext is not None and ext.handles("channel_arg")
+    assert route(ext, {"channel": "game", "x": 1}) == ("runtime", {"x": 1})
+    one = {"type": "object", "properties": {"channel": {"type": "string", "enum": ["editor", 5]}}}
+    plain = extension_tool({"method": "my_ext.one", "input_schema": one})
+    assert plain is not None and not plain.handling
+    assert route(plain, {"channel": "runtime"}) == ("editor", {"channel": "runtime"})
 
 
 def test_lsp_and_bridge_tools_are_not_forwarded():
