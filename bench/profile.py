@@ -29,10 +29,11 @@ from bench.run import CHEAP_TOOL, RESULTS_DIR, timed_block
 
 log = logging.getLogger("bench")
 FRAME = re.compile(r"^(?P<func>.*?) \((?P<file>[^()]*?)(?::\d+)?\)$")
+CHECKOUT = str(Path(__file__).resolve().parent.parent) + "/"
 
 
 def _short(path: str) -> str:
-    for marker in ("site-packages/", "lib/python3", "/work/main/"):
+    for marker in ("site-packages/", "lib/python3", CHECKOUT):
         if marker in path:
             return path.split(marker, 1)[1]
     return path

@@ -47,7 +47,9 @@ class BridgeApp:
         if settings.read_only:
             warn_contradictory_annotations(self.catalogue)
         self._listeners: list[Callable[[], None]] = []
-        self.editor = EditorBridge(settings, on_change=self._editor_changed, on_connect=self._editor_connected)
+        self.editor = EditorBridge(
+            settings, on_change=self._editor_changed, on_connect=self._editor_connected, catalogue=self.catalogue
+        )
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
         self.dispatch = ToolDispatch(

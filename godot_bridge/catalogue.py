@@ -26,6 +26,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 Channel = Literal["editor", "runtime", "lsp", "bridge"]
 
+# What the bridge does for a tool beyond forwarding it, by name in the tool's "handling" list:
+#   channel_arg       its "channel" argument (editor|runtime) picks the channel per call, and is not sent
+#   image_result      the reply is a screenshot: an image block plus the metadata
+#   game_log          reads the game's log: the game while one runs, else the editor's copy;
+#                     the bridge also calls its method to explain runtime failures (crash context)
+#   starts_game       after success, wait (bounded) for the game's runtime channel and report it
+#   lists_extensions  the reply's "commands" replace the editor's extension tools
+Handling = Literal["channel_arg", "image_result", "game_log", "starts_game", "lists_extensions"]
+# Handling that names the one tool playing that part.
+_UNIQUE_HANDLING: tuple[Handling, ...] = ("game_log", "starts_game")
+
 # The MCP tool-annotation hints; anything else in "annotations" is a typo.
 ANNOTATION_KEYS = frozenset({"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
 
@@ -64,7 +75,10 @@ class ToolDef(BaseModel):
     annotations: dict[str, bool]
     godot_min: str | None = None
     godot_max: str | None = None
+    # Path parameter -> allowed prefixes; "frames[].texture_path" reaches into arrays of objects.
     path_params: dict[str, list[str]] = Field(default_factory=dict)
+    # Words a path parameter takes instead of a path (game_start.scene_path "main").
+    path_literals: dict[str, list[str]] = Field(default_factory=dict)
     success_hint: str | None = None
     operation_param: str | None = None
     operations: list[str] | None = None
@@ -73,6 +87,7 @@ class ToolDef(BaseModel):
     value_aliases: dict[str, dict[str, str]] = Field(default_factory=dict)
     # A parameter holding a wait the caller asked for (ms); the call timeout grows to cover it.
     wait_param: str | None = None
+    handling: list[Handling] = Field(default_factory=list)
     input_schema: dict[str, Any]
 
     @field_validator("name")
@@ -144,6 +159,9 @@ class ToolDef(BaseModel):
     def max_version(self) -> tuple[int, int] | None:
         return _parse_version(self.godot_max)
 
+    def handles(self, kind: Handling) -> bool:
+        return kind in self.handling
+
     def operation_count(self) -> int:
         """How many distinct operations this tool stands for (an action enum counts each value)."""
         if self.operations:
@@ -172,12 +190,6 @@ class Catalogue:
         self.tools = tools
         self.groups = groups
 
-    def tool(self, name: str) -> ToolDef | None:
-        return self.tools.get(name)
-
-    def group(self, name: str) -> GroupDef | None:
-        return self.groups.get(name)
-
     def eager_tools(self) -> list[ToolDef]:
         """Always-on catalogue tools (the two meta tools are separate: meta_tools())."""
         return [t for t in self.tools.values() if t.always_on and not t.meta]
@@ -190,6 +202,10 @@ class Catalogue:
 
     def operations_count(self) -> int:
         return sum(t.operation_count() for t in self.tools.values() if not t.meta)
+
+    def handling(self, kind: Handling) -> ToolDef | None:
+        """The tool the catalogue marks for ``kind`` (game_log, starts_game: one at most)."""
+        return next((t for t in self.tools.values() if t.handles(kind)), None)
 
 
 def catalogue_dir() -> Path:
@@ -282,13 +298,46 @@ def _check_schema(tool: ToolDef, where: str) -> None:
     if missing:
         raise CatalogueError(f"{where}: field input_schema.required: {missing} not in properties")
     for param in tool.path_params:
-        if param not in properties:
+        if param_schema(schema, param) is None:
             raise CatalogueError(f"{where}: field path_params: {param!r} is not a parameter")
+    for param in tool.path_literals:
+        if param not in tool.path_params:
+            raise CatalogueError(f"{where}: field path_literals: {param!r} is not in path_params")
     if tool.operation_param is not None:
         prop = properties.get(tool.operation_param)
         if not isinstance(prop, dict) or not prop.get("enum"):
             raise CatalogueError(
                 f"{where}: field operation_param: {tool.operation_param!r} must be a parameter with an enum"
+            )
+
+
+def param_schema(schema: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """The schema of the parameter a path key names ("a", "a[].b", through array items), if any."""
+    head, sep, tail = key.partition("[].")
+    prop = schema.get("properties", {}).get(head)
+    if not isinstance(prop, dict):
+        return None
+    if not sep:
+        return prop
+    branches = [prop, *(b for b in prop.get("anyOf", []) if isinstance(b, dict))]
+    for branch in branches:
+        items = branch.get("items")
+        found = param_schema(items, tail) if isinstance(items, dict) else None
+        if found is not None:
+            return found
+    return None
+
+
+def _check_handling(tool: ToolDef, where: str) -> None:
+    if len(set(tool.handling)) != len(tool.handling):
+        raise CatalogueError(f"{where}: field handling: listed twice")
+    if tool.handling and tool.channel not in ("editor", "runtime"):
+        raise CatalogueError(f"{where}: field handling: only tools forwarded to Godot (editor, runtime) have handling")
+    if tool.handles("channel_arg"):
+        spec = tool.input_schema.get("properties", {}).get("channel")
+        if not isinstance(spec, dict) or not {"editor", "runtime"} <= set(spec.get("enum") or ()):
+            raise CatalogueError(
+                f"{where}: field handling: channel_arg needs a 'channel' parameter with enum editor, runtime"
             )
 
 
@@ -299,6 +348,7 @@ def _check_tool(tool: ToolDef, where: str) -> None:
         raise CatalogueError(f"{where}: field group: a meta tool is always on and has no group")
     if tool.operations is not None and (not tool.operations or len(set(tool.operations)) != len(tool.operations)):
         raise CatalogueError(f"{where}: field operations: must be a non-empty list of distinct names")
+    _check_handling(tool, where)
     low, high = tool.min_version, tool.max_version
     if low is not None and high is not None and low > high:
         raise CatalogueError(f"{where}: field godot_max: lower than godot_min")
@@ -362,6 +412,10 @@ def _load(directory: Path) -> Catalogue:
             tools[tool.name] = tool
             origin[tool.name] = path
 
+    for kind in _UNIQUE_HANDLING:
+        marked = [name for name, tool in tools.items() if tool.handles(kind)]
+        if len(marked) > 1:
+            raise CatalogueError(f"{directory / 'tools'}: handling {kind!r} is on {marked}; one tool at most")
     tools = _apply_hints(directory / HINTS_FILE, tools, origin)
 
     groups: dict[str, GroupDef] = {}

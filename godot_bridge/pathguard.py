@@ -8,12 +8,20 @@ A value passes when it is absent/empty (optional params), a string, free of
 control characters and backslashes, starts with one of the allowed prefixes
 (``res://``, ``user://``, or narrower ones such as ``user://screenshots/``), and
 the part after the prefix is relative, has no drive letter and no ``..`` segment.
+A ``res://`` value must also stay inside the project folder once symbolic links are
+resolved: ``res://link_out/x.gd`` through a link to ``/etc`` is refused (the LSP tools
+apply the same rule to the files they read).
+
+A path parameter may sit inside arrays of objects: ``frames[].texture_path`` names the
+``texture_path`` of every item of ``frames``. ``path_literals`` lists words a parameter
+takes instead of a path (``game_start.scene_path`` accepts ``"main"``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from godot_bridge.errors import ToolError
@@ -21,11 +29,13 @@ from godot_bridge.errors import ToolError
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _MAX_SHOWN = 160  # a refused value is echoed back, but never a megabyte of it
+PROJECT_PREFIX = "res://"  # the one prefix that names a file under the project folder
 
 
 class PathGuarded(Protocol):
     name: str
     path_params: Mapping[str, Sequence[str]]
+    path_literals: Mapping[str, Sequence[str]]
 
 
 def _shown(value: str) -> str:
@@ -60,28 +70,71 @@ def _reason(value: str, prefixes: Sequence[str]) -> str | None:
     return None
 
 
-def check_path(param: str, value: Any, prefixes: Sequence[str]) -> None:
+def _escapes_through_link(value: str, project: Path) -> bool:
+    """True when the res:// value, resolved on disk, leaves the project folder.
+
+    Resolution is not strict: a file about to be created has no inode yet, but a link
+    among its existing parent folders is followed all the same.
+    """
+    rest = value[len(PROJECT_PREFIX) :]
+    local = project.joinpath(*[seg for seg in rest.split("/") if seg])
+    try:
+        root = project.resolve()
+        real = local.resolve()
+    except (OSError, RuntimeError):  # a link loop: nothing sane lives behind it
+        return True
+    return not real.is_relative_to(root)
+
+
+def check_path(param: str, value: Any, prefixes: Sequence[str], project: Path | None = None,
+               literals: Sequence[str] = ()) -> None:
     """Raise PATH_DENIED when ``value`` is not an acceptable path for ``param``."""
-    if value is None or value == "":
+    if value is None or value == "" or value in literals:
         return
-    allowed = " or ".join(prefixes)
+    allowed = " or ".join([*prefixes, *(repr(word) for word in literals)])
     hint = (
-        f"Pass {param} as a path under {allowed}, with '/' separators and no '..', "
+        f"Pass {param} as a path under {' or '.join(prefixes)}, with '/' separators and no '..', "
         "drive letter, backslash or absolute path."
     )
     if not isinstance(value, str):
         raise ToolError("PATH_DENIED", f"{param} must be a path string, got {type(value).__name__}", hint=hint)
     reason = _reason(value, prefixes)
+    if reason is None and project is not None and value.startswith(PROJECT_PREFIX) \
+            and _escapes_through_link(value, project):
+        reason = "it leads outside the project folder through a symbolic link"
     if reason:
         raise ToolError("PATH_DENIED", f"{param}={_shown(value)} refused: {reason}; allowed: {allowed}", hint=hint)
 
 
-def check_paths(tool: PathGuarded, args: Mapping[str, Any]) -> None:
-    """Check every declared path parameter of ``tool`` in ``args`` (lists are checked item by item)."""
-    for param, prefixes in (getattr(tool, "path_params", None) or {}).items():
-        value = args.get(param)
+def values_at(args: Mapping[str, Any], key: str) -> Iterator[tuple[str, Any]]:
+    """(label, value) for every value a path key names: "a", "a[].b", "a[].b[].c".
+
+    A list at the end is checked item by item (``editor_refresh.file_paths``). Items that are
+    not objects are skipped: schema validation has already refused them.
+    """
+    head, sep, tail = key.partition("[].")
+    value = args.get(head)
+    if not sep:
         if isinstance(value, list):
-            for item in value:
-                check_path(param, item, prefixes)
+            for index, item in enumerate(value):
+                yield f"{head}[{index}]", item
         else:
-            check_path(param, value, prefixes)
+            yield head, value
+        return
+    if not isinstance(value, list):
+        return
+    for index, item in enumerate(value):
+        if isinstance(item, Mapping):
+            for label, found in values_at(item, tail):
+                yield f"{head}[{index}].{label}", found
+
+
+def check_paths(tool: PathGuarded, args: Mapping[str, Any], project: Path | None = None) -> None:
+    """Check every declared path parameter of ``tool`` in ``args``.
+
+    ``project`` is the project folder; with it, res:// values are also resolved on disk.
+    """
+    literals = getattr(tool, "path_literals", None) or {}
+    for key, prefixes in (getattr(tool, "path_params", None) or {}).items():
+        for label, value in values_at(args, key):
+            check_path(label, value, prefixes, project, literals.get(key, ()))

@@ -9,7 +9,7 @@ success hint only where the toolkit gave none. Failures use the toolkit's own
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from godot_bridge.errors import ToolError
@@ -22,7 +22,6 @@ class ToolOutcome:
     content: list[dict[str, Any]]
     structured: Any = None
     is_error: bool = False
-    meta: dict[str, Any] = field(default_factory=dict)
 
 
 def sort_keys(value: Any) -> Any:

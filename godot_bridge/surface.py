@@ -48,6 +48,11 @@ def extension_tool(command: dict[str, Any]) -> ToolDef | None:
     if not isinstance(schema, dict) or schema.get("type") != "object":
         schema = {"type": "object", "properties": {}}
     group = command.get("group") if isinstance(command.get("group"), str) and command.get("group") else None
+    # An extension command that, like execute.code, serves both modes says so with a channel enum.
+    props = schema.get("properties")
+    channel = props.get("channel") if isinstance(props, dict) else None
+    enum = channel.get("enum") if isinstance(channel, dict) else None
+    picks_channel = isinstance(enum, list) and {"editor", "runtime"} <= {e for e in enum if isinstance(e, str)}
     timeout = command.get("timeout_ms")
     try:
         return ToolDef(
@@ -60,6 +65,7 @@ def extension_tool(command: dict[str, Any]) -> ToolDef | None:
             godot_min=command.get("min_godot_version") or None,
             godot_max=command.get("max_godot_version") or None,
             timeout_ms=int(timeout) if isinstance(timeout, int | float) and timeout > 0 else None,
+            handling=["channel_arg"] if picks_channel else [],
             input_schema=schema,
         )
     except Exception as exc:  # a malformed extension must not take the catalogue down

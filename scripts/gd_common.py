@@ -1,7 +1,7 @@
 """Shared helpers for the GDScript CI checks (gd_check, gd_drift, gd_compat).
 
 A tiny GDScript lexer (enough to blank comments and string contents without shifting line
-numbers), function splitting, and locating the repo and the shared reference data.
+numbers), function splitting, and locating the repo and the reference data it carries.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ EDITOR_GLUE: tuple[str, ...] = (
 )
 COMPAT_MAP_NAME = "godot-compat-map.tsv"
 ERROR_CODES_NAME = "error-codes.json"
+# The reference implementation's facts, carried in the repo (where they came from: README there).
+REFERENCE_DIR = Path("tests/data/reference")
 
 
 def fail_exit(problems: list[str], ok_message: str, title: str) -> int:
@@ -56,18 +58,18 @@ def gd_files(repo: Path, *roots: str | Path, exclude: tuple[str, ...] = ()) -> l
 
 
 def find_reference(repo: Path, name: str) -> Path | None:
-    """A file of the shared reference data.
+    """A file of the reference data the checks run against.
 
-    CI runs in a fresh clone with shared/ beside the repo, so look at <repo>/../shared/reference
-    first, then walk further up, then an explicit GODOT_REFERENCE_DIR override.
+    The repo carries it (tests/data/reference, see the README there), so a bare clone checks
+    itself. GODOT_REFERENCE_DIR overrides; a scratch repo without its own copy (the checks' own
+    tests) falls back to the copy beside these scripts.
     """
     override = os.environ.get("GODOT_REFERENCE_DIR")
     candidates: list[Path] = []
     if override:
         candidates.append(Path(override) / name)
-    for parent in [repo, *repo.parents]:
-        candidates.append(parent / "shared" / "reference" / name)
-        candidates.append(parent.parent / "shared" / "reference" / name)
+    candidates.append(repo / REFERENCE_DIR / name)
+    candidates.append(REPO / REFERENCE_DIR / name)
     for candidate in candidates:
         if candidate.is_file():
             return candidate

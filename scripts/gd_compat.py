@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CI: the toolkit loads and runs on every Godot from 4.2 to 4.7, and keeps its own vocabularies.
 
-Checks over addons/godot_mcp_toolkit/**.gd, driven by the shared godot-compat-map.tsv
+Checks over addons/godot_mcp_toolkit/**.gd, driven by the godot-compat-map.tsv in tests/data/reference
 (columns: kind, symbol, present [6 flags for 4.2..4.7], intro, note, detail):
 
 1. Engine classes: every engine class named in code exists in all of 4.2..4.7. Naming a class
@@ -18,7 +18,7 @@ Checks over addons/godot_mcp_toolkit/**.gd, driven by the shared godot-compat-ma
    heuristic quiet.
 4. Settings: every "mcp_toolkit/..." key literal and every `<settings alias>.<CONST>` used outside
    core/settings_registration.gd is registered there.
-5. Error codes: every fail("CODE", ...) code is in the 56-code vocabulary (shared
+5. Error codes: every fail("CODE", ...) code is in the 56-code vocabulary (the reference's
    error-codes.json), and contract/mcp_toolkit_error.gd CODES equals that vocabulary.
 6. Export safety: no file reachable from the game process (runtime/**, files marked
    RUNTIME-REACHABLE, and every script they spell out as a ".gd" path string or name by
@@ -358,7 +358,7 @@ def vocabulary(repo: Path) -> tuple[set[str] | None, list[str]]:
             declared = {v for off, v in lexed.strings if match.end() <= off < end}
     if shared is not None and declared is not None and shared != declared:
         problems.append(
-            f"{ERROR_FILE} CODES differs from the shared vocabulary: missing {sorted(shared - declared)}, "
+            f"{ERROR_FILE} CODES differs from the reference vocabulary: missing {sorted(shared - declared)}, "
             f"extra {sorted(declared - shared)}"
         )
     codes = shared if shared is not None else declared
@@ -451,7 +451,7 @@ def check_editor_glue(repo: Path, files: list[Path]) -> list[str]:
 def run(repo: Path = REPO) -> list[str]:
     map_path = find_reference(repo, COMPAT_MAP_NAME)
     if map_path is None:
-        return [f"{COMPAT_MAP_NAME} not found (looked in ../shared/reference beside the repo and above)"]
+        return [f"{COMPAT_MAP_NAME} not found (looked in tests/data/reference and $GODOT_REFERENCE_DIR)"]
     cmap = load_map(map_path)
     files = gd_files(repo, TOOLKIT)
     own_funcs = {name for rel in files for name in _FUNC_NAME.findall(lex((repo / rel).read_text("utf-8")).code)}

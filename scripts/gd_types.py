@@ -1244,7 +1244,7 @@ def run(repo: Path = REPO) -> list[str]:
     repo = repo.resolve()
     loaded = load_native(repo)
     if loaded is None:
-        return [f"{COMPAT_MAP_NAME} not found (looked in ../shared/reference beside the repo and above)"]
+        return [f"{COMPAT_MAP_NAME} not found (looked in tests/data/reference and $GODOT_REFERENCE_DIR)"]
     files = gd_files(repo, *ROOTS)
     if not files:
         return ["no .gd files found under " + ", ".join(ROOTS)]

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge import results
+from godot_bridge.catalogue import Catalogue, load_catalogue
 from godot_bridge.config import Settings
 from godot_bridge.editor.channel import WsChannel
 from godot_bridge.editor.forward import (
@@ -52,7 +53,9 @@ from godot_bridge.results import ToolOutcome
 log = logging.getLogger(__name__)
 
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)")
-EXTENSION_METHODS = ("extensions.list", "extensions.refresh")
+# Contract methods the bridge itself uses on every connection (not tools: those are catalogue data).
+EXTENSIONS_LIST = "extensions.list"
+EXTENSIONS_CHANGED = "extensions.changed"
 # Methods whose whole point is to wait: the client hears what they wait for (progress).
 WAIT_MESSAGES = {
     "game.start": "waiting for the game to launch",
@@ -81,8 +84,13 @@ class EditorBridge:
         on_connect: Callable[[], Awaitable[Any]] | None = None,
         timing: Timing | None = None,
         registry_file: Path | None = None,
+        catalogue: Catalogue | None = None,
     ) -> None:
         self.settings = settings
+        # The catalogue names the tool that reads the game's log; its method also explains crashes.
+        log_tool = (catalogue or load_catalogue()).handling("game_log")
+        self._game_log_method = log_tool.method if log_tool is not None else None
+        self._game_log_tool = log_tool.name if log_tool is not None else "the game log"
         self.timing = timing or Timing()
         self.registry_file = registry_file or registry_path(dict(settings.env) or None)
         self._on_change = on_change
@@ -97,14 +105,8 @@ class EditorBridge:
         self._registry_event = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
         self._started = False
-        self._editor = EditorLink(
-            settings,
-            self.timing,
-            self.registry_file,
-            on_push=self._on_push,
-            on_entry=self._on_entry,
-            after_auth=self._after_auth,
-        )
+        # This object is the link's LinkListener: on_push, on_entry, after_auth below.
+        self._editor = EditorLink(settings, self.timing, self.registry_file, listener=self)
         self._runtime = RuntimeLink(settings, self.timing, self.registry_file, lookup=self._editor.lookup)
         self._watcher = RegistryWatcher(
             self.registry_file,
@@ -218,7 +220,7 @@ class EditorBridge:
             self._version = parsed
             self._fire_change()
 
-    def _on_entry(self, entry: RegistryEntry | None) -> None:
+    def on_entry(self, entry: RegistryEntry | None) -> None:
         """Every registry read: the registry's version counts until a live ack says otherwise."""
         if entry is None or not entry.godot_version:
             return
@@ -247,7 +249,7 @@ class EditorBridge:
 
     # -- events from the links and the watcher -----------------------------------
 
-    async def _after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> bool:
+    async def after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> bool:
         """Setup on a fresh connection; True when it must be reopened (a new buffer size applies only then)."""
         ack = ch.ack
         self.headless = ack["headless"] if isinstance(ack.get("headless"), bool) else None
@@ -261,7 +263,7 @@ class EditorBridge:
             if await self._send_limits(ch, limits):
                 return True
         try:
-            reply = await ch.request("extensions.list", {}, timeout=t)
+            reply = await ch.request(EXTENSIONS_LIST, {}, timeout=t)
             commands = _commands(reply.get("commands") if isinstance(reply, dict) else None)
             if commands is not None:
                 self._set_extensions(commands)
@@ -294,9 +296,9 @@ class EditorBridge:
             return False  # an editor that does not say what it had: keep the default
         return previous is not None and applied is not None and applied != previous
 
-    def _on_push(self, message: dict[str, Any]) -> None:
+    def on_push(self, message: dict[str, Any]) -> None:
         name = message.get("notification") or message.get("method")
-        if name == "extensions.changed":
+        if name == EXTENSIONS_CHANGED:
             self._merge_extensions(message.get("params"))
         elif name == "game_stopped":
             self._spawn(self._runtime.drop("the editor reported game_stopped"))
@@ -367,7 +369,7 @@ class EditorBridge:
         ``progress`` (the client asked for progress) hears every wait: see ``WAIT_MESSAGES``,
         a command queued in the editor, and game_start waiting for the runtime channel."""
         try:
-            check_paths(tool, args)  # type: ignore[arg-type]
+            check_paths(tool, args, self.settings.project_path)  # type: ignore[arg-type]
             if not tool.method:
                 raise ToolError("INTERNAL", f"{tool.name} has no toolkit method to forward")
             channel, params = route(tool, args)
@@ -377,6 +379,7 @@ class EditorBridge:
                 channel,
                 timeout_seconds(tool, args),
                 tool.success_hint,
+                handling=frozenset(tool.handling),
                 wait_for_runtime=args.get("wait_for_runtime") is not False,
                 progress=progress,
             )
@@ -386,28 +389,6 @@ class EditorBridge:
             log.exception("%s failed inside the bridge", tool.name)
             return results.failure(ToolError("INTERNAL", f"{tool.name} failed inside the bridge: {exc}"))
 
-    async def forward_method(
-        self,
-        method: str,
-        args: dict[str, Any],
-        *,
-        channel: str = EDITOR,
-        timeout_ms: int | None = None,
-        success_hint: str | None = None,
-    ) -> ToolOutcome:
-        """Forward a command that has no ToolDef (extension commands)."""
-        resolved = CHANNEL_ALIASES.get(channel)
-        try:
-            if resolved is None:
-                raise ToolError("INVALID_PARAMS", f"channel={channel!r} is not one of 'editor', 'runtime'")
-            timeout = timeout_ms / 1000.0 if timeout_ms else None
-            return await self._forward(method, dict(args), resolved, timeout, success_hint)
-        except ToolError as err:
-            return results.failure(err)
-        except Exception as exc:
-            log.exception("%s failed inside the bridge", method)
-            return results.failure(ToolError("INTERNAL", f"{method} failed inside the bridge: {exc}"))
-
     async def _forward(
         self,
         method: str,
@@ -416,6 +397,7 @@ class EditorBridge:
         timeout: float | None,
         success_hint: str | None,
         *,
+        handling: frozenset[str],
         wait_for_runtime: bool = True,
         progress: ProgressFn | None = None,
     ) -> ToolOutcome:
@@ -433,7 +415,7 @@ class EditorBridge:
         wait_for_runtime: bool,
         waits: WaitReporter,
     ) -> ToolOutcome:
-        if method == "debugger.get_log" and channel == RUNTIME:
+        if "game_log" in handling and channel == RUNTIME:
             channel = await self._log_channel()
         own_wait = WAIT_MESSAGES.get(method)
         if own_wait is not None:
@@ -453,20 +435,21 @@ class EditorBridge:
         except ToolError as err:
             raise await self._explain(err, channel) from None
         waits.done()
-        if method in EXTENSION_METHODS and isinstance(payload, dict) and payload.get("success") is not False:
+        succeeded = isinstance(payload, dict) and payload.get("success") is not False
+        if "lists_extensions" in handling and succeeded:
             commands = _commands(payload.get("commands"))
             if commands is not None:
                 self._set_extensions(commands)
-        if method == "game.start" and wait_for_runtime and isinstance(payload, dict) and payload.get("success") is not False:
+        if "starts_game" in handling and wait_for_runtime and succeeded:
             payload = await self._report_runtime(payload, waits)
         if channel == RUNTIME and toolkit_failure_code(payload) in CRASH_CONTEXT_CODES:
             lines = await self._crash_context()
             if lines:
                 payload = {**payload, "crash_context": lines}
-        return shape(method, payload, success_hint)
+        return shape(payload, success_hint, image="image_result" in handling)
 
     async def _log_channel(self) -> str:
-        """debugger.get_log reads the game while one runs, else the editor's copy of the last session."""
+        """The game log reads the game while one runs, else the editor's copy of the last session."""
         if self._runtime.live() is not None:
             return RUNTIME
         try:
@@ -490,8 +473,11 @@ class EditorBridge:
         # The editor keeps the game's output (its copy survives a crashed game). The whole fetch,
         # including a connect if the editor link is still coming up, is bounded by one short limit.
         limit = self.timing.crash_context_timeout
+        if self._game_log_method is None:
+            return []
         try:
-            reply = await asyncio.wait_for(self._editor.request("debugger.get_log", {"limit": 40}, timeout=limit), limit)
+            request = self._editor.request(self._game_log_method, {"limit": 40}, timeout=limit)
+            reply = await asyncio.wait_for(request, limit)
         except (ToolError, TimeoutError):
             return []
         except Exception:
@@ -527,5 +513,5 @@ class EditorBridge:
             **payload,
             "runtime_connected": False,
             "runtime_detail": f"the game's runtime channel did not come up within {wait:g} s ({detail}); "
-            "runtime tools report GAME_NOT_RUNNING until it does. Check debugger_get_log for a crash.",
+            f"runtime tools report GAME_NOT_RUNNING until it does. Check {self._game_log_tool} for a crash.",
         }

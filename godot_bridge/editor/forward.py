@@ -2,12 +2,12 @@
 
 Kept free of sockets so the rules are unit-testable:
 
-* ``route``: which channel a call goes to and which params the toolkit gets.
-  ``execute_code`` and ``signal_emit`` take ``channel: editor|runtime`` (``game``
-  is accepted as an alias of ``runtime``); the toolkit handlers do not read that
-  argument, so it is stripped before sending.
-* ``shape``: a toolkit reply as a ``ToolOutcome`` (verbatim, keys sorted; screenshots
-  as image + metadata).
+* ``route``: which channel a call goes to and which params the toolkit gets. A tool
+  whose catalogue ``handling`` says ``channel_arg`` (``execute_code``, ``signal_emit``)
+  takes ``channel: editor|runtime`` (``game`` is accepted as an alias of ``runtime``);
+  the toolkit handlers do not read that argument, so it is stripped before sending.
+* ``shape``: a toolkit reply as a ``ToolOutcome`` (verbatim, keys sorted; a tool with
+  ``image_result`` handling as image + metadata).
 * ``crash_lines``: a few recent lines from a ``debugger.get_log`` reply, appended
   to runtime failures so the model sees why the game died.
 """
@@ -15,7 +15,7 @@ Kept free of sockets so the rules are unit-testable:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from godot_bridge import results
@@ -26,9 +26,6 @@ EDITOR = "editor"
 RUNTIME = "runtime"
 CHANNEL_ALIASES = {"editor": EDITOR, "runtime": RUNTIME, "game": RUNTIME}
 CHANNEL_ARG = "channel"
-# Tools whose channel the caller picks per call (contract: execute.code / signal.emit exist in both modes).
-CHANNEL_ARG_TOOLS = frozenset({"execute_code", "signal_emit"})
-SCREENSHOT_METHODS = frozenset({"editor.screenshot", "runtime.screenshot"})
 # Runtime failures worth explaining with the game's last words.
 CRASH_CONTEXT_CODES = frozenset({"TIMEOUT", "GAME_NOT_RUNNING", "COMPILATION_FAILED"})
 CRASH_LINES = 8
@@ -43,15 +40,12 @@ class ToolLike(Protocol):
     channel: str
     success_hint: str | None
     timeout_ms: int | None
+    handling: Sequence[str]
 
 
 def takes_channel_arg(tool: ToolLike) -> bool:
-    if tool.name in CHANNEL_ARG_TOOLS:
-        return True
-    schema = getattr(tool, "input_schema", None)
-    props = schema.get("properties") if isinstance(schema, Mapping) else None
-    spec = props.get(CHANNEL_ARG) if isinstance(props, Mapping) else None
-    return isinstance(spec, Mapping) and set(spec.get("enum") or ()) >= {EDITOR, RUNTIME}
+    """The caller picks the channel per call (contract: execute.code / signal.emit exist in both modes)."""
+    return "channel_arg" in tool.handling
 
 
 def route(tool: ToolLike, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -93,9 +87,9 @@ def timeout_seconds(tool: ToolLike, args: dict[str, Any] | None = None) -> float
     return max(base or 0.0, requested / 1000.0 + WAIT_MARGIN_S)
 
 
-def shape(method: str, payload: Any, success_hint: str | None = None) -> ToolOutcome:
-    """A toolkit reply as the MCP result: verbatim and sorted, or a screenshot."""
-    if method in SCREENSHOT_METHODS and isinstance(payload, dict):
+def shape(payload: Any, success_hint: str | None = None, *, image: bool = False) -> ToolOutcome:
+    """A toolkit reply as the MCP result: verbatim and sorted, or (``image``) a screenshot."""
+    if image and isinstance(payload, dict):
         return results.screenshot(payload)
     return results.from_toolkit(payload, success_hint)
 

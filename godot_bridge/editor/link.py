@@ -29,7 +29,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from godot_bridge import __version__
 from godot_bridge.config import Settings
@@ -44,8 +44,21 @@ log = logging.getLogger(__name__)
 
 DEFAULT_EDITOR_PORT = 6550
 
-# Returns True when the connection must be reopened for its setup to take effect.
-AfterAuth = Callable[[WsChannel, RegistryEntry | None], Awaitable[bool]]
+
+@runtime_checkable
+class LinkListener(Protocol):
+    """What the editor link tells its owner: one interface instead of loose callbacks."""
+
+    def on_push(self, message: dict[str, Any]) -> None:
+        """An unsolicited message from the editor (extensions.changed, game_stopped, ...)."""
+
+    def on_entry(self, entry: RegistryEntry | None) -> None:
+        """The project's registry entry as just read (None: no entry)."""
+
+    async def after_auth(self, ch: WsChannel, entry: RegistryEntry | None) -> bool:
+        """Setup on a fresh, authenticated connection, before any tool call can use it.
+
+        True when the connection must be reopened for its setup to take effect (a new buffer size)."""
 
 
 def registry_note(path: Path) -> str:
@@ -80,19 +93,14 @@ class EditorLink:
         settings: Settings,
         timing: Timing,
         registry_file: Path,
-        *,
-        on_push: Callable[[dict[str, Any]], None],
-        on_entry: Callable[[RegistryEntry | None], None],
-        after_auth: AfterAuth,
+        listener: LinkListener,
     ) -> None:
         self.settings = settings
         self.timing = timing
         self.registry_file = registry_file
         self.project = str(settings.project_path)
         self._key = project_key(settings.project_path)
-        self._on_push = on_push
-        self._on_entry = on_entry
-        self._after_auth = after_auth
+        self._listener = listener
         self._channel: WsChannel | None = None
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
@@ -121,7 +129,7 @@ class EditorLink:
 
     def lookup(self) -> RegistryEntry | None:
         entry = read_registry(self.registry_file).get(self._key)
-        self._on_entry(entry)
+        self._listener.on_entry(entry)
         return entry
 
     def kick(self) -> None:
@@ -283,7 +291,7 @@ class EditorLink:
             ch = await self._open_channel(port, entry)
             try:
                 # Before the channel is published, so no tool call overtakes meta.set_limits.
-                reopen = await self._after_auth(ch, entry)
+                reopen = await self._listener.after_auth(ch, entry)
             except Exception:  # housekeeping must never cost us the connection
                 log.exception("post-connect setup failed")
                 reopen = False
@@ -306,7 +314,7 @@ class EditorLink:
             label="editor",
             port=port,
             default_timeout=self.timing.call_timeout,
-            on_push=self._on_push,
+            on_push=self._listener.on_push,
             on_round_trip=self._reset_backoff,
             drop_error=_drop_error,
         )

@@ -180,6 +180,3 @@ def read_registry(path: Path | None = None) -> dict[str, RegistryEntry]:
         if isinstance(k, str) and isinstance(v, dict)
     }
 
-
-def lookup(project_path: str | os.PathLike[str], path: Path | None = None) -> RegistryEntry | None:
-    return read_registry(path).get(project_key(project_path))

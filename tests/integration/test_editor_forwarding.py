@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from godot_bridge.catalogue import ToolDef, load_catalogue
-from godot_bridge.editor.forward import CHANNEL_ARG_TOOLS
 from godot_bridge.results import sort_keys
+from godot_bridge.surface import extension_tool
 from tests.sim.fixtures import BridgeFactory, tool
 from tests.sim.server import ToolkitSim
 
@@ -41,7 +42,7 @@ def _sample(name: str, schema: dict[str, Any], t: ToolDef) -> Any:
 
 def _args(t: ToolDef) -> dict[str, Any]:
     props = t.input_schema.get("properties", {})
-    return {name: _sample(name, spec, t) for name, spec in props.items() if not (name == "channel" and t.name in CHANNEL_ARG_TOOLS)}
+    return {name: _sample(name, spec, t) for name, spec in props.items() if not (name == "channel" and t.handles("channel_arg"))}
 
 
 def test_every_domain_is_sampled():
@@ -124,6 +125,24 @@ async def test_path_denied_sends_nothing(sim: ToolkitSim, make_bridge: BridgeFac
     assert len(sim.received) == before
 
 
+async def test_a_link_out_of_the_project_sends_nothing(sim: ToolkitSim, make_bridge: BridgeFactory,
+                                                       project: Path, tmp_path: Path):
+    """res://link_out/x.gd names a file outside the project when link_out is a symbolic link."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (project / "link_out").symlink_to(outside, target_is_directory=True)
+    bridge = await make_bridge()
+    await bridge.forward(tool("scene_get_tree"), {})  # connected and idle
+    before = len(sim.received)
+    for name, args in [("script_write", {"file_path": "res://link_out/x.gd", "content": "x"}),
+                       ("autoload_manage", {"action": "register", "name": "A", "script_path": "res://link_out/a.gd"})]:
+        out = await bridge.forward(tool(name), args)
+        assert out.is_error and out.structured["code"] == "PATH_DENIED", name
+        assert "symbolic link" in out.structured["error"]
+    assert len(sim.received) == before
+    assert not (outside / "x.gd").exists()
+
+
 async def test_screenshots(sim: ToolkitSim, make_bridge: BridgeFactory):
     inline = {"success": True, "image_base64": "iVBORw0KGgo=", "mime_type": "image/png", "width": 4, "height": 2,
               "bytes": 8, "image_detail": "low", "returned": "4x2", "remediation": ["switched_main_screen"]}
@@ -173,13 +192,13 @@ async def test_extension_commands_follow_list_refresh_and_pushes(data_home, proj
         assert out.structured["refreshed"] is True
         assert changed.is_set() and bridge.extension_commands == [ext, other]
 
-        # An extension command has no ToolDef: forward_method.
+        # An extension command is forwarded through the ToolDef the surface projects from it.
+        ext_tool = extension_tool(ext)
+        assert ext_tool is not None
         sim.script("my_ext.do", {"result": {"success": True, "b": 1, "a": 2}})
-        out = await bridge.forward_method("my_ext.do", {"x": 1}, timeout_ms=500, success_hint="call my_ext.other next")
-        assert out.structured == {"a": 2, "b": 1, "hint": "call my_ext.other next", "success": True}
+        out = await bridge.forward(ext_tool, {"x": 1})
+        assert out.structured == {"a": 2, "b": 1, "success": True}
         assert sim.requests("my_ext.do")[0].params == {"x": 1}
-        bad = await bridge.forward_method("my_ext.do", {}, channel="lsp")
-        assert bad.is_error and bad.structured["code"] == "INVALID_PARAMS"
     finally:
         await sim.stop()
 
@@ -188,7 +207,7 @@ async def test_raw_call_returns_the_result_and_raises(sim: ToolkitSim, make_brid
     from godot_bridge.errors import ToolError
 
     bridge = await make_bridge()
-    assert await bridge.call("echo", {"k": [1]}) == {"k": [1]}
+    assert await bridge.call("echo", {"k": [1]}) == {"echo": {"k": [1]}, "success": True}
     sim.script("scene.save", {"fail": {"error": "x", "code": "SAVE_FAILED"}})
     assert (await bridge.call("scene.save"))["code"] == "SAVE_FAILED"  # call() does not shape
     with pytest.raises(ToolError, match="unknown channel"):

@@ -89,7 +89,7 @@ async def test_stale_runtime_port_is_game_not_running(sim: ToolkitSim, make_brid
 
 async def test_dead_runtime_pid_means_no_game(sim: ToolkitSim, make_bridge: BridgeFactory):
     game = await sim.start_game()
-    sim.registry.update(sim.key, runtime_pid=2**22 + 12345)  # a pid that is not running
+    sim.publish_runtime(runtime_pid=2**22 + 12345)  # a pid that is not running
     bridge = await make_bridge()
     out = await bridge.forward(tool("runtime_get_node_state"), {"node_path": "/root"})
     assert out.structured["code"] == "GAME_NOT_RUNNING"
@@ -98,7 +98,7 @@ async def test_dead_runtime_pid_means_no_game(sim: ToolkitSim, make_bridge: Brid
 
 async def test_pinned_runtime_port(sim: ToolkitSim, make_bridge: BridgeFactory):
     game = await sim.start_game()
-    sim.registry.update(sim.key, runtime_port=None, runtime_pid=None)
+    sim.registry.remove_overlay(sim.key)  # the registry does not name the game
     bridge = await make_bridge(runtime_port=game.port)
     out = await bridge.forward(tool("runtime_get_script_vars"), {"node_path": "/root"})
     assert not out.is_error

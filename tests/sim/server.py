@@ -23,22 +23,28 @@ carry them to the subprocess form):
     {"wait_cancel": seconds}           wait for the bridge's _cancel of this call, then stay silent
     {"default": true}                  reply as the unscripted simulator would
 
-Unscripted methods get an echo-ish success: ``{"success": true, "method", "params"}``
-(plus real behaviour for extensions.list/refresh, game.start/stop, debugger.get_log,
-meta.set_limits, echo and ping). ``instant=True`` skips recording and scripts
-entirely, for benchmarks.
+It is as strict as the toolkit where the toolkit is strict, so the bridge's tests meet the
+toolkit's real failures: a method the toolkit does not serve in this mode (the vocabulary of
+tests/data/reference/toolkit-methods.json, plus registered extensions) is answered -32601; a
+malformed frame gets the router's -32700/-32600; an inbound frame larger than the connection's
+buffer (``ws_buffer_kb``, default 1024 KiB, fixed when the connection is accepted) is dropped
+without a word, and a response larger than the buffer becomes ``RESPONSE_TOO_LARGE``;
+``echo``, ``ping``, ``_cancel``, ``meta.set_limits`` and ``editor.set_lsp_status`` validate and
+answer as the toolkit does; the registry is written as the toolkit writes it
+(tests/sim/registry.py). A test that needs a method the toolkit lacks scripts it, which makes
+it known. An unscripted known method gets ``{"success": true, "method", "params"}`` (plus
+real behaviour for extensions.list/refresh, game.start/stop and debugger.get_log).
+``instant=True`` skips recording and scripts entirely, for benchmarks.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import os
 import secrets
-import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -48,62 +54,13 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
+
 log = logging.getLogger("tests.sim")
 
-APP_DIR = "godot-mcp-toolkit"
+__all__ = ["APP_DIR", "Received", "SimRegistry", "ToolkitSim", "canonical_key", "instance_hash"]
+
 AUTH_TIMEOUT = 2.0  # the toolkit's _AUTH_TIMEOUT_MS
-
-
-def canonical_key(project: str | os.PathLike[str], platform: str = sys.platform) -> str:
-    """The toolkit's project key: '/' separators, no trailing '/', lowercased where the OS folds case."""
-    key = str(project).replace("\\", "/")
-    while len(key) > 1 and key.endswith("/"):
-        key = key[:-1]
-    if platform.startswith("win") or platform == "darwin":
-        key = key.lower()
-    return key
-
-
-def instance_hash(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
-
-
-class SimRegistry:
-    """``projects.json`` as the toolkit writes it: ``{"by_path": {key: entry}}``, atomically replaced."""
-
-    def __init__(self, data_home: Path) -> None:
-        self.dir = Path(data_home) / APP_DIR
-        self.path = self.dir / "projects.json"
-
-    def read(self) -> dict[str, dict[str, Any]]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (FileNotFoundError, ValueError):
-            return {}
-        by_path = data.get("by_path") if isinstance(data, dict) else None
-        return by_path if isinstance(by_path, dict) else {}
-
-    def _write(self, by_path: dict[str, dict[str, Any]]) -> None:
-        self.write_raw(json.dumps({"by_path": by_path}, indent=1))
-
-    def write_raw(self, text: str) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, self.path)
-
-    def update(self, key: str, **fields: Any) -> dict[str, Any]:
-        by_path = self.read()
-        entry = dict(by_path.get(key) or {"_key": key})
-        entry.update(fields)
-        by_path[key] = entry
-        self._write(by_path)
-        return entry
-
-    def remove(self, key: str) -> None:
-        by_path = self.read()
-        by_path.pop(key, None)
-        self._write(by_path)
 
 
 @dataclass
@@ -181,6 +138,12 @@ class ToolkitSim:
         self._cancelled: dict[str, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._changed = asyncio.Event()
+        self._methods = TOOLKIT_METHODS[mode]
+        self.limits = dict(LIMIT_DEFAULTS)  # KiB, as meta.set_limits leaves them
+        self._buffers: dict[ServerConnection, int] = {}
+        self.dropped: list[int] = []  # sizes of inbound frames too big for the buffer (lost, as in Godot)
+        self.lsp_status: dict[str, Any] | None = None  # what editor.set_lsp_status stored
+        self._inflight: set[str] = set()
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -193,6 +156,7 @@ class ToolkitSim:
         self.token_path.write_text(self.token, encoding="utf-8")  # raw, no trailing newline (C2)
 
     def entry(self) -> dict[str, Any]:
+        """This editor's entry file, as registry_entry.gd build_entry() shapes it."""
         return {
             "_key": self.key,
             "port": self.port,
@@ -207,12 +171,16 @@ class ToolkitSim:
         }
 
     def publish(self, **overrides: Any) -> dict[str, Any]:
-        """(Re)write this editor's registry entry; ``overrides`` replace fields (tests corrupt them this way)."""
-        fields = self.entry()
-        if self.runtime is not None and self.runtime.port:
-            fields.update(runtime_port=self.runtime.port, runtime_pid=os.getpid())
-        fields.update(overrides)
-        return self.registry.update(self.key, **fields)
+        """(Re)write this editor's entry file and the projection; ``overrides`` replace fields
+        (tests corrupt them this way). Returns the projected entry."""
+        return self.registry.write_entry(self.key, {**self.entry(), **overrides})
+
+    def publish_runtime(self, **overrides: Any) -> None:
+        """(Re)write the game's overlay (entries/<hash>.runtime.json) and the projection."""
+        runtime_port = self.runtime.port if self.runtime is not None else None
+        overlay = {"_key": self.key, "runtime_port": runtime_port, "runtime_pid": os.getpid(),
+                   "started_at": time.time(), "godot_version": self.godot_version}
+        self.registry.write_overlay(self.key, {**overlay, **overrides})
 
     async def start(self, port: int = 0, *, publish: bool = True) -> ToolkitSim:
         self._server = await serve(
@@ -319,15 +287,15 @@ class ToolkitSim:
                 self.data_home, self.project, mode="runtime", token=self.token, auth_timeout=self.auth_timeout
             )
             await self.runtime.start()
-            self.registry.update(self.key, runtime_port=self.runtime.port, runtime_pid=os.getpid())
+            self.publish_runtime()
         return self.runtime
 
     async def stop_game(self, *, notify: bool = True) -> None:
+        """A clean stop: the game withdraws its overlay (a crashed game, runtime.stop(), leaves it)."""
         runtime, self.runtime = self.runtime, None
         if runtime is not None:
             await runtime.stop()
-            if self.registry.read().get(self.key):
-                self.registry.update(self.key, runtime_port=None, runtime_pid=None)
+            self.registry.remove_overlay(self.key)
         if notify:
             await self.push({"notification": "game_stopped", "params": {}})
 
@@ -337,6 +305,9 @@ class ToolkitSim:
         self.connections += 1
         conn = self.connections
         self._all.add(ws)
+        # The toolkit sizes a peer's buffers when it accepts it (ws_transport.gd buffer_bytes()):
+        # a meta.set_limits later changes only connections accepted after it.
+        self._buffers[ws] = self.limits["ws_buffer_kb"] * 1024
         try:
             try:
                 first = await asyncio.wait_for(ws.recv(), self.auth_timeout)
@@ -365,54 +336,56 @@ class ToolkitSim:
                 ack = {"authed": True}
             await ws.send(json.dumps(ack))
             self._peers.add(ws)
-            if self.instant:
-                await self._serve_instant(ws)
-            else:
-                async for raw in ws:
-                    self._on_frame(ws, conn, raw)
+            async for raw in ws:
+                self._on_frame(ws, conn, raw)
         except ConnectionClosed:
             pass
         finally:
             self._peers.discard(ws)
             self._all.discard(ws)
+            self._buffers.pop(ws, None)
 
-    async def _serve_instant(self, ws: ServerConnection) -> None:
-        async for raw in ws:
-            frame = json.loads(raw)
-            if "id" not in frame:
-                continue
-            method, params = frame.get("method"), frame.get("params")
-            result = self._default(method, params) if method in _STATEFUL else {"success": True, "method": method, "params": params}
-            await ws.send(json.dumps({"jsonrpc": "2.0", "id": frame["id"], "result": result}))
+    def _buffer(self, ws: ServerConnection) -> int:
+        return self._buffers.get(ws, self.limits["ws_buffer_kb"] * 1024)
+
+    def knows(self, method: str) -> bool:
+        """Dispatchable here: the toolkit serves it in this mode, an extension registered it, or a test
+        scripted it (a scripted method stands for a handler the test brings along)."""
+        if method in self._methods or self._scripts.get(method):
+            return True
+        return self.mode == "editor" and any(c.get("method") == method for c in self.extensions)
 
     def _on_frame(self, ws: ServerConnection, conn: int, raw: str | bytes) -> None:
-        try:
-            frame = json.loads(raw)
-        except ValueError:
-            self._spawn(self._send(ws, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}))
+        size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
+        if size > self._buffer(ws):
+            # Godot drops an inbound frame larger than the peer's buffer, silently and whole.
+            self.dropped.append(size)
             return
-        if not isinstance(frame, dict) or not isinstance(frame.get("method"), str):
-            self._spawn(self._send(ws, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}}))
+        frame, fault = _parse(raw)
+        if fault is not None:
+            self._spawn(self._respond(ws, fault))
             return
-        # id coercion as the toolkit does it: a whole float is the int it stands for.
-        if isinstance(frame.get("id"), float) and frame["id"].is_integer():
-            frame["id"] = int(frame["id"])
-        self._note(Received(frame, conn))
+        if not self.instant:
+            self._note(Received(frame, conn))
+        if frame["method"] == "_cancel":
+            params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+            key = _id_text(_normalize_id(params.get("request_id")))
+            found = key in self._inflight
+            self._cancel_event(key).set()
+            if "id" in frame:
+                self._spawn(self._reply(ws, frame["id"], {"cancelled": found, "success": True}))
+            return
         if "id" not in frame:
-            self._on_notification(ws, frame)
+            if frame["method"] == "echo":
+                self._spawn(self._send(ws, _event_frame("echo", frame.get("params") or {})))
+            return  # every other notification is ignored, as the router does
+        if not self.knows(frame["method"]):
+            self._spawn(self._respond(ws, _error(frame["id"], METHOD_NOT_FOUND, f"Method not found: {frame['method']}")))
             return
         self._spawn(self._serve(ws, frame))
 
-    def _on_notification(self, ws: ServerConnection, frame: dict[str, Any]) -> None:
-        params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
-        if frame["method"] == "_cancel":
-            # Matched by the id's text form, as the toolkit's dispatch lane does.
-            self._cancel_event(params.get("request_id")).set()
-        elif frame["method"] == "echo":
-            self._spawn(self._send(ws, {"jsonrpc": "2.0", "method": "echo", "params": params}))
-
-    def _cancel_event(self, rid: Any) -> asyncio.Event:
-        return self._cancelled.setdefault(json.dumps(rid) if not isinstance(rid, str) else rid, asyncio.Event())
+    def _cancel_event(self, key: str) -> asyncio.Event:
+        return self._cancelled.setdefault(key, asyncio.Event())
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -420,8 +393,25 @@ class ToolkitSim:
         task.add_done_callback(self._tasks.discard)
 
     async def _send(self, ws: ServerConnection, frame: dict[str, Any]) -> None:
+        """A frame to one peer; one that does not fit its buffer is lost, as Godot loses it."""
+        text = json.dumps(frame)
+        if len(text.encode("utf-8")) > self._buffer(ws):
+            log.info("sim %s: dropped a %d-byte outbound frame", self.mode, len(text))
+            return
         with contextlib.suppress(ConnectionClosed):
-            await ws.send(json.dumps(frame))
+            await ws.send(text)
+
+    async def _respond(self, ws: ServerConnection, response: dict[str, Any]) -> None:
+        """A JSON-RPC response; one too big for the buffer becomes RESPONSE_TOO_LARGE (send_response)."""
+        text = json.dumps(response)
+        ceiling = self._buffer(ws) - FRAME_HEADROOM_BYTES
+        size = len(text.encode("utf-8"))
+        if size > ceiling:
+            message = (f"The response is {-(-size // 1024)} KiB; "
+                       f"the WebSocket buffer allows {ceiling // 1024} KiB per frame")
+            envelope = {"success": False, "error": message, "code": "RESPONSE_TOO_LARGE"}
+            response = {"jsonrpc": "2.0", "id": response.get("id"), "result": envelope}
+        await self._send(ws, response)
 
     def _next_script(self, method: str) -> list[dict[str, Any]] | None:
         queue = self._scripts.get(method)
@@ -435,9 +425,17 @@ class ToolkitSim:
         return script.steps
 
     async def _serve(self, ws: ServerConnection, frame: dict[str, Any]) -> None:
+        key = _id_text(frame["id"])
+        self._inflight.add(key)
+        try:
+            await self._run(ws, frame)
+        finally:
+            self._inflight.discard(key)
+
+    async def _run(self, ws: ServerConnection, frame: dict[str, Any]) -> None:
         rid, method = frame["id"], frame["method"]
         params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
-        steps = self._next_script(method)
+        steps = None if self.instant else self._next_script(method)
         if steps is None:
             if method == "ping" and not self.answer_pings:
                 return
@@ -461,7 +459,7 @@ class ToolkitSim:
                 await self._reply(ws, rid, {"success": False, **step["fail"]})
                 return
             elif "rpc_error" in step:
-                await self._send(ws, {"jsonrpc": "2.0", "id": rid, "error": step["rpc_error"]})
+                await self._respond(ws, {"jsonrpc": "2.0", "id": rid, "error": step["rpc_error"]})
                 return
             elif "close" in step:
                 spec = step["close"] if isinstance(step["close"], dict) else {}
@@ -474,7 +472,7 @@ class ToolkitSim:
                 return
             elif "wait_cancel" in step:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._cancel_event(rid).wait(), float(step["wait_cancel"]))
+                    await asyncio.wait_for(self._cancel_event(_id_text(rid)).wait(), float(step["wait_cancel"]))
                 return
             elif step.get("default"):
                 await self._reply(ws, rid, await self._default_async(method, params))
@@ -483,7 +481,7 @@ class ToolkitSim:
                 raise ValueError(f"unknown sim step {step!r}")
 
     async def _reply(self, ws: ServerConnection, rid: Any, result: Any) -> None:
-        await self._send(ws, {"jsonrpc": "2.0", "id": rid, "result": result})
+        await self._respond(ws, {"jsonrpc": "2.0", "id": rid, "result": result})
 
     async def _default_async(self, method: str, params: dict[str, Any]) -> Any:
         if self.mode == "editor" and self.game_enabled and method == "game.start":
@@ -498,7 +496,9 @@ class ToolkitSim:
             return {"success": True, "status": "stopped"}
         return self._default(method, params)
 
-    def _default(self, method: str, params: Any) -> Any:
+    def _default(self, method: str, params: dict[str, Any]) -> Any:
+        """What an unscripted, known method answers: the toolkit's own commands as the toolkit
+        answers them; any other handler as a plain success naming what it was asked."""
         if method == "extensions.list":
             return {"success": True, "commands": self.extensions}
         if method == "extensions.refresh":
@@ -506,11 +506,13 @@ class ToolkitSim:
         if method == "ping":
             return {"success": True, "pong": True}
         if method == "echo":
-            return params
+            return {"success": True, "echo": params}
         if method == "meta.set_limits":
-            return {"success": True, "applied": params}
+            return self._set_limits(params)
+        if method == "editor.set_lsp_status":
+            return self._set_lsp_status(params)
         if method == "debugger.get_log":
-            limit = params.get("limit", 200) if isinstance(params, dict) else 200
+            limit = params.get("limit", 200)
             lines = self.log_lines[-int(limit):] if limit else list(self.log_lines)
             reply: dict[str, Any] = {"success": True, "lines": lines, "count": len(lines), "source": "cache"}
             if self.error_buffer:
@@ -518,5 +520,121 @@ class ToolkitSim:
             return reply
         return {"success": True, "method": method, "params": params}
 
+    def _set_limits(self, params: dict[str, Any]) -> dict[str, Any]:
+        """meta_commands.gd _cmd_set_limits: validate, clamp, report previous and applied."""
+        unknown = [k for k in params if k not in LIMIT_BOUNDS]
+        if unknown:
+            return _fail("INVALID_PARAMS", f"Unknown limit(s): {', '.join(unknown)}; known: {', '.join(LIMIT_BOUNDS)}")
+        if not params:
+            return _fail("INVALID_PARAMS", f"Pass at least one of: {', '.join(LIMIT_BOUNDS)}")
+        for key, value in params.items():
+            if not _is_whole(value):
+                return _fail("INVALID_PARAMS", f"{key} must be a whole number of KiB")
+        applied, previous, clamped = {}, {}, []
+        for key, value in params.items():
+            low, high = LIMIT_BOUNDS[key]
+            previous[key] = self.limits[key]
+            self.limits[key] = applied[key] = min(max(int(value), low), high)
+            if applied[key] != int(value):
+                clamped.append(key)
+        result: dict[str, Any] = {"success": True, "applied": applied, "previous": previous}
+        if clamped:
+            result["clamped"] = clamped
+        if "ws_buffer_kb" in applied:
+            result["hint"] = "ws_buffer_kb applies to connections opened from now on; reconnect to use it."
+        return result
 
-_STATEFUL = frozenset({"extensions.list", "extensions.refresh", "ping", "echo"})
+    def _set_lsp_status(self, params: dict[str, Any]) -> dict[str, Any]:
+        """editor_status_commands.gd: the state enum, a whole port, string host/detail; the stored form back."""
+        if params.get("state") not in LSP_STATES:
+            return _fail("INVALID_PARAMS", f"state must be one of {', '.join(LSP_STATES)}")
+        if "port" in params and not _is_whole(params["port"]):
+            return _fail("INVALID_PARAMS", "port must be a whole number")
+        for key in ("host", "detail"):
+            if key in params and not isinstance(params[key], str):
+                return _fail("INVALID_PARAMS", f"{key} must be a string")
+        port = params.get("port")
+        self.lsp_status = {
+            "state": params["state"],
+            "host": params.get("host", ""),
+            "port": int(port) if _is_whole(port) else 0,
+            "detail": params.get("detail", ""),
+        }
+        return {"success": True, "lsp_status": dict(self.lsp_status)}
+
+
+# --- the toolkit's rules, as data and small functions ---------------------------------------------
+
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND = -32700, -32600, -32601
+FRAME_HEADROOM_BYTES = 4096  # ws_transport.gd: room for framing and the JSON-RPC wrapper
+# settings_registration.gd: default and bounds (KiB) of the limits meta.set_limits tunes.
+LIMIT_DEFAULTS = {"ws_buffer_kb": 1024, "script_read_cap_kb": 256, "save_read_cap_kb": 256}
+LIMIT_BOUNDS = {"ws_buffer_kb": (64, 65536), "script_read_cap_kb": (1, 65536), "save_read_cap_kb": (1, 65536)}
+LSP_STATES = ("active", "conflict", "unavailable")
+METHODS_FILE = Path(__file__).resolve().parents[1] / "data" / "reference" / "toolkit-methods.json"
+
+
+def _load_methods() -> dict[str, frozenset[str]]:
+    """The JSON-RPC methods the toolkit serves in each mode (editor, runtime)."""
+    by_mode: dict[str, set[str]] = {}
+    for entry in json.loads(METHODS_FILE.read_text(encoding="utf-8")):
+        by_mode.setdefault(entry["mode"], set()).add(entry["method"])
+    return {mode: frozenset(methods) for mode, methods in by_mode.items()}
+
+
+TOOLKIT_METHODS = _load_methods()
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
+
+
+def _fail(code: str, error: str) -> dict[str, Any]:
+    return {"success": False, "error": error, "code": code}
+
+
+def _error(rid: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}
+
+
+def _event_frame(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """notifier.gd event_frame: params left out when empty."""
+    return {"notification": name, "params": params} if params else {"notification": name}
+
+
+def _normalize_id(raw: Any) -> Any:
+    """JSON numbers arrive as floats in Godot; a whole one goes back to int."""
+    if isinstance(raw, float) and raw.is_integer():
+        return int(raw)
+    return raw
+
+
+def _id_text(rid: Any) -> str:
+    # Cancels are matched on the id's text form, as the dispatch lane does.
+    return rid if isinstance(rid, str) else json.dumps(rid)
+
+
+def _parse(raw: str | bytes) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """server_request_router.gd parse(): (frame, None) or ({}, the error response), checked in JSON-RPC order."""
+    try:
+        frame = json.loads(raw)
+    except ValueError as exc:
+        return {}, _error(None, PARSE_ERROR, f"Parse error: {exc}")
+    if not isinstance(frame, dict):
+        return {}, _error(None, INVALID_REQUEST, "Invalid request: expected one JSON object per frame")
+    if "id" in frame:
+        frame["id"] = _normalize_id(frame["id"])
+    rid = frame.get("id")
+    good_id = rid is None or (isinstance(rid, int | str) and not isinstance(rid, bool))
+    fault = ""
+    if "jsonrpc" in frame and frame["jsonrpc"] != "2.0":
+        fault = 'jsonrpc must be "2.0"'
+    elif "id" in frame and not good_id:
+        fault = "id must be a string, a whole number or null"
+    elif not isinstance(frame.get("method"), str) or not frame["method"]:
+        fault = "method must be a non-empty string"
+    elif frame.get("params") is not None and not isinstance(frame["params"], dict):
+        fault = "params must be an object"
+    if fault:
+        return {}, _error(rid if good_id else None, INVALID_REQUEST, f"Invalid request: {fault}")
+    return frame, None

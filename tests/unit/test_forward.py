@@ -10,6 +10,7 @@ from godot_bridge.catalogue import load_catalogue
 from godot_bridge.editor.bridge import parse_version
 from godot_bridge.editor.forward import CRASH_LINE_CHARS, crash_lines, route, shape, timeout_seconds, toolkit_failure_code
 from godot_bridge.errors import ToolError
+from godot_bridge.surface import extension_tool
 
 TOOLS = load_catalogue().tools
 
@@ -50,6 +51,17 @@ def test_other_tools_keep_a_channel_named_param_and_their_own_channel():
     assert route(TOOLS["runtime_get_node_state"], {"node_path": "/root"})[0] == "runtime"
 
 
+def test_an_extension_with_a_channel_enum_picks_its_channel_per_call():
+    both = {"type": "object", "properties": {"channel": {"type": "string", "enum": ["editor", "runtime"]}}}
+    ext = extension_tool({"method": "my_ext.both", "input_schema": both})
+    assert ext is not None and ext.handles("channel_arg")
+    assert route(ext, {"channel": "game", "x": 1}) == ("runtime", {"x": 1})
+    one = {"type": "object", "properties": {"channel": {"type": "string", "enum": ["editor", 5]}}}
+    plain = extension_tool({"method": "my_ext.one", "input_schema": one})
+    assert plain is not None and not plain.handling
+    assert route(plain, {"channel": "runtime"}) == ("editor", {"channel": "runtime"})
+
+
 def test_lsp_and_bridge_tools_are_not_forwarded():
     for name in ("lsp_hover", "discover_tools"):
         with pytest.raises(ToolError) as caught:
@@ -70,7 +82,7 @@ def test_timeout_from_catalogue():
 
 def test_success_is_verbatim_with_sorted_keys():
     payload = {"success": True, "z": 1, "a": {"y": [{"b": 2, "a": 1}], "x": "é"}}
-    out = shape("scene.get_tree", payload)
+    out = shape(payload)
     assert not out.is_error
     assert out.content == [{"type": "text", "text": '{"a":{"x":"é","y":[{"a":1,"b":2}]},"success":true,"z":1}'}]
     assert json.loads(out.content[0]["text"]) == payload
@@ -78,29 +90,29 @@ def test_success_is_verbatim_with_sorted_keys():
 
 
 def test_success_hint_only_when_the_toolkit_gave_none():
-    assert shape("game.start", {"success": True}, "next: game_stop").structured["hint"] == "next: game_stop"
-    assert shape("game.start", {"success": True, "hint": "mine"}, "next").structured["hint"] == "mine"
+    assert shape({"success": True}, "next: game_stop").structured["hint"] == "next: game_stop"
+    assert shape({"success": True, "hint": "mine"}, "next").structured["hint"] == "mine"
 
 
 def test_toolkit_failure_envelope():
-    out = shape("scene.open", {"success": False, "error": "no such file", "code": "NOT_FOUND", "hint": "check"})
+    out = shape({"success": False, "error": "no such file", "code": "NOT_FOUND", "hint": "check"})
     assert out.is_error
     assert out.structured == {"success": False, "error": "no such file", "code": "NOT_FOUND", "hint": "check"}
-    bare = shape("scene.open", {"success": False, "error": "boom"})
+    bare = shape({"success": False, "error": "boom"})
     assert bare.structured == {"success": False, "error": "boom", "code": "INTERNAL"}
     assert toolkit_failure_code({"success": False}) == "INTERNAL"
     assert toolkit_failure_code({"success": True}) is None
 
 
 def test_screenshots_get_an_image_block():
-    inline = shape("editor.screenshot", {"success": True, "image_base64": "iVBOR", "mime_type": "image/png", "width": 2})
+    inline = shape({"success": True, "image_base64": "iVBOR", "mime_type": "image/png", "width": 2}, image=True)
     assert inline.content[0] == {"type": "image", "data": "iVBOR", "mimeType": "image/png"}
     assert json.loads(inline.content[1]["text"]) == {"mime_type": "image/png", "success": True, "width": 2}
-    disk = shape("runtime.screenshot", {"success": True, "path": "/u/shot.png", "bytes": 10})
+    disk = shape({"success": True, "path": "/u/shot.png", "bytes": 10}, image=True)
     assert [c["type"] for c in disk.content] == ["text"]
-    empty = shape("runtime.screenshot", {"success": True})
+    empty = shape({"success": True}, image=True)
     assert empty.is_error and empty.structured["code"] == "EMPTY_CONTENT"
-    failed = shape("runtime.screenshot", {"success": False, "error": "min", "code": "RUNTIME_WINDOW_MINIMIZED"})
+    failed = shape({"success": False, "error": "min", "code": "RUNTIME_WINDOW_MINIMIZED"}, image=True)
     assert failed.is_error and failed.structured["code"] == "RUNTIME_WINDOW_MINIMIZED"
 
 

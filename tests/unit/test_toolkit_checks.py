@@ -40,13 +40,13 @@ def _write(root: Path, rel: str, text: str) -> Path:
 def cmap() -> gd_compat.CompatMap:
     path = find_reference(REPO, COMPAT_MAP_NAME)
     if path is None:
-        pytest.fail(f"{COMPAT_MAP_NAME} must be reachable from the repo (../shared/reference)")
+        pytest.fail(f"{COMPAT_MAP_NAME} must be in the repo (tests/data/reference)")
     return gd_compat.load_map(path)
 
 
 @pytest.fixture()
 def reference_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scratch repos live in tmp_path, away from shared/; point the checks at the real reference."""
+    """Scratch repos in tmp_path carry no reference data; point the checks at the repo's copy."""
     path = find_reference(REPO, COMPAT_MAP_NAME)
     assert path is not None
     monkeypatch.setenv("GODOT_REFERENCE_DIR", str(path.parent))

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from godot_bridge.editor import registry
+from tests.sim.registry import is_port, merge_by_path
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "toolkit"
 MERGE = json.loads((FIXTURES / "mcp_json_merge.json").read_text(encoding="utf-8"))
@@ -96,66 +97,7 @@ def read_only(config: dict[str, Any]) -> bool:
 
 
 # --- reference for registry/store/registry_projection.gd ---------------------------------------
-
-FIELDS = ["_key", "port", "token_path", "pid", "started_at", "godot_version",
-          "runtime_port", "runtime_pid", "lsp_host", "lsp_port"]
-NUMERIC = ["port", "pid", "runtime_port", "runtime_pid", "lsp_port"]
-
-
-def _normalise(raw: Any) -> dict[str, Any] | None:
-    if not isinstance(raw, dict) or not isinstance(raw.get("_key"), str) or not raw["_key"]:
-        return None
-    entry = dict(raw)
-    for name in NUMERIC:
-        value = entry.get(name)
-        if isinstance(value, float) and value.is_integer():
-            entry[name] = int(value)
-    return entry
-
-
-def _is_port(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 65535
-
-
-def _time(value: Any) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
-
-
-def _newer(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    ta, tb = _time(a.get("started_at")), _time(b.get("started_at"))
-    return ta > tb if ta != tb else a["_key"] < b["_key"]
-
-
-def merge_by_path(entries: list[Any], overlays: list[Any]) -> dict[str, Any]:
-    by_key: dict[str, dict[str, Any]] = {}
-    for raw in entries:
-        entry = _normalise(raw)
-        if entry is None:
-            continue
-        shaped = {name: entry.get(name) for name in FIELDS}
-        shaped["runtime_port"] = shaped["runtime_pid"] = None
-        key = shaped["_key"]
-        if key not in by_key or _newer(shaped, by_key[key]):
-            by_key[key] = shaped
-    owner: dict[int, str] = {}
-    for key, entry in by_key.items():
-        if _is_port(entry["port"]) and (entry["port"] not in owner or _newer(entry, by_key[owner[entry["port"]]])):
-            owner[entry["port"]] = key
-    by_path = {k: e for k, e in sorted(by_key.items()) if not _is_port(e["port"]) or owner[e["port"]] == k}
-    for raw in overlays:
-        overlay = _normalise(raw)
-        if overlay is None or not _is_port(overlay.get("runtime_port")):
-            continue
-        key = overlay["_key"]
-        if key not in by_path:
-            by_path[key] = {name: None for name in FIELDS} | {
-                "_key": key, "port": -1, "token_path": "", "pid": overlay.get("runtime_pid"),
-                "started_at": overlay.get("started_at"), "godot_version": overlay.get("godot_version"),
-            }
-        by_path[key]["runtime_port"] = overlay["runtime_port"]
-        by_path[key]["runtime_pid"] = overlay.get("runtime_pid")
-    return {"by_path": by_path}
-
+# merge_by_path lives with the simulator (tests/sim/registry.py), which writes the registry with it.
 
 # --- tests ---------------------------------------------------------------------------------------
 
@@ -217,6 +159,6 @@ def test_bridge_reads_every_projected_entry(tmp_path: Path) -> None:
         for key, entry in case["expected"]["by_path"].items():
             parsed = read[registry.project_key(key)]
             assert parsed.key == entry["_key"]
-            assert parsed.port == (entry["port"] if _is_port(entry["port"]) else None)
+            assert parsed.port == (entry["port"] if is_port(entry["port"]) else None)
             assert parsed.lsp_port == entry["lsp_port"]
             assert parsed.runtime_port_raw == entry["runtime_port"]

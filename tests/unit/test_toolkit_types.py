@@ -27,7 +27,7 @@ DIR = "addons/t"
 def engine() -> tuple[dict[str, str], dict[str, str]]:
     loaded = gd_types.load_native(REPO)
     if loaded is None:
-        pytest.fail(f"{COMPAT_MAP_NAME} must be reachable from the repo (../shared/reference)")
+        pytest.fail(f"{COMPAT_MAP_NAME} must be in the repo (tests/data/reference)")
     return loaded
 
 
