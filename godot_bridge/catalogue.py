@@ -87,6 +87,8 @@ class ToolDef(BaseModel):
     value_aliases: dict[str, dict[str, str]] = Field(default_factory=dict)
     # A parameter holding a wait the caller asked for (ms); the call timeout grows to cover it.
     wait_param: str | None = None
+    # A call whose whole point is to wait: what it waits for, sent as progress to a client that asked.
+    wait_message: str | None = None
     handling: list[Handling] = Field(default_factory=list)
     input_schema: dict[str, Any]
 

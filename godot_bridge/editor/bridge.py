@@ -56,11 +56,6 @@ _VERSION = re.compile(r"^\s*(\d+)\.(\d+)")
 # Contract methods the bridge itself uses on every connection (not tools: those are catalogue data).
 EXTENSIONS_LIST = "extensions.list"
 EXTENSIONS_CHANGED = "extensions.changed"
-# Methods whose whole point is to wait: the client hears what they wait for (progress).
-WAIT_MESSAGES = {
-    "game.start": "waiting for the game to launch",
-    "editor.wait_for_idle": "waiting for the editor to finish scanning and importing",
-}
 
 
 def parse_version(text: Any) -> tuple[int, int] | None:
@@ -366,7 +361,7 @@ class EditorBridge:
     async def forward(self, tool: ToolLike, args: dict[str, Any], progress: ProgressFn | None = None) -> ToolOutcome:
         """Forward a catalogue tool call and shape its result (never raises ToolError).
 
-        ``progress`` (the client asked for progress) hears every wait: see ``WAIT_MESSAGES``,
+        ``progress`` (the client asked for progress) hears every wait: the tool's catalogue ``wait_message``,
         a command queued in the editor, and game_start waiting for the runtime channel."""
         try:
             check_paths(tool, args, self.settings.project_path)  # type: ignore[arg-type]
@@ -380,6 +375,7 @@ class EditorBridge:
                 timeout_seconds(tool, args),
                 tool.success_hint,
                 handling=frozenset(tool.handling),
+                wait_message=tool.wait_message,
                 wait_for_runtime=args.get("wait_for_runtime") is not False,
                 progress=progress,
             )
@@ -398,12 +394,13 @@ class EditorBridge:
         success_hint: str | None,
         *,
         handling: frozenset[str],
+        wait_message: str | None = None,
         wait_for_runtime: bool = True,
         progress: ProgressFn | None = None,
     ) -> ToolOutcome:
         async with WaitReporter(progress) as waits:
             return await self._forward_reporting(method, params, channel, timeout, success_hint,
-                                                 wait_for_runtime, waits)
+                                                 handling, wait_message, wait_for_runtime, waits)
 
     async def _forward_reporting(
         self,
@@ -412,12 +409,13 @@ class EditorBridge:
         channel: str,
         timeout: float | None,
         success_hint: str | None,
+        handling: frozenset[str],
+        own_wait: str | None,
         wait_for_runtime: bool,
         waits: WaitReporter,
     ) -> ToolOutcome:
         if "game_log" in handling and channel == RUNTIME:
             channel = await self._log_channel()
-        own_wait = WAIT_MESSAGES.get(method)
         if own_wait is not None:
             waits.waiting(own_wait)
 
