@@ -31,11 +31,12 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gd_common import REPO, TOOLKIT, fail_exit, functions, gd_files, lex  # noqa: E402
+from gd_common import REPO, TOOLKIT, Function, fail_exit, functions, gd_files, lex  # noqa: E402
 
 ROUTED_CHANNELS = {"editor", "runtime"}
 # Parameters the bridge consumes itself (it routes on `channel`) and never forwards.
@@ -84,35 +85,76 @@ def catalogue_params(repo: Path) -> dict[str, set[str]]:
 _HANDLER = re.compile(
     r"\s*,\s*(?:Callable\((?:[^()]|\([^()]*\))*?,\s*\"(?P<callable>\w+)\"\s*\)|(?P<name>[A-Za-z_]\w*))"
 )
+_PRELOAD = re.compile(r"^\s*const\s+([A-Z]\w*)\s*(?::\s*\w+\s*)?:?=\s*preload\(\s*\"(res://[^\"]+\.gd)\"\s*\)", re.M)
+_QUALIFIED = re.compile(r"(?<![\w.])([A-Z]\w*)\.([A-Za-z_]\w*)\s*\(")
+Loader = Callable[[str], "str | None"]
 _CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(|\"([A-Za-z_]\w*)\"")
 
 
-def handler_text(text: str, method: str) -> str | None:
-    """The source a method's handler runs: its function plus same-file functions it reaches."""
+def handler_text(text: str, method: str, load: Loader | None = None) -> str | None:
+    """The source a method's handler runs: its function plus the functions it reaches by name,
+    in its own file and (given `load`, res:// path -> source) in preloaded helper scripts it calls
+    as `Alias.func(...)`."""
     code = _without_comments(text)
-    funcs = {f.name: f for f in functions(code)}
     start = _handler_start(code, method)
     if start is None:
         return None
-    seen: set[str] = set()
+    files: dict[str, tuple[str, dict[str, Function], dict[str, str]]] = {}
+
+    def parsed(key: str, source: str) -> tuple[str, dict[str, Function], dict[str, str]]:
+        if key not in files:
+            clean = source if key == "" else _without_comments(source)
+            aliases = {m.group(1): m.group(2) for m in _PRELOAD.finditer(clean)}
+            files[key] = (clean, {f.name: f for f in functions(clean)}, aliases)
+        return files[key]
+
+    parsed("", code)
+    seen: set[tuple[str, str]] = set()
     pieces: list[str] = []
-    queue: list[str] = []
+    queue: list[tuple[str, str]] = []
+
+    def reach(key: str, body: str) -> None:
+        aliases = files[key][2]
+        queue.extend((key, name) for name in _names_called(body))
+        if load is None:
+            return
+        for alias, name in _QUALIFIED.findall(body):
+            target = aliases.get(alias)
+            if target is None or target in files:
+                if target is not None:
+                    queue.append((target, name))
+                continue
+            source = load(target)
+            if source is not None:
+                parsed(target, source)
+                queue.append((target, name))
+
     if isinstance(start, str):
-        queue.append(start)
+        queue.append(("", start))
     else:
         pieces.append(start[0])
-        queue.extend(_names_called(start[0]))
+        reach("", start[0])
     while queue:
-        name = queue.pop()
-        if name in seen or name not in funcs:
+        key, name = queue.pop()
+        if (key, name) in seen or key not in files or name not in files[key][1]:
             continue
-        seen.add(name)
-        body = funcs[name].body(code)
+        seen.add((key, name))
+        body = files[key][1][name].body(files[key][0])
         pieces.append(body)
-        queue.extend(_names_called(body))
+        reach(key, body)
     if not pieces:
         return None
     return "\n".join(pieces)
+
+
+def repo_loader(repo: Path) -> Loader:
+    """res:// path -> the source of that script in this repo (None when missing)."""
+
+    def load(res_path: str) -> str | None:
+        path = repo / res_path.removeprefix("res://")
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    return load
 
 
 def _names_called(body: str) -> list[str]:
@@ -144,9 +186,9 @@ def _handler_start(code: str, method: str) -> str | tuple[str] | None:
     return None
 
 
-def unread_params(text: str, method: str, params: set[str]) -> list[str] | None:
+def unread_params(text: str, method: str, params: set[str], load: Loader | None = None) -> list[str] | None:
     """Declared params the handler never names as a string; None when the handler is not found."""
-    body = handler_text(text, method)
+    body = handler_text(text, method, load)
     if body is None:
         return None
     # Names are checked against the raw strings of the reached code, comments excluded.
@@ -221,7 +263,9 @@ def run(repo: Path = REPO) -> tuple[list[str], list[str], dict[str, int]]:
     declared = catalogue_params(repo)
     for method in sorted(set(catalogue) & set(registered)):
         rel = registered[method]
-        missing = unread_params((repo / rel).read_text(encoding="utf-8"), method, declared.get(method, set()))
+        missing = unread_params(
+            (repo / rel).read_text(encoding="utf-8"), method, declared.get(method, set()), repo_loader(repo)
+        )
         if missing is None:
             problems.append(f"{rel}: cannot find the handler registered for '{method}'")
         elif missing:

@@ -47,7 +47,7 @@ def error_codes(repo: Path, method: str, registered: dict[str, str], vocabulary:
     rel = registered.get(method)
     if rel is None:
         return []
-    body = gd_drift.handler_text((repo / rel).read_text(encoding="utf-8"), method) or ""
+    body = gd_drift.handler_text((repo / rel).read_text(encoding="utf-8"), method, gd_drift.repo_loader(repo)) or ""
     codes = set(_FAIL_CODE.findall(body)) | {c for c in _CODE_CONST.findall(body) if c in vocabulary}
     return sorted(codes)
 

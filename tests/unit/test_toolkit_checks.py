@@ -168,6 +168,34 @@ def test_drift_finds_declared_params_the_handler_never_reads(tmp_path: Path) -> 
     assert problems == [f"{TK}/commands/scene.gd: the handler of 'scene.create' never reads declared param(s) mode"]
 
 
+def test_drift_params_follow_preloaded_helper_scripts(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"name": {}, "mode": {}, "depth": {}}}
+    tools = [{"name": "scene_create", "method": "scene.create", "channel": "editor", "input_schema": schema}]
+    _write(tmp_path, "catalogue/tools/x.json", json.dumps({"tools": tools}))
+    _write(tmp_path, "scripts/gd_drift_pending.txt", "")
+    _write(tmp_path, f"{TK}/commands/scene.gd", f"""
+    const Helper := preload("res://{TK}/commands/scene/helper.gd")
+
+
+    static func register(r, context) -> void:
+    \tr.register_command("scene.create", Callable(load("res://x.gd"), "_cmd_create").bind(context))
+
+
+    static func _cmd_create(params: Dictionary, context) -> Dictionary:
+    \treturn Helper.build(params.get("name", ""), params)
+    """)
+    _write(tmp_path, f"{TK}/commands/scene/helper.gd", """
+    static func build(name: String, params: Dictionary) -> Dictionary:
+    \treturn {"name": name, "mode": params.get("mode")}
+
+
+    static func unused(params: Dictionary) -> int:
+    \treturn params.get("depth", 0)
+    """)
+    problems, _, _ = gd_drift.run(tmp_path)
+    assert problems == [f"{TK}/commands/scene.gd: the handler of 'scene.create' never reads declared param(s) depth"]
+
+
 def test_drift_params_follow_runtime_match_arms_and_missing_handlers(tmp_path: Path) -> None:
     schema = {"type": "object", "properties": {"node_path": {}}}
     tools = [
