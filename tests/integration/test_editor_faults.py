@@ -14,14 +14,9 @@ from tests.sim.server import ToolkitSim
 MIB = 1024 * 1024
 
 
-def set_limits_reply(previous_kb: int, applied_kb: int) -> dict:
-    return {"result": {"success": True, "applied": {"ws_buffer_kb": applied_kb}, "previous": {"ws_buffer_kb": previous_kb}}}
-
-
 async def test_buffer_limit_follows_meta_set_limits(sim: ToolkitSim, make_bridge: BridgeFactory):
-    # The editor had 1024 KiB; our 2048 applies to connections accepted from now on, so the bridge reconnects.
-    sim.script("meta.set_limits", set_limits_reply(1024, 2048))
-    sim.script("meta.set_limits", set_limits_reply(2048, 2048))
+    # The editor had 1024 KiB; our 2048 applies to connections accepted from now on, so the bridge
+    # reconnects. The simulator sizes each connection's buffer and answers meta.set_limits as the toolkit does.
     bridge = await make_bridge(ws_buffer_limit_kb=2048)
     content = "x" * (MIB + MIB // 2)
     out = await bridge.forward(tool("script_write"), {"file_path": "res://big.gd", "content": content})

@@ -24,7 +24,7 @@ async def read_scene(svc: ResourceService, uri: str) -> dict:
 async def test_editor_answer_about_this_scene_is_used(sim: ToolkitSim, make_bridge, project: Path):
     (project / "main.tscn").write_text(SCENE, encoding="utf-8")
     bridge = await make_bridge()
-    await bridge.call("ping")  # connected
+    await bridge.call("echo", {})  # connected (the editor serves echo, not ping)
     svc = service(project, bridge)
     sim.script("scene.get_tree", {"result": {"success": True, "scene_path": "res://main.tscn", "root": EDITOR_TREE}})
     scene = await read_scene(svc, "godot://scene/main.tscn")
