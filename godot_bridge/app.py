@@ -37,6 +37,7 @@ def warn_contradictory_annotations(catalogue: Catalogue) -> None:
 class BridgeApp:
     def __init__(self, settings: Settings, catalogue: Catalogue | None = None) -> None:
         from godot_bridge.editor.bridge import EditorBridge
+        from godot_bridge.editor.lifecycle import EditorLifecycle
         from godot_bridge.lsp.tools import LspService
 
         self.settings = settings
@@ -47,8 +48,14 @@ class BridgeApp:
         self.editor = EditorBridge(settings, on_change=self._editor_changed, on_connect=self._editor_connected)
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
+        self.lifecycle = EditorLifecycle(self.editor)
         self.dispatch = ToolDispatch(
-            self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit
+            self.surface,
+            self.editor,
+            self.lsp,
+            on_list_changed=self.list_changed,
+            rate_limit=settings.rate_limit,
+            bridge_tools=self.lifecycle.handlers(),
         )
         self._tools_cache: list[dict[str, Any]] | None = None
         # The visible names as last announced: the version lambda already reads the new
@@ -95,7 +102,8 @@ class BridgeApp:
 
     def _tool_json(self, tool: ToolDef) -> dict[str, Any]:
         text = tool.description
-        if tool.channel == "bridge":
+        if tool.channel == "bridge" and tool.name not in self.dispatch.bridge_tools:
+            # discover_tools lists the groups in its description; other bridge tools are plain.
             text = groups.description(tool.description, self.surface)
         return {"name": tool.name, "description": text, "inputSchema": tool.input_schema,
                 "annotations": dict(tool.annotations)}
