@@ -207,7 +207,7 @@ async def stop_editor(entry: RegistryEntry, *, grace: float = 10.0) -> str:
 
 async def probe_auth(
     port: int, entry: RegistryEntry | None, *, project: Path, token_path: Path | None, registry_file: Path,
-    timeout: float,
+    timeout: float, label: str = "editor",
 ) -> dict[str, Any]:
     """One real auth handshake on ``port`` with this project's token; returns the ack or raises ToolError."""
 
@@ -215,7 +215,7 @@ async def probe_auth(
         value, source = tokens.load(token_path, entry, project=str(project), registry_file=registry_file)
         return value, source.describe()
 
-    channel = WsChannel(label="editor", port=port, default_timeout=timeout)
+    channel = WsChannel(label=label, port=port, default_timeout=timeout)
     try:
         return await channel.open(read_token, __version__, connect_timeout=timeout, auth_timeout=timeout)
     finally:
