@@ -100,6 +100,7 @@ def read_only(config: dict[str, Any]) -> bool:
 FIELDS = ["_key", "port", "token_path", "pid", "started_at", "godot_version",
           "runtime_port", "runtime_pid", "lsp_host", "lsp_port"]
 NUMERIC = ["port", "pid", "runtime_port", "runtime_pid", "lsp_port"]
+OPTIONAL = ["godot_path"]  # published only when a non-empty string
 
 
 def _normalise(raw: Any) -> dict[str, Any] | None:
@@ -133,6 +134,7 @@ def merge_by_path(entries: list[Any], overlays: list[Any]) -> dict[str, Any]:
         if entry is None:
             continue
         shaped = {name: entry.get(name) for name in FIELDS}
+        shaped |= {name: entry[name] for name in OPTIONAL if isinstance(entry.get(name), str) and entry[name]}
         shaped["runtime_port"] = shaped["runtime_pid"] = None
         key = shaped["_key"]
         if key not in by_key or _newer(shaped, by_key[key]):
@@ -218,5 +220,6 @@ def test_bridge_reads_every_projected_entry(tmp_path: Path) -> None:
             parsed = read[registry.project_key(key)]
             assert parsed.key == entry["_key"]
             assert parsed.port == (entry["port"] if _is_port(entry["port"]) else None)
+            assert parsed.godot_path == (entry.get("godot_path") or None)
             assert parsed.lsp_port == entry["lsp_port"]
             assert parsed.runtime_port_raw == entry["runtime_port"]
