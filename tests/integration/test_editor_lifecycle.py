@@ -242,3 +242,31 @@ async def test_restart_never_stops_when_it_could_not_relaunch(
     no_bin, _ = await lifecycle(make_bridge, GODOT_BIN=str(fake_godot) + ".missing")
     result = payload(await no_bin.restart_tool({}, None))
     assert result["code"] == "GODOT_NOT_FOUND" and is_pid_alive(first["pid"])
+
+
+# -- through the real bridge process ---------------------------------------------------------------
+
+
+async def test_launch_through_the_bridge_process(spawn_bridge: Any, fake_godot: Path, fake_log: Path, project_dir: Path) -> None:
+    bridge = await spawn_bridge({"GODOT_BIN": str(fake_godot), "FAKE_GODOT_LOG": str(fake_log)})
+    assert "editor_launch" not in await bridge.tool_names(), "on demand, not at start-up"
+    await bridge.call_tool("discover_tools", {"request": "editor_lifecycle"})
+    tools = {t["name"]: t for t in (await bridge.request("tools/list"))["result"]["tools"]}
+    assert {"editor_launch", "editor_restart"} <= set(tools)
+    assert "Available:" not in tools["editor_launch"]["description"], "only discover_tools lists the groups"
+    resp = await bridge.request(
+        "tools/call",
+        {"name": "editor_launch", "arguments": {"timeout_s": 30}, "_meta": {"progressToken": "launch-1"}},
+        timeout=60,
+    )
+    result = resp["result"]
+    data = json.loads(result["content"][0]["text"])
+    assert result["isError"] is False and data["status"] == "launched", data
+    [start] = starts(fake_log)
+    assert start["argv"][1:] == ["--editor", "--path", str(project_dir.resolve())]
+    progress = [n for n in bridge.notifications if n.get("method") == "notifications/progress"]
+    assert len(progress) >= 2 and all(p["params"]["progressToken"] == "launch-1" for p in progress)
+    # The launched editor serves the bridge's ordinary tools (stdout stayed protocol-only throughout:
+    # the reader fails the test on any other line).
+    tree = await bridge.call_tool("scene_get_tree", {})
+    assert tree["isError"] is False and json.loads(tree["content"][0]["text"])["method"] == "scene.get_tree"
