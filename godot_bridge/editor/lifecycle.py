@@ -188,21 +188,26 @@ class EditorLifecycle:
 
 
 class _Steps:
-    """Progress notifications: numbered milestones plus free-text detail in between."""
+    """Progress notifications: numbered milestones, and free-text detail in between.
+
+    MCP wants each notification's progress to be larger than the last, so detail messages
+    count up inside the current step (n + 1/2, n + 2/3, ...) without reaching the next one.
+    """
 
     def __init__(self, progress: Progress | None, total: int) -> None:
-        self.progress, self.total, self.done = progress, total, 0
+        self.progress, self.total, self.done, self._sub = progress, total, 0, 0
 
     async def next(self, message: str) -> None:
-        self.done += 1
-        await self._send(message)
+        self.done, self._sub = min(self.done + 1, self.total), 0
+        await self._send(float(self.done), message)
 
     async def detail(self, message: str) -> None:
-        await self._send(message)
+        self._sub += 1
+        await self._send(self.done + self._sub / (self._sub + 1), message)
 
-    async def _send(self, message: str) -> None:
+    async def _send(self, value: float, message: str) -> None:
         if self.progress is not None:
-            await self.progress(float(min(self.done, self.total)), float(self.total), message)
+            await self.progress(value, float(self.total), message)
 
 
 def _timeout(args: dict[str, Any]) -> float:

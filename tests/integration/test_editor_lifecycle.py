@@ -72,9 +72,12 @@ def fake_godot(tmp_path: Path, fake_log: Path) -> Path:
 class Progress:
     def __init__(self) -> None:
         self.messages: list[str] = []
+        self.values: list[float] = []
 
     async def __call__(self, done: float, total: float | None, message: str | None) -> None:
         assert total is not None and 0 <= done <= total
+        assert not self.values or done > self.values[-1], "MCP progress must increase"
+        self.values.append(done)
         self.messages.append(message or "")
 
 
@@ -109,6 +112,7 @@ async def test_launch_starts_the_editor_and_waits_until_ready(
     assert start["argv"][1:] == ["--editor", "--path", str(godot_project)]
     assert result["pid"] == start["pid"] and is_pid_alive(start["pid"])
     assert any("started" in m for m in progress.messages) and progress.messages[-1].startswith("editor ready on port")
+    assert progress.values[-1] == 2.0
     # Ready means usable: the bridge's own link talks to the launched editor.
     assert (await bridge.call("ping", {}))["pong"] is True
     assert bridge.editor_port == result["port"]
