@@ -30,6 +30,11 @@ class ClientConfig:
     env: dict[str, str] = field(default_factory=dict)
     env_problems: list[str] = field(default_factory=list)  # values that are not strings, etc.
 
+    @property
+    def label(self) -> str:
+        """The file as the user knows it: '.mcp.json' or '.vscode/mcp.json'."""
+        return next(rel for rel, servers in LOCATIONS if servers == self.servers_key)
+
 
 def find(project: Path) -> list[tuple[Path, str]]:
     """The client config files present in ``project``, in LOCATIONS order."""

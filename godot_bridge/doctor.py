@@ -69,6 +69,7 @@ class Context:
     project: Path
     env: dict[str, str]
     mcp_env: dict[str, str]  # what our .mcp.json entry adds (already part of env)
+    mcp_source: str  # the client config file mcp_env came from, for messages
     settings: Settings
     bad_env: dict[str, str]  # variable -> problem, left out of settings
     registry_file: Path
@@ -90,7 +91,9 @@ def build_context(project_arg: str | None, env: Mapping[str, str], timeout: floa
     base = dict(env)
     first_project = project_arg or base.get("GODOT_MCP_PROJECT_PATH") or os.getcwd()
     configs = _configs(Path(first_project).expanduser().resolve())
-    mcp_env = next((c.env for c in configs if c.problem is None and c.key is not None), {})
+    used = next((c for c in configs if c.problem is None and c.key is not None), None)
+    mcp_env = used.env if used is not None else {}
+    mcp_source = used.label if used is not None else ".mcp.json"
     merged = {**base, **mcp_env}
     bad: dict[str, str] = {}
     for name in sorted(merged):
@@ -107,6 +110,7 @@ def build_context(project_arg: str | None, env: Mapping[str, str], timeout: floa
         project=settings.project_path,
         env=merged,
         mcp_env=mcp_env,
+        mcp_source=mcp_source,
         settings=settings,
         bad_env=bad,
         registry_file=registry_path(merged),
@@ -346,7 +350,7 @@ def check_mcp_json(ctx: Context) -> list[Check]:
                       f"Use the plugin dock's 'Write .mcp.json' button, or create .mcp.json with {{{_MCP_SNIPPET}}}.")]
     lines: list[Check] = []
     for cfg in ctx.configs:
-        name = str(cfg.path.relative_to(ctx.project))
+        name = cfg.label
         if cfg.problem is not None:
             lines.append(Check("mcp_json", name, "fail", f"{cfg.path} {cfg.problem}", f"Fix the file; it must hold {{{_MCP_SNIPPET}}}."))
             continue
@@ -372,7 +376,7 @@ def check_mcp_json(ctx: Context) -> list[Check]:
 
 def _origin(ctx: Context, name: str) -> str:
     if name in ctx.mcp_env:
-        return ".mcp.json"
+        return ctx.mcp_source
     return "environment" if name in ctx.env else "default"
 
 
@@ -421,7 +425,7 @@ def render_text(ctx: Context, checks: Sequence[Check]) -> str:
     width = max(len(c.title) for c in checks)
     lines = [f"godot-bridge doctor {__version__} — project {ctx.project}"]
     if ctx.mcp_env:
-        lines.append("settings: this environment plus the env of the .mcp.json entry")
+        lines.append(f"settings: this environment plus the env of the {ctx.mcp_source} entry")
     for c in checks:
         lines.append(f"{SYMBOLS[c.status]} {c.title.ljust(width)}  {c.detail}")
         if c.fix and c.status in ("fail", "warn"):

@@ -417,3 +417,15 @@ async def test_process_exits_1_on_failure(godot_project: Path, data_home: Path) 
 async def test_process_usage_error(data_home: Path) -> None:
     code, out, err = await _run_doctor(data_home, "--bogus")
     assert code == 2 and out == "" and "unknown argument: --bogus" in err
+
+
+async def test_vscode_mcp_json_is_read_under_servers(godot_project: Path, data_home: Path) -> None:
+    (godot_project / ".vscode").mkdir()
+    (godot_project / ".vscode" / "mcp.json").write_text(
+        json.dumps({"servers": {"godot-mcp-toolkit": {"command": "uvx", "env": {"GODOT_MCP_RATE_LIMIT": "9"}}}}),
+        encoding="utf-8",
+    )
+    found = await diagnose(godot_project, data_home)
+    check = one(found, "mcp_json")
+    assert check.status == "ok" and check.title == ".vscode/mcp.json"
+    assert "9 calls per 60 s (.vscode/mcp.json)" in one(found, "limits").detail
