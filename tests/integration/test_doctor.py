@@ -24,7 +24,7 @@ from godot_bridge.doctor import Check
 from tests.bridge_process import ROOT
 from tests.sim.server import ToolkitSim
 
-FAST_PROBE = 0.5
+FAST_PROBE = 1.0  # per probe; generous for a loaded machine, the frozen-editor case waits it out once
 
 
 def free_port() -> int:

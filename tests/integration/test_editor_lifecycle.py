@@ -214,8 +214,9 @@ async def test_restart_of_a_hung_editor_needs_force(
     monkeypatch.setenv("FAKE_GODOT_FROZEN_ONCE", str(marker))
     monkeypatch.setenv("FAKE_GODOT_IGNORE_TERM", "1")
     life, _bridge = await lifecycle(make_bridge, GODOT_BIN=str(fake_godot))
-    # Launch it by hand through the same path (editor_launch would wait for an auth that never comes).
-    launched = payload(await life.launch_tool({"timeout_s": 2}, None))
+    # editor_launch starts it but never sees it ready: it accepts connections and never acks auth.
+    # Long enough for a slow machine to start the fake: the last state seen must be the refused auth.
+    launched = payload(await life.launch_tool({"timeout_s": 6}, None))
     assert launched["code"] == "TIMEOUT" and "auth did not succeed" in launched["error"]
     [hung] = starts(fake_log)
 
