@@ -40,6 +40,7 @@ def warn_contradictory_annotations(catalogue: Catalogue) -> None:
 class BridgeApp:
     def __init__(self, settings: Settings, catalogue: Catalogue | None = None) -> None:
         from godot_bridge.editor.bridge import EditorBridge
+        from godot_bridge.editor.lifecycle import EditorLifecycle
         from godot_bridge.lsp.tools import LspService
 
         self.settings = settings
@@ -52,8 +53,14 @@ class BridgeApp:
         )
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
+        self.lifecycle = EditorLifecycle(self.editor)
         self.dispatch = ToolDispatch(
-            self.surface, self.editor, self.lsp, on_list_changed=self.list_changed, rate_limit=settings.rate_limit,
+            self.surface,
+            self.editor,
+            self.lsp,
+            on_list_changed=self.list_changed,
+            rate_limit=settings.rate_limit,
+            bridge_tools=self.lifecycle.handlers(),
             result_limit_kb=settings.result_limit_kb,
         )
         self.resources = ResourceService(
@@ -128,7 +135,8 @@ class BridgeApp:
 
     def _tool_json(self, tool: ToolDef) -> dict[str, Any]:
         text = tool.description
-        if tool.channel == "bridge":
+        if tool.channel == "bridge" and tool.name not in self.dispatch.bridge_tools:
+            # discover_tools lists the groups in its description; other bridge tools are plain.
             text = groups.description(tool.description, self.surface)
         return {"name": tool.name, "description": text, "inputSchema": tool.input_schema,
                 "annotations": dict(tool.annotations)}

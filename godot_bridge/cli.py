@@ -20,6 +20,7 @@ usage: godot-bridge [--project DIR] [--editor-port N] [--runtime-port N]
                     [--lsp-port N] [--lsp-host HOST]
                     [--http [--host HOST] [--port N] [--no-auth]]
        godot-bridge --tools-count | --list-eager | --help | --version
+       godot-bridge doctor [--json] [--project DIR]   (check the set-up; see `doctor --help`)
 
 MCP server (stdio) that drives a live Godot 4.2+ editor through the
 godot_mcp_toolkit plugin. Launched by your MCP client, e.g. `uvx godot-bridge`.
@@ -161,8 +162,13 @@ def _configure_logging() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["doctor"]:
+        from godot_bridge.doctor import main as doctor_main  # a terminal command, not the server
+
+        return doctor_main(argv[1:])
     try:
-        args = parse_args(sys.argv[1:] if argv is None else argv)
+        args = parse_args(argv)
     except UsageError as exc:
         sys.stderr.write(f"godot-bridge: error: {exc}\n\n{USAGE}")
         return 1

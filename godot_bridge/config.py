@@ -8,7 +8,7 @@ module only records what the user pinned.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,8 +34,12 @@ def _env_port(env: Mapping[str, str], name: str) -> int | None:
     return parse_port(raw, name) if raw else None
 
 
+FLAG_TRUE = frozenset({"1", "true", "yes", "on"})
+FLAG_FALSE = frozenset({"", "0", "false", "no", "off"})
+
+
 def _env_flag(env: Mapping[str, str], name: str) -> bool:
-    return env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+    return env.get(name, "").strip().lower() in FLAG_TRUE
 
 
 def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
@@ -100,3 +104,71 @@ class Settings:
     def with_env(self, env: Mapping[str, str]) -> Settings:
         """The same command line over another environment (the project folder never moves)."""
         return Settings.from_env(env, **{**self.cli, "project": str(self.project_path)})
+
+
+# -- the environment variables, as data -------------------------------------------------------
+# Every variable the bridge reads and the rule its value must follow. ``godot-bridge doctor``
+# checks a .mcp.json env block against this table, so a variable the bridge starts reading must
+# be added here (an unlisted GODOT_MCP_* name is reported as unknown: most likely a typo).
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _check_any(name: str, raw: str) -> None:
+    return None
+
+
+def _check_port(name: str, raw: str) -> None:
+    if raw.strip():
+        parse_port(raw.strip(), name)
+
+
+def _check_flag(name: str, raw: str) -> None:
+    # The bridge reads anything outside FLAG_TRUE as "off"; a value outside both sets is a typo
+    # that silently turns the setting off, so it is worth an error here.
+    if raw.strip().lower() not in FLAG_TRUE | FLAG_FALSE:
+        raise ConfigError(f"{name}: {raw!r} is neither on ({', '.join(sorted(FLAG_TRUE))}) nor off (0, false, no, off)")
+
+
+def _check_positive(name: str, raw: str) -> None:
+    _env_positive_int({name: raw}, name)
+
+
+def _check_log_level(name: str, raw: str) -> None:
+    if raw.strip() and raw.strip().upper() not in LOG_LEVELS:
+        raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(LOG_LEVELS)}")
+
+
+def _check_absolute(name: str, raw: str) -> None:
+    if raw.strip() and not Path(raw.strip()).expanduser().is_absolute():
+        raise ConfigError(f"{name}: {raw!r} is not an absolute path")
+
+
+ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
+    "GODOT_MCP_PROJECT_PATH": _check_any,
+    "GODOT_MCP_EDITOR_PORT": _check_port,
+    "GODOT_MCP_RUNTIME_PORT": _check_port,
+    "GODOT_MCP_LSP_PORT": _check_port,
+    "GODOT_MCP_LSP_HOST": _check_any,
+    "GODOT_MCP_READ_ONLY": _check_flag,
+    "GODOT_MCP_TOKEN_PATH": _check_absolute,
+    "GODOT_MCP_RATE_LIMIT": _check_positive,
+    "GODOT_MCP_SCRIPT_READ_LIMIT": _check_positive,
+    "GODOT_MCP_WS_BUFFER_LIMIT": _check_positive,
+    "GODOT_MCP_CONFIG_VERSION": _check_any,
+    "GODOT_MCP_LOG_LEVEL": _check_log_level,
+    "GODOT_MCP_RESULT_LIMIT": _check_positive,
+    "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it
+}
+# Read by the editor plugin, not by the bridge: in the bridge's environment they do nothing.
+EDITOR_ONLY_ENV = frozenset(
+    f"GODOT_MCP_{mode}_PORT_{end}" for mode in ("EDITOR", "RUNTIME") for end in ("MIN", "MAX")
+)
+
+
+def check_env_value(name: str, raw: str) -> None:
+    """Raise ConfigError when ``raw`` is not a valid value of the bridge variable ``name``."""
+    check = ENV_CHECKS.get(name)
+    if check is None:
+        raise ConfigError(f"{name}: not a variable the bridge reads")
+    check(name, raw)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from godot_bridge import ceiling, groups, results
@@ -25,6 +25,10 @@ from godot_bridge.surface import Surface, readonly_allowed, version_allows
 from godot_bridge.validation import validate_arguments
 
 log = logging.getLogger("godot_bridge.calls")
+
+ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
+# A bridge-channel tool served in this process (editor_launch, ...); discover_tools is the default.
+BridgeTool = Callable[[dict[str, Any], ProgressFn | None], Awaitable[ToolOutcome]]
 
 
 def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
@@ -83,8 +87,10 @@ class ToolDispatch:
         on_list_changed: Callable[[], None],
         rate_limit: int | None = None,
         result_limit_kb: int = ceiling.DEFAULT_RESULT_LIMIT_KB,
+        bridge_tools: Mapping[str, BridgeTool] | None = None,
     ) -> None:
         self.surface = surface
+        self.bridge_tools = dict(bridge_tools or {})
         self.editor = editor
         self.lsp = lsp
         self.on_list_changed = on_list_changed
@@ -147,6 +153,11 @@ class ToolDispatch:
 
     async def _route(self, tool: ToolDef, args: dict[str, Any], progress: ProgressFn | None) -> ToolOutcome:
         if tool.channel == "bridge":
+            handler = self.bridge_tools.get(tool.name)
+            if handler is not None:
+                return await handler(args, progress)
+            if not tool.meta:
+                raise ToolError("INTERNAL", f"{tool.name} is a bridge tool with no handler in this bridge")
             answer, changed = groups.discover(self.surface, args)
             if changed:
                 self.on_list_changed()

@@ -37,6 +37,12 @@ BRIDGE_HINTS: dict[str, str] = {
     "INTERNAL": "Unexpected failure inside the bridge; see its stderr log.",
     "RPC_ERROR": "The editor rejected the request; the plugin may be older than the bridge. "
     "Update the plugin, then retry.",
+    # editor_launch / editor_restart (godot_bridge/editor/lifecycle.py)
+    "GODOT_NOT_FOUND": "Set GODOT_BIN to the Godot 4 executable in the env block of .mcp.json.",
+    "LAUNCH_FAILED": "Start the editor by hand and check that the project opens with the plugin enabled.",
+    "EDITOR_UNRESPONSIVE": "Call editor_restart to save, stop and relaunch the editor.",
+    "EDITOR_NOT_RUNNING": "Call editor_launch to start the editor.",
+    "SAVE_FAILED": "Save in the editor by hand, or restart with force=true (unsaved changes are lost).",
 }
 
 

@@ -24,7 +24,6 @@ Policy, in one place:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -35,7 +34,7 @@ from godot_bridge import __version__
 from godot_bridge.config import Settings
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.channel import NotDelivered, WsChannel
-from godot_bridge.editor.registry import RegistryEntry, project_key, read_registry
+from godot_bridge.editor.registry import RegistryEntry, project_key, read_registry, registry_problem
 from godot_bridge.editor.rpc import PendingCall
 from godot_bridge.editor.timing import Timing
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
@@ -63,19 +62,7 @@ class LinkListener(Protocol):
 
 def registry_note(path: Path) -> str:
     """Why the registry gave us nothing, for error messages (the reader only logs it once)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return "the registry file does not exist yet"
-    except OSError as exc:
-        return f"the registry file cannot be read ({exc.strerror or exc})"
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        return f"the registry file is not valid JSON ({exc.msg} at line {exc.lineno})"
-    if not isinstance(data, dict) or not isinstance(data.get("by_path"), dict):
-        return "the registry file has no 'by_path' object"
-    return "the project has no entry in it"
+    return registry_problem(path) or "the project has no entry in it"
 
 
 def pin_origin(settings: Settings, name: str = "GODOT_MCP_EDITOR_PORT", flag: str = "--editor-port", pin: int | None = None) -> str:

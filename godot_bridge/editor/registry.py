@@ -91,6 +91,8 @@ class RegistryEntry:
     runtime_pid: int | None
     lsp_host: str | None
     lsp_port: int | None
+    # Our extension (the reference ignores it): the Godot binary the editor runs, for editor_launch.
+    godot_path: str | None = None
 
     @classmethod
     def from_json(cls, key: str, raw: dict[str, Any]) -> RegistryEntry:
@@ -109,6 +111,7 @@ class RegistryEntry:
             runtime_pid=_int(raw.get("runtime_pid")),
             lsp_host=raw.get("lsp_host") if isinstance(raw.get("lsp_host"), str) and raw.get("lsp_host") else None,
             lsp_port=_port(raw.get("lsp_port")),
+            godot_path=raw.get("godot_path") if isinstance(raw.get("godot_path"), str) and raw.get("godot_path") else None,
         )
 
     @property
@@ -156,6 +159,23 @@ def _read_text(path: Path) -> str | None:
             return candidate.read_text(encoding="utf-8")
         except FileNotFoundError:
             continue
+
+
+def registry_problem(path: Path) -> str | None:
+    """Why the registry file yields no entries at all, or None when it parses (the doctor and errors say it)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return "the registry file does not exist yet"
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"the registry file cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        where = f" at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
+        return f"the registry file is not valid JSON ({getattr(exc, 'msg', exc)}{where})"
+    if not isinstance(data, dict) or not isinstance(data.get("by_path"), dict):
+        return "the registry file has no 'by_path' object"
     return None
 
 

@@ -21,6 +21,7 @@ func test_register_publishes_entry() -> void:
 	Assert.eq(entry.get("token_path"), "/abs/mcp_token", "token path published")
 	Assert.eq(entry.get("pid"), OS.get_process_id(), "pid published")
 	Assert.eq(entry.get("lsp_port"), 6005, "lsp port published")
+	Assert.eq(entry.get("godot_path"), OS.get_executable_path(), "the editor binary published for editor_launch")
 	Assert.eq(entry.get("runtime_port"), null, "no game yet")
 	Assert.is_false(DirAccess.dir_exists_absolute(RegistryPaths.lock_path(_root)), "lock released")
 	client.unregister()

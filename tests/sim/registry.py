@@ -33,6 +33,7 @@ LOCK_WAIT_SECONDS = 1.0
 FIELDS = ["_key", "port", "token_path", "pid", "started_at", "godot_version",
           "runtime_port", "runtime_pid", "lsp_host", "lsp_port"]
 RUNTIME_FIELDS = ("runtime_port", "runtime_pid")
+OPTIONAL = ("godot_path",)  # published only when a non-empty string
 NUMERIC = ["port", "pid", "runtime_port", "runtime_pid", "lsp_port"]
 NO_EDITOR_PORT = -1
 
@@ -86,6 +87,7 @@ def merge_by_path(entries: list[Any], overlays: list[Any]) -> dict[str, Any]:
         if entry is None:
             continue
         shaped = {name: entry.get(name) for name in FIELDS}
+        shaped |= {name: entry[name] for name in OPTIONAL if isinstance(entry.get(name), str) and entry[name]}
         shaped["runtime_port"] = shaped["runtime_pid"] = None
         key = shaped["_key"]
         if key not in by_key or _newer(shaped, by_key[key]):

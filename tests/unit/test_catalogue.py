@@ -50,6 +50,17 @@ def _deviations() -> set[tuple[str, str, str]]:
     }
 
 
+def _additions() -> tuple[dict[str, str], list[str]]:
+    """Tools (name -> group) and groups listed in DEVIATIONS.md as ours, beyond the reference."""
+    text = (REPO / "catalogue" / "DEVIATIONS.md").read_text()
+    tools = {m.group(1): m.group(2) for m in re.finditer(r"^- tool `(\w+)` \((\w+)\):", text, flags=re.MULTILINE)}
+    groups = re.findall(r"^- group `(\w+)`:", text, flags=re.MULTILINE)
+    return tools, groups
+
+
+ADDED_TOOLS, ADDED_GROUPS = _additions()
+
+
 def _mcp_list(tools: list[ToolDef]) -> str:
     """The tools/list array exactly as the budget is defined: compact JSON of the four MCP fields."""
     entries = [
@@ -63,7 +74,19 @@ def _mcp_list(tools: list[ToolDef]) -> str:
 
 
 def test_same_tool_names_as_reference(cat: Catalogue, ref_tools: dict[str, dict[str, Any]]) -> None:
-    assert set(cat.tools) == set(ref_tools)
+    assert set(cat.tools) - set(ADDED_TOOLS) == set(ref_tools)
+
+
+@needs_reference
+def test_additions_are_listed_and_new(cat: Catalogue, ref_tools: dict[str, dict[str, Any]], ref_groups: list[dict[str, Any]]) -> None:
+    assert ADDED_TOOLS and ADDED_GROUPS, "DEVIATIONS.md lists the additions"
+    for name, group in ADDED_TOOLS.items():
+        tool = cat.tool(name)
+        assert tool is not None and name not in ref_tools, name
+        assert tool.group == group, name
+    assert not set(ADDED_GROUPS) & {g["name"] for g in ref_groups}
+    # Appended, never interleaved: the reference's groups keep their positions.
+    assert list(cat.groups)[-len(ADDED_GROUPS):] == ADDED_GROUPS
 
 
 @pytest.mark.parametrize("name", _ref_names())
@@ -170,7 +193,7 @@ def test_deviations_name_real_params(cat: Catalogue, ref_tools: dict[str, dict[s
 
 
 def test_groups_match_reference(cat: Catalogue, ref_groups: list[dict[str, Any]]) -> None:
-    assert list(cat.groups) == [g["name"] for g in ref_groups]
+    assert [g for g in cat.groups if g not in ADDED_GROUPS] == [g["name"] for g in ref_groups]
     for ref in ref_groups:
         group = cat.groups[ref["name"]]
         assert group.keywords == ref["keywords"], ref["name"]
@@ -182,7 +205,7 @@ def test_groups_match_reference(cat: Catalogue, ref_groups: list[dict[str, Any]]
 def test_tools_in_each_file_follow_reference_order(ref_tools: dict[str, dict[str, Any]]) -> None:
     order = list(ref_tools)
     for path in sorted((REPO / "catalogue" / "tools").glob("*.json")):
-        names = [t["name"] for t in json.loads(path.read_text())["tools"]]
+        names = [t["name"] for t in json.loads(path.read_text())["tools"] if t["name"] not in ADDED_TOOLS]
         assert names == sorted(names, key=order.index), path.name
 
 
@@ -190,21 +213,32 @@ def test_tools_in_each_file_follow_reference_order(ref_tools: dict[str, dict[str
 
 
 def test_counts(cat: Catalogue) -> None:
-    tools = list(cat.tools.values())
+    """The reference's surface (our additions are counted separately, below)."""
+    tools = [t for t in cat.tools.values() if t.name not in ADDED_TOOLS]
     catalogue_tools = [t for t in tools if not t.meta]
     startup = [t for t in tools if t.always_on]
     assert len(catalogue_tools) == 112
-    assert len(cat.eager_tools()) == 34
-    assert len(cat.on_demand_tools()) == 78
+    assert sum(t.always_on and not t.meta for t in tools) == 34
+    assert sum(not t.always_on for t in tools) == 78
     assert [t.name for t in cat.meta_tools()] == ["discover_tools", "extensions_refresh"]
-    assert len(cat.groups) == 28
-    assert cat.operations_count() == 160
+    assert len(cat.groups) - len(ADDED_GROUPS) == 28
+    assert sum(t.operation_count() for t in tools if not t.meta) == 160
     assert sum(t.channel == "runtime" for t in tools) == 8
     assert sum(t.channel == "lsp" for t in tools) == 7
     assert sum(t.read_only_safe for t in tools) == 41
     assert len(startup) == 36
     assert sum(t.read_only_safe for t in startup) == 16
     assert [t.name for t in tools if t.godot_min] == ["scene_close"]
+
+
+def test_added_tools(cat: Catalogue) -> None:
+    added = [cat.tools[name] for name in ADDED_TOOLS]
+    assert sorted(ADDED_TOOLS) == ["editor_launch", "editor_restart"]
+    assert all(not t.always_on and not t.meta for t in added), "additions load on demand"
+    assert all(t.channel == "bridge" and t.method is None for t in added)
+    assert not any(t.read_only_safe for t in added), "launching and restarting are hidden in read-only mode"
+    restart = cat.tools["editor_restart"]
+    assert restart.annotations.get("destructiveHint") is True
 
 
 def test_group_members_are_derived_from_tools(cat: Catalogue) -> None:

@@ -120,3 +120,26 @@ async def test_lsp_tools_route_to_the_language_server():
     d.surface.activate(["lsp_code_analysis"])
     out = await d.call("lsp_symbols", {"file_path": "res://a.gd"})
     assert payload(out) == {"tool": "lsp_symbols"} and editor.calls == []
+
+
+async def test_bridge_tools_go_to_their_handler_and_validate_first():
+    seen: list[dict[str, Any]] = []
+
+    async def launch(args, progress):
+        seen.append(args)
+        return results.success({"status": "launched"})
+
+    d, _editor, _ = make()
+    d.bridge_tools["editor_launch"] = launch
+    d.surface.activate(["editor_lifecycle"])
+    assert payload(await d.call("editor_launch", {"timeout_s": 5})) == {"status": "launched"}
+    bad = await d.call("editor_launch", {"timeout_s": 0})
+    assert bad.is_error and payload(bad)["code"] == "INVALID_PARAMS" and len(seen) == 1
+
+
+async def test_bridge_tool_without_handler_is_an_internal_error_not_discover():
+    d, _editor, changes = make()
+    d.surface.activate(["editor_lifecycle"])
+    out = await d.call("editor_restart", {})
+    assert out.is_error and payload(out)["code"] == "INTERNAL" and "editor_restart" in payload(out)["error"]
+    assert changes == []

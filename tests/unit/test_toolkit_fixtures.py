@@ -160,5 +160,6 @@ def test_bridge_reads_every_projected_entry(tmp_path: Path) -> None:
             parsed = read[registry.project_key(key)]
             assert parsed.key == entry["_key"]
             assert parsed.port == (entry["port"] if is_port(entry["port"]) else None)
+            assert parsed.godot_path == (entry.get("godot_path") or None)
             assert parsed.lsp_port == entry["lsp_port"]
             assert parsed.runtime_port_raw == entry["runtime_port"]

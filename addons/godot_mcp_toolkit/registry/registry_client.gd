@@ -181,6 +181,8 @@ func _write_entry() -> void:
 		String(_registration["lsp_host"]),
 		int(_registration["lsp_port"]),
 	)
+	# For the bridge's editor_launch: the binary to start this editor again.
+	entry["godot_path"] = OS.get_executable_path()
 	var error := AtomicFile.write_json(_entry_path(), entry)
 	if error != OK:
 		push_warning("MCP toolkit: could not write registry entry %s (%s)" % [_entry_path(), error_string(error)])

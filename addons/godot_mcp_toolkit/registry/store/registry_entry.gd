@@ -10,6 +10,10 @@ const FIELDS := [
 	"runtime_port", "runtime_pid", "lsp_host", "lsp_port",
 ]
 const RUNTIME_FIELDS := ["runtime_port", "runtime_pid"]
+## Our additions beyond the reference's entry (which ignores unknown fields): published only when
+## set, so entries without them project exactly as before. godot_path = the editor's executable,
+## which the bridge's editor_launch starts when GODOT_BIN is not set.
+const OPTIONAL_FIELDS := ["godot_path"]
 ## Port published by an entry that only a game process wrote (no editor is listening).
 const NO_EDITOR_PORT := -1
 

@@ -41,6 +41,9 @@ static func _latest_per_key(entries: Array) -> Dictionary:
 		var shaped := {}
 		for field: String in RegistryEntry.FIELDS:
 			shaped[field] = entry.get(field)
+		for field: String in RegistryEntry.OPTIONAL_FIELDS:
+			if entry.get(field) is String and not String(entry[field]).is_empty():
+				shaped[field] = entry[field]
 		# Runtime fields belong to the game's overlay; a value left in an editor file is stale.
 		for field: String in RegistryEntry.RUNTIME_FIELDS:
 			shaped[field] = null

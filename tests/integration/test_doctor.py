@@ -1,0 +1,431 @@
+"""``godot-bridge doctor``: every check's ✓ and ✗ against the simulator and broken fixtures.
+
+The checks run in-process against a ``ToolkitSim`` (a real WebSocket server, registry and
+token file under ``data_home``); the last tests run the real ``python -m godot_bridge doctor``.
+The environment is built from scratch so the developer's own GODOT_MCP_* never leak in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from godot_bridge import doctor
+from godot_bridge.doctor import Check
+from tests.bridge_process import ROOT
+from tests.sim.server import ToolkitSim
+
+FAST_PROBE = 1.0  # per probe; generous for a loaded machine, the frozen-editor case waits it out once
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    return child.pid
+
+
+@pytest.fixture
+def godot_project(project: Path) -> Path:
+    (project / "project.godot").write_text("config_version=5\n", encoding="utf-8")
+    return project
+
+
+@pytest.fixture
+async def lsp_listener() -> AsyncIterator[int]:
+    """Something accepting TCP where a language server would be (the doctor only probes reachability)."""
+
+    async def on_connect(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.close()
+
+    server = await asyncio.start_server(on_connect, "127.0.0.1", 0)
+    try:
+        yield int(server.sockets[0].getsockname()[1])
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+def write_mcp_json(project: Path, content: Any) -> Path:
+    path = project / ".mcp.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    return path
+
+
+def entry(env: dict[str, str] | None = None, key: str = "godot-mcp-toolkit") -> dict[str, Any]:
+    return {"mcpServers": {key: {"command": "uvx", "args": ["godot-bridge"], "env": env or {}}}}
+
+
+async def diagnose(project: Path, data_home: Path, **env: str) -> dict[str, list[Check]]:
+    ctx = doctor.build_context(str(project), {"XDG_DATA_HOME": str(data_home), **env}, FAST_PROBE)
+    checks = await doctor.run(ctx)
+    by_id: dict[str, list[Check]] = {}
+    for check in checks:
+        by_id.setdefault(check.id, []).append(check)
+    by_id["_all"] = checks
+    return by_id
+
+
+def one(found: dict[str, list[Check]], check_id: str) -> Check:
+    assert len(found[check_id]) == 1, found[check_id]
+    return found[check_id][0]
+
+
+def failed(found: dict[str, list[Check]]) -> list[str]:
+    return [c.id for c in found["_all"] if c.status == "fail"]
+
+
+# -- everything working ----------------------------------------------------------------------------
+
+
+async def test_all_checks_pass_with_a_running_editor_and_game(
+    sim: ToolkitSim, godot_project: Path, data_home: Path, lsp_listener: int
+) -> None:
+    sim.publish(lsp_port=lsp_listener)
+    await sim.start_game()
+    write_mcp_json(godot_project, entry({"GODOT_MCP_READ_ONLY": "1", "GODOT_MCP_RATE_LIMIT": "30"}))
+    found = await diagnose(godot_project, data_home)
+    statuses = {c.id: c.status for c in found["_all"]}
+    assert set(statuses.values()) == {"ok"}, [c for c in found["_all"] if c.status != "ok"]
+    assert list(statuses) == [
+        "python", "packages", "project", "registry", "registry_entry", "registry_stale", "token",
+        "editor_port", "editor_auth", "toolkit_version", "game_port", "lsp", "mcp_json", "limits",
+    ]
+    assert f"port {sim.port}" in one(found, "registry_entry").detail
+    assert str(sim.token_path) in one(found, "token").detail
+    assert "Godot 4.4.1" in one(found, "editor_auth").detail
+    assert str(sim.runtime.port if sim.runtime else "?") in one(found, "game_port").detail
+    assert f"127.0.0.1:{lsp_listener}" in one(found, "lsp").detail
+    limits = one(found, "limits").detail
+    assert "read-only on (.mcp.json)" in limits and "30 calls per 60 s (.mcp.json)" in limits
+    # The auth probe was a real handshake with the editor's token.
+    assert sim.auth_frames and sim.auth_frames[-1]["auth"] == sim.token
+
+
+# -- Python and packages ---------------------------------------------------------------------------
+
+
+async def test_python_too_old_fails(monkeypatch: pytest.MonkeyPatch, godot_project: Path, data_home: Path) -> None:
+    assert one(await diagnose(godot_project, data_home), "python").status == "ok"
+    monkeypatch.setattr(doctor, "MIN_PYTHON", (sys.version_info[0] + 1, 0))
+    check = one(await diagnose(godot_project, data_home), "python")
+    assert check.status == "fail" and check.fix and "Python" in check.fix
+
+
+async def test_package_missing_or_off_pin_fails(monkeypatch: pytest.MonkeyPatch, godot_project: Path, data_home: Path) -> None:
+    monkeypatch.setattr(doctor, "PACKAGES", ("mcp", "no-such-package-for-doctor"))
+    check = one(await diagnose(godot_project, data_home), "packages")
+    assert check.status == "fail" and "no-such-package-for-doctor is not installed" in check.detail
+    monkeypatch.setattr(doctor, "PACKAGES", ("mcp",))
+    monkeypatch.setattr(doctor, "_requirements", lambda: {"mcp": "mcp==0.0.1"})
+    check = one(await diagnose(godot_project, data_home), "packages")
+    assert check.status == "fail" and "does not satisfy mcp==0.0.1" in check.detail and check.fix
+
+
+# -- project and registry --------------------------------------------------------------------------
+
+
+async def test_project_without_project_godot_fails(project: Path, data_home: Path) -> None:
+    check = one(await diagnose(project, data_home), "project")
+    assert check.status == "fail" and "no project.godot" in check.detail
+
+
+async def test_registry_missing(godot_project: Path, data_home: Path) -> None:
+    found = await diagnose(godot_project, data_home)
+    check = one(found, "registry")
+    assert check.status == "fail" and "does not exist yet" in check.detail and check.fix
+    assert one(found, "token").status == "skip"
+    assert one(found, "editor_port").status == "fail"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [("{not json", "not valid JSON"), ('{"projects": {}}', "no 'by_path' object")],
+)
+async def test_registry_malformed(sim: ToolkitSim, godot_project: Path, data_home: Path, text: str, problem: str) -> None:
+    sim.registry.write_raw(text)
+    check = one(await diagnose(godot_project, data_home), "registry")
+    assert check.status == "fail" and problem in check.detail
+
+
+async def test_registry_without_this_project(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    sim.registry.remove(sim.key)
+    sim.registry.update("/somewhere/else", port=sim.port, pid=os.getpid(), token_path="")
+    found = await diagnose(godot_project, data_home)
+    check = one(found, "registry_entry")
+    assert check.status == "fail" and "/somewhere/else" in check.detail and sim.key in check.detail
+
+
+async def test_stale_entry_of_this_project_fails(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    sim.publish(pid=dead_pid())
+    check = one(await diagnose(godot_project, data_home), "registry_stale")
+    assert check.status == "fail" and "is not running" in check.detail
+
+
+async def test_stale_entries_of_other_projects_only_warn(
+    sim: ToolkitSim, godot_project: Path, data_home: Path, lsp_listener: int
+) -> None:
+    sim.publish(lsp_port=lsp_listener)
+    sim.registry.update("/old/project", _key="/old/project", port=free_port(), pid=dead_pid(), token_path="")
+    sim.registry.update("/old/other", _key="/old/other", port=free_port(), pid=os.getpid(), token_path="")
+    found = await diagnose(godot_project, data_home)
+    check = one(found, "registry_stale")
+    assert check.status == "warn"
+    assert "/old/project (pid" in check.detail and "/old/other (nothing listens" in check.detail
+    assert "registry_stale" not in failed(found)
+
+
+# -- token -----------------------------------------------------------------------------------------
+
+
+async def test_token_file_missing(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    sim.token_path.unlink()
+    found = await diagnose(godot_project, data_home)
+    check = one(found, "token")
+    assert check.status == "fail" and "does not exist" in check.detail and check.fix
+    assert one(found, "editor_auth").status == "skip"  # no auth attempt without a token
+
+
+async def test_token_path_breaking_the_published_rules(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    outside = data_home / "elsewhere" / "mcp_token"
+    outside.parent.mkdir()
+    outside.write_text(sim.token, encoding="utf-8")
+    sim.publish(token_path=str(outside))
+    check = one(await diagnose(godot_project, data_home), "token")
+    assert check.status == "fail" and "does not end in" in check.detail
+
+
+async def test_token_empty(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    sim.token_path.write_text("", encoding="utf-8")
+    check = one(await diagnose(godot_project, data_home), "token")
+    assert check.status == "fail" and "empty" in check.detail
+
+
+# -- editor port -----------------------------------------------------------------------------------
+
+
+async def test_wrong_token_is_rejected_by_the_editor(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    sim.token_path.write_text("0" * 64, encoding="utf-8")
+    found = await diagnose(godot_project, data_home)
+    assert one(found, "token").status == "ok"
+    auth = one(found, "editor_auth")
+    assert auth.status == "fail" and "rejected the token" in auth.detail and auth.fix
+
+
+async def test_frozen_editor_port(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    sim.frozen = True
+    auth = one(await diagnose(godot_project, data_home), "editor_auth")
+    assert auth.status == "fail" and "no auth ack" in auth.detail
+    assert auth.fix and "editor_restart" in auth.fix
+
+
+async def test_editor_not_listening(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    await sim.stop()
+    found = await diagnose(godot_project, data_home)
+    port = one(found, "editor_port")
+    assert port.status == "fail" and f"nothing listens on 127.0.0.1:{sim.port}" in port.detail
+    assert "editor_auth" not in found
+
+
+async def test_pinned_editor_port_desync_is_named(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    pin = free_port()
+    port = one(await diagnose(godot_project, data_home, GODOT_MCP_EDITOR_PORT=str(pin)), "editor_port")
+    assert port.status == "fail" and "GODOT_MCP_EDITOR_PORT" in port.detail and f"listens on {sim.port}" in port.detail
+
+
+async def test_toolkit_version_mismatch_warns(project: Path, data_home: Path) -> None:
+    (project / "project.godot").write_text("", encoding="utf-8")
+    old = ToolkitSim(data_home, project, plugin_version="0.0.9")
+    await old.start()
+    try:
+        found = await diagnose(project, data_home)
+    finally:
+        await old.stop()
+    check = one(found, "toolkit_version")
+    assert check.status == "warn" and "plugin 0.0.9" in check.detail and check.fix
+    assert one(found, "editor_auth").status == "ok"
+
+
+# -- game port -------------------------------------------------------------------------------------
+
+
+async def test_no_game_is_not_a_failure(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    found = await diagnose(godot_project, data_home)
+    assert one(found, "game_port").status == "skip" and "game_port" not in failed(found)
+
+
+async def test_game_published_but_not_listening(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    sim.publish(runtime_port=free_port(), runtime_pid=os.getpid())
+    check = one(await diagnose(godot_project, data_home), "game_port")
+    assert check.status == "fail" and "nothing listens" in check.detail
+
+
+async def test_game_with_wrong_token(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    game = await sim.start_game()
+    game.token = "f" * 64  # the game expects another token than the file holds
+    check = one(await diagnose(godot_project, data_home), "game_port")
+    assert check.status == "fail" and "rejected the token" in check.detail
+
+
+# -- language server ---------------------------------------------------------------------------------
+
+
+async def test_lsp_unreachable_warns_unless_pinned(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    sim.publish(lsp_port=free_port())
+    found = await diagnose(godot_project, data_home)
+    assert one(found, "lsp").status == "warn" and "lsp" not in failed(found)
+    pinned = one(await diagnose(godot_project, data_home, GODOT_MCP_LSP_PORT=str(free_port())), "lsp")
+    assert pinned.status == "fail" and "(pinned)" in pinned.detail
+
+
+async def test_lsp_conflict_with_an_earlier_editor(
+    sim: ToolkitSim, godot_project: Path, data_home: Path, tmp_path: Path, lsp_listener: int
+) -> None:
+    other = ToolkitSim(data_home, tmp_path / "other", lsp_port=lsp_listener)
+    await other.start()
+    try:
+        other.publish(started_at=1.0)
+        sim.publish(lsp_port=lsp_listener)
+        check = one(await diagnose(godot_project, data_home), "lsp")
+    finally:
+        await other.stop()
+    assert check.status == "warn" and "also claimed by the editor of" in check.detail
+    assert "started first" in check.detail and check.fix and "language-server port" in check.fix
+
+
+# -- .mcp.json -------------------------------------------------------------------------------------
+
+
+async def test_mcp_json_absent_only_warns(godot_project: Path, data_home: Path) -> None:
+    check = one(await diagnose(godot_project, data_home), "mcp_json")
+    assert check.status == "warn" and check.fix and "godot-mcp-toolkit" in check.fix
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("{\n  \"mcpServers\": {,}\n}", "not valid JSON"),
+        ({"servers": {}}, 'no "mcpServers"'),
+        ({"mcpServers": {"other": {"command": "x"}}}, "no godot-mcp-toolkit entry"),
+        ({"mcpServers": {"godot-mcp-toolkit": {"command": "uvx", "env": []}}}, "env\" is not an object"),
+        (entry({"GODOT_MCP_READONLY": "1"}), "GODOT_MCP_READONLY: not a variable the bridge reads"),
+        (entry({"GODOT_MCP_RATE_LIMIT": "fast"}), "GODOT_MCP_RATE_LIMIT"),
+        (entry({"GODOT_MCP_READ_ONLY": "sure"}), "neither on"),
+        (entry({"GODOT_MCP_EDITOR_PORT": "70000"}), "invalid port"),
+        ({"mcpServers": {"godot-mcp-toolkit": {"command": "uvx", "env": {"GODOT_MCP_READ_ONLY": True}}}}, "not a string"),
+    ],
+)
+async def test_bad_mcp_json(godot_project: Path, data_home: Path, content: Any, problem: str) -> None:
+    write_mcp_json(godot_project, content)
+    check = one(await diagnose(godot_project, data_home), "mcp_json")
+    assert check.status == "fail" and problem in check.detail, check
+    assert check.fix
+
+
+async def test_mcp_json_hand_written_key_and_editor_only_vars(godot_project: Path, data_home: Path) -> None:
+    write_mcp_json(godot_project, entry({"GODOT_MCP_LOG_LEVEL": "debug"}, key="my-godot-bridge"))
+    check = one(await diagnose(godot_project, data_home), "mcp_json")
+    assert check.status == "ok" and '"my-godot-bridge"' in check.detail
+    write_mcp_json(godot_project, entry({"GODOT_MCP_EDITOR_PORT_MIN": "6600"}))
+    check = one(await diagnose(godot_project, data_home), "mcp_json")
+    assert check.status == "warn" and "read by the editor plugin" in check.detail
+
+
+async def test_mcp_json_env_steers_the_other_checks(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    pin = free_port()
+    write_mcp_json(godot_project, entry({"GODOT_MCP_EDITOR_PORT": str(pin)}))
+    check = one(await diagnose(godot_project, data_home), "editor_port")
+    assert check.status == "fail" and f"GODOT_MCP_EDITOR_PORT={pin}" in check.detail
+
+
+# -- read-only and rate limits ---------------------------------------------------------------------
+
+
+async def test_limits_from_the_environment(godot_project: Path, data_home: Path) -> None:
+    check = one(await diagnose(godot_project, data_home, GODOT_MCP_READ_ONLY="yes", GODOT_MCP_RATE_LIMIT="5"), "limits")
+    assert check.status == "ok" and "read-only on (environment)" in check.detail and "5 calls per 60 s" in check.detail
+    bad = one(await diagnose(godot_project, data_home, GODOT_MCP_RATE_LIMIT="0"), "limits")
+    assert bad.status == "fail" and "GODOT_MCP_RATE_LIMIT" in bad.detail and bad.fix
+
+
+# -- output and the real process -------------------------------------------------------------------
+
+
+def test_text_output_marks_and_fixes(godot_project: Path, data_home: Path) -> None:
+    ctx = doctor.build_context(str(godot_project), {"XDG_DATA_HOME": str(data_home)}, FAST_PROBE)
+    checks = [Check("a", "Alpha", "ok", "fine"), Check("b", "Beta", "fail", "broken", "do this")]
+    text = doctor.render_text(ctx, checks)
+    assert "✓ Alpha" in text and "✗ Beta" in text and "fix: do this" in text and "1 check(s) failed" in text
+    assert not doctor.passed(checks) and doctor.passed(checks[:1])
+
+
+def test_arguments() -> None:
+    args = doctor.parse_args(["--json", "--project=/p", "--timeout", "2"])
+    assert args.json and args.project == "/p" and args.timeout == 2.0
+    for bad in (["--jsn"], ["--project"], ["--timeout", "soon"], ["--timeout", "0"]):
+        with pytest.raises(ValueError):
+            doctor.parse_args(bad)
+
+
+async def _run_doctor(data_home: Path, *args: str) -> tuple[int, str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GODOT_MCP_")}
+    env.update({"XDG_DATA_HOME": str(data_home), "PYTHONPATH": str(ROOT)})
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "godot_bridge", "doctor", *args,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL,
+        env=env, cwd=str(ROOT),
+    )
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return proc.returncode or 0, out.decode(), err.decode()
+
+
+async def test_process_json_passes_with_a_working_editor(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    write_mcp_json(godot_project, entry())
+    code, out, _err = await _run_doctor(data_home, "--json", "--project", str(godot_project), "--timeout", "1")
+    data = json.loads(out)  # stdout is exactly one JSON document
+    assert code == 0 and data["ok"] is True, out
+    by_id = {c["id"]: c["status"] for c in data["checks"]}
+    assert by_id["editor_auth"] == "ok" and by_id["game_port"] == "skip"
+    assert data["project"] == str(godot_project)
+
+
+async def test_process_exits_1_on_failure(godot_project: Path, data_home: Path) -> None:
+    code, out, _err = await _run_doctor(data_home, "--project", str(godot_project), "--timeout", "0.5")
+    assert code == 1
+    assert "✗ Registry file" in out and "fix:" in out and "check(s) failed" in out
+
+
+async def test_process_usage_error(data_home: Path) -> None:
+    code, out, err = await _run_doctor(data_home, "--bogus")
+    assert code == 2 and out == "" and "unknown argument: --bogus" in err
+
+
+async def test_vscode_mcp_json_is_read_under_servers(godot_project: Path, data_home: Path) -> None:
+    (godot_project / ".vscode").mkdir()
+    (godot_project / ".vscode" / "mcp.json").write_text(
+        json.dumps({"servers": {"godot-mcp-toolkit": {"command": "uvx", "env": {"GODOT_MCP_RATE_LIMIT": "9"}}}}),
+        encoding="utf-8",
+    )
+    found = await diagnose(godot_project, data_home)
+    check = one(found, "mcp_json")
+    assert check.status == "ok" and check.title == ".vscode/mcp.json"
+    assert "9 calls per 60 s (.vscode/mcp.json)" in one(found, "limits").detail
