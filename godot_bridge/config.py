@@ -158,6 +158,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_MCP_CONFIG_VERSION": _check_any,
     "GODOT_MCP_LOG_LEVEL": _check_log_level,
     "GODOT_MCP_RESULT_LIMIT": _check_positive,
+    "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
     "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it
 }
 # Read by the editor plugin, not by the bridge: in the bridge's environment they do nothing.

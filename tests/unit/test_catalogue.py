@@ -77,11 +77,10 @@ def test_same_tool_names_as_reference(cat: Catalogue, ref_tools: dict[str, dict[
     assert set(cat.tools) - set(ADDED_TOOLS) == set(ref_tools)
 
 
-@needs_reference
 def test_additions_are_listed_and_new(cat: Catalogue, ref_tools: dict[str, dict[str, Any]], ref_groups: list[dict[str, Any]]) -> None:
     assert ADDED_TOOLS and ADDED_GROUPS, "DEVIATIONS.md lists the additions"
     for name, group in ADDED_TOOLS.items():
-        tool = cat.tool(name)
+        tool = cat.tools.get(name)
         assert tool is not None and name not in ref_tools, name
         assert tool.group == group, name
     assert not set(ADDED_GROUPS) & {g["name"] for g in ref_groups}
