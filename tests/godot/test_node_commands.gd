@@ -72,6 +72,36 @@ func test_set_property_batch_is_one_undo_step_with_per_item_outcomes() -> void:
 	Assert.eq([player.rotation, enemy.visible], [1.5, false], "both re-applied")
 
 
+func test_set_property_make_unique_copies_a_shared_sub_resource() -> void:
+	var shared := CanvasItemMaterial.new()
+	var player := _root.get_node("Player") as Node2D
+	var enemy := _root.get_node("Enemy") as Node2D
+	player.material = shared
+	enemy.material = shared
+	var result := _call("node.set_property", {"node_path": "Player", "property": "material:blend_mode", "value": 1,
+		"make_unique": true})
+	Assert.eq([result["success"], result["made_unique"], result["value"]], [true, "material", 1], "set on a copy")
+	Assert.is_true(player.material != shared, "Player got its own material")
+	Assert.eq([player.material.get("blend_mode"), shared.blend_mode], [1, 0], "the shared one is untouched")
+	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(player.material == shared, "the shared material is back")
+	Assert.eq(shared.blend_mode, 0, "and still unchanged")
+	var plain := _call("node.set_property", {"node_path": "Player", "property": "rotation", "value": 1,
+		"make_unique": true})
+	Assert.eq(plain["code"], "INVALID_PARAMS", "make_unique needs a sub-resource path")
+
+
+func test_set_property_reports_an_engine_adjusted_value() -> void:
+	var bar := ProgressBar.new()
+	bar.name = "Health"
+	_root.get_node("UI").add_child(bar)
+	bar.owner = _root
+	var result := _call("node.set_property", {"node_path": "UI/Health", "property": "value", "value": 150})
+	Assert.eq([result["success"], result["value"]], [true, 100], "stored the clamped value")
+	Assert.eq(result["warnings"].size(), 1, "and warns about it")
+	Assert.contains(result["warnings"][0], "150", "naming what was asked")
+
+
 func test_set_property_refuses_bad_input() -> void:
 	Assert.eq(_call("node.set_property", {"node_path": "Player"})["code"], "INVALID_PARAMS", "no property")
 	Assert.eq(_call("node.set_property", {"node_path": "Player", "property": "position"})["code"],
