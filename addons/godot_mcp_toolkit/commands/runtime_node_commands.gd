@@ -1,3 +1,4 @@
+@tool
 extends RefCounted
 ## Nodes of the running game (Mode B): read a node's current state, set a property on it. The
 ## context's scene root is the game's current scene; "/root/..." paths reach any node of the tree.
