@@ -81,3 +81,14 @@ func test_set_property() -> void:
 func _call(method: String, params: Dictionary) -> Dictionary:
 	var handler: Callable = _registry.dispatch_info(method)["handler"]
 	return handler.callv([JSON.parse_string(JSON.stringify(params))])
+
+
+func test_absolute_paths_work_without_the_context_scene() -> void:
+	_context.set_scene_root(null)
+	var result := _call("runtime.get_node_state", {"node_path": "/root/Main/Player"})
+	Assert.eq([result["success"], result["name"]], [true, "Player"], "found through the tree")
+	var relative := _call("runtime.get_node_state", {"node_path": "Player"})
+	var current := (Engine.get_main_loop() as SceneTree).current_scene
+	if current == null:
+		Assert.eq(relative["code"], "NOT_FOUND", "no scene to be relative to")
+		Assert.contains(relative["hint"], "/root/", "the hint says to use an absolute path")

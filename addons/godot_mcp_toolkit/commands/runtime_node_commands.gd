@@ -72,6 +72,9 @@ static func _find(context: RefCounted, path: Variant) -> Dictionary:
 		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "node_path must be a string")}
 	var root: Node = context.scene_root()
 	var tree := Engine.get_main_loop() as SceneTree
+	if root == null and tree != null:
+		# The scene the context was made for is gone (the game changed scenes): use the new one.
+		root = tree.current_scene
 	var node: Node = null
 	if (path as String).begins_with("/") and tree != null:
 		node = tree.root.get_node_or_null(NodePath(path))
