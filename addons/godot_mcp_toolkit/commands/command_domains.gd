@@ -6,6 +6,7 @@ extends RefCounted
 ## Add a domain here, in one line, and both pick it up.
 
 const DOMAINS: Array[String] = [
+	"res://addons/godot_mcp_toolkit/commands/scene_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/node_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/control_commands.gd",
 ]

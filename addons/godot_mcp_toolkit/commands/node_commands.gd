@@ -323,9 +323,11 @@ static func _duplicate(params: Dictionary, context: RefCounted, root: Node, node
 	return NodeManage.duplicate_node(context, root, node, parent_node, new_name, apply)
 
 
-## The properties given for a duplicate, verified on the copy: what took, what did not, warnings.
+## The properties given for a duplicate, verified on the copy: how many took, which did not, and
+## what the engine adjusted.
 static func _apply_properties(copy: Node, properties: Dictionary) -> Dictionary:
 	var outcome := PropertyAccess.write_many(copy, properties)
+	# As scene.create_node reports inline properties (C3): a count of the writes that took.
 	var fields := {"properties_set": outcome["properties_set"]}
 	if not (outcome["properties_failed"] as Array).is_empty():
 		fields["properties_failed"] = outcome["properties_failed"]

@@ -26,9 +26,10 @@ extends RefCounted
 ##       applied (verification needs it); committing the action with execute=true re-applies the
 ##       same value, which is harmless; execute=false records without re-running setters.
 ##   write_many(object, properties: Dictionary, action = null) -> Dictionary
-##       {"properties_set": [names stored or adjusted], "properties_failed": [{name, error}],
-##        "warnings": [string], "outcomes": [each write()'s outcome]}; keys applied in the
-##       dictionary's order, each independently (one failure does not stop the others).
+##       {"stored": [names stored or adjusted], "properties_set": <how many: the C3 count>,
+##        "properties_failed": [{name, error}], "warnings": [string], "outcomes": [each write()'s
+##        outcome]}; keys applied in the dictionary's order, each independently (one failure
+##       does not stop the others).
 ##   failure_envelope(outcome) -> Dictionary   the error envelope for a failed outcome.
 
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
@@ -107,7 +108,10 @@ static func write_many(object: Object, properties: Dictionary, action: RefCounte
 		stored_names.append(outcome["name"])
 		if outcome.has("warning"):
 			warnings.append(outcome["warning"])
-	return {"properties_set": stored_names, "properties_failed": failed, "warnings": warnings, "outcomes": outcomes}
+	return {
+		"stored": stored_names, "properties_set": stored_names.size(), "properties_failed": failed,
+		"warnings": warnings, "outcomes": outcomes,
+	}
 
 
 static func failure_envelope(outcome: Dictionary) -> Dictionary:
