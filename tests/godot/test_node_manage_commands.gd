@@ -82,6 +82,12 @@ func test_duplicate_saves_the_copy_and_undoes() -> void:
 	Assert.is_true(_root.get_node_or_null("Player2") == null, "copy removed")
 	Assert.is_true(_context.redo(), "redo")
 	Assert.is_true(_root.get_node_or_null("Player2/Sprite") != null, "copy back")
+	var elsewhere := _call("node.manage", {"action": "duplicate", "node_path": "Enemy", "parent_path": "Player",
+		"new_name": "Shadow"})
+	Assert.eq([elsewhere["node_path"], elsewhere["status"]], ["Player/Shadow", "created"], "copied under another parent")
+	Assert.eq((_root.get_node("Player/Shadow") as Node2D).owner, _root, "owned there too")
+	var inside := _call("node.manage", {"action": "duplicate", "node_path": "Player", "parent_path": "Player/Sprite"})
+	Assert.eq(inside["code"], "INVALID_PATH", "not inside itself")
 	Assert.eq(_call("node.manage", {"action": "duplicate", "node_path": "."})["code"], "INVALID_PARAMS", "not the root")
 	Assert.eq(_call("node.manage", {"action": "duplicate", "node_path": "Enemy", "new_name": "Player"})["code"],
 		"ALREADY_EXISTS", "name taken")
@@ -125,6 +131,15 @@ func test_groups_entries_and_scene_list() -> void:
 		"both undone")
 	var transient := _call("node.groups", {"action": "add", "node_path": "Player", "group": "tmp", "persistent": false})
 	Assert.eq(transient["persistent"], false, "non-persistent")
+	var again := _call("node.groups", {"action": "add", "node_path": "Player", "group": "tmp", "persistent": false})
+	Assert.eq(again["status"], "unchanged", "adding an existing membership changes nothing")
+	Assert.eq(_call("node.groups", {"action": "list", "node_path": "Player"})["groups"],
+		[{"group": "tmp", "persistent": false}], "listed as not saved")
+	var upgraded := _call("node.groups", {"action": "add", "node_path": "Player", "group": "tmp"})
+	Assert.eq([upgraded["status"], upgraded["persistent"]], ["updated", true], "made persistent")
+	Assert.is_true(_context.undo(), "undo the upgrade")
+	Assert.eq(_call("node.groups", {"action": "list", "node_path": "Player"})["groups"],
+		[{"group": "tmp", "persistent": false}], "back to not saved")
 	Assert.is_false(_save_and_reload().get_node("Player").is_in_group("tmp"), "not saved")
 	var bad := _call("node.groups",
 		{"action": "add", "entries": [{"node_path": "Player", "group": "x"}, {"node_path": "Nope", "group": "x"}]})

@@ -401,4 +401,5 @@ static func _list_groups(node_path: Variant, context: RefCounted, root: Node) ->
 	var found := NodeTarget.find(context, node_path)
 	if not found["ok"]:
 		return found["error"]
-	return ToolkitSuccess.ok({"action": "list", "node_path": found["path"], "groups": NodeGroups.groups_of(found["node"])})
+	var groups := NodeGroups.groups_of(root, found["node"])
+	return ToolkitSuccess.ok({"action": "list", "node_path": found["path"], "groups": groups})

@@ -4,9 +4,10 @@ extends RefCounted
 ## Runtime-safe: names no Editor* class.
 ##
 ## Godot has no getter for whether a membership is persistent (saved in the .tscn), yet undo must
-## put back exactly what was there and `list` should say which groups save. The persistent groups
-## of one node are read from a PackedScene of that node alone: packing records only persistent
-## groups, and nodes the packed node does not own are skipped, so it stays cheap.
+## put back exactly what was there and `list` should say which groups save. They are read from a
+## PackedScene of the scene root, once per call: packing records exactly the persistent groups of
+## the nodes the scene saves (packing a node below the root instead makes the engine complain
+## about every child the root owns).
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
@@ -22,12 +23,14 @@ static func change(context: RefCounted, root: Node, action_name: String, items: 
 	var outcomes: Array = []
 	var action: RefCounted = context.create_undo_action("MCP: %s group" % action_name.capitalize(), root)
 	var changed := 0
+	var saved := persistent_map(root)
 	for item: Dictionary in items:
 		var node: Node = item["node"]
 		var group: String = item["group"]
 		var outcome := {"node_path": NodeLookup.path_of(root, node), "group": group}
 		var member := node.is_in_group(group)
-		var was_persistent := member and group in persistent_groups(node)
+		var node_saved: PackedStringArray = saved.get(NodeLookup.path_of(root, node), PackedStringArray())
+		var was_persistent := member and group in node_saved
 		if action_name == "add":
 			if member and was_persistent == persistent:
 				outcome["status"] = "unchanged"
@@ -56,8 +59,8 @@ static func change(context: RefCounted, root: Node, action_name: String, items: 
 
 
 ## The user groups of `node`, each {group, persistent}, sorted by name.
-static func groups_of(node: Node) -> Array:
-	var saved := persistent_groups(node)
+static func groups_of(root: Node, node: Node) -> Array:
+	var saved: PackedStringArray = persistent_map(root).get(NodeLookup.path_of(root, node), PackedStringArray())
 	var names := PackedStringArray()
 	for group: StringName in node.get_groups():
 		if not String(group).begins_with(INTERNAL_PREFIX):
@@ -81,17 +84,21 @@ static func scene_groups(root: Node) -> Array:
 	return out
 
 
-## The names of the groups of `node` that are saved with the scene.
-static func persistent_groups(node: Node) -> PackedStringArray:
+## Scene path (as NodeLookup.path_of gives it) -> the names of that node's groups saved with the scene.
+static func persistent_map(root: Node) -> Dictionary:
 	var packed := PackedScene.new()
-	if packed.pack(node) != OK:
-		return PackedStringArray()
+	if packed.pack(root) != OK:
+		return {}
 	var state := packed.get_state()
-	if state.get_node_count() == 0:
-		return PackedStringArray()
-	var found := PackedStringArray()
-	for group: StringName in state.get_node_groups(0):
-		found.append(String(group))
+	var found := {}
+	for index in state.get_node_count():
+		var path := String(state.get_node_path(index))
+		if path.begins_with("./"):
+			path = path.substr(2)
+		var names := PackedStringArray()
+		for group: StringName in state.get_node_groups(index):
+			names.append(String(group))
+		found["." if path.is_empty() else path] = names
 	return found
 
 
