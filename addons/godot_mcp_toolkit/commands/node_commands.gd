@@ -147,6 +147,8 @@ static func _set_one(context: RefCounted, item: Dictionary, action: RefCounted) 
 	if not property is String or (property as String).is_empty():
 		return _item_failure(item, ToolkitError.fail("INVALID_PARAMS", "property must be a non-empty string"))
 	var make_unique: Variant = item.get("make_unique", false)
+	if make_unique == null:
+		make_unique = false
 	if not make_unique is bool:
 		return _item_failure(item, ToolkitError.fail("INVALID_PARAMS", "make_unique must be true or false"))
 	var written := PropertyWrite.write(found["node"], property, item["value"], action, make_unique)
