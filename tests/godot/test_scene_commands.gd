@@ -346,3 +346,16 @@ func test_save_writes_what_the_user_gets() -> void:
 	level.free()
 	_context.set_scene_root(null)
 	Assert.eq(_example("editor.save_scene", 1)["code"], "NO_SCENE", "nothing to save")
+
+
+func test_get_tree_caps_a_big_scene_and_says_so() -> void:
+	var crowd := _add(_root, Node.new(), "Crowd")
+	for index in 600:
+		_add(crowd, Node.new(), "N%d" % index)
+	var result := _call("scene.get_tree", {})
+	Assert.eq(result["total_nodes"], 608, "all counted")
+	Assert.eq(result["returned"], 500, "cut at the cap")
+	Assert.is_true(result["has_more"] and result["truncated"], "the cut is said")
+	Assert.contains(result["hint"], "500-node cap", "and why")
+	Assert.eq(result["tree"]["children"][4]["child_count"], 600, "the cut node says how many it has")
+	Assert.eq(result["tree"]["children"][0]["children"][0]["path"], "Player/Gun", "shallow levels kept first")

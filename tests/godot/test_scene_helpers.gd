@@ -140,3 +140,17 @@ func test_write_many_reports_each_key() -> void:
 	Assert.eq(label.text, "hi", "text stored")
 	Assert.is_false(label.visible, "visible stored")
 	Assert.eq(result["warnings"], [], "no adjustments")
+
+
+func test_sub_paths_and_metadata_write_and_undo() -> void:
+	var root := _scene()
+	var context := RuntimeContext.new(root)
+	var action := context.create_undo_action("Set many")
+	var result := PropertyAccess.write_many(root, {"position:x": 12.0, "metadata/team": "red"}, action)
+	Assert.eq(result["stored"], ["position:x", "metadata/team"], "both stored")
+	Assert.eq(root.position.x, 12.0, "sub-path written")
+	Assert.eq(root.get_meta("team"), "red", "metadata written")
+	action.commit(false)
+	Assert.is_true(context.undo(), "undo")
+	Assert.eq(root.position.x, 0.0, "sub-path undone")
+	Assert.is_false(root.has_meta("team") and root.get_meta("team") == "red", "metadata undone")
