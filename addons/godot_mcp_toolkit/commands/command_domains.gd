@@ -7,6 +7,8 @@ extends RefCounted
 
 const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/scene_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/node_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/control_commands.gd",
 ]
 
 

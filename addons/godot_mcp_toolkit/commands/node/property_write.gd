@@ -1,0 +1,91 @@
+@tool
+extends RefCounted
+## One verified property write for node.set_property (and runtime.set_property): the previous
+## value, make_unique for a shared sub-resource, and the undo steps added to the caller's action
+## only when the write took. Verification itself is scene/property_access.gd's. Runtime-safe.
+
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+
+
+## Buffers the steps PropertyAccess.write adds, so a failed write leaves the real action untouched
+## and a make_unique copy can wrap them (copy in first on do, original back last on undo).
+class Steps:
+	extends RefCounted
+	var do_steps: Array = []
+	var undo_steps: Array = []
+
+	func add_do_property(target: Object, property: StringName, value: Variant) -> RefCounted:
+		do_steps.append([false, target, property, value])
+		return self
+
+	func add_undo_property(target: Object, property: StringName, value: Variant) -> RefCounted:
+		undo_steps.append([false, target, property, value])
+		return self
+
+	func add_do_method(target: Object, method: StringName, args: Array = []) -> RefCounted:
+		do_steps.append([true, target, method, args])
+		return self
+
+	func add_undo_method(target: Object, method: StringName, args: Array = []) -> RefCounted:
+		undo_steps.append([true, target, method, args])
+		return self
+
+
+## {"ok": true, "value", "previous"[, "warning"]} or {"ok": false, "error": envelope}. The value
+## is on the object when this returns ok; `action` (may be null) gets the do/undo steps.
+static func write(object: Object, property: String, raw_value: Variant, action: RefCounted,
+		make_unique: bool) -> Dictionary:
+	var before := PropertyAccess.read(object, property)
+	if not before["ok"]:
+		return before
+	var unique := _unique_copy(object, property) if make_unique else {}
+	if unique.has("error"):
+		return {"ok": false, "error": unique["error"]}
+	if unique.has("copy"):
+		object.set(unique["base"], unique["copy"])
+	var steps := Steps.new()
+	var outcome := PropertyAccess.write(object, property, raw_value, steps)
+	if outcome["status"] == PropertyAccess.STATUS_FAILED:
+		if unique.has("copy"):
+			object.set(unique["base"], unique["original"])
+		return {"ok": false, "error": PropertyAccess.failure_envelope(outcome)}
+	if action != null:
+		if unique.has("copy"):
+			action.add_do_property(object, unique["base"], unique["copy"])
+		_replay(action, steps)
+		if unique.has("copy"):
+			action.add_undo_property(object, unique["base"], unique["original"])
+	var result := {"ok": true, "value": outcome["value"], "previous": before["value"]}
+	if outcome.has("warning"):
+		result["warning"] = outcome["warning"]
+	if unique.has("copy"):
+		result["made_unique"] = String(unique["base"])
+	return result
+
+
+## For "material:albedo_color": {"base": &"material", "original", "copy"} (a duplicate of the
+## resource, so the edit does not reach every user of the shared one); {} when there is nothing
+## to copy; {"error"} when make_unique cannot apply.
+static func _unique_copy(object: Object, property: String) -> Dictionary:
+	if not property.contains(":"):
+		return {"error": ToolkitError.fail("INVALID_PARAMS",
+			"make_unique applies to a sub-resource path like material:albedo_color, not '%s'" % property)}
+	var base := StringName(property.get_slice(":", 0))
+	var original: Variant = object.get(base)
+	if not original is Resource:
+		return {"error": ToolkitError.fail("INVALID_PARAMS", "make_unique: %s holds no resource to copy" % base)}
+	return {"base": base, "original": original, "copy": (original as Resource).duplicate()}
+
+
+static func _replay(action: RefCounted, steps: Steps) -> void:
+	for step: Array in steps.do_steps:
+		if step[0]:
+			action.add_do_method(step[1], step[2], step[3])
+		else:
+			action.add_do_property(step[1], step[2], step[3])
+	for step: Array in steps.undo_steps:
+		if step[0]:
+			action.add_undo_method(step[1], step[2], step[3])
+		else:
+			action.add_undo_property(step[1], step[2], step[3])
