@@ -8,6 +8,7 @@ extends RefCounted
 const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/script_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/project_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/signal_commands.gd",
 ]
 
 
