@@ -10,6 +10,7 @@ const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_t
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/script_commands.gd"
 const DIR := "res://tmp_tests/script"
@@ -194,6 +195,16 @@ func test_check_reports_without_writing() -> void:
 	_write(DIR + "/sub/up.gd", "extends \"../dep.gd\"\nvar w := VALUE\n")
 	Assert.is_true(_call("script.check", {"file_path": DIR + "/sub/up.gd"})["valid"], "and so does ../ in extends")
 	Assert.eq(_call("script.check", {"file_path": DIR + "/dep.txt"})["code"], "INVALID_PARAMS", ".gd only")
+
+
+func test_a_class_name_script_checks_clean_against_its_own_registration() -> void:
+	var path := "res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd"
+	var text := FileAccess.get_file_as_string(path)
+	Assert.is_true(GDScriptCheck.check_source(text, path)["valid"], "its own class_name is not a clash")
+	var elsewhere := GDScriptCheck.check_source(text, DIR + "/copy.gd")
+	Assert.is_false(elsewhere["valid"], "another file declaring the same class_name is")
+	Assert.contains(str(elsewhere["errors"][0]["message"]), "MCPToolkitError", "and the message names it")
+	Assert.eq(GDScriptCheck.portable_copy(text, path).count("\n"), text.count("\n"), "line numbers kept")
 
 
 func _call(method: String, params: Dictionary) -> Dictionary:
