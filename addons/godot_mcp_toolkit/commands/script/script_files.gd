@@ -107,7 +107,7 @@ static func remove_file(path: String, context_ref: WeakRef) -> void:
 ## from a step back to it would keep both alive forever.
 static func _record_undo(context: RefCounted, path: String, text: String, previous: Variant) -> void:
 	var steps: Script = load(SELF_PATH)
-	var context_ref := weakref(context)
+	var context_ref: WeakRef = weakref(context)
 	var action: RefCounted = context.create_undo_action("MCP: write %s" % path.get_file())
 	action.add_do_method(steps, &"apply_text", [path, text, context_ref])
 	if previous == null:
