@@ -9,6 +9,9 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/scene_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/node_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/control_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/script_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/project_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/signal_commands.gd",
 ]
 
 

@@ -1,0 +1,137 @@
+@tool
+extends RefCounted
+## GDScript parse/compile diagnostics: compiling source returns only an Error code, so the
+## messages are caught on their way to the engine's log. Runtime-safe.
+##
+## The parser reports its first error through the engine's error print ("Parse Error: ..." with
+## the line). Godot 4.5+ lets a Logger see those prints (OS.add_logger); on 4.2-4.4 only the
+## code is known, and the result says so. Logger cannot be named in a script that must parse on
+## 4.2, so the capturing subclass is compiled from source at run time, only on 4.5+.
+
+const RELOAD_FUNCTION := "GDScript::reload"
+const MESSAGE_PREFIXES := ["Parse Error: ", "Compile Error: "]
+const NO_DETAIL := "The script does not compile (%s); this Godot version does not report the message. " \
+	+ "Open it in the script editor to see the error."
+const LOGGER_SOURCE := """extends Logger
+var entries: Array = []
+
+
+func _log_error(function: String, file: String, line: int, code: String, _rationale: String,
+		_editor_notify: bool, _error_type: int, _script_backtraces: Array) -> void:
+	if function == "%s":
+		entries.append({"file": file, "line": line, "message": code})
+""" % RELOAD_FUNCTION
+
+static var _logger_script: GDScript = null
+
+
+## Compiles `text` as if it were the file at `path`, without touching that file or any loaded
+## script: {"valid": bool, "errors": [{"line", "message"}]}.
+static func check_source(text: String, path: String) -> Dictionary:
+	var copy := GDScript.new()
+	copy.source_code = portable_copy(text, path)
+	return _diagnose(func() -> int: return copy.reload(), path)
+
+
+## Sets `text` as the source of a loaded script and recompiles it in place (instances keep their
+## state, as on an editor save): the same result shape as check_source().
+static func reload_live(script: GDScript, text: String) -> Dictionary:
+	script.source_code = text
+	return _diagnose(func() -> int: return script.reload(true), script.resource_path)
+
+
+## `text` made compilable without a path: relative preload/extends paths become res:// paths
+## (they resolve against the script's folder), and a `class_name` the project already registers
+## for this very file is blanked (a pathless copy would otherwise "hide" the real class). Only
+## characters on a line change, never the line count, so reported lines match the file.
+static func portable_copy(text: String, path: String) -> String:
+	var out := _absolute_paths(text, path.get_base_dir())
+	var declared := RegEx.create_from_string("\\bclass_name\\s+([A-Za-z_]\\w*)").search(out)
+	if declared != null and _registered_path(declared.get_string(1)) == path:
+		var blank := " ".repeat(declared.get_end() - declared.get_start())
+		out = out.substr(0, declared.get_start()) + blank + out.substr(declared.get_end())
+	return out
+
+
+static func _absolute_paths(text: String, folder: String) -> String:
+	var pattern := RegEx.create_from_string("(\\b(?:preload\\s*\\(|extends)\\s*)\"([^\"]+)\"")
+	var out := ""
+	var cursor := 0
+	for found: RegExMatch in pattern.search_all(text):
+		var target := found.get_string(2)
+		if not target.contains("://"):
+			target = _joined(folder, target)
+		out += text.substr(cursor, found.get_start() - cursor) + found.get_string(1) + "\"" + target + "\""
+		cursor = found.get_end()
+	return out + text.substr(cursor)
+
+
+## `relative` resolved against the res:// `folder`, "." and ".." segments folded (the analyzer
+## keys the scripts it depends on by exact path, so "a/../b.gd" would not be found as "b.gd").
+static func _joined(folder: String, relative: String) -> String:
+	var parts: Array[String] = []
+	parts.assign(folder.trim_prefix("res://").split("/", false))
+	for part: String in relative.split("/", false):
+		if part == "..":
+			if not parts.is_empty():
+				parts.pop_back()
+		elif part != ".":
+			parts.append(part)
+	return "res://" + "/".join(PackedStringArray(parts))
+
+
+static func _registered_path(class_name_text: String) -> String:
+	for entry: Dictionary in ProjectSettings.get_global_class_list():
+		if String(entry.get("class", "")) == class_name_text:
+			return str(entry.get("path", ""))
+	return ""
+
+
+## Runs `compile` (returns an Error) while listening for the compiler's messages. An error met
+## in another project file (a script this one preloads) names that file.
+static func _diagnose(compile: Callable, path: String) -> Dictionary:
+	var logger: Object = _start_capture()
+	var error: int = compile.call()
+	var entries: Array = _stop_capture(logger)
+	if error == OK:
+		return {"valid": true, "errors": []}
+	var errors: Array[Dictionary] = []
+	for entry: Dictionary in entries:
+		var message := _message(str(entry["message"]))
+		var file := str(entry["file"])
+		if file.begins_with("res://") and file != path:
+			message = "in %s: %s" % [file, message]
+		errors.append({"line": int(entry["line"]), "message": message})
+	if errors.is_empty():
+		errors.append({"line": 0, "message": NO_DETAIL % error_string(error)})
+	return {"valid": false, "errors": errors}
+
+
+static func _message(text: String) -> String:
+	for prefix: String in MESSAGE_PREFIXES:
+		if text.begins_with(prefix):
+			return text.substr(prefix.length())
+	return text
+
+
+## A registered capturing Logger, or null before Godot 4.5.
+static func _start_capture() -> Object:
+	var version := Engine.get_version_info()
+	if int(version["major"]) * 100 + int(version["minor"]) < 405 or not OS.has_method("add_logger"):
+		return null
+	if _logger_script == null:
+		_logger_script = GDScript.new()
+		_logger_script.source_code = LOGGER_SOURCE
+		if _logger_script.reload() != OK:
+			_logger_script = null
+			return null
+	var logger: Object = _logger_script.new()
+	OS.call("add_logger", logger)
+	return logger
+
+
+static func _stop_capture(logger: Object) -> Array:
+	if logger == null or not OS.has_method("remove_logger"):
+		return []
+	OS.call("remove_logger", logger)
+	return logger.get("entries")
