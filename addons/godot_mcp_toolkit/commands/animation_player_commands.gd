@@ -38,10 +38,16 @@ static func _cmd_control(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not name.is_empty() and not player.has_animation(name):
 		return ToolkitError.fail("NOT_FOUND", "AnimationPlayer '%s' has no animation '%s'" % [player.name, name],
 			"Its animations: %s." % ", ".join(player.get_animation_list()))
+	var was_playing := player.is_playing()
 	var applied := _apply(player, checked["operation"], name, checked["time"])
 	if applied.has("error"):
 		return applied["error"]
-	var result := _state(player)
+	var result := _state(player, _position_known(checked["operation"], was_playing, player))
+	if checked["operation"] == "stop":
+		# stop() rewinds to the start and drops the playback the position would be read from.
+		result["position"] = 0.0
+	if checked["operation"] == "pause" and not was_playing:
+		result["hint"] = "The player was not playing; nothing changed."
 	result["node_path"] = NodeLookup.path_of(root, player)
 	result["operation"] = checked["operation"]
 	return ToolkitSuccess.ok(result)
@@ -98,14 +104,24 @@ static func _default_animation(player: AnimationPlayer) -> String:
 	return String(player.autoplay)
 
 
-## What the player is doing now: the animation it holds, whether it plays, where, and how long.
-static func _state(player: AnimationPlayer) -> Dictionary:
+## Whether the engine holds a playback position to read: it errors when asked after a stop (or
+## for a player never played), and the API offers no way to ask first.
+static func _position_known(operation: String, was_playing: bool, player: AnimationPlayer) -> bool:
+	return player.is_playing() or operation in ["play", "seek"] or (operation == "pause" and was_playing)
+
+
+## What the player is doing now: the animation it holds, whether it plays, where (0 after a stop,
+## null when the engine cannot say), and how long.
+static func _state(player: AnimationPlayer, position_known: bool) -> Dictionary:
 	var name := String(player.assigned_animation)
 	var has := not name.is_empty() and player.has_animation(name)
+	var position: Variant = null
+	if has and position_known:
+		position = player.current_animation_position
 	return {
 		"animation": name,
 		"playing": player.is_playing(),
-		"position": player.current_animation_position if has else 0.0,
+		"position": position,
 		"length": player.get_animation(name).length if has else 0.0,
 		"speed_scale": player.speed_scale,
 		"animations": Array(player.get_animation_list()),
