@@ -17,9 +17,9 @@ const NodePoint := preload("res://addons/godot_mcp_toolkit/commands/input/node_p
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/input_commands.gd"
 const MAX_EVENTS := 500
-## Delays are bounded per event (EventPlan.MAX_DELAY_MS) and per batch, inside the watchdog budget.
-const MAX_TOTAL_DELAY_MS := 120000
-const TIMEOUT_MS := 150000
+## The delays of one batch must fit in the bridge's call timeout (30 s, the catalogue declares no
+## longer one) with room for the events themselves; the watchdog uses the same default budget.
+const MAX_TOTAL_DELAY_MS := 25000
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -27,7 +27,6 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	registry.register_command("input.simulate", Callable(script, "_cmd_simulate").bind(context),
 		registry.create_options()
 		.with_description("Send keys, mouse, actions, clicks and typed text to the running game, in order, with delays.")
-		.with_timeout_ms(TIMEOUT_MS)
 		.cancellable())
 
 

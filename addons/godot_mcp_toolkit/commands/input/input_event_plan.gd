@@ -25,8 +25,8 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
 
 const EVENT_TYPES := ["key", "mouse_button", "mouse_motion", "action", "click", "click_node", "send_text"]
-## One delay may not exceed this; the whole batch is bounded by the command's timeout.
-const MAX_DELAY_MS := 30000
+## One delay may not exceed this; input_commands.gd also bounds the batch's sum.
+const MAX_DELAY_MS := 25000
 const BUTTONS := {
 	"left": MOUSE_BUTTON_LEFT, "right": MOUSE_BUTTON_RIGHT, "middle": MOUSE_BUTTON_MIDDLE,
 	"wheel_up": MOUSE_BUTTON_WHEEL_UP, "wheel_down": MOUSE_BUTTON_WHEEL_DOWN,
