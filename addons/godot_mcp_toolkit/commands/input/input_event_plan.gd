@@ -177,8 +177,9 @@ static func _action(data: Dictionary, index: int, plan: Dictionary) -> Dictionar
 		for name: StringName in InputMap.get_actions():
 			if not String(name).begins_with("ui_"):
 				names.append(String(name))
+		var listing := ", ".join(names) if not names.is_empty() else "none"
 		return {"error": ToolkitError.fail("INVALID_PARAMS", "event %d: no input action '%s'" % [index, action],
-			"The game's own actions: %s (plus the built-in ui_* ones)." % (", ".join(names) if not names.is_empty() else "none"))}
+			"The game's own actions: %s (plus the built-in ui_* ones)." % listing)}
 	var strength: Variant = data.get("strength", 1.0)
 	if not (Params.is_number(strength) and float(strength) >= 0.0 and float(strength) <= 1.0):
 		return _bad(index, "strength", "must be a number from 0 to 1")

@@ -69,7 +69,8 @@ static func _hint(focused: Control, target: Control, before: Variant, after: Var
 	if focused == null:
 		if target != null:
 			return "The node could not take focus (hidden, or its focus_mode is None); the keys went to _input handlers only."
-		return "No Control had focus; the keys went to _input/_unhandled_input handlers only. Pass node_path to type into a field."
+		return "No Control had focus; the keys went to _input/_unhandled_input handlers only. " \
+			+ "Pass node_path to type into a field."
 	if target != null and focused != target:
 		return "The node did not keep focus; the text went to the focused Control instead."
 	if before == null:
