@@ -6,9 +6,11 @@ extends RefCounted
 ##
 ## API (all static):
 ##   list(node, root, include_connections) -> Array[Dictionary]
-##       [{name, args: [{name, type}], source: "script"|"class", connection_count, connections?}]
+##       [{name, args: [{name, type}], source: "script" or the node's class, connection_count,
+##         connections?}]  (the entry shape the editor's signal.list also returns)
 ##   connections(node, signal_name, root) -> Array[Dictionary]
-##       [{target_path, target_class, method, flags, bound_args}]
+##       [{target_path, method_name, persistent}], every listener (autoloads and other
+##       scenes included: target_path is then absolute; "" for a listener that is no node)
 ##   arg_info(node, signal_name) -> Array[Dictionary]   the declared args ({name, type: Variant.Type})
 ##   script_signal_names(node) -> PackedStringArray
 
@@ -26,7 +28,7 @@ static func list(node: Object, root: Node, include_connections: bool) -> Array[D
 		var entry := {
 			"name": name,
 			"args": _args_out(info.get("args", [])),
-			"source": "script" if name in from_script else "class",
+			"source": "script" if name in from_script else node.get_class(),
 			"connection_count": found.size(),
 		}
 		if include_connections:
@@ -42,13 +44,10 @@ static func connections(node: Object, signal_name: String, root: Node) -> Array[
 		return found
 	for connection: Dictionary in node.get_signal_connection_list(signal_name):
 		var callable: Callable = connection["callable"]
-		var target := callable.get_object()
 		found.append({
-			"target_path": target_path(target, root),
-			"target_class": target.get_class() if target != null else "",
-			"method": String(callable.get_method()) if not callable.is_custom() else "<custom>",
-			"flags": int(connection["flags"]),
-			"bound_args": callable.get_bound_arguments_count(),
+			"target_path": target_path(callable.get_object(), root),
+			"method_name": String(callable.get_method()) if not callable.is_custom() else "<lambda>",
+			"persistent": int(connection["flags"]) & CONNECT_PERSIST != 0,
 		})
 	return found
 
@@ -91,5 +90,8 @@ static func _args_out(args: Array) -> Array[Dictionary]:
 	var out: Array[Dictionary] = []
 	for arg: Dictionary in args:
 		var type := int(arg.get("type", TYPE_NIL))
-		out.append({"name": String(arg.get("name", "")), "type": "Variant" if type == TYPE_NIL else type_string(type)})
+		var type_name := "Variant" if type == TYPE_NIL else type_string(type)
+		if not String(arg.get("class_name", "")).is_empty():
+			type_name = String(arg["class_name"])
+		out.append({"name": String(arg.get("name", "")), "type": type_name})
 	return out
