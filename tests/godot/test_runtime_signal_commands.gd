@@ -94,6 +94,16 @@ func test_list_tells_the_assistants_connections_apart() -> void:
 	var plain := _call("signal.list", {"node_path": "Player"})
 	Assert.is_false((plain["signals"][0] as Dictionary).has("connections"), "connections only when asked")
 	Assert.eq(listed["count"], listed["signals"].size(), "count matches")
+	# The game drops the assistant's connection; a later identical one of its own is its own. (Two
+	# identical connections are indistinguishable to the engine, so a drop and a remake with no
+	# call in between would still read as the assistant's.)
+	_root.disconnect("scored", Callable(_player, "on_points"))
+	Assert.eq(_call("signal.list", {"node_path": ".", "include_connections": true})["success"], true, "listed")
+	_root.connect("scored", Callable(_player, "on_points"))
+	var relisted := _call("signal.list", {"node_path": ".", "include_connections": true})
+	for entry: Dictionary in relisted["signals"]:
+		if entry["name"] == "scored":
+			Assert.eq(entry["connections"][0]["by_assistant"], false, "now the game's own")
 
 
 func test_disconnect_removes_only_what_was_asked() -> void:

@@ -18,7 +18,7 @@ const LINK_PARAMS := ["signal_name", "target_path", "method_name"]
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
-	# Shared by the four handlers: {"context", "made": {connection key: true}}.
+	# Shared by the four handlers: {"context", "made": {connection key: {source_id, signal, callable}}}.
 	var state := {"context": context, "made": {}}
 	registry.register_command("signal.list", Callable(script, "_cmd_list").bind(state),
 		registry.create_options()
@@ -48,6 +48,7 @@ static func _cmd_list(params: Dictionary, state: Dictionary) -> Dictionary:
 	if not found["ok"]:
 		return found["error"]
 	var node: Node = found["node"]
+	_forget_gone(state)
 	var signals := SignalInfo.list(node, root, include)
 	if include:
 		for entry: Dictionary in signals:
@@ -74,7 +75,8 @@ static func _cmd_connect(params: Dictionary, state: Dictionary) -> Dictionary:
 	var error := source.connect(link["signal"], callable)
 	if error != OK:
 		return ToolkitError.fail("CONNECT_FAILED", "connect() failed: %s" % error_string(error))
-	state["made"][_key(source, link["signal"], callable)] = true
+	state["made"][_key(source, link["signal"], callable)] = {
+		"source_id": source.get_instance_id(), "signal": link["signal"], "callable": callable}
 	result["status"] = "created"
 	var warning := _arity_warning(source, link)
 	if not warning.is_empty():
@@ -151,6 +153,7 @@ static func _link(params: Dictionary, state: Dictionary) -> Dictionary:
 	for key: String in LINK_PARAMS:
 		if not params.get(key) is String or (params[key] as String).is_empty():
 			return _bad("%s is required" % key)
+	_forget_gone(state)
 	var root := _root(state)
 	var source := NodeLookup.find(root, source_path)
 	if not source["ok"]:
@@ -182,6 +185,17 @@ static func _link_result(link: Dictionary) -> Dictionary:
 
 static func _key(source: Node, signal_name: String, callable: Callable) -> String:
 	return "%d|%s|%d|%s" % [source.get_instance_id(), signal_name, callable.get_object_id(), callable.get_method()]
+
+
+## Drops remembered connections that no longer exist (the game disconnected them or freed a
+## node), so a later identical connection made by the game is not taken for the assistant's.
+static func _forget_gone(state: Dictionary) -> void:
+	var made: Dictionary = state["made"]
+	for key: String in made.keys():
+		var entry: Dictionary = made[key]
+		var source := instance_from_id(entry["source_id"])
+		if source == null or not source.is_connected(entry["signal"], entry["callable"]):
+			made.erase(key)
 
 
 ## Flags each listed connection of `entry` with whether the assistant made it. SignalInfo lists

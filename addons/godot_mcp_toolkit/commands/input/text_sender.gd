@@ -18,6 +18,8 @@ static func send(text: String, target: Control, submit: bool, root: Node) -> Dic
 		source = "node_path"
 		if is_instance_valid(target) and target.is_inside_tree():
 			target.grab_focus()
+			# A field inside a SubViewport takes keys from its own viewport, not the window's.
+			viewport = target.get_viewport()
 	var focused := viewport.gui_get_focus_owner()
 	var before: Variant = _text_of(focused)
 	for character: String in text:
