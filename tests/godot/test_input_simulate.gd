@@ -80,6 +80,7 @@ func test_an_action_press_is_visible_before_the_reply() -> void:
 	var pressed := _call(ResultExamples.params("input", "input.simulate", 0))
 	ResultExamples.check("input", "input.simulate", pressed, 0)
 	Assert.is_true(Input.is_action_pressed(ACTION), "pressed in the Input singleton")
+	Assert.is_false(pressed.has("hint"), "a held press needs no advice")
 	Assert.eq(_catcher.jump_seen, [true], "_input saw the action, already pressed")
 	_call({"events": [{"event_type": "action", "event_data": {"action": ACTION, "pressed": false}}]})
 	Assert.is_false(Input.is_action_pressed(ACTION), "released")
@@ -89,6 +90,7 @@ func test_keys_reach_input() -> void:
 	var sent := _call({"events": {"event_type": "key", "event_data": {"keycode": "A", "shift": true}}, "summary": false})
 	Assert.eq(sent["events_sent"], 1, "one spec")
 	Assert.eq(sent["results"][0]["sent"], 2, "press and release")
+	Assert.contains(sent["hint"], "same frame", "a tap says what polling code may miss")
 	var keys: Array = _catcher.got.filter(func(event: InputEvent) -> bool: return event is InputEventKey)
 	Assert.eq(keys.size(), 2, "both reached _input")
 	var first := keys[0] as InputEventKey

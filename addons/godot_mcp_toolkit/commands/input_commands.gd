@@ -50,7 +50,12 @@ static func _cmd_simulate(params: Dictionary, job: RefCounted, context: RefCount
 		if plan["delay_after_ms"] > 0 and not await _wait(root, plan["delay_after_ms"], job):
 			cancelled = true
 			break
-	return ToolkitSuccess.ok(_report(plans.size(), results, summary, cancelled))
+	var report := _report(plans.size(), results, summary, cancelled)
+	if not cancelled and plans.any(func(plan: Dictionary) -> bool: return plan.get("tap", false)):
+		report["hint"] = "A key or action without \"pressed\" is pressed and released in the same frame: " \
+			+ "_input sees both, but code polling Input in _process may not. To hold it, send pressed: true, " \
+			+ "delay_after_ms, then pressed: false."
+	return ToolkitSuccess.ok(report)
 
 
 ## {"plans": Array} or {"error": envelope}: the whole batch checked, nothing sent.

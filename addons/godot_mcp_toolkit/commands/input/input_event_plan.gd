@@ -16,7 +16,8 @@ extends RefCounted
 ##   click_node    node_path (a Control, Node2D or Node3D seen by the current camera), button_index
 ##   send_text     text, node_path (a Control to focus first; default: the focused one), submit
 ##
-## Plan: {index, event_type, delay_before_ms, delay_after_ms, events: Array[InputEvent]} plus, for
+## Plan: {index, event_type, delay_before_ms, delay_after_ms, events: Array[InputEvent]}, "tap"
+## for a key or action pressed and released at once, plus, for
 ## click_node, {node, button_index, double_click} (its position is taken when it is sent) and, for
 ## send_text, {text, submit, target}.
 
@@ -113,6 +114,7 @@ static func _key(data: Dictionary, index: int, plan: Dictionary) -> Dictionary:
 	var states := _press_states(data, index)
 	if states.has("error"):
 		return states
+	plan["tap"] = (states["value"] as Array).size() == 2
 	for pressed: bool in states["value"]:
 		var event := InputEventKey.new()
 		event.keycode = code
@@ -186,6 +188,7 @@ static func _action(data: Dictionary, index: int, plan: Dictionary) -> Dictionar
 	var states := _press_states(data, index)
 	if states.has("error"):
 		return states
+	plan["tap"] = (states["value"] as Array).size() == 2
 	for pressed: bool in states["value"]:
 		var event := InputEventAction.new()
 		event.action = action
