@@ -173,6 +173,19 @@ func test_cancel_stops_between_events() -> void:
 	Assert.is_true(Input.is_action_pressed(ACTION), "the release was never sent")
 
 
+func test_a_scene_gone_during_a_delay_ends_the_batch() -> void:
+	var lane := _lane()
+	lane.submit(PEER, 3, "input.simulate", {"events": [
+		{"event_type": "key", "event_data": {"keycode": "A", "pressed": true}, "delay_after_ms": 20},
+		{"event_type": "key", "event_data": {"keycode": "A", "pressed": false}},
+	]})
+	_context.set_scene_root(null)
+	_pump_until(3)
+	var result: Dictionary = _responses[3]["result"]
+	Assert.eq([result["success"], result["events_sent"], result["events_planned"]], [true, 1, 2], "one sent")
+	Assert.contains(result["hint"], "scene went away after 1 of 2", "and it says why the rest were not")
+
+
 func test_bad_input_sends_nothing() -> void:
 	var cases := [
 		{},

@@ -20,6 +20,8 @@ const MAX_EVENTS := 500
 ## The delays of one batch must fit in the bridge's call timeout (30 s, the catalogue declares no
 ## longer one) with room for the events themselves; the watchdog uses the same default budget.
 const MAX_TOTAL_DELAY_MS := 25000
+const STOP_CANCELLED := "cancelled"
+const STOP_NO_SCENE := "no_scene"
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -39,19 +41,24 @@ static func _cmd_simulate(params: Dictionary, job: RefCounted, context: RefCount
 	if planned.has("error"):
 		return planned["error"]
 	var plans: Array = planned["plans"]
-	var root: Node = context.scene_root()
+	var tree := (context.scene_root() as Node).get_tree()
 	var results: Array[Dictionary] = []
-	var cancelled := false
+	var stopped := ""
 	for plan: Dictionary in plans:
-		if plan["delay_before_ms"] > 0 and not await _wait(root, plan["delay_before_ms"], job):
-			cancelled = true
+		if plan["delay_before_ms"] > 0 and not await _wait(tree, plan["delay_before_ms"], job):
+			stopped = STOP_CANCELLED
+			break
+		# Looked up per event: the game may change scenes during a delay.
+		var root: Node = context.scene_root()
+		if root == null:
+			stopped = STOP_NO_SCENE
 			break
 		results.append(_send(plan, root))
-		if plan["delay_after_ms"] > 0 and not await _wait(root, plan["delay_after_ms"], job):
-			cancelled = true
+		if plan["delay_after_ms"] > 0 and not await _wait(tree, plan["delay_after_ms"], job):
+			stopped = STOP_CANCELLED
 			break
-	var report := _report(plans.size(), results, summary, cancelled)
-	if not cancelled and plans.any(func(plan: Dictionary) -> bool: return plan.get("tap", false)):
+	var report := _report(plans.size(), results, summary, stopped)
+	if stopped.is_empty() and plans.any(func(plan: Dictionary) -> bool: return plan.get("tap", false)):
 		report["hint"] = "A key or action without \"pressed\" is pressed and released in the same frame: " \
 			+ "_input sees both, but code polling Input in _process may not. To hold it, send pressed: true, " \
 			+ "delay_after_ms, then pressed: false."
@@ -91,7 +98,12 @@ static func _send(plan: Dictionary, root: Node) -> Dictionary:
 	var result := {"index": plan["index"], "event_type": plan["event_type"]}
 	match plan["event_type"]:
 		"send_text":
-			result.merge(TextSender.send(plan["text"], plan["target"], plan["submit"], root))
+			var target: Variant = plan["target"]
+			if target != null and not is_instance_valid(target):
+				result["sent"] = 0
+				result["warning"] = "the field to type into left the scene before the text was sent"
+				return result
+			result.merge(TextSender.send(plan["text"], target, plan["submit"], root))
 			return result
 		"click_node":
 			var point := NodePoint.screen_point(plan["node"])
@@ -115,8 +127,7 @@ static func _send(plan: Dictionary, root: Node) -> Dictionary:
 
 
 ## Waits `ms` of real time frame by frame, so the game runs meanwhile; false when cancelled.
-static func _wait(root: Node, ms: int, job: RefCounted) -> bool:
-	var tree := root.get_tree()
+static func _wait(tree: SceneTree, ms: int, job: RefCounted) -> bool:
 	var deadline := Time.get_ticks_msec() + ms
 	while Time.get_ticks_msec() < deadline:
 		if job != null and job.is_cancelled():
@@ -125,7 +136,7 @@ static func _wait(root: Node, ms: int, job: RefCounted) -> bool:
 	return not (job != null and job.is_cancelled())
 
 
-static func _report(planned: int, results: Array[Dictionary], summary: bool, cancelled: bool) -> Dictionary:
+static func _report(planned: int, results: Array[Dictionary], summary: bool, stopped: String) -> Dictionary:
 	var by_type := {}
 	var warnings: Array[String] = []
 	for result: Dictionary in results:
@@ -133,9 +144,12 @@ static func _report(planned: int, results: Array[Dictionary], summary: bool, can
 		if result.has("warning"):
 			warnings.append("event %d: %s" % [result["index"], result["warning"]])
 	var report := {"events_sent": results.size(), "events_planned": planned, "by_type": by_type}
-	if cancelled:
+	if stopped == STOP_CANCELLED:
 		report["cancelled"] = true
 		report["hint"] = "Cancelled after %d of %d events; the rest were not sent." % [results.size(), planned]
+	elif stopped == STOP_NO_SCENE:
+		report["hint"] = "The game's scene went away after %d of %d events; the rest were not sent." % [
+			results.size(), planned]
 	if not warnings.is_empty():
 		report["warnings"] = warnings
 	if not summary:
