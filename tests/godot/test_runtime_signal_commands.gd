@@ -14,12 +14,14 @@ const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_
 const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_domains.gd")
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 
-const GAME_SOURCE := "extends Node\n\nsignal scored(points: int)\nsignal moved(to: Vector2)\nsignal hit\n"
+const GAME_SOURCE := "extends Node\n\nsignal scored(points: int)\nsignal moved(to: Vector2)\nsignal hit\n" \
+	+ "signal touched(by: Node)\n"
 const PLAYER_SOURCE := "extends Node2D\n\nvar got: Array = []\n\n" \
 	+ "func on_points(points: int) -> void:\n\tgot.append(points)\n\n" \
 	+ "func on_hit() -> void:\n\tgot.append(\"hit\")\n\n" \
 	+ "func on_moved(to: Vector2) -> void:\n\tgot.append(to)\n\n" \
-	+ "func needs_two(a: int, b: int) -> void:\n\tgot.append(a + b)\n"
+	+ "func needs_two(a: int, b: int) -> void:\n\tgot.append(a + b)\n\n" \
+	+ "func on_touched(by: Node) -> void:\n\tgot.append(by)\n"
 
 var _root: Node = null
 var _player: Node2D = null
@@ -76,6 +78,12 @@ func test_emit_converts_type_tags() -> void:
 	ResultExamples.check("runtime_signal", "signal.emit", _call("signal.emit",
 		ResultExamples.params("runtime_signal", "signal.emit", 1)), 1)
 	Assert.eq(_player.got.size(), 1, "a refused emit ran nothing")
+	_call("signal.connect", {"node_path": ".", "signal_name": "touched", "target_path": "Player",
+		"method_name": "on_touched"})
+	_call("signal.emit", {"node_path": ".", "signal_name": "touched", "args": ["Player"]})
+	Assert.eq(_player.got.back(), _player, "an object argument given by its node path arrives as the node")
+	var nobody := _call("signal.emit", {"node_path": ".", "signal_name": "touched", "args": ["Ghost"]})
+	Assert.eq(nobody["code"], "NOT_FOUND", "a path to no node is refused")
 
 
 func test_list_tells_the_assistants_connections_apart() -> void:

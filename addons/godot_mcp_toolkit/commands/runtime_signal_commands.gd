@@ -123,7 +123,7 @@ static func _cmd_emit(params: Dictionary, state: Dictionary) -> Dictionary:
 	var node: Node = found["node"]
 	if not node.has_signal(name):
 		return _no_signal(node, name)
-	var args := _typed_args(node, name, raw_args)
+	var args := _typed_args(node, name, raw_args, root)
 	if args.has("error"):
 		return args["error"]
 	var values: Array = args["values"]
@@ -147,7 +147,9 @@ static func _root(state: Dictionary) -> Node:
 ## source_path, target_path} or {"ok": false, "error": envelope}. node_path and source_path are
 ## the same thing under two names (the reference accepts both).
 static func _link(params: Dictionary, state: Dictionary) -> Dictionary:
-	var source_path: Variant = params.get("node_path", params.get("source_path"))
+	var source_path: Variant = params.get("node_path")
+	if source_path == null:
+		source_path = params.get("source_path")
 	if not source_path is String or (source_path as String).is_empty():
 		return _bad("node_path (or source_path) is required: the node whose signal is connected")
 	for key: String in LINK_PARAMS:
@@ -210,8 +212,9 @@ static func _mark_made(state: Dictionary, source: Node, entry: Dictionary) -> vo
 
 ## The emit arguments, converted from JSON: type tags through contract/coerce.gd, then whole
 ## numbers to int (and numbers to float) where the signal declares that type, since JSON has one
-## number type and a typed receiver would otherwise reject the call.
-static func _typed_args(node: Node, signal_name: String, raw: Array) -> Dictionary:
+## number type and a typed receiver would otherwise reject the call. An object argument (a body
+## entering an Area2D) is given as the node's path.
+static func _typed_args(node: Node, signal_name: String, raw: Array, root: Node) -> Dictionary:
 	var coerced: Variant = Coerce.coerce_value(raw)
 	var problem := Coerce.error_of(coerced)
 	if not problem.is_empty():
@@ -233,6 +236,12 @@ static func _typed_args(node: Node, signal_name: String, raw: Array) -> Dictiona
 			values[i] = float(value)
 		elif want == TYPE_STRING_NAME and value is String:
 			values[i] = StringName(value)
+		elif want == TYPE_OBJECT and (value is String or value is NodePath):
+			var named := NodeLookup.resolve(root, str(value))
+			if named == null:
+				return {"error": ToolkitError.fail("NOT_FOUND", "argument %d (%s): no node at '%s'" % [
+					i + 1, declared[i]["name"], value], NodeLookup.children_hint(root))}
+			values[i] = named
 		else:
 			return {"error": ToolkitError.fail("INVALID_PARAMS", "argument %d (%s) must be %s, got %s" % [
 				i + 1, declared[i]["name"], type_string(want), type_string(typeof(value))],
