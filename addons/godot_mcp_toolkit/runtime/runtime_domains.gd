@@ -7,6 +7,9 @@ extends RefCounted
 
 const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/runtime_node_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/runtime_signal_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/input_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/animation_player_commands.gd",
 ]
 
 
