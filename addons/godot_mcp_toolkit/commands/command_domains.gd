@@ -5,7 +5,11 @@ extends RefCounted
 ## The plugin registers them with its editor context; tests register them with a runtime context.
 ## Add a domain here, in one line, and both pick it up.
 
-const DOMAINS: Array[String] = []
+const DOMAINS: Array[String] = [
+	"res://addons/godot_mcp_toolkit/commands/console_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/execute_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/game_commands.gd",
+]
 
 
 ## Registers every domain in `domains` (default: DOMAINS; tests pass their own).

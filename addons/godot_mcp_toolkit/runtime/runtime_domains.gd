@@ -5,7 +5,9 @@ extends RefCounted
 ## runtime context over a test scene. RUNTIME-REACHABLE: every domain listed here is loaded by the
 ## game, so none may name an Editor* class.
 
-const DOMAINS: Array[String] = []
+const DOMAINS: Array[String] = [
+	"res://addons/godot_mcp_toolkit/commands/game_runtime_commands.gd",
+]
 
 
 static func register_all(registry: RefCounted, context: RefCounted) -> void:

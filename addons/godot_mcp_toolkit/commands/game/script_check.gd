@@ -1,0 +1,86 @@
+@tool
+extends RefCounted
+## Compiles every GDScript under a folder before the game is launched, so a script error is
+## reported to the caller (COMPILATION_FAILED with file, line and message) instead of surfacing
+## as a game that dies on start. Each file is compiled as a fresh copy, never the loaded script,
+## so nothing live in the editor is reloaded; its class_name line is blanked (line numbers kept)
+## because a copy may not re-declare a registered global class. The messages come from the
+## engine's error stream (logs/log_capture.gd) on Godot 4.5+; older engines name the file only.
+
+const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
+const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
+
+## Past this many scripts the check stops and says so rather than stall the editor.
+const MAX_SCRIPTS := 2000
+const MAX_ERRORS := 50
+const CLASS_NAME_PREFIX := "class_name "
+
+
+## {"checked": int, "errors": [{path, line, message}], "truncated": bool}
+static func check_folder(root: String) -> Dictionary:
+	var paths := PackedStringArray()
+	_collect(root, paths)
+	var truncated := paths.size() > MAX_SCRIPTS
+	if truncated:
+		paths = paths.slice(0, MAX_SCRIPTS)
+	var errors: Array[Dictionary] = []
+	for path: String in paths:
+		if errors.size() >= MAX_ERRORS:
+			truncated = true
+			break
+		errors.append_array(check_file(path))
+	return {"checked": paths.size(), "errors": errors, "truncated": truncated}
+
+
+## The compile errors of one script file ([] when it compiles).
+static func check_file(path: String) -> Array[Dictionary]:
+	var source := FileAccess.get_file_as_string(path)
+	var script := GDScript.new()
+	script.source_code = _without_class_name(source)
+	var buffer := LogBuffer.new(200)
+	var capture := LogCapture.new()
+	var captured := capture.attach(buffer)
+	var error := script.reload()
+	capture.detach()
+	if error == OK:
+		return []
+	var found: Array[Dictionary] = []
+	if captured:
+		for entry: Dictionary in buffer.entries():
+			if entry["level"] == LogBuffer.LEVEL_ERROR:
+				found.append({"path": path, "line": _line_of(str(entry.get("source", ""))),
+					"message": str(entry["message"]).trim_prefix("Parse Error: ")})
+	if found.is_empty():
+		found.append({"path": path, "line": 0, "message": "does not compile (%s); open it in the script editor "
+			% error_string(error) + "for the details"})
+	return found
+
+
+static func _collect(folder: String, into: PackedStringArray) -> void:
+	if into.size() > MAX_SCRIPTS:
+		return
+	for file_name: String in DirAccess.get_files_at(folder):
+		if file_name.get_extension() == "gd":
+			into.append(folder.path_join(file_name))
+	for sub: String in DirAccess.get_directories_at(folder):
+		# .godot (the import cache) and other hidden folders hold no project scripts.
+		if not sub.begins_with("."):
+			_collect(folder.path_join(sub), into)
+
+
+static func _without_class_name(source: String) -> String:
+	var lines := source.split("\n")
+	for i in lines.size():
+		if lines[i].begins_with(CLASS_NAME_PREFIX):
+			# `class_name X extends Y` keeps its extends.
+			var extends_at := lines[i].find(" extends ")
+			lines[i] = lines[i].substr(extends_at + 1) if extends_at >= 0 else "#" + lines[i]
+	return "\n".join(lines)
+
+
+## "gdscript://123.gd:7 @ GDScript::reload()" -> 7
+static func _line_of(source: String) -> int:
+	var location := source.get_slice(" @ ", 0)
+	var colon := location.rfind(":")
+	var number := location.substr(colon + 1) if colon >= 0 else ""
+	return int(number) if number.is_valid_int() else 0
