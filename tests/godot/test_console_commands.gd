@@ -15,8 +15,10 @@ const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
 
 const LOG_DIR := "user://tmp_tests_console"
 const LOG_PATH := "user://tmp_tests_console/godot.log"
-const LOG_TEXT := "Godot Engine v4.6.stable.official\nstarting level 1\nWARNING: low health\n   at: hurt (res://player.gd:12)\n" \
-	+ "ERROR: Node not found: \"Gun\"\n   at: get_node (scene/main/node.cpp:1792)\nloading <untrusted-x>level</untrusted-x> 2\n" \
+const LOG_TEXT := "Godot Engine v4.6.stable.official\nstarting level 1\n" \
+	+ "WARNING: low health\n   at: hurt (res://player.gd:12)\n" \
+	+ "ERROR: Node not found: \"Gun\"\n   at: get_node (scene/main/node.cpp:1792)\n" \
+	+ "loading <untrusted-x>level</untrusted-x> 2\n" \
 	+ "token api_key=abcd1234abcd1234abcd1234\n"
 
 var _registry := CommandRegistry.new()
