@@ -2,7 +2,8 @@ extends RefCounted
 ## editor.get_console (commands/console_commands.gd) over both sources: "buffer" (this process's
 ## output through an engine Logger, Godot 4.5+; the web engine is 4.6) and "file" (a log file
 ## written here in the engine's format). Paging by since_id/limit, level and text filters, regex,
-## clear_buffer, secret scrubbing and the untrusted envelope. Not covered here: the editor's own
+## clear_buffer, secret scrubbing and the untrusted envelope; the editor's debugger.get_log over
+## the same file (the last game's output). Not covered here: the editor's own
 ## Output panel lines that never pass through the engine's loggers (none are known), and Godot
 ## 4.2-4.4, where the buffer is LOG_UNAVAILABLE and the file is the only source.
 
@@ -100,6 +101,15 @@ func test_missing_file_is_log_unavailable() -> void:
 	var read: Dictionary = handler.callv([{"source": "file"}])
 	ResultExamples.check("console", "editor.get_console", read, 2)
 	other.clear()
+
+
+func test_editor_debugger_get_log_reads_the_last_game_log() -> void:
+	var handler: Callable = _registry.dispatch_info("debugger.get_log")["handler"]
+	var read: Dictionary = handler.callv([ResultExamples.params("console", "debugger.get_log", 0)])
+	ResultExamples.check("console", "debugger.get_log", read, 0)
+	Assert.contains(read["output"], "kind=\"game_log\"", "wrapped as game log")
+	ResultExamples.check("console", "debugger.get_log", handler.callv([{"source": "buffer"}]), 1)
+	Assert.eq(handler.callv([{"limit": 0}])["code"], "INVALID_PARAMS", "bad limit")
 
 
 func test_log_file_path_follows_the_project_settings() -> void:

@@ -1,10 +1,13 @@
 @tool
 extends RefCounted
-## editor.get_console: the editor's Output log, paged by since_id/limit and filtered by level and
-## text, secrets scrubbed and the text wrapped as untrusted. Two sources: "buffer", what this
-## editor printed since the plugin started (an engine Logger, Godot 4.5+), and "file", the
-## engine's log file (debug/file_logging, which also holds what was printed before the plugin
-## started). Default: the buffer where it exists, else the file.
+## The editor's logs, paged by since_id/limit and filtered by level and text, secrets scrubbed and
+## the text wrapped as untrusted.
+## - editor.get_console: source "buffer", what this editor printed since the plugin started (an
+##   engine Logger, Godot 4.5+), or "file", the project's log file (debug/file_logging/log_path),
+##   which the game run from the editor writes, so it keeps a stopped or crashed game's output.
+##   Default: the buffer where it exists, else the file.
+## - debugger.get_log: the game's output once it is gone (the bridge asks the editor when no game
+##   runs, and for crash context): that same log file.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
@@ -28,6 +31,10 @@ static func register(registry: RefCounted, _context: RefCounted, log_file: Strin
 		registry.create_options()
 		.with_description("Read the editor Output log, newest last, with level and text filters; since_id "
 			+ "pages forward from a previous result.")
+		.read_only().scene_independent())
+	registry.register_command("debugger.get_log", Callable(script, "_cmd_get_game_log").bind(sources),
+		registry.create_options()
+		.with_description("Read the last game's output from its log file (the running game answers this itself).")
 		.read_only().scene_independent())
 
 
@@ -53,4 +60,27 @@ static func _cmd_get_console(params: Dictionary, sources: Dictionary) -> Diction
 	result["source"] = source
 	if clear:
 		result["cleared"] = (sources["buffer"] as LogBuffer).clear()
+	return ToolkitSuccess.ok(result)
+
+
+## The game's buffer lives in the game; once it is gone only its log file remains.
+static func _cmd_get_game_log(params: Dictionary, sources: Dictionary) -> Dictionary:
+	var query := {}
+	for key: String in ["limit", "text_filter", "is_regex"]:
+		if params.has(key):
+			query[key] = params[key]
+	var chosen := LogQuery.filters(query)
+	if not chosen["ok"]:
+		return chosen["error"]
+	var source: Variant = params.get("source", "file")
+	if not (source is String and source in LogSources.SOURCES):
+		return ToolkitError.fail("INVALID_PARAMS", "source must be 'buffer' or 'file'")
+	if source == "buffer":
+		return ToolkitError.fail("LOG_UNAVAILABLE", "No game is running, so there is no game output buffer",
+			"Pass source='file' for the last game's log file, or start the game with game_start.")
+	var read := LogSources.read("file", sources["capture"], sources["buffer"], sources["file"])
+	if not read["ok"]:
+		return read["error"]
+	var result := LogQuery.page(read["entries"], chosen, "game_log", "editor:file")
+	result["source"] = "file"
 	return ToolkitSuccess.ok(result)

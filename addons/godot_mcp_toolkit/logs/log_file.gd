@@ -1,6 +1,7 @@
 @tool
 extends RefCounted
-## The engine's log file (debug/file_logging/log_path, default user://logs/godot.log) as entries
+## The project's log file (debug/file_logging/log_path, default user://logs/godot.log; the game
+## writes it, the editor logs elsewhere, so from the editor it is the last game's output) as entries
 ## {id, level, message, source}: one per printed line, the "   at: ..." line that follows an
 ## error folded into it as its source. Ids are entry positions in the file, so they are stable
 ## while the file grows (and start over when the engine rotates it). RUNTIME-REACHABLE.

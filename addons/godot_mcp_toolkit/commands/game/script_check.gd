@@ -24,30 +24,33 @@ static func check_folder(root: String) -> Dictionary:
 	if truncated:
 		paths = paths.slice(0, MAX_SCRIPTS)
 	var errors: Array[Dictionary] = []
+	# One capture for the whole run: each file's messages are those logged while it compiled.
+	var buffer := LogBuffer.new(MAX_ERRORS * 4)
+	var capture := LogCapture.new()
+	var captured := capture.attach(buffer)
 	for path: String in paths:
 		if errors.size() >= MAX_ERRORS:
 			truncated = true
 			break
-		errors.append_array(check_file(path))
+		errors.append_array(_check_file(path, buffer if captured else null))
+	capture.detach()
 	return {"checked": paths.size(), "errors": errors, "truncated": truncated}
 
 
-## The compile errors of one script file ([] when it compiles).
-static func check_file(path: String) -> Array[Dictionary]:
+## The compile errors of one script file ([] when it compiles). `buffer` receives the engine's
+## messages (null on engines without a Logger).
+static func _check_file(path: String, buffer: LogBuffer) -> Array[Dictionary]:
 	var source := FileAccess.get_file_as_string(path)
 	var script := GDScript.new()
 	script.source_code = _without_class_name(source)
-	var buffer := LogBuffer.new(200)
-	var capture := LogCapture.new()
-	var captured := capture.attach(buffer)
+	var before := buffer.latest_id() if buffer != null else 0
 	var error := script.reload()
-	capture.detach()
 	if error == OK:
 		return []
 	var found: Array[Dictionary] = []
-	if captured:
+	if buffer != null:
 		for entry: Dictionary in buffer.entries():
-			if entry["level"] == LogBuffer.LEVEL_ERROR:
+			if int(entry["id"]) > before and entry["level"] == LogBuffer.LEVEL_ERROR:
 				found.append({"path": path, "line": _line_of(str(entry.get("source", ""))),
 					"message": str(entry["message"]).trim_prefix("Parse Error: ")})
 	if found.is_empty():
