@@ -89,6 +89,22 @@ func test_compile_errors_block_the_launch() -> void:
 	Assert.is_false(_context.is_playing(), "not playing")
 
 
+func test_templates_and_ignored_folders_are_not_compiled() -> void:
+	var templates: Variant = ProjectSettings.get_setting("editor/script/templates_search_path")
+	ProjectSettings.set_setting("editor/script/templates_search_path", DIR + "/scripts/templates")
+	for folder: String in ["templates", "ignored"]:
+		DirAccess.make_dir_recursive_absolute(DIR + "/scripts/" + folder)
+		_write(DIR + "/scripts/%s/broken.gd" % folder, "extends _BASE_\n")
+	_write(DIR + "/scripts/ignored/.gdignore", "")
+	var started := _call("game.start", {"scene_path": SCENE})
+	Assert.eq([started.get("status"), started.get("scripts_checked")], ["started", 1], "only ok.gd was compiled")
+	ProjectSettings.set_setting("editor/script/templates_search_path", templates)
+	for folder: String in ["templates", "ignored"]:
+		for file_name: String in DirAccess.get_files_at(DIR + "/scripts/" + folder):
+			DirAccess.remove_absolute(DIR + "/scripts/%s/%s" % [folder, file_name])
+		DirAccess.remove_absolute(DIR + "/scripts/" + folder)
+
+
 func test_refusals_leave_nothing_played() -> void:
 	var cases := [
 		[{"scene_path": 3}, "INVALID_PARAMS"],

@@ -14,12 +14,18 @@ const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd"
 const MAX_SCRIPTS := 2000
 const MAX_ERRORS := 50
 const CLASS_NAME_PREFIX := "class_name "
+## Script templates hold placeholders (_BASE_, _CLASS_) and never compile; the game never loads them.
+const TEMPLATES_SETTING := "editor/script/templates_search_path"
+const TEMPLATES_DEFAULT := "res://script_templates"
+## A folder holding this file is invisible to the engine's import and the game.
+const IGNORE_MARKER := ".gdignore"
 
 
 ## {"checked": int, "errors": [{path, line, message}], "truncated": bool}
 static func check_folder(root: String) -> Dictionary:
 	var paths := PackedStringArray()
-	_collect(root, paths)
+	var templates := str(ProjectSettings.get_setting(TEMPLATES_SETTING, TEMPLATES_DEFAULT)).trim_suffix("/")
+	_collect(root, paths, templates)
 	var truncated := paths.size() > MAX_SCRIPTS
 	if truncated:
 		paths = paths.slice(0, MAX_SCRIPTS)
@@ -59,8 +65,9 @@ static func _check_file(path: String, buffer: LogBuffer) -> Array[Dictionary]:
 	return found
 
 
-static func _collect(folder: String, into: PackedStringArray) -> void:
-	if into.size() > MAX_SCRIPTS:
+static func _collect(folder: String, into: PackedStringArray, skipped: String) -> void:
+	if into.size() > MAX_SCRIPTS or folder.trim_suffix("/") == skipped \
+			or FileAccess.file_exists(folder.path_join(IGNORE_MARKER)):
 		return
 	for file_name: String in DirAccess.get_files_at(folder):
 		if file_name.get_extension() == "gd":
@@ -68,7 +75,7 @@ static func _collect(folder: String, into: PackedStringArray) -> void:
 	for sub: String in DirAccess.get_directories_at(folder):
 		# .godot (the import cache) and other hidden folders hold no project scripts.
 		if not sub.begins_with("."):
-			_collect(folder.path_join(sub), into)
+			_collect(folder.path_join(sub), into, skipped)
 
 
 static func _without_class_name(source: String) -> String:
