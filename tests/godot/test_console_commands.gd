@@ -85,6 +85,15 @@ func test_buffer_source_sees_this_process() -> void:
 	Assert.eq(_call({})["source"], "buffer", "the buffer is the default on 4.5+")
 
 
+func test_a_huge_print_is_cut_and_says_so() -> void:
+	var marker := "huge-%d " % Time.get_ticks_usec()
+	print(marker + "x".repeat(10000))
+	var read := _call({"source": "buffer", "text_filter": marker})
+	var message: String = read["entries"][0]["message"]
+	Assert.eq(message.length() < 4100, true, "kept short")
+	Assert.contains(message, "characters cut]", "the cut is disclosed")
+
+
 func test_refusals() -> void:
 	for params: Dictionary in [{"limit": 0}, {"limit": "5"}, {"since_id": -1}, {"level_filter": "fatal"},
 			{"level_filter": ["info", 3]}, {"text_filter": 4}, {"is_regex": "yes"}, {"source": "disk"},

@@ -9,6 +9,9 @@ const LEVEL_WARNING := "warning"
 const LEVEL_ERROR := "error"
 const LEVELS := [LEVEL_INFO, LEVEL_WARNING, LEVEL_ERROR]
 const DEFAULT_CAPACITY := 2000
+## One huge print must not hold megabytes for the life of the buffer.
+const MAX_MESSAGE_CHARS := 4000
+const CUT_MARKER := " [... %d characters cut]"
 
 var _capacity := DEFAULT_CAPACITY
 var _entries: Array[Dictionary] = []
@@ -22,7 +25,10 @@ func _init(capacity: int = DEFAULT_CAPACITY) -> void:
 
 ## Adds one entry; multi-line text stays one entry (a backtrace belongs to its error).
 func append(level: String, message: String, source: String = "") -> void:
-	var entry := {"id": 0, "level": level if level in LEVELS else LEVEL_INFO, "message": message.strip_edges(false, true)}
+	var text := message.strip_edges(false, true)
+	if text.length() > MAX_MESSAGE_CHARS:
+		text = text.left(MAX_MESSAGE_CHARS) + CUT_MARKER % (text.length() - MAX_MESSAGE_CHARS)
+	var entry := {"id": 0, "level": level if level in LEVELS else LEVEL_INFO, "message": text}
 	if not source.is_empty():
 		entry["source"] = source
 	_mutex.lock()
