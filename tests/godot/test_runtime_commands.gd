@@ -19,7 +19,7 @@ const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 
 const SHOTS := "user://screenshots"
 const TOKEN_PATH := "user://mcp_toolkit_tests/runtime_commands_token"
-const PLAYER_SOURCE := "extends Node2D\n\nvar speed := 5\nvar _hidden := \"x\"\nconst LIMIT := 9\n"
+const PLAYER_SOURCE := "extends Node\n\nvar speed := 5\nvar _hidden := \"x\"\nconst LIMIT := 9\n"
 
 var _tree: SceneTree = Engine.get_main_loop() as SceneTree
 var _root: Node = null
@@ -94,6 +94,16 @@ func test_get_script_vars() -> void:
 	Assert.eq([plain["script"], plain["count"]], [null, 0], "a node without a script has no variables")
 	ResultExamples.check("runtime", "runtime.get_script_vars",
 		_call("runtime.get_script_vars", ResultExamples.params("runtime", "runtime.get_script_vars", 1)), 1)
+	var missing := _call("runtime.get_script_vars", {"node_path": "/root/Game/Enemy"})
+	Assert.contains(missing["hint"], "Player", "the hint names what is there")
+	var outside := Node.new()
+	outside.name = "TmpAutoload"
+	outside.set_script(_tree.root.get_node("Game/Player").get_script())
+	_tree.root.add_child(outside)
+	var autoload := _call("runtime.get_script_vars", {"node_path": "/root/TmpAutoload"})
+	Assert.eq([autoload.get("node_path"), autoload.get("count")], ["/root/TmpAutoload", 2],
+		"an absolute path outside the current scene (an autoload) resolves")
+	outside.free()
 	Assert.eq(_call("runtime.get_script_vars", {})["code"], "INVALID_PARAMS", "node_path required")
 	Assert.eq(_call("runtime.get_script_vars", {"node_path": "Player", "visibility": "mine"})["code"],
 		"INVALID_PARAMS", "bad visibility")

@@ -7,6 +7,7 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const ExpressionRunner := preload("res://addons/godot_mcp_toolkit/scene/expression_runner.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/execute_commands.gd"
 
@@ -30,21 +31,14 @@ static func _cmd_execute(params: Dictionary, context: RefCounted) -> Dictionary:
 	var scope_path: Variant = params.get("scope_path", ".")
 	if not scope_path is String:
 		return ToolkitError.fail("INVALID_PARAMS", "scope_path must be a node path relative to the scene root")
-	var scope := _scope_node(root, scope_path)
-	if scope == null:
-		return ToolkitError.fail("NOT_FOUND", "No node at %s in the edited scene" % scope_path,
-			"Use a path relative to the scene root, e.g. \"Player\" (see scene_get_tree).")
+	var found := NodeLookup.find(root, scope_path)
+	if not found["ok"]:
+		return found["error"]
+	var scope: Node = found["node"]
 	var run := ExpressionRunner.evaluate(params["code"], scope, root)
 	if not run["ok"]:
 		return run["error"]
 	return ToolkitSuccess.ok({"value": run["value"], "value_type": run["value_type"],
-		"scope_path": str(root.get_path_to(scope)),
+		"scope_path": NodeLookup.path_of(root, scope),
 		"hint": "Changes the expression made are not in the undo history and do not mark the scene modified."})
 
-
-## The scope relative to the scene root; "", "." and the root's own name mean the root.
-static func _scope_node(root: Node, path: String) -> Node:
-	var wanted := path.strip_edges()
-	if wanted.is_empty() or wanted == "." or wanted == String(root.name):
-		return root
-	return root.get_node_or_null(NodePath(wanted))

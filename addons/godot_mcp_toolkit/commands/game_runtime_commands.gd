@@ -10,6 +10,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const ExpressionRunner := preload("res://addons/godot_mcp_toolkit/scene/expression_runner.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
 const ScreenshotCapture := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_capture.gd")
 const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
 const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
@@ -61,9 +62,10 @@ static func _cmd_get_script_vars(params: Dictionary, context: RefCounted) -> Dic
 	var visibility: Variant = params.get("visibility", "all")
 	if not (visibility is String and visibility in VISIBILITY):
 		return ToolkitError.fail("INVALID_PARAMS", "visibility must be public, private or all")
-	var node := _node_at(path, context)
-	if node == null:
-		return _not_found(path)
+	var found := _find(path, context)
+	if not found["ok"]:
+		return found["error"]
+	var node: Node = found["node"]
 	var script := node.get_script() as Script
 	var result := {"node_path": str(node.get_path()), "script": script.resource_path if script != null else null,
 		"visibility": visibility}
@@ -106,9 +108,10 @@ static func _cmd_execute(params: Dictionary, context: RefCounted) -> Dictionary:
 	var scope_path: Variant = params.get("scope_path", "/root")
 	if not scope_path is String:
 		return ToolkitError.fail("INVALID_PARAMS", "scope_path must be a node path such as /root/Main/Player")
-	var scope := _node_at(scope_path, context)
-	if scope == null:
-		return _not_found(scope_path)
+	var found := _find(scope_path, context)
+	if not found["ok"]:
+		return found["error"]
+	var scope: Node = found["node"]
 	var run := ExpressionRunner.evaluate(params["code"], scope, context.scene_root())
 	if not run["ok"]:
 		return run["error"]
@@ -123,16 +126,14 @@ static func _tree(context: RefCounted) -> SceneTree:
 	return Engine.get_main_loop() as SceneTree
 
 
-## An absolute path from the tree root, else relative to the current scene.
-static func _node_at(path: String, context: RefCounted) -> Node:
+## An absolute path anywhere in the game tree (autoloads included), else relative to the current
+## scene: {"ok": true, "node"} or {"ok": false, "error"} (NOT_FOUND naming nearby children).
+static func _find(path: String, context: RefCounted) -> Dictionary:
 	var wanted := path.strip_edges()
 	var tree := _tree(context)
-	if wanted.begins_with("/"):
-		return tree.root.get_node_or_null(NodePath(wanted)) if tree != null else null
-	var scene: Node = context.scene_root()
-	if scene == null:
-		return null
-	return scene if wanted == "." else scene.get_node_or_null(NodePath(wanted))
+	if wanted.begins_with("/") and tree != null:
+		return NodeLookup.find(tree.root, wanted)
+	return NodeLookup.find(context.scene_root(), wanted)
 
 
 static func _visible(name: String, visibility: String) -> bool:
@@ -140,7 +141,3 @@ static func _visible(name: String, visibility: String) -> bool:
 		return true
 	return name.begins_with("_") == (visibility == "private")
 
-
-static func _not_found(path: String) -> Dictionary:
-	return ToolkitError.fail("NOT_FOUND", "No node at %s in the running game" % path,
-		"Use an absolute path such as /root/Main/Player, or one relative to the current scene.")
