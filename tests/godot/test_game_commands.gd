@@ -36,7 +36,7 @@ func _init() -> void:
 
 
 func cleanup() -> void:
-	_root.queue_free()
+	_root.free()
 	ProjectSettings.set_setting(MAIN_SETTING, "")
 	for file_name: String in DirAccess.get_files_at(DIR + "/scripts"):
 		DirAccess.remove_absolute(DIR + "/scripts/" + file_name)
