@@ -24,7 +24,7 @@ static func filters(params: Dictionary) -> Dictionary:
 	var limit: Variant = params.get("limit", DEFAULT_LIMIT)
 	if not Params.is_whole_number(limit) or int(limit) < 1:
 		return _invalid("limit must be a whole number >= 1")
-	var levels := _levels(params.get("level_filter", null))
+	var levels: Variant = _levels(params.get("level_filter", null))
 	if levels == null:
 		return _invalid("level_filter must be one of %s, or a list of them" % ", ".join(PackedStringArray(LogBuffer.LEVELS)))
 	var text: Variant = params.get("text_filter", "")
