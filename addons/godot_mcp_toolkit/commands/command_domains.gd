@@ -12,6 +12,9 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/script_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/project_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/signal_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/console_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/execute_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/game_commands.gd",
 ]
 
 

@@ -1,8 +1,10 @@
 @tool
 extends Node
 ## The in-game server (Mode B, contract C1, C2, C20): listens on the runtime band, authenticates
-## with the token file the editor wrote, answers ping and echo, and publishes its port in the
-## registry so the bridge can find the running game.
+## with the token file the editor wrote, and dispatches through a command registry exactly as the
+## editor does (router, then dispatch lane): ping and echo plus every domain in
+## runtime_domains.gd, over a context whose scene root is the game's current scene. It publishes
+## its port in the registry so the bridge can find the running game.
 ##
 ## RUNTIME-REACHABLE: loaded by the game process; nothing here or in what it preloads may name an
 ## Editor* class. The ack is the transport's default {"authed": true}; the bridge takes the Godot
@@ -11,7 +13,13 @@ extends Node
 const WsTransport := preload("res://addons/godot_mcp_toolkit/transport/ws_transport.gd")
 const PortConfig := preload("res://addons/godot_mcp_toolkit/transport/port_config.gd")
 const Router := preload("res://addons/godot_mcp_toolkit/transport/dispatch/server_request_router.gd")
+const DispatchLane := preload("res://addons/godot_mcp_toolkit/transport/dispatch/dispatch_lane.gd")
 const Notifier := preload("res://addons/godot_mcp_toolkit/transport/notifier.gd")
+const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
+const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_domains.gd")
+const GameContext := preload("res://addons/godot_mcp_toolkit/runtime/game_context.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 
@@ -22,7 +30,8 @@ const REGISTRY_CLIENT_PATH := "res://addons/godot_mcp_toolkit/registry/registry_
 ## The default runtime band (C1); GODOT_MCP_RUNTIME_PORT* move or pin it (port_config.gd).
 const PORT_MIN := 6570
 const PORT_MAX := 6585
-const METHODS := ["ping", "echo"]
+## Answers the ping and echo methods; loaded by path for the Callable(script, name) idiom.
+const SELF_PATH := "res://addons/godot_mcp_toolkit/runtime/mcp_runtime_server.gd"
 
 ## Registry dir override for the registry writer; empty means the per-OS default. Tests point it
 ## at a scratch dir so they never touch the machine-wide registry.
@@ -33,6 +42,9 @@ var _listener: RefCounted = null
 var _auth: Auth = null
 var _transport: WsTransport = null
 var _router: Router = null
+var _lane: DispatchLane = null
+var _registry: CommandRegistry = null
+var _context: GameContext = null
 var _registry_client: RefCounted = null
 
 
@@ -60,6 +72,13 @@ func _process(_delta: float) -> void:
 func poll() -> void:
 	if _transport != null:
 		_transport.poll()
+	if _lane != null:
+		_lane.tick()
+
+
+## The registry the server dispatches through (tests inspect it; null before start()).
+func get_registry() -> CommandRegistry:
+	return _registry
 
 
 ## Starts listening; false when the port configuration is invalid or nothing could be bound.
@@ -73,7 +92,11 @@ func start() -> bool:
 	_transport.text_received.connect(_on_text)
 	_transport.bound.connect(_on_bound)
 	_transport.bind_failed.connect(_on_bind_failed)
-	_router = Router.new(func(method: String) -> bool: return method in METHODS)
+	_build_registry()
+	_router = Router.new(Callable(_registry, "is_dispatchable"))
+	var clock := Callable(Time, "get_ticks_msec")
+	_lane = DispatchLane.new(Callable(_registry, "dispatch_info"), _transport.send_response, _send_progress, clock,
+		func() -> int: return Settings.get_int(Settings.MUTATION_WATCHDOG_GRACE_MS))
 	return _transport.start(ports["ports"], ports["pinned"], ports["source"]) > 0
 
 
@@ -82,6 +105,10 @@ func stop() -> void:
 	if _transport != null:
 		_transport.stop()
 		_transport = null
+	if _registry != null:
+		_registry.clear()
+		_registry = null
+	_lane = null
 	if _registry_client != null:
 		_registry_client.clear_runtime()
 		_registry_client = null
@@ -103,20 +130,41 @@ func _on_text(peer_id: int, text: String) -> void:
 		"respond":
 			_transport.send_response(peer_id, decision["response"])
 		"dispatch":
-			_transport.send_response(peer_id, Router.result_response(decision["id"], _run(decision)))
+			_lane.submit(peer_id, decision["id"], decision["method"], decision["params"])
 		"cancel":
-			# Runtime commands answer at once, so there is never anything in flight to cancel.
+			var found := _lane.cancel(peer_id, decision["request_id"])
 			if decision["has_id"]:
 				_transport.send_response(peer_id, Router.result_response(decision["id"],
-					ToolkitSuccess.ok({"cancelled": false})))
+					ToolkitSuccess.ok({"cancelled": found})))
 		"echo":
 			_transport.send_json(peer_id, Notifier.event_frame(Router.ECHO_METHOD, decision["params"]))
 
 
-func _run(decision: Dictionary) -> Dictionary:
-	if decision["method"] == "ping":
-		return ToolkitSuccess.ok({"pong": true})
-	return ToolkitSuccess.ok({"echo": decision["params"]})
+## ping and echo, then every runtime domain, over a context that follows the game's current scene.
+func _build_registry() -> void:
+	_registry = CommandRegistry.new()
+	var tree := get_tree() if is_inside_tree() else Engine.get_main_loop() as SceneTree
+	_context = GameContext.new(tree)
+	_registry.configure(VersionUtils.engine_version(), _context)
+	var script: Script = load(SELF_PATH)
+	_registry.register_command("ping", Callable(script, "_cmd_ping"), _registry.create_options()
+		.with_description("Liveness check of the running game.").read_only().scene_independent())
+	_registry.register_command("echo", Callable(script, "_cmd_echo"), _registry.create_options()
+		.with_description("Return the params unchanged (transport check).").read_only().scene_independent())
+	RuntimeDomains.register_all(_registry, _context)
+
+
+static func _cmd_ping(_params: Dictionary) -> Dictionary:
+	return ToolkitSuccess.ok({"pong": true})
+
+
+static func _cmd_echo(params: Dictionary) -> Dictionary:
+	return ToolkitSuccess.ok({"echo": params})
+
+
+func _send_progress(peer_id: int, method: String, request_id: Variant) -> void:
+	if _transport != null:
+		_transport.send_json(peer_id, Notifier.progress_frame(method, request_id))
 
 
 func _on_bound(port: int) -> void:

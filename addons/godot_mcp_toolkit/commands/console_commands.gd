@@ -1,0 +1,86 @@
+@tool
+extends RefCounted
+## The editor's logs, paged by since_id/limit and filtered by level and text, secrets scrubbed and
+## the text wrapped as untrusted.
+## - editor.get_console: source "buffer", what this editor printed since the plugin started (an
+##   engine Logger, Godot 4.5+), or "file", the project's log file (debug/file_logging/log_path),
+##   which the game run from the editor writes, so it keeps a stopped or crashed game's output.
+##   Default: the buffer where it exists, else the file.
+## - debugger.get_log: the game's output once it is gone (the bridge asks the editor when no game
+##   runs, and for crash context): that same log file.
+
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
+const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
+const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
+const LogSources := preload("res://addons/godot_mcp_toolkit/logs/log_sources.gd")
+const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
+
+const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/console_commands.gd"
+
+
+## The capture lives as long as the registered command: clearing the registry frees it, and
+## freeing it removes the engine logger. `log_file` overrides the log file (tests).
+static func register(registry: RefCounted, _context: RefCounted, log_file: String = "") -> void:
+	var script: Script = load(SELF_PATH)
+	var buffer := LogBuffer.new()
+	var capture := LogCapture.new()
+	capture.attach(buffer)
+	var sources := {"buffer": buffer, "capture": capture, "file": log_file}
+	registry.register_command("editor.get_console", Callable(script, "_cmd_get_console").bind(sources),
+		registry.create_options()
+		.with_description("Read the editor Output log, newest last, with level and text filters; since_id "
+			+ "pages forward from a previous result.")
+		.read_only().scene_independent())
+	registry.register_command("debugger.get_log", Callable(script, "_cmd_get_game_log").bind(sources),
+		registry.create_options()
+		.with_description("Read the last game's output from its log file (the running game answers this itself).")
+		.read_only().scene_independent())
+
+
+static func _cmd_get_console(params: Dictionary, sources: Dictionary) -> Dictionary:
+	var query := {}
+	for key: String in ["since_id", "limit", "level_filter", "text_filter", "is_regex"]:
+		if params.has(key):
+			query[key] = params[key]
+	var chosen := LogQuery.filters(query)
+	if not chosen["ok"]:
+		return chosen["error"]
+	var clear: Variant = params.get("clear_buffer", false)
+	if not clear is bool:
+		return ToolkitError.fail("INVALID_PARAMS", "clear_buffer must be true or false")
+	var capture: LogCapture = sources["capture"]
+	var source: Variant = params.get("source", LogSources.default_source(capture))
+	if not (source is String and source in LogSources.SOURCES):
+		return ToolkitError.fail("INVALID_PARAMS", "source must be 'buffer' or 'file'")
+	var read := LogSources.read(source, capture, sources["buffer"], sources["file"])
+	if not read["ok"]:
+		return read["error"]
+	var result := LogQuery.page(read["entries"], chosen, "console", "editor:%s" % source)
+	result["source"] = source
+	if clear:
+		result["cleared"] = (sources["buffer"] as LogBuffer).clear()
+	return ToolkitSuccess.ok(result)
+
+
+## The game's buffer lives in the game; once it is gone only its log file remains.
+static func _cmd_get_game_log(params: Dictionary, sources: Dictionary) -> Dictionary:
+	var query := {}
+	for key: String in ["limit", "text_filter", "is_regex"]:
+		if params.has(key):
+			query[key] = params[key]
+	var chosen := LogQuery.filters(query)
+	if not chosen["ok"]:
+		return chosen["error"]
+	var source: Variant = params.get("source", "file")
+	if not (source is String and source in LogSources.SOURCES):
+		return ToolkitError.fail("INVALID_PARAMS", "source must be 'buffer' or 'file'")
+	if source == "buffer":
+		return ToolkitError.fail("LOG_UNAVAILABLE", "No game is running, so there is no game output buffer",
+			"Pass source='file' for the last game's log file, or start the game with game_start.")
+	var read := LogSources.read("file", sources["capture"], sources["buffer"], sources["file"])
+	if not read["ok"]:
+		return read["error"]
+	var result := LogQuery.page(read["entries"], chosen, "game_log", "editor:file")
+	result["source"] = "file"
+	return ToolkitSuccess.ok(result)

@@ -1,0 +1,34 @@
+@tool
+extends RefCounted
+## Where a log read comes from: "buffer" (this process's output since capture started, Godot
+## 4.5+) or "file" (the engine's log file). Shared by editor.get_console and the game's
+## debugger.get_log. RUNTIME-REACHABLE.
+
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
+const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
+const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
+
+const SOURCES := ["buffer", "file"]
+
+
+## The default source: the buffer where this engine can fill one.
+static func default_source(capture: LogCapture) -> String:
+	return "buffer" if capture.is_attached() else "file"
+
+
+## {"ok": true, "entries"} or {"ok": false, "error": LOG_UNAVAILABLE with a version-aware hint}.
+static func read(source: String, capture: LogCapture, buffer: LogBuffer, log_file: String) -> Dictionary:
+	if source == "buffer":
+		if not capture.is_attached():
+			return {"ok": false, "error": ToolkitError.fail("LOG_UNAVAILABLE",
+				"The output buffer needs Godot 4.5+ (this is %s)" % Engine.get_version_info()["string"],
+				"Pass source='file' to read the engine's log file instead.")}
+		return {"ok": true, "entries": buffer.entries()}
+	var file := LogFile.read(log_file if not log_file.is_empty() else LogFile.path())
+	if not file["ok"]:
+		var hint := "Pass source='buffer' to read what was printed since the toolkit started." \
+			if capture.is_attached() else "Enable debug/file_logging/enable_file_logging and restart."
+		return {"ok": false, "error": ToolkitError.fail("LOG_UNAVAILABLE", "The log file cannot be read: %s"
+			% file["reason"], hint)}
+	return {"ok": true, "entries": file["entries"]}
