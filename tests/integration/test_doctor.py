@@ -269,7 +269,8 @@ async def test_no_game_is_not_a_failure(sim: ToolkitSim, godot_project: Path, da
 
 
 async def test_game_published_but_not_listening(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
-    sim.publish(runtime_port=free_port(), runtime_pid=os.getpid())
+    # A game's port reaches the registry through its overlay file, as the toolkit writes it.
+    sim.registry.write_overlay(sim.key, {"_key": sim.key, "runtime_port": free_port(), "runtime_pid": os.getpid()})
     check = one(await diagnose(godot_project, data_home), "game_port")
     assert check.status == "fail" and "nothing listens" in check.detail
 

@@ -156,7 +156,7 @@ async def test_set_limits_clamps_and_says_so(sim: ToolkitSim):
 
 @pytest.mark.parametrize(
     ("params", "needle"),
-    [({}, "state must be one of"), ({"state": "up"}, "state must be one of"),
+    [({"state": "up"}, "state must be one of"),
      ({"state": "active", "port": "6005"}, "port must be a whole number"),
      ({"state": "active", "host": 1}, "host must be a string")],
 )
@@ -165,6 +165,13 @@ async def test_set_lsp_status_validates(sim: ToolkitSim, params: dict[str, Any],
         result = (await call(ws, "editor.set_lsp_status", params))["result"]
     assert result["code"] == "INVALID_PARAMS" and needle in result["error"]
     assert sim.lsp_status is None
+
+
+async def test_set_lsp_status_without_a_state_is_stored_as_unavailable(sim: ToolkitSim):
+    # As the toolkit (and the reference) does: every field is optional.
+    async with peer(sim) as ws:
+        result = (await call(ws, "editor.set_lsp_status", {}))["result"]
+    assert result == {"success": True, "lsp_status": {"state": "unavailable", "host": "", "port": 0, "detail": ""}}
 
 
 async def test_set_lsp_status_stores_the_normalised_form(sim: ToolkitSim):

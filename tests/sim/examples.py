@@ -30,13 +30,14 @@ def load_examples(directory: Path = RESULTS_DIR) -> dict[str, list[dict[str, Any
 
 
 def example_result(
-    method: str, params: dict[str, Any] | None, directory: Path = RESULTS_DIR
+    method: str, params: dict[str, Any] | None, directory: Path = RESULTS_DIR, *, exact: bool = False
 ) -> dict[str, Any] | None:
-    """The result of the first example whose params equal these, else the method's first; None if unknown."""
+    """The result of the first example whose params equal these, else (unless ``exact``) the
+    method's first; None when there is none."""
     examples = load_examples(directory).get(method)
     if not examples:
         return None
     for example in examples:
         if example.get("params") == (params or {}):
             return dict(example["result"])
-    return dict(examples[0]["result"])
+    return None if exact else dict(examples[0]["result"])

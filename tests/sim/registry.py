@@ -221,6 +221,18 @@ class SimRegistry:
         self.entry_file(key).unlink(missing_ok=True)
         self.rebuild()
 
+    def update(self, key: str, **fields: Any) -> dict[str, Any]:
+        """Write (or amend) the entry of ``key`` with these fields, as an editor publishing itself would."""
+        entry = _read_json_object(self.entry_file(key)) or {"_key": key}
+        entry.update(fields)
+        entry.setdefault("_key", key)
+        return self.write_entry(key, entry)
+
+    def remove(self, key: str) -> None:
+        """The entry of ``key`` and any game overlay gone, as when that editor unregisters."""
+        self.overlay_file(key).unlink(missing_ok=True)
+        self.remove_entry(key)
+
     def rebuild(self) -> bool:
         """Project every entry file into projects.json; False when the lock stayed busy (as the toolkit)."""
         self.entries.mkdir(parents=True, exist_ok=True)

@@ -32,8 +32,11 @@ without a word, and a response larger than the buffer becomes ``RESPONSE_TOO_LAR
 ``echo``, ``ping``, ``_cancel``, ``meta.set_limits`` and ``editor.set_lsp_status`` validate and
 answer as the toolkit does; the registry is written as the toolkit writes it
 (tests/sim/registry.py). A test that needs a method the toolkit lacks scripts it, which makes
-it known. An unscripted known method gets ``{"success": true, "method", "params"}`` (plus
-real behaviour for extensions.list/refresh, game.start/stop and debugger.get_log).
+it known. An unscripted known method called with the params of one of the toolkit's result
+examples (tests/fixtures/toolkit/results, each checked against the real toolkit by the GDScript
+tests) answers with that example's result, else ``{"success": true, "method", "params"}`` (which
+lets tests correlate concurrent calls) (plus real behaviour for
+extensions.list/refresh, game.start/stop and debugger.get_log).
 ``instant=True`` skips recording and scripts entirely, for benchmarks.
 """
 
@@ -54,6 +57,7 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from tests.sim.examples import example_result
 from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
 
 log = logging.getLogger("tests.sim")
@@ -518,6 +522,9 @@ class ToolkitSim:
             if self.error_buffer:
                 reply["error_buffer"] = list(self.error_buffer)
             return reply
+        example = example_result(method, params, exact=True)
+        if example is not None:
+            return example
         return {"success": True, "method": method, "params": params}
 
     def _set_limits(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -540,13 +547,17 @@ class ToolkitSim:
         result: dict[str, Any] = {"success": True, "applied": applied, "previous": previous}
         if clamped:
             result["clamped"] = clamped
-        if "ws_buffer_kb" in applied:
-            result["hint"] = "ws_buffer_kb applies to connections opened from now on; reconnect to use it."
+        if "ws_buffer_kb" in applied and applied["ws_buffer_kb"] != previous["ws_buffer_kb"]:
+            result["hint"] = (
+                "ws_buffer_kb: replies use it at once; live connections are closed once idle (1001) "
+                "so the bridge reconnects with the new inbound size."
+            )
         return result
 
     def _set_lsp_status(self, params: dict[str, Any]) -> dict[str, Any]:
-        """editor_status_commands.gd: the state enum, a whole port, string host/detail; the stored form back."""
-        if params.get("state") not in LSP_STATES:
+        """editor_status_commands.gd: every field optional (a missing state is stored as unavailable),
+        a present one checked: the state enum, a whole port, string host/detail; the stored form back."""
+        if "state" in params and params["state"] not in LSP_STATES:
             return _fail("INVALID_PARAMS", f"state must be one of {', '.join(LSP_STATES)}")
         if "port" in params and not _is_whole(params["port"]):
             return _fail("INVALID_PARAMS", "port must be a whole number")
@@ -555,7 +566,7 @@ class ToolkitSim:
                 return _fail("INVALID_PARAMS", f"{key} must be a string")
         port = params.get("port")
         self.lsp_status = {
-            "state": params["state"],
+            "state": params.get("state", "unavailable"),
             "host": params.get("host", ""),
             "port": int(port) if _is_whole(port) else 0,
             "detail": params.get("detail", ""),

@@ -29,6 +29,7 @@ def test_example_result_prefers_equal_params(tmp_path: Path) -> None:
     assert examples.example_result("x.y", {"a": 2}, tmp_path) == {"success": True, "n": 2}
     assert examples.example_result("x.y", {"a": 9}, tmp_path) == {"success": True, "n": 1}
     assert examples.example_result("x.z", {}, tmp_path) is None
+    assert examples.example_result("x.y", {"a": 9}, tmp_path, exact=True) is None
 
 
 def test_malformed_example_file_is_refused(tmp_path: Path) -> None:
