@@ -515,6 +515,9 @@ class ToolkitSim:
             return self._set_limits(params)
         if method == "editor.set_lsp_status":
             return self._set_lsp_status(params)
+        example = example_result(method, params, exact=True)
+        if example is not None:
+            return example
         if method == "debugger.get_log":
             limit = params.get("limit", 200)
             lines = self.log_lines[-int(limit):] if limit else list(self.log_lines)
@@ -522,9 +525,6 @@ class ToolkitSim:
             if self.error_buffer:
                 reply["error_buffer"] = list(self.error_buffer)
             return reply
-        example = example_result(method, params, exact=True)
-        if example is not None:
-            return example
         return {"success": True, "method": method, "params": params}
 
     def _set_limits(self, params: dict[str, Any]) -> dict[str, Any]:
