@@ -193,6 +193,7 @@ def serve(settings: Settings) -> int:
     import anyio
 
     from godot_bridge.app import BridgeApp
+    from godot_bridge.mcp.loop import backend_options
     from godot_bridge.mcp.server import run_stdio
 
     try:
@@ -201,7 +202,7 @@ def serve(settings: Settings) -> int:
         sys.stderr.write(f"godot-bridge: error: {exc}\n")
         return 1
     try:
-        anyio.run(run_stdio, app)
+        anyio.run(run_stdio, app, backend_options=backend_options())
     except KeyboardInterrupt:
         pass
     return 0
@@ -221,6 +222,7 @@ def serve_http(settings: Settings, args: Args) -> int:
 
     from godot_bridge.app import BridgeApp
     from godot_bridge.mcp.http import run_http
+    from godot_bridge.mcp.loop import backend_options
 
     try:
         app = BridgeApp(settings)
@@ -229,7 +231,7 @@ def serve_http(settings: Settings, args: Args) -> int:
         return 1
     logging.getLogger("godot_bridge").info("serving MCP at http://%s:%d/mcp", options.host, options.port)
     try:
-        anyio.run(run_http, app, options)
+        anyio.run(run_http, app, options, backend_options=backend_options())
     except KeyboardInterrupt:
         pass
     return 0
