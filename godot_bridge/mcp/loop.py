@@ -1,7 +1,7 @@
 """Which event loop serves: uvloop where it is installed and the platform has it, else asyncio's.
 
 uvloop is an optional speed-up (the ``fast`` extra; it does not exist on Windows). In
-bench/ it took ~20% off a call's round trip (issue 18). ``GODOT_MCP_UVLOOP=0`` turns it off,
+bench/ it took ~20% off a call's round trip (issue 18). ``GODOT_BRIDGE_UVLOOP=0`` turns it off,
 to compare or to rule it out when something misbehaves.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 def uvloop_wanted(env: Mapping[str, str] | None = None) -> bool:
     env = os.environ if env is None else env
-    if sys.platform == "win32" or env.get("GODOT_MCP_UVLOOP", "1").strip().lower() in ("0", "false", "no", "off"):
+    if sys.platform == "win32" or env.get("GODOT_BRIDGE_UVLOOP", "1").strip().lower() in ("0", "false", "no", "off"):
         return False
     return importlib.util.find_spec("uvloop") is not None
 

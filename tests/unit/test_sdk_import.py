@@ -50,8 +50,8 @@ def test_an_sdk_loaded_first_is_left_alone() -> None:
 
 
 def test_uvloop_can_be_turned_off_and_is_never_used_on_windows(monkeypatch) -> None:
-    assert backend_options({"GODOT_MCP_UVLOOP": "0"}) == {}
-    assert not uvloop_wanted({"GODOT_MCP_UVLOOP": "off"})
+    assert backend_options({"GODOT_BRIDGE_UVLOOP": "0"}) == {}
+    assert not uvloop_wanted({"GODOT_BRIDGE_UVLOOP": "off"})
     monkeypatch.setattr(sys, "platform", "win32")
     assert backend_options({}) == {}
 
