@@ -159,6 +159,10 @@ def _configure_logging() -> None:
     # The SDK logs every request at INFO; keep stderr to our own call log.
     logging.getLogger("mcp").setLevel(logging.WARNING)
     logging.getLogger("watchfiles").setLevel(logging.WARNING)  # "1 change detected" on every file write
+    # Every tool call logs one line; the format uses none of the caller, thread or process
+    # fields, so skip gathering them (the logging docs' own optimisation; a stack walk per call).
+    logging._srcfile = None  # type: ignore[attr-defined]
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
 
 
 def main(argv: Sequence[str] | None = None) -> int:
