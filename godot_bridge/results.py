@@ -32,11 +32,17 @@ class ToolOutcome:
 
 
 def sort_keys(value: Any) -> Any:
-    """Return ``value`` with every dict's keys sorted, recursively."""
+    """Return ``value`` with every dict's keys sorted, recursively; NaN and Infinity become None.
+
+    JSON has no NaN: the structured content always went out as null (pydantic), and now the
+    text says null too, as orjson writes it.
+    """
     if isinstance(value, dict):
         return {k: sort_keys(value[k]) for k in sorted(value)}
     if isinstance(value, list):
         return [sort_keys(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     return value
 
 
@@ -63,7 +69,7 @@ def sorted_and_text(value: Any) -> tuple[Any, str]:
     Python sort and a second sorting encode: a large scene tree was ~4x the reference's
     time in bench/ (issue 18). The parse of the sorted text *is* the sorted copy, so text
     and structured content cannot disagree. What orjson will not take (a lone surrogate,
-    an integer beyond 64 bits, NaN) goes the json way, whose output it always was.
+    an integer beyond 64 bits, a non-string key) goes the json way, whose output it always was.
     A string payload is its own text (the structured content keeps the string).
     """
     if isinstance(value, str):
@@ -73,24 +79,8 @@ def sorted_and_text(value: Any) -> tuple[Any, str]:
             data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
         except (TypeError, orjson.JSONEncodeError):
             return _sorted_and_text_py(value)
-        if b"null" not in data or not _has_non_finite(value):
-            return orjson.loads(data), data.decode("utf-8")
+        return orjson.loads(data), data.decode("utf-8")
     return _sorted_and_text_py(value)
-
-
-def _has_non_finite(value: Any) -> bool:
-    """Whether a float NaN/Infinity hides in ``value`` (orjson writes them as null, json as NaN)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float):
-            if not math.isfinite(item):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return False
 
 
 def _outcome(payload: Any, *, is_error: bool = False) -> ToolOutcome:

@@ -63,13 +63,23 @@ def test_floats_are_the_same_numbers(value: object) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    [{"s": "\ud800"}, {"n": float("nan")}, {"i": [float("inf")]}, {"big": 2**80}],
-    ids=["lone-surrogate", "nan", "infinity", "int-beyond-64-bits"],
+    [{"s": "\ud800"}, {"big": 2**80}, {"b": {1: "one"}, "a": 0}],
+    ids=["lone-surrogate", "int-beyond-64-bits", "non-string-key"],
 )
 def test_what_orjson_refuses_goes_the_json_way(value: dict) -> None:
     structured, text = results.sorted_and_text(value)
     assert text == json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    assert structured == results.sort_keys(value)
     assert _key_orders(structured) == _key_orders(results.sort_keys(value))
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["orjson", "json"])
+def test_nan_and_infinity_are_null_in_text_and_structure(fast: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not fast:
+        monkeypatch.setattr(results, "orjson", None)
+    structured, text = results.sorted_and_text({"n": float("nan"), "i": [float("inf"), -float("inf")], "x": 1.5})
+    assert text == '{"i":[null,null],"n":null,"x":1.5}'
+    assert structured == {"i": [None, None], "n": None, "x": 1.5}
 
 
 def test_without_orjson_the_json_way_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
