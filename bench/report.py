@@ -100,7 +100,7 @@ def ratios(r: dict[str, Any]) -> dict[str, Any]:
         put(f"throughput {mode} calls/s", _get(r, "latency", mode, "ours/handshake", "calls_per_s"),
             _get(r, "latency", mode, "reference/handshake", "calls_per_s"))
     for size, row in (r.get("payload") or {}).items():
-        for kind in ("text", "image"):
+        for kind in ("text", "image", "tree"):
             put(f"payload {size} {kind} p50", _get(row, f"ours/{kind}", "p50"), _get(row, f"reference/{kind}", "p50"))
             put(f"payload {size} {kind} response bytes", _get(row, f"ours/{kind}", "response_bytes"),
                 _get(row, f"reference/{kind}", "response_bytes"))

@@ -69,7 +69,9 @@ REFERENCE_DIR = BENCH_DIR / ".reference"
 CHEAP_TOOL, CHEAP_METHOD = "scene_get_tree", "scene.get_tree"
 # Sized replies: the same tool as text, and a screenshot (image block) from the editor_advanced group.
 IMAGE_TOOL, IMAGE_METHOD, IMAGE_GROUP = "editor_screenshot", "editor.screenshot", "editor_advanced"
-PAYLOAD_SIZES = (1024, 64 * 1024, 512 * 1024)
+PAYLOAD_SIZES = (1024, 64 * 1024, 512 * 1024, 1024 * 1024)
+# A nested, scene-tree-like result (dicts of dicts, many small keys): what sorting and encoding cost.
+TREE_TOOL, TREE_METHOD = "project_get_settings", "project.get_settings"
 PHASES = ("spawn", "latency", "payload", "context", "memory")
 HANDSHAKE, MODERN = "handshake", "modern"
 WARMUP_CALLS = 100
@@ -335,8 +337,10 @@ class Run:
         for size in PAYLOAD_SIZES:
             home, project = self.home(f"payload-{size // 1024}k")
             text_reply, image_reply = sized_replies(size)
+            tree_reply = tree_reply_of(size)
             script = {CHEAP_METHOD: {"steps": [{"result": text_reply}], "times": None},
-                      IMAGE_METHOD: {"steps": [{"result": image_reply}], "times": None}}
+                      IMAGE_METHOD: {"steps": [{"result": image_reply}], "times": None},
+                      TREE_METHOD: {"steps": [{"result": tree_reply}], "times": None}}
             sim = await self.sim(home, project, script=script)
             direct = await DirectClient(sim.port, sim.token).start()
             self.pool.add(direct)
@@ -344,7 +348,8 @@ class Run:
             for b in bridges.values():
                 await b.call("discover_tools", {"request": IMAGE_GROUP})
             contenders: list[tuple[str, Callable[[], Awaitable[Any]]]] = []
-            for kind, tool, method in (("text", CHEAP_TOOL, CHEAP_METHOD), ("image", IMAGE_TOOL, IMAGE_METHOD)):
+            for kind, tool, method in (("text", CHEAP_TOOL, CHEAP_METHOD), ("image", IMAGE_TOOL, IMAGE_METHOD),
+                                       ("tree", TREE_TOOL, TREE_METHOD)):
                 contenders.append((f"direct/{kind}", _direct_caller(direct, method)))
                 for spec in self.specs:
                     contenders.append((f"{spec.name}/{kind}", _caller(bridges[spec.name], tool, {}, False)))
@@ -482,6 +487,28 @@ def _memory_summary(samples: list[dict[str, int | None]]) -> dict[str, Any]:
         out["growth_from_startup_kib"] = end - start
         out["growth_after_first_block_kib"] = end - warm
     return out
+
+
+def tree_reply_of(size: int) -> dict[str, Any]:
+    """A toolkit result of about ``size`` bytes shaped like a scene tree: nested nodes with unsorted keys."""
+    rng = random.Random(size + 1)
+    counter = 0
+
+    def node(depth: int) -> dict[str, Any]:
+        nonlocal counter
+        counter += 1
+        item: dict[str, Any] = {"type": rng.choice(("Node2D", "Sprite2D", "Label", "Control")),
+                                "name": f"Node{counter}", "visible": rng.random() < 0.9,
+                                "position": {"y": rng.randint(-999, 999), "x": round(rng.uniform(-500, 500), 2)},
+                                "path": f"/root/Main/Node{counter}"}
+        if depth < 3:
+            item["children"] = [node(depth + 1) for _ in range(4)]
+        return item
+
+    reply: dict[str, Any] = {"success": True, "roots": []}
+    while len(json.dumps(reply)) < size:
+        reply["roots"].append(node(0))
+    return reply
 
 
 def sized_replies(size: int) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -43,7 +43,8 @@ options:
 environment: GODOT_MCP_PROJECT_PATH, GODOT_MCP_EDITOR_PORT, GODOT_MCP_RUNTIME_PORT,
   GODOT_MCP_LSP_PORT, GODOT_MCP_LSP_HOST, GODOT_MCP_READ_ONLY, GODOT_MCP_TOKEN_PATH,
   GODOT_MCP_RATE_LIMIT, GODOT_MCP_SCRIPT_READ_LIMIT, GODOT_MCP_WS_BUFFER_LIMIT,
-  GODOT_MCP_LOG_LEVEL, GODOT_BRIDGE_HTTP_TOKEN, MCP_ALLOWED_ORIGINS (see README)
+  GODOT_MCP_LOG_LEVEL, GODOT_BRIDGE_HTTP_TOKEN, GODOT_BRIDGE_UVLOOP,
+  MCP_ALLOWED_ORIGINS (see README)
 """
 
 _VALUE_FLAGS = {"--project", "--editor-port", "--runtime-port", "--lsp-port", "--lsp-host", "--host", "--port"}
@@ -159,6 +160,10 @@ def _configure_logging() -> None:
     # The SDK logs every request at INFO; keep stderr to our own call log.
     logging.getLogger("mcp").setLevel(logging.WARNING)
     logging.getLogger("watchfiles").setLevel(logging.WARNING)  # "1 change detected" on every file write
+    # Every tool call logs one line; the format uses none of the caller, thread or process
+    # fields, so skip gathering them (the logging docs' own optimisation; a stack walk per call).
+    logging._srcfile = None  # type: ignore[attr-defined]
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -199,6 +204,7 @@ def serve(settings: Settings) -> int:
     import anyio
 
     from godot_bridge.app import BridgeApp
+    from godot_bridge.mcp.loop import backend_options
     from godot_bridge.mcp.server import run_stdio
 
     try:
@@ -207,7 +213,7 @@ def serve(settings: Settings) -> int:
         sys.stderr.write(f"godot-bridge: error: {exc}\n")
         return 1
     try:
-        anyio.run(run_stdio, app)
+        anyio.run(run_stdio, app, backend_options=backend_options())
     except KeyboardInterrupt:
         pass
     return 0
@@ -227,6 +233,7 @@ def serve_http(settings: Settings, args: Args) -> int:
 
     from godot_bridge.app import BridgeApp
     from godot_bridge.mcp.http import run_http
+    from godot_bridge.mcp.loop import backend_options
 
     try:
         app = BridgeApp(settings)
@@ -235,7 +242,7 @@ def serve_http(settings: Settings, args: Args) -> int:
         return 1
     logging.getLogger("godot_bridge").info("serving MCP at http://%s:%d/mcp", options.host, options.port)
     try:
-        anyio.run(run_http, app, options)
+        anyio.run(run_http, app, options, backend_options=backend_options())
     except KeyboardInterrupt:
         pass
     return 0

@@ -76,9 +76,9 @@ def merge(existing: dict[str, Any], os_name: str, overrides: dict[str, Any]) -> 
             env[key] = env_string(value)
     env["GODOT_MCP_CONFIG_VERSION"] = "1"
     if os_name == "Windows":
-        entry["command"], entry["args"] = "cmd", ["/c", "uvx", "godot-bridge"]
+        entry["command"], entry["args"] = "cmd", ["/c", "uvx", "--compile-bytecode", "godot-bridge"]
     else:
-        entry["command"], entry["args"] = "uvx", ["godot-bridge"]
+        entry["command"], entry["args"] = "uvx", ["--compile-bytecode", "godot-bridge"]
     entry["env"] = env
     servers[SERVER_KEY] = entry
     return config

@@ -65,11 +65,12 @@ static func merge(existing: Dictionary, os_name: String, env_overrides: Dictiona
 
 
 ## How the client starts the bridge: through uvx, wrapped in `cmd /c` on Windows where a bare
-## uvx shim is not directly executable by most MCP clients.
+## uvx shim is not directly executable by most MCP clients. --compile-bytecode: uv installs no
+## .pyc files otherwise, and the bridge would compile itself and the SDK on every cold start.
 static func launch_for(os_name: String) -> Dictionary:
 	if os_name == "Windows":
-		return {"command": "cmd", "args": ["/c", "uvx", PACKAGE]}
-	return {"command": "uvx", "args": [PACKAGE]}
+		return {"command": "cmd", "args": ["/c", "uvx", "--compile-bytecode", PACKAGE]}
+	return {"command": "uvx", "args": ["--compile-bytecode", PACKAGE]}
 
 
 ## Our entry's key, else the first (sorted) key containing SERVER_KEY_HINT, else "".
