@@ -159,6 +159,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_MCP_LOG_LEVEL": _check_log_level,
     "GODOT_MCP_RESULT_LIMIT": _check_positive,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
+    "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
     "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it
 }
 # Read by the editor plugin, not by the bridge: in the bridge's environment they do nothing.

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check '.[test]'
+.venv/bin/python -m pip install --quiet --disable-pip-version-check '.[test,fast]'
 if ! command -v "${GODOT:-godot}" >/dev/null 2>&1; then
   bash tests/godot/web/setup.sh </dev/null >&2 \
     || echo "test.sh: the Godot web engine could not be set up; GDScript engine tests will be skipped" >&2
