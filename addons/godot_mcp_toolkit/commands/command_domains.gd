@@ -17,6 +17,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/game_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/user_data_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/resource_io_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/asset_commands.gd",
 ]
 
 
