@@ -131,6 +131,12 @@ func test_import_refusals_write_nothing() -> void:
 	Assert.eq(_call("asset.import", {"base64_data": "!!!", "dest_path": DOT})["code"], "INVALID_PARAMS", "bad base64")
 	Assert.eq(_call("asset.import", {"source_path": "res://icon.svg", "dest_path": DOT})["code"], "INVALID_PARAMS",
 		"source_path is outside the project")
+	var token_dir := ProjectSettings.globalize_path("user://addons/godot_mcp_toolkit")
+	Assert.eq(_call("asset.import", {"source_path": token_dir + "/any/mcp_token", "dest_path": DOT})["code"],
+		"PATH_DENIED", "the toolkit's auth token is never copied into the project")
+	var climbing := ProjectSettings.globalize_path("user://") + "/saves/../ADDONS/godot_mcp_toolkit/x"
+	Assert.eq(_call("asset.import", {"source_path": climbing, "dest_path": DOT})["code"], "PATH_DENIED",
+		"not by climbing back with .. nor by case")
 	Assert.eq(_call("asset.import", {"base64_data": "AAEC", "dest_path": DOT, "if_exists": "merge"})["code"],
 		"INVALID_PARAMS", "unknown if_exists")
 	Assert.eq(_call("asset.import", {"base64_data": "AAEC", "dest_path": "res://project.godot",

@@ -97,6 +97,8 @@ func test_refusals_leave_resource_and_file_alone() -> void:
 		"unknown class")
 	Assert.eq(_call("resource.write", {"file_path": TITLE, "properties": {"font_size": "big"}})["code"],
 		"INVALID_PARAMS", "a value of the wrong type")
+	Assert.eq(_call("resource.write", {"file_path": TITLE, "properties": {"resource_path": DIR + "/x.tres"}})["code"],
+		"INVALID_PARAMS", "the path is file_path's")
 	Assert.eq(FileAccess.get_file_as_bytes(TITLE), bytes, "the file is untouched")
 	Assert.eq(DirAccess.get_files_at(DIR), PackedStringArray(["title.tres"]), "no other file made")
 	Assert.is_true(_context.undo(), "only the first create is in the history")

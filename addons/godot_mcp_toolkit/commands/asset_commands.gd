@@ -15,6 +15,7 @@ const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.g
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/commands/files/file_bytes.gd")
 const AssetIndex := preload("res://addons/godot_mcp_toolkit/commands/asset/asset_index.gd")
+const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/asset_commands.gd"
 const DEFAULT_LIMIT := 200
@@ -230,6 +231,9 @@ static func _source_bytes(params: Dictionary) -> Dictionary:
 	var source: Variant = params["source_path"]
 	if not source is String or not (source as String).is_absolute_path() or (source as String).contains("://"):
 		return _invalid("source_path must be an absolute path on disk (outside res:// and user://), got %s" % str(source))
+	if _is_protected_source(source):
+		return {"ok": false, "error": ToolkitError.fail("PATH_DENIED",
+			"The MCP toolkit's own files (its auth token) cannot be copied into the project: %s" % source)}
 	if not FileAccess.file_exists(source):
 		return {"ok": false, "error": ToolkitError.fail("NOT_FOUND", "No file at %s" % source,
 			"source_path is read on the machine running the editor.")}
@@ -238,3 +242,20 @@ static func _source_bytes(params: Dictionary) -> Dictionary:
 		return {"ok": false, "error": ToolkitError.fail("READ_FAILED", "Could not read %s: %s" % [
 			source, error_string(FileAccess.get_open_error())])}
 	return {"ok": true, "data": bytes, "kind": "source_path"}
+
+
+## True for the toolkit's user:// folder and the auth token file, on disk: copied under res:// they
+## would be readable with script_read, handing the bridge's secret to whatever reads the project.
+static func _is_protected_source(source: String) -> bool:
+	var folded := _disk_form(source)
+	var guarded := [ProjectSettings.globalize_path(FileGuard.TOOLKIT_FOLDERS[1]), Auth.new().get_published_token_path()]
+	for item: String in guarded:
+		var protected := _disk_form(item)
+		if folded == protected or folded.begins_with(protected + "/"):
+			return true
+	return false
+
+
+## `..` resolved, `/` separators, case folded (Windows and macOS fold case).
+static func _disk_form(path: String) -> String:
+	return path.replace("\\", "/").simplify_path().to_lower()

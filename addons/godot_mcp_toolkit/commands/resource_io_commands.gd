@@ -125,6 +125,9 @@ static func _write_target(params: Dictionary) -> Dictionary:
 		return {"ok": false, "error": missing}
 	if params.get("properties") != null and not params["properties"] is Dictionary:
 		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "properties must be an object")}
+	if params.get("properties") is Dictionary and (params["properties"] as Dictionary).has("resource_path"):
+		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS",
+			"resource_path is set by file_path, not as a property")}
 	if params.get("type") != null and not params["type"] is String:
 		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "type must be a class name string")}
 	var checked := ScriptFiles.check_path(params["file_path"], true)
