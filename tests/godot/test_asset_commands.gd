@@ -134,9 +134,12 @@ func test_import_refusals_write_nothing() -> void:
 	var token_dir := ProjectSettings.globalize_path("user://addons/godot_mcp_toolkit")
 	Assert.eq(_call("asset.import", {"source_path": token_dir + "/any/mcp_token", "dest_path": DOT})["code"],
 		"PATH_DENIED", "the toolkit's auth token is never copied into the project")
-	var climbing := ProjectSettings.globalize_path("user://") + "/saves/../ADDONS/godot_mcp_toolkit/x"
-	Assert.eq(_call("asset.import", {"source_path": climbing, "dest_path": DOT})["code"], "PATH_DENIED",
-		"not by climbing back with .. nor by case")
+	var folded := ProjectSettings.globalize_path("user://") + "//./ADDONS/godot_mcp_toolkit/x"
+	Assert.eq(_call("asset.import", {"source_path": folded, "dest_path": DOT})["code"], "PATH_DENIED",
+		"not by doubled slashes, ./ nor case")
+	var climbing := _call("asset.import", {"source_path": ProjectSettings.globalize_path("user://") + "/a/../b",
+		"dest_path": DOT})
+	Assert.eq(climbing["code"], "PATH_DENIED", "'..' is refused outright")
 	Assert.eq(_call("asset.import", {"base64_data": "AAEC", "dest_path": DOT, "if_exists": "merge"})["code"],
 		"INVALID_PARAMS", "unknown if_exists")
 	Assert.eq(_call("asset.import", {"base64_data": "AAEC", "dest_path": "res://project.godot",

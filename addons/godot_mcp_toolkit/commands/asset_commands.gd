@@ -231,6 +231,9 @@ static func _source_bytes(params: Dictionary) -> Dictionary:
 	var source: Variant = params["source_path"]
 	if not source is String or not (source as String).is_absolute_path() or (source as String).contains("://"):
 		return _invalid("source_path must be an absolute path on disk (outside res:// and user://), got %s" % str(source))
+	if ".." in FileGuard.normalize(source).split("/"):
+		return {"ok": false, "error": ToolkitError.fail("PATH_DENIED", "'..' is not allowed in source_path: %s" % source,
+			"Pass the file's full path without '..'.")}
 	if _is_protected_source(source):
 		return {"ok": false, "error": ToolkitError.fail("PATH_DENIED",
 			"The MCP toolkit's own files (its auth token) cannot be copied into the project: %s" % source)}
@@ -256,6 +259,7 @@ static func _is_protected_source(source: String) -> bool:
 	return false
 
 
-## `..` resolved, `/` separators, case folded (Windows and macOS fold case).
+## `/` separators, doubled slashes and `./` collapsed, case folded (Windows and macOS fold case).
+## `..` is refused before this is asked.
 static func _disk_form(path: String) -> String:
-	return path.replace("\\", "/").simplify_path().to_lower()
+	return FileGuard.normalize(path).to_lower()
