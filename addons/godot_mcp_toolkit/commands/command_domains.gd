@@ -15,6 +15,9 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/console_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/execute_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/game_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/user_data_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/resource_io_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/asset_commands.gd",
 ]
 
 

@@ -36,6 +36,9 @@ func refresh_files(paths: PackedStringArray) -> void:
 	var filesystem := EditorInterface.get_resource_filesystem()
 	var unknown_folder := false
 	for path: String in paths:
+		# user:// (save data) is not part of the project index; a scan for it would be wasted.
+		if not path.begins_with("res://"):
+			continue
 		if filesystem.get_filesystem_path(path.get_base_dir()) == null:
 			unknown_folder = true
 		else:
