@@ -17,6 +17,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/game_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/input_map_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/layer_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/audio_commands.gd",
 ]
 
 
