@@ -54,8 +54,10 @@ func test_get_info_of_engine_classes() -> void:
 		"sections": ["properties", "constants"], "limit": 500})
 	var property_names: Array = body["properties"].map(func(entry: Dictionary) -> String: return entry["name"])
 	Assert.is_true("velocity" in property_names and "position" in property_names, "inherited adds Node2D's position")
-	var mode: Array = body["constants"].filter(func(entry: Dictionary) -> bool: return entry["name"] == "MOTION_MODE_FLOATING")
-	Assert.eq(mode, [{"name": "MOTION_MODE_FLOATING", "value": CharacterBody2D.MOTION_MODE_FLOATING, "enum": "MotionMode"}],
+	var mode: Array = body["constants"].filter(
+		func(entry: Dictionary) -> bool: return entry["name"] == "MOTION_MODE_FLOATING")
+	Assert.eq(mode, [{"name": "MOTION_MODE_FLOATING", "value": CharacterBody2D.MOTION_MODE_FLOATING,
+		"enum": "MotionMode"}],
 		"constants carry their value and enum")
 
 
@@ -79,10 +81,12 @@ func test_search() -> void:
 	Assert.eq(bodies["classes"].map(func(entry: Dictionary) -> String: return entry["name"]), expected,
 		"base_class lists the class and every inheriter")
 	var wild := _call("classdb.search", {"pattern": "*body3d", "limit": 1})
-	Assert.is_true(wild["has_more"] and wild["next_offset"] == 1 and wild["returned"] == 1, "a page of one says more remain")
+	Assert.is_true(wild["has_more"] and wild["next_offset"] == 1 and wild["returned"] == 1,
+		"a page of one says more remain")
 	var scripts := _call("classdb.search", {"pattern": "MCPToolkitErr", "include_global": true})
 	Assert.eq(scripts["classes"], [{"name": "MCPToolkitError", "base": "RefCounted", "source": "script",
-		"path": "res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd", "instantiable": true}], "script classes on request")
+		"path": "res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd", "instantiable": true}],
+		"script classes on request")
 	Assert.eq(_call("classdb.search", {"pattern": "MCPToolkitErr"})["total"], 0, "and only then")
 	Assert.eq(_call("classdb.search", {"limit": 0})["code"], "INVALID_PARAMS", "limit must be positive")
 	Assert.contains(_call("classdb.get_info", {"class_name": "Node2d"})["hint"], "Node2D", "a near miss is suggested")

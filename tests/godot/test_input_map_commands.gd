@@ -48,7 +48,8 @@ func test_add_action_saves_and_undoes() -> void:
 	Assert.eq(again["status"], "returned", "a second add returns the existing action")
 	Assert.contains(again["warnings"][0], "0.7", "and says the deadzone was not applied")
 	Assert.is_true(_context.undo(), "undo")
-	Assert.is_false(ProjectSettings.has_setting("input/mcp_test_jump") or InputMap.has_action("mcp_test_jump"), "undo removes it")
+	Assert.is_false(ProjectSettings.has_setting("input/mcp_test_jump") or InputMap.has_action("mcp_test_jump"),
+		"undo removes it")
 	Assert.is_false(_project_file().contains("mcp_test_jump="), "and saves")
 	Assert.is_true(_context.redo(), "redo")
 	Assert.is_true(InputMap.has_action("mcp_test_jump"), "redo adds it again")

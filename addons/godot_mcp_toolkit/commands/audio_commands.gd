@@ -106,7 +106,8 @@ static func _add_bus(params: Dictionary, context: RefCounted) -> Dictionary:
 		return _invalid("bus_index must be a whole number")
 	var position := int(at)
 	if position == 0 or position > AudioServer.bus_count:
-		return _invalid("bus_index for add_bus must be 1-%d (Master stays first) or omitted for the end" % AudioServer.bus_count)
+		return _invalid("bus_index for add_bus must be 1-%d (Master stays first) or omitted for the end"
+			% AudioServer.bus_count)
 	var send := _checked_send(params, name)
 	if not send.is_empty():
 		return send
@@ -124,7 +125,8 @@ static func _add_effect(params: Dictionary, index: int, context: RefCounted) -> 
 	if not spec is Dictionary or not spec.get("type") is String:
 		return _invalid("add_effect needs effect {type: \"AudioEffectReverb\", properties?, index?, enabled?}")
 	var type: String = spec["type"]
-	if not ClassDB.class_exists(type) or not ClassDB.is_parent_class(type, "AudioEffect") or not ClassDB.can_instantiate(type):
+	if not ClassDB.class_exists(type) or not ClassDB.is_parent_class(type, "AudioEffect") \
+			or not ClassDB.can_instantiate(type):
 		return _invalid("%s is not an AudioEffect class this Godot can create" % type,
 			"classdb_search with base_class \"AudioEffect\" lists them.")
 	var effect: AudioEffect = ClassDB.instantiate(type)

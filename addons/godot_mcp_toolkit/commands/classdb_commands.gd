@@ -63,7 +63,8 @@ static func _describe(name: String, sections: Array, inherited: bool) -> Diction
 	var path := str(global["path"])
 	var script := load(path) as Script if ResourceLoader.exists(path) else null
 	if script == null or String(script.get_instance_base_type()).is_empty():
-		return {"error": ToolkitError.fail("LOAD_FAILED", "The script of class %s (%s) does not load or compile" % [name, path],
+		return {"error": ToolkitError.fail("LOAD_FAILED",
+			"The script of class %s (%s) does not load or compile" % [name, path],
 			"script_check shows its errors.")}
 	return {"info": {"class_name": name, "source": "script", "base": str(global["base"]), "path": path,
 		"instantiable": ClassDB.can_instantiate(script.get_instance_base_type())},

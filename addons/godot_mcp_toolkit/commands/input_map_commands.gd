@@ -132,7 +132,8 @@ static func _checked_name(params: Dictionary, actions: Array) -> Dictionary:
 
 ## Applies key = value, saves, and records the undo step (back to `before`). An error envelope
 ## (with everything put back) when project.godot cannot be saved, else {}.
-static func _change(context: RefCounted, description: String, key: String, value: Variant, before: Variant) -> Dictionary:
+static func _change(context: RefCounted, description: String, key: String, value: Variant,
+		before: Variant) -> Dictionary:
 	var saved := apply_action(key, value)
 	if saved != OK:
 		apply_action(key, before)
