@@ -53,6 +53,9 @@ func test_add_action_saves_and_undoes() -> void:
 	Assert.is_false(_project_file().contains("mcp_test_jump="), "and saves")
 	Assert.is_true(_context.redo(), "redo")
 	Assert.is_true(InputMap.has_action("mcp_test_jump"), "redo adds it again")
+	var plain := _call("input_map.action", {"action": "add", "name": "mcp_test_fire"})
+	Assert.eq(plain["deadzone"], InputMap.action_get_deadzone("mcp_test_fire"), "no deadzone: the engine's default")
+	Assert.is_true(plain["deadzone"] > 0.0 and not InputMap.has_action("__mcp_toolkit_deadzone_probe"), "probe removed")
 
 
 func test_bind_and_unbind_events() -> void:

@@ -11,7 +11,9 @@ const InputEvents := preload("res://addons/godot_mcp_toolkit/commands/input_map/
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/input_map_commands.gd"
 const PREFIX := "input/"
+## Only a fallback: a new action gets the running engine's own default (see _engine_deadzone).
 const DEFAULT_DEADZONE := 0.5
+const PROBE_ACTION := &"__mcp_toolkit_deadzone_probe"
 const SAVE_HINT := "Nothing was changed. Check that project.godot is writable."
 
 
@@ -35,7 +37,7 @@ static func _cmd_action(params: Dictionary, context: RefCounted) -> Dictionary:
 	var key := PREFIX + name
 	if params["action"] == "remove":
 		return _remove_action(name, key, context)
-	var deadzone: Variant = params.get("deadzone", DEFAULT_DEADZONE)
+	var deadzone: Variant = params.get("deadzone", _engine_deadzone())
 	if not Params.is_number(deadzone) or float(deadzone) < 0.0 or float(deadzone) > 1.0:
 		return ToolkitError.fail("INVALID_PARAMS", "deadzone must be a number from 0 to 1, got %s" % JSON.stringify(deadzone))
 	if ProjectSettings.has_setting(key):
@@ -151,6 +153,9 @@ static func _change(context: RefCounted, description: String, key: String, value
 static func apply_action(key: String, value: Variant) -> Error:
 	var name := StringName(key.trim_prefix(PREFIX))
 	ProjectSettings.set_setting(key, value)
+	# The editor's own UI runs on its ui_* actions: a project's changes to them must not reach it.
+	if Engine.is_editor_hint() and ProjectSettings.property_can_revert(key):
+		return ProjectSettings.save()
 	if InputMap.has_action(name):
 		InputMap.erase_action(name)
 	if value is Dictionary:
@@ -159,6 +164,16 @@ static func apply_action(key: String, value: Variant) -> Error:
 			if event is InputEvent:
 				InputMap.action_add_event(name, event)
 	return ProjectSettings.save()
+
+
+## The deadzone this Godot gives an action added without one (it changed between versions).
+static func _engine_deadzone() -> float:
+	if InputMap.has_action(PROBE_ACTION):
+		return InputMap.action_get_deadzone(PROBE_ACTION)
+	InputMap.add_action(PROBE_ACTION)
+	var deadzone := InputMap.action_get_deadzone(PROBE_ACTION)
+	InputMap.erase_action(PROBE_ACTION)
+	return deadzone
 
 
 static func _index_of(events: Array, event: InputEvent) -> int:
