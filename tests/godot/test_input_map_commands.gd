@@ -71,6 +71,10 @@ func test_bind_and_unbind_events() -> void:
 	var mouse := _call("input_map.event", {"action": "bind", "name": "mcp_test_jump",
 		"event": {"type": "mouse_button", "button_index": "RIGHT"}})
 	Assert.eq(mouse["events"].size(), 2, "a second event joins")
+	var chord := _call("input_map.event", {"action": "bind", "name": "mcp_test_jump",
+		"event": {"type": "key", "keycode": "Ctrl+S"}})
+	Assert.eq([chord["event"]["keycode"], chord["event"].get("ctrl")], ["S", true], "a chord keeps its modifier")
+	Assert.is_true(_context.undo(), "undo the chord")
 	var unbound := _call("input_map.event", {"action": "unbind", "name": "mcp_test_jump",
 		"event": {"type": "key", "keycode": "SPACE"}})
 	Assert.eq(unbound["status"], "unbound", "unbound")

@@ -149,6 +149,8 @@ static func _remove_effect(params: Dictionary, index: int, context: RefCounted) 
 	if not spec is Dictionary:
 		return _invalid("remove_effect needs effect {type, index?}: the type, and which one when the bus has several")
 	var type: Variant = spec.get("type")
+	if not type is String:
+		return _invalid("effect.type must name the effect class, like \"AudioEffectReverb\"")
 	var slot := -1
 	if spec.has("index"):
 		slot = int(spec["index"]) if Params.is_whole_number(spec["index"]) else -2
@@ -159,7 +161,7 @@ static func _remove_effect(params: Dictionary, index: int, context: RefCounted) 
 				break
 	var name := AudioServer.get_bus_name(index)
 	if slot < 0 or slot >= AudioServer.get_bus_effect_count(index) \
-			or (type is String and AudioServer.get_bus_effect(index, slot).get_class() != type):
+			or AudioServer.get_bus_effect(index, slot).get_class() != type:
 		return ToolkitError.fail("NOT_FOUND", "Bus %s has no %s%s" % [name, type,
 			" at effect index %s" % spec["index"] if spec.has("index") else ""],
 			"audiobus_list shows each bus's effects with their index.")
