@@ -18,6 +18,10 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/user_data_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/resource_io_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/asset_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/input_map_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/layer_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/audio_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/classdb_commands.gd",
 ]
 
 
