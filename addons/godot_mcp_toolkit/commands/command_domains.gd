@@ -8,6 +8,7 @@ extends RefCounted
 const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/scene_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/placeholder_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/procedural_commands.gd",
 ]
 
 
