@@ -10,6 +10,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/placeholder_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/procedural_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/three_d_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/theme_commands.gd",
 ]
 
 
