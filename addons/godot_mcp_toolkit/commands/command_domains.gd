@@ -11,6 +11,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/procedural_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/three_d_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/theme_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/particles_commands.gd",
 ]
 
 
