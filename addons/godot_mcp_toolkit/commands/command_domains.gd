@@ -12,6 +12,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/three_d_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/theme_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/particles_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/path_commands.gd",
 ]
 
 
