@@ -13,6 +13,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/theme_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/particles_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/path_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/navigation_commands.gd",
 ]
 
 
