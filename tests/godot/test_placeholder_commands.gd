@@ -102,7 +102,8 @@ func test_texture_refusals_write_nothing() -> void:
 		"shape": [{"file_path": SCRATCH.path_join("x.png"), "shape": "star"}, "INVALID_PARAMS"],
 		"size": [{"file_path": SCRATCH.path_join("x.png"), "width": 0}, "INVALID_PARAMS"],
 		"color": [{"file_path": SCRATCH.path_join("x.png"), "fill_color": "not-a-color"}, "INVALID_PARAMS"],
-		"label": [{"file_path": SCRATCH.path_join("x.png"), "label": "HP"}, "INVALID_PARAMS"],
+		"label glyph": [{"file_path": SCRATCH.path_join("x.png"), "label": "hp€"}, "INVALID_PARAMS"],
+		"label fit": [{"file_path": SCRATCH.path_join("x.png"), "label": "TOO LONG", "width": 16}, "INVALID_PARAMS"],
 	}
 	for name: String in cases:
 		Assert.eq(_call("texture.generate", cases[name][0])["code"], cases[name][1], name)
@@ -164,3 +165,17 @@ func test_sound_refusals_write_nothing() -> void:
 	Assert.eq(_call("sound.generate", {"file_path": SCRATCH.path_join("x.ogg")})["code"], "INVALID_PATH", "extension")
 	Assert.is_false(FileAccess.file_exists(path), "nothing written")
 	Assert.is_false(FileAccess.file_exists(SCRATCH.path_join("loud.wav")), "nothing written for the bad volume")
+
+
+func test_texture_label_drawn_in_pixel_font() -> void:
+	var path := SCRATCH.path_join("hp.png")
+	# "HI" is 7x5 px at scale 1; a 32x16 image fits it at scale 2 (14x10), centred at (9, 3).
+	var result := _call("texture.generate", {"file_path": path, "width": 32, "height": 16, "label": "hi",
+		"fill_color": "white", "label_color": "black"})
+	Assert.eq(result["label_scale"], 2, "largest whole scale that fits")
+	var image := Image.load_from_file(path)
+	Assert.eq(image.get_pixel(9, 3), Color.BLACK, "H's left stem, top")
+	Assert.eq(image.get_pixel(11, 3), Color.WHITE, "gap inside the H")
+	Assert.eq(image.get_pixel(11, 7), Color.BLACK, "H's crossbar")
+	Assert.eq(image.get_pixel(17, 3), Color.BLACK, "I's top bar")
+	Assert.eq(image.get_pixel(1, 1), Color.WHITE, "fill elsewhere")

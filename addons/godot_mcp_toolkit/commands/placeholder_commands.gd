@@ -14,6 +14,7 @@ const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotenc
 const Args := preload("res://addons/godot_mcp_toolkit/commands/world/args.gd")
 const TexturePainter := preload("res://addons/godot_mcp_toolkit/commands/placeholders/texture_painter.gd")
 const WavEncoder := preload("res://addons/godot_mcp_toolkit/commands/placeholders/wav_encoder.gd")
+const LabelFont := preload("res://addons/godot_mcp_toolkit/commands/placeholders/label_font.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/placeholder_commands.gd"
 const MAX_SIDE := 4096
@@ -25,7 +26,7 @@ const COLOR_SCHEMA := {"anyOf": [{"type": "string"}, {"type": "array", "items": 
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("texture.generate", Callable(script, "_cmd_texture").bind(context),
-		registry.create_options().with_description("Write a placeholder PNG: a shape in chosen colors.")
+		registry.create_options().with_description("Write a placeholder PNG: a shape in chosen colors, with an optional pixel-font label.")
 		.with_input_schema({"type": "object", "required": ["file_path"], "properties": {
 			"file_path": {"type": "string"}, "shape": {"type": "string", "enum": TexturePainter.SHAPES},
 			"width": {"type": "number"}, "height": {"type": "number"}, "fill_color": COLOR_SCHEMA,
@@ -65,21 +66,30 @@ static func _cmd_texture(params: Dictionary, context: RefCounted) -> Dictionary:
 	if read.has("error"):
 		return read["error"]
 	var style: Dictionary = read["values"]
-	if not (style["label"] as String).is_empty():
-		# Image has no text drawing and a font raster needs a renderer: refuse rather than drop it.
-		return ToolkitError.fail("INVALID_PARAMS", "label is not drawn: texture.generate paints shapes only",
-			"Leave label out and add a Label node over the sprite for text.")
+	var label: String = style["label"]
+	var label_scale := 0
+	if not label.is_empty():
+		var missing := LabelFont.unsupported(label)
+		if not missing.is_empty():
+			return ToolkitError.fail("INVALID_PARAMS", "label has characters the built-in pixel font lacks: %s" % missing,
+				"Use letters, digits, spaces and - ! ? . : + /")
+		label_scale = LabelFont.fit_scale(label, Vector2i(style["width"], style["height"]))
+		if label_scale < 1:
+			return ToolkitError.fail("INVALID_PARAMS", "label '%s' does not fit a %dx%d image (each character needs 4x5 px)"
+				% [label, style["width"], style["height"]], "Shorten the label or make the image larger.")
 	var early := _existing(style["path"], style["mode"], params)
 	if not early.is_empty():
 		return early
 	var existed := FileAccess.file_exists(style["path"])
 	var image := TexturePainter.paint(style)
+	if label_scale > 0:
+		LabelFont.draw(image, label, style["label_color"], label_scale)
 	var bytes := image.save_png_to_buffer()
 	var written := _write(style["path"], bytes, context)
 	if not written.is_empty():
 		return written
 	return ToolkitSuccess.ok(_written_result(style["path"], bytes.size(), existed, {
-		"shape": style["shape"], "width": style["width"], "height": style["height"]}))
+		"shape": style["shape"], "width": style["width"], "height": style["height"], "label_scale": label_scale}))
 
 
 static func _cmd_sound(params: Dictionary, context: RefCounted) -> Dictionary:
