@@ -26,7 +26,7 @@ const COLOR_SCHEMA := {"anyOf": [{"type": "string"}, {"type": "array", "items": 
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("texture.generate", Callable(script, "_cmd_texture").bind(context),
-		registry.create_options().with_description("Write a placeholder PNG: a shape in chosen colors, with an optional pixel-font label.")
+		registry.create_options().with_description("Write a placeholder PNG: a colored shape, optional pixel-font label.")
 		.with_input_schema({"type": "object", "required": ["file_path"], "properties": {
 			"file_path": {"type": "string"}, "shape": {"type": "string", "enum": TexturePainter.SHAPES},
 			"width": {"type": "number"}, "height": {"type": "number"}, "fill_color": COLOR_SCHEMA,
