@@ -22,6 +22,13 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/layer_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/audio_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/classdb_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/placeholder_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/procedural_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/three_d_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/theme_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/particles_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/path_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/navigation_commands.gd",
 ]
 
 

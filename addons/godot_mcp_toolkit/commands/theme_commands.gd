@@ -1,0 +1,156 @@
+@tool
+extends RefCounted
+## The theme domain: theme.edit creates or edits a Theme .tres with a batch of item edits (color,
+## constant, font, font_size, icon, stylebox per control type; a null value clears the item). The
+## whole batch is checked before anything changes, applied to a working copy, then saved and
+## recorded for undo (commands/world/resource_file.gd): all of it lands or none of it does.
+
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
+const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+const Args := preload("res://addons/godot_mcp_toolkit/commands/world/args.gd")
+const ResourceFile := preload("res://addons/godot_mcp_toolkit/commands/world/resource_file.gd")
+
+const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/theme_commands.gd"
+const PROPERTY_TYPES := ["color", "constant", "font", "font_size", "icon", "stylebox"]
+## Theme.DataType of each property_type, for set/clear through the generic item API.
+const DATA_TYPES := {"color": Theme.DATA_TYPE_COLOR, "constant": Theme.DATA_TYPE_CONSTANT,
+	"font": Theme.DATA_TYPE_FONT, "font_size": Theme.DATA_TYPE_FONT_SIZE, "icon": Theme.DATA_TYPE_ICON,
+	"stylebox": Theme.DATA_TYPE_STYLEBOX}
+## The resource class a path value must load as.
+const LOADED_CLASS := {"font": "Font", "icon": "Texture2D", "stylebox": "StyleBox"}
+const MAX_EDITS := 500
+
+
+static func register(registry: RefCounted, context: RefCounted) -> void:
+	var script: Script = load(SELF_PATH)
+	registry.register_command("theme.edit", Callable(script, "_cmd_edit").bind(context),
+		registry.create_options().with_description(
+			"Create or edit a Theme .tres: colors, constants, fonts, sizes, icons, styleboxes (null clears).")
+		.with_input_schema({"type": "object", "required": ["file_path", "edits"], "properties": {
+			"file_path": {"type": "string"}, "edits": {"type": "array", "items": {"type": "object",
+				"required": ["type_name", "property_type", "property", "value"], "properties": {
+					"type_name": {"type": "string"}, "property_type": {"type": "string", "enum": PROPERTY_TYPES},
+					"property": {"type": "string"}, "value": {}}}}}}).scene_independent())
+
+
+static func _cmd_edit(params: Dictionary, context: RefCounted) -> Dictionary:
+	var path_read := Args.res_file(params, "file_path", ["tres", "res"])
+	if path_read.has("error"):
+		return path_read["error"]
+	var raw: Variant = params.get("edits")
+	if not raw is Array or (raw as Array).is_empty() or (raw as Array).size() > MAX_EDITS:
+		return ToolkitError.fail("INVALID_PARAMS",
+			"edits must be an array of 1..%d {type_name, property_type, property, value}" % MAX_EDITS)
+	var planned: Array = []
+	for i: int in (raw as Array).size():
+		var edit := _plan(raw[i], i)
+		if edit.has("error"):
+			return edit["error"]
+		planned.append(edit)
+	var path: String = path_read["value"]
+	var opened := ResourceFile.open(path, "Theme")
+	if opened.has("error"):
+		return opened["error"]
+	var theme: Theme = opened["work"]
+	var applied: Array = []
+	for edit: Dictionary in planned:
+		var data_type: int = DATA_TYPES[edit["property_type"]]
+		if edit["value"] == null:
+			theme.clear_theme_item(data_type, edit["property"], edit["type_name"])
+		else:
+			theme.set_theme_item(data_type, edit["property"], edit["type_name"], edit["value"])
+		applied.append({"type_name": edit["type_name"], "property_type": edit["property_type"],
+			"property": edit["property"], "cleared": edit["value"] == null})
+	var saved := ResourceFile.commit(opened, path, context, "Edit theme %s" % path.get_file())
+	if not saved.is_empty():
+		return saved
+	return ToolkitSuccess.ok({"path": path, "created": opened["created"], "applied": applied,
+		"type_names": Array(theme.get_type_list())})
+
+
+## One edit checked and turned into {type_name, property_type, property, value (null = clear)}.
+static func _plan(raw: Variant, i: int) -> Dictionary:
+	var where := "edits[%d]" % i
+	if not raw is Dictionary:
+		return _bad("%s must be an object {type_name, property_type, property, value}" % where)
+	var edit: Dictionary = raw
+	for key: String in ["type_name", "property"]:
+		if not edit.get(key) is String or (edit[key] as String).is_empty():
+			return _bad("%s.%s must be a non-empty string" % [where, key])
+	var kind := Args.choice(edit, "property_type", "", PROPERTY_TYPES)
+	if kind.has("error"):
+		return _bad("%s.%s" % [where, kind["error"]["error"]])
+	if not edit.has("value"):
+		return _bad("%s.value is required (null clears the item)" % where)
+	var planned := {"type_name": edit["type_name"], "property_type": kind["value"], "property": edit["property"],
+		"value": null}
+	if edit["value"] == null:
+		return planned
+	var value := _value(kind["value"], edit["value"], where)
+	if value.has("error"):
+		return value
+	planned["value"] = value["value"]
+	return planned
+
+
+static func _value(kind: String, raw: Variant, where: String) -> Dictionary:
+	match kind:
+		"color":
+			var color: Variant = Args.parse_color(raw)
+			return _bad("%s.value must be a color ({r,g,b,a}, [r,g,b,a], name or hex)" % where) if color == null else {
+				"value": color}
+		"constant", "font_size":
+			var number := Args.integer({"value": raw}, "value", 0, 0 if kind == "font_size" else -100000, 100000)
+			return _bad("%s.%s" % [where, number["error"]["error"]]) if number.has("error") else number
+		"stylebox":
+			if raw is Dictionary:
+				return _stylebox(raw, where)
+	return _loaded(kind, raw, where)
+
+
+## A Font / Texture2D / StyleBox resource from a res:// path.
+static func _loaded(kind: String, raw: Variant, where: String) -> Dictionary:
+	var checked := FileGuard.check(raw)
+	if not checked["ok"]:
+		return _bad("%s.value must be a res:// path to a %s: %s" % [where, LOADED_CLASS[kind], checked["error"]["error"]])
+	var path: String = checked["path"]
+	if not ResourceLoader.exists(path):
+		return {"error": ToolkitError.fail("INVALID_PARAMS", "%s.value: no resource at %s" % [where, path],
+			"Check the path with filesystem tools; import the file in the editor first.")}
+	var resource := load(path)
+	if resource == null or not resource.is_class(LOADED_CLASS[kind]):
+		return _bad("%s.value: %s is a %s, not a %s" % [where, path,
+			resource.get_class() if resource != null else "unloadable file", LOADED_CLASS[kind]])
+	return {"value": resource}
+
+
+## A StyleBoxFlat from {bg_color, border_color, border_width, corner_radius, content_margin}, or
+## {"type": "StyleBoxEmpty"}.
+static func _stylebox(spec: Dictionary, where: String) -> Dictionary:
+	var type_name: Variant = spec.get("type", "StyleBoxFlat")
+	if type_name == "StyleBoxEmpty":
+		return {"value": StyleBoxEmpty.new()}
+	if type_name != "StyleBoxFlat":
+		return _bad("%s.value.type must be StyleBoxFlat or StyleBoxEmpty (or pass a res:// path)" % where)
+	var read := Args.collect([
+		["bg", Args.color(spec, "bg_color", Color(0.6, 0.6, 0.6))],
+		["border_color", Args.color(spec, "border_color", Color(0.8, 0.8, 0.8))],
+		["border", Args.integer(spec, "border_width", 0, 0, 1000)],
+		["radius", Args.integer(spec, "corner_radius", 0, 0, 1000)],
+		["margin", Args.number(spec, "content_margin", -1.0, -1.0, 10000.0)],
+	])
+	if read.has("error"):
+		return _bad("%s.value.%s" % [where, read["error"]["error"]])
+	var values: Dictionary = read["values"]
+	var box := StyleBoxFlat.new()
+	box.bg_color = values["bg"]
+	box.border_color = values["border_color"]
+	box.set_border_width_all(values["border"])
+	box.set_corner_radius_all(values["radius"])
+	box.set_content_margin_all(values["margin"])
+	return {"value": box}
+
+
+static func _bad(message: String) -> Dictionary:
+	return {"error": ToolkitError.fail("INVALID_PARAMS", message)}

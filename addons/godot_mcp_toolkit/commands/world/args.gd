@@ -1,0 +1,148 @@
+@tool
+extends RefCounted
+## Typed, bounded reads of command params for the world-building domains (placeholders,
+## procedural, 3d, theme, particles, paths, navigation). Each returns {"value": v} or
+## {"error": envelope} naming the param and what it accepts, so a handler validates everything
+## before it touches anything. Pure; runtime-safe.
+
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+
+
+static func number(params: Dictionary, key: String, default: float, low: float = -INF, high: float = INF) -> Dictionary:
+	var raw: Variant = params.get(key, default)
+	if not (raw is int or raw is float) or is_nan(float(raw)):
+		return _bad(key, "a number")
+	var value := float(raw)
+	if value < low or value > high:
+		return _bad(key, "a number from %s to %s (got %s)" % [low, high, value])
+	return {"value": value}
+
+
+static func integer(params: Dictionary, key: String, default: int, low: int = -2147483648,
+		high: int = 2147483647) -> Dictionary:
+	var raw: Variant = params.get(key, default)
+	if not (raw is int or (raw is float and float(raw) == floor(float(raw)))):
+		return _bad(key, "a whole number")
+	var value := int(raw)
+	if value < low or value > high:
+		return _bad(key, "a whole number from %d to %d (got %d)" % [low, high, value])
+	return {"value": value}
+
+
+static func choice(params: Dictionary, key: String, default: String, options: Array) -> Dictionary:
+	var raw: Variant = params.get(key, default)
+	if not raw is String or not raw in options:
+		return _bad(key, "one of %s (got %s)" % [", ".join(PackedStringArray(options)), str(raw)])
+	return {"value": raw}
+
+
+static func boolean(params: Dictionary, key: String, default: bool) -> Dictionary:
+	var raw: Variant = params.get(key, default)
+	if not raw is bool:
+		return _bad(key, "true or false")
+	return {"value": raw}
+
+
+static func text(params: Dictionary, key: String, default: String) -> Dictionary:
+	var raw: Variant = params.get(key, default)
+	if not raw is String:
+		return _bad(key, "a string")
+	return {"value": raw}
+
+
+## A color as a name or hex string ("red", "#ff8800"), [r, g, b(, a)] in 0..1, or {r, g, b(, a)}.
+static func color(params: Dictionary, key: String, default: Color) -> Dictionary:
+	if not params.has(key):
+		return {"value": default}
+	var parsed: Variant = parse_color(params[key])
+	if parsed == null:
+		return _bad(key, "a color: a name or hex string, [r, g, b, a] or {r, g, b, a} with 0..1 channels")
+	return {"value": parsed}
+
+
+## The Color `raw` describes, or null.
+static func parse_color(raw: Variant) -> Variant:
+	if raw is String:
+		var sentinel := Color(-1, -1, -1, -1)
+		var parsed := Color.from_string(raw, sentinel)
+		return null if parsed == sentinel else parsed
+	var channels: Array = []
+	if raw is Array and (raw as Array).size() in [3, 4]:
+		channels = raw
+	elif raw is Dictionary and raw.has_all(["r", "g", "b"]):
+		channels = [raw["r"], raw["g"], raw["b"], raw.get("a", 1.0)]
+	else:
+		return null
+	for channel: Variant in channels:
+		if not (channel is int or channel is float):
+			return null
+	return Color(channels[0], channels[1], channels[2], channels[3] if channels.size() == 4 else 1.0)
+
+
+## {x, y} or [x, y].
+static func vector2(params: Dictionary, key: String, default: Vector2) -> Dictionary:
+	if not params.has(key):
+		return {"value": default}
+	var parts: Variant = _components(params[key], ["x", "y"])
+	if parts == null:
+		return _bad(key, "{x, y} or [x, y] numbers")
+	return {"value": Vector2(parts[0], parts[1])}
+
+
+## {x, y, z} or [x, y, z].
+static func vector3(params: Dictionary, key: String, default: Vector3) -> Dictionary:
+	if not params.has(key):
+		return {"value": default}
+	var parts: Variant = _components(params[key], ["x", "y", "z"])
+	if parts == null:
+		return _bad(key, "{x, y, z} or [x, y, z] numbers")
+	return {"value": Vector3(parts[0], parts[1], parts[2])}
+
+
+static func _components(raw: Variant, names: Array) -> Variant:
+	var values: Array = []
+	if raw is Array and (raw as Array).size() == names.size():
+		values = raw
+	elif raw is Dictionary and (raw as Dictionary).has_all(names):
+		for name: String in names:
+			values.append(raw[name])
+	else:
+		return null
+	for value: Variant in values:
+		if not (value is int or value is float):
+			return null
+	return values
+
+
+## A res:// file path through the file guard, with one of `extensions`, in a folder that exists.
+static func res_file(params: Dictionary, key: String, extensions: Array) -> Dictionary:
+	if not params.has(key):
+		return {"error": ToolkitError.fail("INVALID_PARAMS", "Missing required parameter(s): %s" % key)}
+	var checked := FileGuard.check(params[key])
+	if not checked["ok"]:
+		return {"error": checked["error"]}
+	var path: String = checked["path"]
+	if not path.get_extension().to_lower() in extensions:
+		return {"error": ToolkitError.fail("INVALID_PATH", "%s must end in .%s: %s" % [
+			key, " or .".join(PackedStringArray(extensions)), path])}
+	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+		return {"error": ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
+			"Create it first with folder_create, or pick an existing folder.")}
+	return {"value": path}
+
+
+## Runs `readers` (an Array of [name, Dictionary outcome]) in order: {"values": {name: value}} or
+## the first {"error"}. Lets a handler check every param in one place.
+static func collect(readers: Array) -> Dictionary:
+	var values := {}
+	for reader: Array in readers:
+		var outcome: Dictionary = reader[1]
+		if outcome.has("error"):
+			return outcome
+		values[reader[0]] = outcome["value"]
+	return {"values": values}
+
+
+static func _bad(key: String, expected: String) -> Dictionary:
+	return {"error": ToolkitError.fail("INVALID_PARAMS", "%s must be %s" % [key, expected])}
