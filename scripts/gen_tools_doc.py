@@ -6,7 +6,8 @@
 - what it returns: the toolkit's result examples (tests/fixtures/toolkit/results/*.json), which the
   GDScript tests check against the real toolkit;
 - its errors: the codes the toolkit handler (and the same-file functions it reaches) can fail with,
-  read from addons/godot_mcp_toolkit (the same handler resolution as scripts/gd_drift.py).
+  read from addons/godot_mcp_toolkit (the same handler resolution as scripts/gd_drift.py), plus the
+  codes of its failure examples (which catch codes raised in helper modules the handler calls).
 
 `--check` exits 1 when docs/tools.md differs from what would be generated (CI runs it through
 tests/unit/test_tools_doc.py), so the reference never goes stale.
@@ -43,12 +44,18 @@ def load_examples(repo: Path) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
-def error_codes(repo: Path, method: str, registered: dict[str, str], vocabulary: set[str]) -> list[str]:
+def error_codes(
+    repo: Path, method: str, registered: dict[str, str], vocabulary: set[str], examples: list[dict[str, Any]]
+) -> list[str]:
     rel = registered.get(method)
     if rel is None:
         return []
     body = gd_drift.handler_text((repo / rel).read_text(encoding="utf-8"), method) or ""
     codes = set(_FAIL_CODE.findall(body)) | {c for c in _CODE_CONST.findall(body) if c in vocabulary}
+    for example in examples:
+        result = example.get("result", {})
+        if result.get("success") is False and result.get("code") in vocabulary:
+            codes.add(result["code"])
     return sorted(codes)
 
 
@@ -150,7 +157,7 @@ def render(repo: Path = REPO) -> str:
             out += [f"### `{tool.name}`", "", tool.description, "", f"*{_flags(tool)}*", ""]
             out += _param_rows(tool)
             out += ["", f"**Returns:** {_returns(tool, examples, pending)}", ""]
-            codes = error_codes(repo, tool.method or "", registered, vocab)
+            codes = error_codes(repo, tool.method or "", registered, vocab, examples.get(tool.method or "", []))
             if codes:
                 out += ["**Errors:** " + ", ".join(f"`{c}`" for c in codes), ""]
     return "\n".join(out).rstrip() + "\n"

@@ -5,7 +5,9 @@ extends RefCounted
 ## The plugin registers them with its editor context; tests register them with a runtime context.
 ## Add a domain here, in one line, and both pick it up.
 
-const DOMAINS: Array[String] = []
+const DOMAINS: Array[String] = [
+	"res://addons/godot_mcp_toolkit/commands/scene_commands.gd",
+]
 
 
 ## Registers every domain in `domains` (default: DOMAINS; tests pass their own).
