@@ -7,6 +7,7 @@ extends RefCounted
 
 const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/scene_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/tilemap_commands.gd",
 ]
 
 
