@@ -8,6 +8,7 @@ extends RefCounted
 const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/scene_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/tilemap_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/spriteframes_commands.gd",
 ]
 
 
