@@ -10,6 +10,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/tilemap_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/spriteframes_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/tileset_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/tileset_edit_commands.gd",
 ]
 
 
