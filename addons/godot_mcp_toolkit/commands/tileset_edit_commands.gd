@@ -33,7 +33,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 		.with_input_schema(SCHEMA).scene_independent())
 	registry.register_command("tileset.edit_visuals", Callable(script, "_cmd_edit_visuals").bind(context),
 		registry.create_options().with_description("Set tiles' occlusion, tint, z index, probability and animation.")
-		.with_input_schema(SCHEMA).scene_independent().destructive())
+		.with_input_schema(SCHEMA).scene_independent())
 	registry.register_command("tileset.edit_custom_data", Callable(script, "_cmd_edit_custom_data").bind(context),
 		registry.create_options().with_description("Set tiles' values in the tile set's custom data layers.")
 		.with_input_schema(SCHEMA).scene_independent())
