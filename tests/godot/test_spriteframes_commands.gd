@@ -114,9 +114,11 @@ func test_create_bad_input_writes_nothing() -> void:
 
 func test_edit_actions() -> void:
 	_call("spriteframes.create", ResultExamples.params(DOMAIN, "spriteframes.create"))
+	var shared := load(HERO) as SpriteFrames  # the cached copy scenes using the file hold
 	_example("spriteframes.edit")
 	_example("spriteframes.edit", 1)
 	Assert.eq(_load(HERO).get_animation_speed("walk"), 12.0, "fps saved")
+	Assert.eq(shared.get_animation_speed("walk"), 12.0, "the cached copy is reloaded in place")
 	Assert.is_true(_context.undo(), "undo")
 	Assert.eq(_load(HERO).get_animation_speed("walk"), 8.0, "fps back")
 	_example("spriteframes.edit", 2)

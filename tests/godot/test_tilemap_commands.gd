@@ -125,6 +125,8 @@ func test_read_cells_region_and_filter() -> void:
 	var everything := _call("tilemap.read_cells", {"node_path": "Ground"})
 	Assert.eq(everything["total"], 3, "no region: the used rect")
 	Assert.eq(_call("tilemap.read_cells", {"node_path": "Ground", "source_id": 4})["total"], 0, "source filter")
+	var layered := _call("tilemap.read_cells", {"node_path": "Ground", "layer": 2})
+	Assert.contains(str(layered["warnings"]), "layer ignored", "a TileMapLayer has no layers: said")
 	Assert.eq(_call("tilemap.read_cells", {"node_path": "Ground", "region": {"x": 0}})["code"], "INVALID_PARAMS",
 		"malformed region")
 

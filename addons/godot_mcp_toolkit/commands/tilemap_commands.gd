@@ -68,6 +68,8 @@ static func _cmd_read_cells(params: Dictionary, context: RefCounted) -> Dictiona
 	if not prefix.is_empty():
 		result["layer"] = prefix[0]
 	_cap_rows(cells, rect, result)
+	if target.has("warning"):
+		result["warnings"] = (result.get("warnings", []) as Array) + [target["warning"]]
 	return ToolkitSuccess.ok(result)
 
 
