@@ -29,6 +29,10 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/particles_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/path_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/navigation_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/tilemap_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/spriteframes_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/tileset_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/tileset_edit_commands.gd",
 ]
 
 
