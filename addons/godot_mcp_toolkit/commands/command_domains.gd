@@ -15,6 +15,9 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/console_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/execute_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/game_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/cleanup_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/scene_advanced_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/scene_inheritance_commands.gd",
 ]
 
 
