@@ -102,7 +102,8 @@ func test_diff_against_the_live_scene_sees_an_instance_and_a_moved_node() -> voi
 	(_root.get_node("Player") as Node2D).position = Vector2(5, 6)
 	var result := _call("scene.diff", {"before": before})
 	Assert.eq(result["compared_with"], "edited scene", "compared with the live scene")
-	Assert.eq(result["added"], [{"path": "Level/Enemy", "class": "Node2D"}], "the instance root (its own nodes are not the scene's)")
+	Assert.eq(result["added"], [{"path": "Level/Enemy", "class": "Node2D"}],
+		"the instance root (its own nodes are not the scene's)")
 	Assert.eq(result["removed"], [], "nothing removed")
 	var changed: Dictionary = result["changed"][0]
 	Assert.eq(changed["path"], "Player", "Player changed")

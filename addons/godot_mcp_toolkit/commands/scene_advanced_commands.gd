@@ -22,7 +22,9 @@ const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/scene_advanced_comma
 const SCENE_EXTENSIONS := ["tscn", "scn"]
 ## Instances one call may add.
 const MAX_INSTANCES := 100
-const VECTOR_TAGS := {TYPE_VECTOR2: "Vector2", TYPE_VECTOR2I: "Vector2i", TYPE_VECTOR3: "Vector3", TYPE_VECTOR3I: "Vector3i"}
+const VECTOR_TAGS := {
+	TYPE_VECTOR2: "Vector2", TYPE_VECTOR2I: "Vector2i", TYPE_VECTOR3: "Vector3", TYPE_VECTOR3I: "Vector3i",
+}
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
