@@ -161,25 +161,23 @@ static func folders_under(folder: String) -> PackedStringArray:
 ## failure everything already removed is restored, so nothing is half-deleted.
 static func remove(context: RefCounted, description: String, files: PackedStringArray,
 		folders: PackedStringArray = PackedStringArray()) -> Dictionary:
-	var batch := RemovalBatch.new(files, folders)
+	var batch := RemovalBatch.new(files, folders, context)
 	var kept := batch.keep_bytes(UNDO_BYTES_LIMIT)
 	if not kept.is_empty():
 		return {"error": ToolkitError.fail("DELETE_FAILED", kept)}
 	var failed := batch.remove_all()
 	if not failed.is_empty():
+		var hint := "Check the file is not locked by another program and the folder is writable."
+		if not batch.undoable:
+			return {"error": ToolkitError.fail("DELETE_FAILED",
+				"Could not delete %s; files listed before it were deleted (too large to keep for restoring)" % failed, hint)}
 		batch.restore_all()
-		return {"error": ToolkitError.fail("DELETE_FAILED", "Could not delete %s; nothing was deleted" % failed,
-			"Check the file is not locked by another program and the folder is writable.")}
-	var paths := files.duplicate()
-	paths.append_array(folders)
-	context.refresh_files(paths)
+		return {"error": ToolkitError.fail("DELETE_FAILED", "Could not delete %s; nothing was deleted" % failed, hint)}
 	if not batch.undoable:
 		return {"undoable": false}
 	var action: RefCounted = context.create_undo_action(description)
 	action.add_do_method(batch, &"remove_all")
 	action.add_undo_method(batch, &"restore_all")
-	action.add_do_method(context, &"refresh_files", [paths])
-	action.add_undo_method(context, &"refresh_files", [paths])
 	action.add_do_reference(batch)
 	action.commit(false)
 	return {"undoable": true}
@@ -193,10 +191,21 @@ class RemovalBatch:
 	var _files: PackedStringArray
 	var _folders: PackedStringArray
 	var _bytes: Dictionary = {}
+	## Weak, so the context's undo history holding this batch is not a reference cycle.
+	var _context: WeakRef
 
-	func _init(files: PackedStringArray, folders: PackedStringArray) -> void:
+	func _init(files: PackedStringArray, folders: PackedStringArray, context: RefCounted) -> void:
 		_files = files
 		_folders = folders
+		_context = weakref(context)
+
+	## Tells the editor's filesystem what changed.
+	func refresh() -> void:
+		var context: Variant = _context.get_ref()
+		if context != null:
+			var paths := _files.duplicate()
+			paths.append_array(_folders)
+			context.call("refresh_files", paths)
 
 	## "" or why a file could not be read (then nothing is touched). Over `limit` bytes nothing is
 	## kept and the delete is not undoable.
@@ -224,6 +233,7 @@ class RemovalBatch:
 		for folder: String in deepest_first:
 			if DirAccess.dir_exists_absolute(folder) and DirAccess.remove_absolute(folder) != OK:
 				return folder
+		refresh()
 		return ""
 
 	func restore_all() -> void:
@@ -237,3 +247,4 @@ class RemovalBatch:
 			if handle != null:
 				handle.store_buffer(_bytes[file])
 				handle.close()
+		refresh()
