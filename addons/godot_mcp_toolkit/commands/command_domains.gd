@@ -33,6 +33,9 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/spriteframes_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/tileset_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/tileset_edit_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/cleanup_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/scene_advanced_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/scene_inheritance_commands.gd",
 ]
 
 

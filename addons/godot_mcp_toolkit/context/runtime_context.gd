@@ -11,6 +11,7 @@ var opened_scripts: Array[Dictionary] = []
 var reloaded_scenes := PackedStringArray()
 var refreshed_files := PackedStringArray()
 var saved_scenes := PackedStringArray()
+var closed_scenes := PackedStringArray()
 var played_scenes := PackedStringArray()
 var modified_count := 0
 
@@ -87,6 +88,20 @@ func open_scene_paths() -> PackedStringArray:
 
 func edited_scene_path() -> String:
 	return _edited_path
+
+
+## Forgets `path` as open (as the editor would, 4.5+); closing the edited scene leaves none edited.
+func close_scene(path: String) -> Error:
+	var target := _edited_path if path.is_empty() else path
+	if Engine.get_version_info().hex < 0x040500:
+		return ERR_UNAVAILABLE
+	if target.is_empty() or not target in _open_scenes:
+		return ERR_DOES_NOT_EXIST
+	_open_scenes.remove_at(_open_scenes.find(target))
+	if target == _edited_path:
+		_edited_path = ""
+	closed_scenes.append(target)
+	return OK
 
 
 ## The scene root's own file is really written (packed from the tree); another open scene is only

@@ -65,6 +65,14 @@ func edited_scene_path() -> String:
 	return root.scene_file_path if root != null else ""
 
 
+## Closes the open scene at `path` ("" = the edited scene), discarding its unsaved changes.
+## ERR_DOES_NOT_EXIST when no open scene has that path; ERR_UNAVAILABLE before Godot 4.5 (the
+## editor has no way to close a scene tab before EditorInterface.close_scene).
+func close_scene(_path: String) -> Error:
+	_unavailable("close_scene")
+	return ERR_UNAVAILABLE
+
+
 ## Saves exactly the open scene at `path` ("" = the edited scene). ERR_DOES_NOT_EXIST when no
 ## open scene has that path; otherwise the save's own error.
 func save_scene(_path: String) -> Error:

@@ -69,6 +69,26 @@ func open_scene_paths() -> PackedStringArray:
 	return EditorInterface.get_open_scenes()
 
 
+## close_scene() (4.5+) closes the *active* scene: switch to `path`'s tab, close it, and switch
+## back to the scene that was active before (unless that was the one closed).
+func close_scene(path: String) -> Error:
+	if Engine.get_version_info().hex < 0x040500:
+		return ERR_UNAVAILABLE
+	var active := edited_scene_path()
+	var target := active if path.is_empty() else path
+	if target.is_empty() or not target in open_scene_paths():
+		return ERR_DOES_NOT_EXIST
+	if target != active:
+		EditorInterface.open_scene_from_path(target)
+		if edited_scene_path() != target:
+			return ERR_CANT_OPEN
+	# Named by string: the method does not exist (so would not compile) before 4.5.
+	var error: Error = EditorInterface.call("close_scene")
+	if target != active and not active.is_empty() and active in open_scene_paths():
+		EditorInterface.open_scene_from_path(active)
+	return error
+
+
 ## save_scene_as() would write the *active* scene under `path`; to save another open scene we
 ## switch to its tab, save it, and switch back.
 func save_scene(path: String) -> Error:
