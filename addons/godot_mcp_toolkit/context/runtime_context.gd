@@ -143,3 +143,69 @@ func is_editor() -> bool:
 
 func _undo_manager() -> Object:
 	return _undo_redo
+
+
+# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+# Stand-ins the tests drive: the game's own viewport for the capture, a busy countdown for the
+# filesystem, and a breakpoint list plus a debugger state a test sets.
+
+## Frames is_busy() still answers true (a test sets it to simulate a scan).
+var busy_polls := 0
+## False simulates a minimized window; `can_restore` whether force brings it back.
+var viewport_can_draw := true
+var viewport_can_restore := true
+var scans := 0
+var debugger := {"available": true, "active": false, "paused": false}
+var continued := 0
+var _breakpoints := PackedStringArray()
+
+
+## The game window's own frame: there is no editor viewport outside the editor.
+func capture_viewport(_focus: Node) -> Image:
+	var tree := Engine.get_main_loop() as SceneTree
+	return tree.root.get_texture().get_image() if tree != null else null
+
+
+func prepare_viewport(force: bool) -> Dictionary:
+	if viewport_can_draw:
+		return {"ok": true, "remediation": PackedStringArray()}
+	if force and viewport_can_restore:
+		viewport_can_draw = true
+		return {"ok": true, "remediation": PackedStringArray(["foregrounded_editor"])}
+	return {"ok": false, "remediation": PackedStringArray()}
+
+
+func scan_files() -> void:
+	scans += 1
+
+
+func is_busy() -> bool:
+	if busy_polls > 0:
+		busy_polls -= 1
+		return true
+	return false
+
+
+func debugger_state() -> Dictionary:
+	return debugger.duplicate()
+
+
+func breakpoints() -> PackedStringArray:
+	return _breakpoints.duplicate()
+
+
+func set_breakpoint(path: String, line: int, enabled: bool) -> Error:
+	var entry := "%s:%d" % [path, line]
+	if enabled and not entry in _breakpoints:
+		_breakpoints.append(entry)
+	elif not enabled and entry in _breakpoints:
+		_breakpoints.remove_at(_breakpoints.find(entry))
+	return OK
+
+
+func debug_continue() -> Error:
+	if not debugger["paused"]:
+		return ERR_UNAVAILABLE
+	debugger["paused"] = false
+	continued += 1
+	return OK
