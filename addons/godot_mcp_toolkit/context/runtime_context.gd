@@ -1,3 +1,5 @@
+# gdlint: disable=max-public-methods
+# The seam is one object on purpose (every reach into the editor goes through it), so it is broad.
 @tool
 extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## The context outside the editor: a plain UndoRedo over a given scene root. Used by the GDScript
@@ -13,6 +15,18 @@ var refreshed_files := PackedStringArray()
 var saved_scenes := PackedStringArray()
 var played_scenes := PackedStringArray()
 var modified_count := 0
+# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+# Stand-ins the tests drive: the game's own viewport for the capture, a busy countdown for the
+# filesystem, and a breakpoint list plus a debugger state a test sets.
+
+## Frames is_busy() still answers true (a test sets it to simulate a scan).
+var busy_polls := 0
+## False simulates a minimized window; `can_restore` whether force brings it back.
+var viewport_can_draw := true
+var viewport_can_restore := true
+var scans := 0
+var debugger := {"available": true, "active": false, "paused": false}
+var continued := 0
 
 var _root: Node = null
 var _undo_redo := UndoRedo.new()
@@ -20,6 +34,7 @@ var _open_scenes := PackedStringArray()
 var _edited_path := ""
 var _playing := false
 var _settings: Dictionary = {}
+var _breakpoints := PackedStringArray()
 
 
 func _init(root: Node = null) -> void:
@@ -146,19 +161,6 @@ func _undo_manager() -> Object:
 
 
 # --- editor_advanced and debugger (issue 14) ------------------------------------------------------
-# Stand-ins the tests drive: the game's own viewport for the capture, a busy countdown for the
-# filesystem, and a breakpoint list plus a debugger state a test sets.
-
-## Frames is_busy() still answers true (a test sets it to simulate a scan).
-var busy_polls := 0
-## False simulates a minimized window; `can_restore` whether force brings it back.
-var viewport_can_draw := true
-var viewport_can_restore := true
-var scans := 0
-var debugger := {"available": true, "active": false, "paused": false}
-var continued := 0
-var _breakpoints := PackedStringArray()
-
 
 ## The game window's own frame: there is no editor viewport outside the editor.
 func capture_viewport(_focus: Node) -> Image:
@@ -209,3 +211,9 @@ func debug_continue() -> Error:
 	debugger["paused"] = false
 	continued += 1
 	return OK
+
+
+## No frame loop to wait on in a synchronous test: a millisecond passes instead, so a poll that
+## is bounded by a timeout still reaches it.
+func wait_frame() -> void:
+	OS.delay_msec(1)

@@ -1,3 +1,5 @@
+# gdlint: disable=max-public-methods
+# The seam is one object on purpose (every reach into the editor goes through it), so it is broad.
 @tool
 extends RefCounted
 ## The editor seam: the one object through which commands reach the editor (the edited scene,
@@ -153,3 +155,11 @@ func set_breakpoint(_path: String, _line: int, _enabled: bool) -> Error:
 func debug_continue() -> Error:
 	_unavailable("debug_continue")
 	return ERR_UNAVAILABLE
+
+
+## Lets one editor frame pass (awaitable); waits that poll the editor go through here so a test
+## context can stand in without a frame loop.
+func wait_frame() -> void:
+	var tree := Engine.get_main_loop() as SceneTree
+	if tree != null:
+		await tree.process_frame
