@@ -17,6 +17,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/game_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/debug_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/editor_advanced_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/animation_commands.gd",
 ]
 
 
