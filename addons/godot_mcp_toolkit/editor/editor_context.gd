@@ -150,7 +150,6 @@ class DebuggerHook extends EditorDebuggerPlugin:
 		return false
 
 
-
 ## The hook the plugin adds with add_debugger_plugin (and removes on exit).
 func debugger_plugin() -> EditorDebuggerPlugin:
 	if _debugger_hook == null:
@@ -206,7 +205,8 @@ func debugger_state() -> Dictionary:
 		"paused": session != null and session.is_breaked()}
 
 
-## ScriptEditor.get_breakpoints is 4.4+; before it, the breakpoints of the open scripts' editors.
+## ScriptEditor.get_breakpoints is 4.4+ ("res://x.gd:<1-based line>", closed scripts too); before it,
+## the breakpoints of the open scripts' editors.
 func breakpoints() -> PackedStringArray:
 	var script_editor := EditorInterface.get_script_editor()
 	var version := Engine.get_version_info()
