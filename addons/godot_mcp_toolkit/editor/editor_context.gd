@@ -215,13 +215,13 @@ func breakpoints() -> PackedStringArray:
 	var found := PackedStringArray()
 	var scripts := script_editor.get_open_scripts()
 	var editors := script_editor.get_open_script_editors()
-	if scripts.size() != editors.size():
-		return found
-	for i in scripts.size():
-		var code := editors[i].get_base_editor() as CodeEdit
-		if code != null:
-			for line: int in code.get_breakpointed_lines():
-				found.append("%s:%d" % [scripts[i].resource_path, line + 1])
+	# Script tabs and editor tabs line up unless a text file is open; then only the current
+	# script (which set_breakpoint just opened) can be matched to its editor.
+	if scripts.size() == editors.size():
+		for i in scripts.size():
+			_append_breakpoints(found, scripts[i], editors[i])
+	else:
+		_append_breakpoints(found, script_editor.get_current_script(), script_editor.get_current_editor())
 	return found
 
 
@@ -247,6 +247,14 @@ func debug_continue() -> Error:
 		return ERR_UNAVAILABLE
 	session.send_message("continue", [])
 	return OK
+
+
+func _append_breakpoints(found: PackedStringArray, script: Script, editor: ScriptEditorBase) -> void:
+	var code: CodeEdit = editor.get_base_editor() as CodeEdit if editor != null else null
+	if script == null or code == null:
+		return
+	for line: int in code.get_breakpointed_lines():
+		found.append("%s:%d" % [script.resource_path, line + 1])
 
 
 func _session() -> EditorDebuggerSession:
