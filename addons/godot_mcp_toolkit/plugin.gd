@@ -96,9 +96,14 @@ func _enter_tree() -> void:
 	_export_stripper = ExportStripper.new()
 	add_export_plugin(_export_stripper)
 	_ensure_autoload()
+	# 11. The debugger hook the debug.* commands read sessions through.
+	add_debugger_plugin(_context.debugger_plugin())
 
 
 func _exit_tree() -> void:
+	# 11.
+	if _context != null:
+		remove_debugger_plugin(_context.debugger_plugin())
 	# 10.
 	if _export_stripper != null:
 		remove_export_plugin(_export_stripper)

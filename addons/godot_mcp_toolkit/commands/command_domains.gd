@@ -36,6 +36,9 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/cleanup_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/scene_advanced_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/scene_inheritance_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/debug_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/editor_advanced_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/animation_commands.gd",
 ]
 
 

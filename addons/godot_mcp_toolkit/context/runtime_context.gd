@@ -1,3 +1,5 @@
+# gdlint: disable=max-public-methods
+# The seam is one object on purpose (every reach into the editor goes through it), so it is broad.
 @tool
 extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## The context outside the editor: a plain UndoRedo over a given scene root. Used by the GDScript
@@ -14,6 +16,18 @@ var saved_scenes := PackedStringArray()
 var closed_scenes := PackedStringArray()
 var played_scenes := PackedStringArray()
 var modified_count := 0
+# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+# Stand-ins the tests drive: the game's own viewport for the capture, a busy countdown for the
+# filesystem, and a breakpoint list plus a debugger state a test sets.
+
+## Frames is_busy() still answers true (a test sets it to simulate a scan).
+var busy_polls := 0
+## False simulates a minimized window; `can_restore` whether force brings it back.
+var viewport_can_draw := true
+var viewport_can_restore := true
+var scans := 0
+var debugger := {"available": true, "active": false, "paused": false}
+var continued := 0
 
 var _root: Node = null
 var _undo_redo := UndoRedo.new()
@@ -21,6 +35,7 @@ var _open_scenes := PackedStringArray()
 var _edited_path := ""
 var _playing := false
 var _settings: Dictionary = {}
+var _breakpoints := PackedStringArray()
 
 
 func _init(root: Node = null) -> void:
@@ -158,3 +173,62 @@ func is_editor() -> bool:
 
 func _undo_manager() -> Object:
 	return _undo_redo
+
+
+# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+
+## The game window's own frame: there is no editor viewport outside the editor.
+func capture_viewport(_focus: Node) -> Image:
+	var tree := Engine.get_main_loop() as SceneTree
+	return tree.root.get_texture().get_image() if tree != null else null
+
+
+func prepare_viewport(force: bool) -> Dictionary:
+	if viewport_can_draw:
+		return {"ok": true, "remediation": PackedStringArray()}
+	if force and viewport_can_restore:
+		viewport_can_draw = true
+		return {"ok": true, "remediation": PackedStringArray(["foregrounded_editor"])}
+	return {"ok": false, "remediation": PackedStringArray()}
+
+
+func scan_files() -> void:
+	scans += 1
+
+
+func is_busy() -> bool:
+	if busy_polls > 0:
+		busy_polls -= 1
+		return true
+	return false
+
+
+func debugger_state() -> Dictionary:
+	return debugger.duplicate()
+
+
+func breakpoints() -> PackedStringArray:
+	return _breakpoints.duplicate()
+
+
+func set_breakpoint(path: String, line: int, enabled: bool) -> Error:
+	var entry := "%s:%d" % [path, line]
+	if enabled and not entry in _breakpoints:
+		_breakpoints.append(entry)
+	elif not enabled and entry in _breakpoints:
+		_breakpoints.remove_at(_breakpoints.find(entry))
+	return OK
+
+
+func debug_continue() -> Error:
+	if not debugger["paused"]:
+		return ERR_UNAVAILABLE
+	debugger["paused"] = false
+	continued += 1
+	return OK
+
+
+## No frame loop to wait on in a synchronous test: a millisecond passes instead, so a poll that
+## is bounded by a timeout still reaches it.
+func wait_frame() -> void:
+	OS.delay_msec(1)

@@ -1,3 +1,5 @@
+# gdlint: disable=max-public-methods
+# The seam is one object on purpose (every reach into the editor goes through it), so it is broad.
 @tool
 extends RefCounted
 ## The editor seam: the one object through which commands reach the editor (the edited scene,
@@ -115,3 +117,57 @@ func _undo_manager() -> Object:
 func _unavailable(what: String) -> bool:
 	push_error("MCP toolkit: %s is not available in this context (%s)" % [what, get_script().resource_path])
 	return false
+
+
+# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+
+## The editor's 2D/3D viewport as an Image, `focus` (a node of the edited scene, or null) framed
+## when the editor can; null when there is no viewport to capture (headless, or no editor).
+func capture_viewport(_focus: Node) -> Image:
+	return null
+
+
+## False when the viewport cannot draw a usable frame (window minimized); `force` restores it
+## first. {"ok": bool, "remediation": PackedStringArray}.
+func prepare_viewport(_force: bool) -> Dictionary:
+	return {"ok": false, "remediation": PackedStringArray()}
+
+
+## Asks the editor to rescan the whole project (files changed outside it).
+func scan_files() -> void:
+	pass
+
+
+## True while the editor's filesystem scans or imports.
+func is_busy() -> bool:
+	return false
+
+
+## The script debugger: {"available": bool, "active": a game session runs, "paused": stopped at a
+## breakpoint}.
+func debugger_state() -> Dictionary:
+	return {"available": false, "active": false, "paused": false}
+
+
+## The breakpoints set in the script editor, as "res://path.gd:line" strings.
+func breakpoints() -> PackedStringArray:
+	return PackedStringArray()
+
+
+func set_breakpoint(_path: String, _line: int, _enabled: bool) -> Error:
+	_unavailable("set_breakpoint")
+	return ERR_UNAVAILABLE
+
+
+## Resumes a game paused at a breakpoint.
+func debug_continue() -> Error:
+	_unavailable("debug_continue")
+	return ERR_UNAVAILABLE
+
+
+## Lets one editor frame pass (awaitable); waits that poll the editor go through here so a test
+## context can stand in without a frame loop.
+func wait_frame() -> void:
+	var tree := Engine.get_main_loop() as SceneTree
+	if tree != null:
+		await tree.process_frame

@@ -1,3 +1,5 @@
+# gdlint: disable=max-public-methods
+# The seam is one object on purpose (every reach into the editor goes through it), so it is broad.
 @tool
 extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## The context inside the editor: EditorInterface and the plugin's EditorUndoRedoManager.
@@ -8,6 +10,8 @@ extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## EditorInterface.get_editor_undo_redo() is 4.4+ only.
 
 var _manager: EditorUndoRedoManager = null
+## The debugger plugin (issue 14: debug.* commands), made on first use.
+var _debugger_hook: EditorDebuggerPlugin = null
 
 
 func _init(manager: EditorUndoRedoManager) -> void:
@@ -159,3 +163,132 @@ func _history() -> UndoRedo:
 	if _manager == null or root == null:
 		return null
 	return _manager.get_history_undo_redo(_manager.get_object_history_id(root))
+
+
+# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+
+## Holds the editor's debugger sessions once the plugin has added it (add_debugger_plugin).
+class DebuggerHook extends EditorDebuggerPlugin:
+	func _has_capture(_prefix: String) -> bool:
+		return false
+
+
+## The hook the plugin adds with add_debugger_plugin (and removes on exit).
+func debugger_plugin() -> EditorDebuggerPlugin:
+	if _debugger_hook == null:
+		_debugger_hook = DebuggerHook.new()
+	return _debugger_hook
+
+
+## The 3D viewport when the focus (or else the scene root) is 3D, the 2D one otherwise. The focus
+## node is selected so the editor shows it; the engine has no API to frame it from a plugin.
+func capture_viewport(focus: Node) -> Image:
+	var subject: Node = focus if focus != null else scene_root()
+	if focus != null:
+		EditorInterface.edit_node(focus)
+	var viewport: Viewport = null
+	if subject is Node3D:
+		viewport = EditorInterface.get_editor_viewport_3d(0)
+	else:
+		viewport = EditorInterface.get_editor_viewport_2d()
+	if viewport == null or not _showing(viewport):
+		return null
+	return viewport.get_texture().get_image()
+
+
+func prepare_viewport(force: bool) -> Dictionary:
+	var remediation := PackedStringArray()
+	if DisplayServer.window_get_mode() == DisplayServer.WINDOW_MODE_MINIMIZED:
+		if not force:
+			return {"ok": false, "remediation": remediation}
+		DisplayServer.window_set_mode(DisplayServer.WINDOW_MODE_WINDOWED)
+		DisplayServer.window_move_to_foreground()
+		remediation.append("foregrounded_editor")
+	var root := scene_root()
+	var screen := "3D" if root is Node3D else "2D"
+	var viewport: Viewport = EditorInterface.get_editor_viewport_3d(0) if screen == "3D" \
+		else EditorInterface.get_editor_viewport_2d()
+	if viewport != null and not _showing(viewport):
+		EditorInterface.set_main_screen_editor(screen)
+		remediation.append("switched_main_screen")
+	return {"ok": true, "remediation": remediation}
+
+
+func scan_files() -> void:
+	EditorInterface.get_resource_filesystem().scan()
+
+
+func is_busy() -> bool:
+	return EditorInterface.get_resource_filesystem().is_scanning()
+
+
+func debugger_state() -> Dictionary:
+	var session := _session()
+	return {"available": _debugger_hook != null, "active": session != null,
+		"paused": session != null and session.is_breaked()}
+
+
+## ScriptEditor.get_breakpoints is 4.4+ ("res://x.gd:<1-based line>", closed scripts too); before it,
+## the breakpoints of the open scripts' editors.
+func breakpoints() -> PackedStringArray:
+	var script_editor := EditorInterface.get_script_editor()
+	var version := Engine.get_version_info()
+	if version["major"] > 4 or version["minor"] >= 4:
+		return script_editor.call("get_breakpoints")
+	var found := PackedStringArray()
+	var scripts := script_editor.get_open_scripts()
+	var editors := script_editor.get_open_script_editors()
+	# Script tabs and editor tabs line up unless a text file is open; then only the current
+	# script (which set_breakpoint just opened) can be matched to its editor.
+	if scripts.size() == editors.size():
+		for i in scripts.size():
+			_append_breakpoints(found, scripts[i], editors[i])
+	else:
+		_append_breakpoints(found, script_editor.get_current_script(), script_editor.get_current_editor())
+	return found
+
+
+## Through the script's CodeEdit gutter, as a click there does (the debugger then tells a running
+## game); the script opens in the script editor for that.
+func set_breakpoint(path: String, line: int, enabled: bool) -> Error:
+	var script := load(path) as Script
+	if script == null:
+		return ERR_CANT_OPEN
+	EditorInterface.edit_script(script, line)
+	var current := EditorInterface.get_script_editor().get_current_editor()
+	var code: CodeEdit = current.get_base_editor() as CodeEdit if current != null else null
+	if code == null:
+		return ERR_UNAVAILABLE
+	code.set_line_as_breakpoint(line - 1, enabled)
+	return OK
+
+
+## The same "continue" message the debugger's own Continue button sends.
+func debug_continue() -> Error:
+	var session := _session()
+	if session == null or not session.is_breaked():
+		return ERR_UNAVAILABLE
+	session.send_message("continue", [])
+	return OK
+
+
+func _append_breakpoints(found: PackedStringArray, script: Script, editor: ScriptEditorBase) -> void:
+	var code: CodeEdit = editor.get_base_editor() as CodeEdit if editor != null else null
+	if script == null or code == null:
+		return
+	for line: int in code.get_breakpointed_lines():
+		found.append("%s:%d" % [script.resource_path, line + 1])
+
+
+func _session() -> EditorDebuggerSession:
+	if _debugger_hook == null:
+		return null
+	for session: EditorDebuggerSession in _debugger_hook.get_sessions():
+		if session.is_active():
+			return session
+	return null
+
+
+static func _showing(viewport: Viewport) -> bool:
+	var holder := viewport.get_parent() as Control
+	return holder == null or holder.is_visible_in_tree()
