@@ -149,6 +149,17 @@ func test_warnings_for_unsaved_nodes_and_argument_counts() -> void:
 	Assert.contains(mismatch["warnings"][0], "sends 1 argument", "an arity mismatch is flagged")
 
 
+func test_emit_in_the_edited_scene_reaches_a_connected_method() -> void:
+	# The reference serves signal.emit in the editor too (signal_emit's default channel).
+	Assert.is_false(_registry.dispatch_info("signal.emit")["read_only"], "emit is not a read")
+	_emitter.connect("hit", Callable(_receiver, "_on_hit"))
+	var result := _call("signal.emit", {"node_path": "Emitter", "signal_name": "hit", "args": [3]})
+	Assert.is_true(result.get("success", false), "emitted: %s" % JSON.stringify(result))
+	Assert.eq(_receiver.get("total"), 3, "the connected method ran with the argument")
+	_emitter.disconnect("hit", Callable(_receiver, "_on_hit"))
+	Assert.eq(_call("signal.emit", {"node_path": "Nope", "signal_name": "hit"})["code"], "NOT_FOUND", "missing node")
+
+
 func _call(method: String, params: Dictionary) -> Dictionary:
 	var handler: Callable = _registry.dispatch_info(method)["handler"]
 	return handler.callv([params])

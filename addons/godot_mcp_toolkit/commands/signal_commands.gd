@@ -10,6 +10,8 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/signal_commands.gd"
+## signal.emit is one command in the editor and the game: the emitting logic lives once, there.
+const EMITTER_PATH := "res://addons/godot_mcp_toolkit/commands/runtime_signal_commands.gd"
 const ACTIONS := ["connect", "disconnect"]
 const LIST_HINT := "signal_list with include_connections shows a node's signals and connections."
 
@@ -21,6 +23,10 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 		.read_only())
 	registry.register_command("signal.manage", Callable(script, "_cmd_manage").bind(context),
 		registry.create_options().with_description("Connect or disconnect a signal between two nodes of the scene."))
+	# Emitting in the editor reaches @tool code of the edited scene; it is an event, so there is no undo.
+	registry.register_command("signal.emit", Callable(load(EMITTER_PATH), "_cmd_emit").bind(
+		{"context": context, "made": {}}),
+		registry.create_options().with_description("Emit a signal on a node of the edited scene with JSON arguments."))
 
 
 # --- signal.list ---------------------------------------------------------------------------------
