@@ -18,8 +18,10 @@ var _scratch := ""
 
 ## `domain_paths`: the commands/*.gd scripts to register; `examples_domain`: the name of the
 ## tests/fixtures/toolkit/results file; `root`: a scene root the fixture adds to the tree and frees;
-## `scratch`: a res://tmp_tests/... folder made now and removed (with its contents) in cleanup().
-func _init(domain_paths: Array[String], examples_domain: String, root: Node = null, scratch: String = "") -> void:
+## `scratch`: a res://tmp_tests/... folder made now and removed (with its contents) in cleanup();
+## `engine_version`: when set, the registry is configured with it (and the context) before registering.
+func _init(domain_paths: Array[String], examples_domain: String, root: Node = null, scratch: String = "",
+		engine_version: String = "") -> void:
 	_examples_domain = examples_domain
 	_root = root
 	_scratch = scratch
@@ -27,6 +29,8 @@ func _init(domain_paths: Array[String], examples_domain: String, root: Node = nu
 		(Engine.get_main_loop() as SceneTree).root.add_child(root)
 	context = RuntimeContext.new(root)
 	registry = CommandRegistry.new()
+	if engine_version != "":
+		registry.configure(engine_version, context)
 	for path: String in domain_paths:
 		(load(path) as Script).call("register", registry, context)
 	if scratch != "":
