@@ -8,7 +8,9 @@ extends RefCounted
 const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
+const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
+const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/signal_commands.gd"
 const DIR := "res://tmp_tests/signal"
