@@ -7,116 +7,111 @@ extends RefCounted
 ## envelope is served to the bridge by the simulator from tests/fixtures/toolkit/results/asset.json.
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/asset_commands.gd"
 const DIR := "res://tmp_tests/asset_ops"
 const DOT := DIR + "/dot.png"
 const OUTSIDE := "/tmp/mcp_asset_ops_source.png"
 
-var _context := RuntimeContext.new()
-var _registry := CommandRegistry.new()
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
-	_registry.configure("4.6.0", _context)
 	var domains: Array[String] = [DOMAIN]
-	CommandDomains.register_all(_registry, _context, domains)
-	DirAccess.make_dir_recursive_absolute(DIR)
+	_fx = DomainFixture.new(domains, "asset", null, DIR, "4.6.0")
 
 
 func cleanup() -> void:
 	for path: String in [DIR + "/ramp.tres", DIR + "/sky.tres", DIR + "/main.tscn"]:
 		if ResourceLoader.has_cached(path):
 			load(path).resource_path = ""
-	_remove_tree(DIR)
-	DirAccess.remove_absolute("res://tmp_tests")
 	DirAccess.remove_absolute(OUTSIDE)
+	_fx.cleanup()
 
 
 func test_registered_with_the_reference_lanes() -> void:
 	Assert.is_true(DOMAIN in CommandDomains.DOMAINS, "listed in command_domains.gd")
-	Assert.is_true(_registry.dispatch_info("asset.list")["read_only"], "list is a read")
-	Assert.is_true(_registry.dispatch_info("asset.get_dependencies")["read_only"], "dependencies is a read")
-	Assert.is_false(_registry.dispatch_info("asset.import")["read_only"], "import mutates")
+	Assert.is_true(_fx.registry.dispatch_info("asset.list")["read_only"], "list is a read")
+	Assert.is_true(_fx.registry.dispatch_info("asset.get_dependencies")["read_only"], "dependencies is a read")
+	Assert.is_false(_fx.registry.dispatch_info("asset.import")["read_only"], "import mutates")
 
 
 func test_list_filters_types_and_truncation() -> void:
 	_build_chain()
-	var textures := _call("asset.list", ResultExamples.params("asset", "asset.list", 0))
+	var textures := _fx.invoke("asset.list", ResultExamples.params("asset", "asset.list", 0))
 	ResultExamples.check("asset", "asset.list", textures, 0)
-	var capped := _call("asset.list", ResultExamples.params("asset", "asset.list", 1))
+	var capped := _fx.invoke("asset.list", ResultExamples.params("asset", "asset.list", 1))
 	ResultExamples.check("asset", "asset.list", capped, 1)
-	var globbed := _call("asset.list", {"path_prefix": DIR, "name_glob": "S*.TRES"})
+	var globbed := _fx.invoke("asset.list", {"path_prefix": DIR, "name_glob": "S*.TRES"})
 	Assert.eq(globbed["files"], [{"path": DIR + "/sky.tres", "type": "GradientTexture1D"}], "glob, any case")
-	var resources := _call("asset.list", {"path_prefix": DIR, "class_filter": "Resource"})
+	var resources := _fx.invoke("asset.list", {"path_prefix": DIR, "class_filter": "Resource"})
 	Assert.eq(resources["total_files"], 3, "every resource is a Resource")
-	var dotted := _call("asset.list", {"path_prefix": DIR + "/", "extension_filter": [".TSCN"]})
+	var dotted := _fx.invoke("asset.list", {"path_prefix": DIR + "/", "extension_filter": [".TSCN"]})
 	Assert.eq(dotted["total_files"], 1, "extensions with a dot, any case")
-	var prefix := _call("asset.list", {"path_prefix": DIR + "/s"})
+	var prefix := _fx.invoke("asset.list", {"path_prefix": DIR + "/s"})
 	Assert.eq(prefix["files"], [{"path": DIR + "/sky.tres", "type": "GradientTexture1D"}], "a file-name prefix")
-	var missing := _call("asset.list", ResultExamples.params("asset", "asset.list", 2))
+	var missing := _fx.invoke("asset.list", ResultExamples.params("asset", "asset.list", 2))
 	ResultExamples.check("asset", "asset.list", missing, 2)
-	Assert.eq(_call("asset.list", {"class_filter": "NoSuchClass"})["code"], "INVALID_PARAMS", "unknown class")
-	Assert.eq(_call("asset.list", {"path_prefix": "user://"})["code"], "PATH_DENIED", "res:// only")
-	Assert.eq(_call("asset.list", {"limit": 0})["code"], "INVALID_PARAMS", "limit >= 1")
-	Assert.eq(_call("asset.list", {"extension_filter": "png"})["code"], "INVALID_PARAMS", "an array")
+	Assert.eq(_fx.invoke("asset.list", {"class_filter": "NoSuchClass"})["code"], "INVALID_PARAMS", "unknown class")
+	Assert.eq(_fx.invoke("asset.list", {"path_prefix": "user://"})["code"], "PATH_DENIED", "res:// only")
+	Assert.eq(_fx.invoke("asset.list", {"limit": 0})["code"], "INVALID_PARAMS", "limit >= 1")
+	Assert.eq(_fx.invoke("asset.list", {"extension_filter": "png"})["code"], "INVALID_PARAMS", "an array")
 
 
 func test_dependencies_direct_and_transitive() -> void:
 	_build_chain()
-	var chain := _call("asset.get_dependencies", ResultExamples.params("asset", "asset.get_dependencies", 0))
+	var chain := _fx.invoke("asset.get_dependencies", ResultExamples.params("asset", "asset.get_dependencies", 0))
 	ResultExamples.check("asset", "asset.get_dependencies", chain, 0)
-	var direct := _call("asset.get_dependencies", {"file_path": DIR + "/main.tscn"})
+	var direct := _fx.invoke("asset.get_dependencies", {"file_path": DIR + "/main.tscn"})
 	Assert.eq(direct["dependencies"].size(), 1, "only the texture directly")
 	Assert.eq(direct["dependencies"][0]["path"], DIR + "/sky.tres", "by path")
-	var capped := _call("asset.get_dependencies", {"file_path": DIR + "/main.tscn", "include_transitive": true,
+	var capped := _fx.invoke("asset.get_dependencies", {"file_path": DIR + "/main.tscn", "include_transitive": true,
 		"limit": 1})
 	Assert.eq([capped["returned"], capped["total_dependencies"], capped["has_more"]], [1, 2, true], "says it truncated")
-	var none := _call("asset.get_dependencies", {"file_path": DIR + "/ramp.tres"})
+	var none := _fx.invoke("asset.get_dependencies", {"file_path": DIR + "/ramp.tres"})
 	Assert.eq(none["dependencies"], [], "a Gradient loads nothing else")
-	var missing := _call("asset.get_dependencies", ResultExamples.params("asset", "asset.get_dependencies", 1))
+	var missing := _fx.invoke("asset.get_dependencies", ResultExamples.params("asset", "asset.get_dependencies", 1))
 	ResultExamples.check("asset", "asset.get_dependencies", missing, 1)
 	DirAccess.remove_absolute(DIR + "/ramp.tres")
-	var broken := _call("asset.get_dependencies", {"file_path": DIR + "/sky.tres"})
+	var broken := _fx.invoke("asset.get_dependencies", {"file_path": DIR + "/sky.tres"})
 	Assert.eq(broken["dependencies"][0]["missing"], true, "a deleted dependency is flagged missing")
 
 
 func test_import_base64_and_outside_file_with_undo() -> void:
 	var params := ResultExamples.params("asset", "asset.import", 0)
-	var created := _call("asset.import", params)
+	var created := _fx.invoke("asset.import", params)
 	ResultExamples.check("asset", "asset.import", created, 0)
 	var written := FileAccess.get_file_as_bytes(DOT)
 	Assert.eq(written, Marshalls.base64_to_raw(params["base64_data"]), "the bytes as given")
 	var image := Image.new()
 	Assert.eq(image.load_png_from_buffer(written), OK, "a PNG a user can open")
 	Assert.eq([image.get_width(), image.get_pixel(0, 0), image.get_pixel(1, 0)], [2, Color.RED, Color.BLUE], "pixels")
-	Assert.eq(_context.refreshed_files, PackedStringArray([DOT]), "handed to the editor's file index")
-	var returned := _call("asset.import", ResultExamples.params("asset", "asset.import", 1))
+	Assert.eq(_fx.context.refreshed_files, PackedStringArray([DOT]), "handed to the editor's file index")
+	var returned := _fx.invoke("asset.import", ResultExamples.params("asset", "asset.import", 1))
 	ResultExamples.check("asset", "asset.import", returned, 1)
-	var refused := _call("asset.import", ResultExamples.params("asset", "asset.import", 2))
+	var refused := _fx.invoke("asset.import", ResultExamples.params("asset", "asset.import", 2))
 	ResultExamples.check("asset", "asset.import", refused, 2)
 	var outside := FileAccess.open(OUTSIDE, FileAccess.WRITE)
 	Assert.is_true(outside != null, "a file outside the project can be made in this engine")
 	outside.store_buffer(PackedByteArray([1, 2, 3]))
 	outside.close()
-	var replaced := _call("asset.import", {"source_path": OUTSIDE, "dest_path": DOT, "if_exists": "replace"})
+	var replaced := _fx.invoke("asset.import", {"source_path": OUTSIDE, "dest_path": DOT, "if_exists": "replace"})
 	Assert.eq([replaced["status"], replaced["source"], replaced["bytes"]], ["replaced", "source_path", 3], "replaced")
 	Assert.eq(FileAccess.get_file_as_bytes(DOT), PackedByteArray([1, 2, 3]), "with the outside file's bytes")
-	Assert.is_true(_context.undo(), "undo the replace")
+	Assert.is_true(_fx.context.undo(), "undo the replace")
 	Assert.eq(FileAccess.get_file_as_bytes(DOT), written, "the PNG is back")
-	Assert.is_true(_context.undo(), "undo the create")
+	Assert.is_true(_fx.context.undo(), "undo the create")
 	Assert.is_false(FileAccess.file_exists(DOT), "gone")
-	Assert.is_false(_context.undo(), "return and fail recorded nothing")
-	Assert.is_true(_context.redo(), "redo the create")
+	Assert.is_false(_fx.context.undo(), "return and fail recorded nothing")
+	Assert.is_true(_fx.context.redo(), "redo the create")
 	Assert.eq(FileAccess.get_file_as_bytes(DOT), written, "written again")
 
 
 func test_import_refusals_write_nothing() -> void:
-	var missing := _call("asset.import", ResultExamples.params("asset", "asset.import", 3))
+	var missing := _fx.invoke("asset.import", ResultExamples.params("asset", "asset.import", 3))
 	ResultExamples.check("asset", "asset.import", missing, 3)
 	var cases := {
 		"INVALID_PARAMS": {"dest_path": DOT},
@@ -125,27 +120,27 @@ func test_import_refusals_write_nothing() -> void:
 		"INVALID_PATH": {"base64_data": "AAEC", "dest_path": DIR},
 	}
 	for code: String in cases:
-		Assert.eq(_call("asset.import", cases[code])["code"], code, code)
+		Assert.eq(_fx.invoke("asset.import", cases[code])["code"], code, code)
 	var both := {"base64_data": "AAEC", "source_path": OUTSIDE, "dest_path": DOT}
-	Assert.eq(_call("asset.import", both)["code"], "INVALID_PARAMS", "both sources")
-	Assert.eq(_call("asset.import", {"base64_data": "!!!", "dest_path": DOT})["code"], "INVALID_PARAMS", "bad base64")
-	Assert.eq(_call("asset.import", {"source_path": "res://icon.svg", "dest_path": DOT})["code"], "INVALID_PARAMS",
+	Assert.eq(_fx.invoke("asset.import", both)["code"], "INVALID_PARAMS", "both sources")
+	Assert.eq(_fx.invoke("asset.import", {"base64_data": "!!!", "dest_path": DOT})["code"], "INVALID_PARAMS", "bad base64")
+	Assert.eq(_fx.invoke("asset.import", {"source_path": "res://icon.svg", "dest_path": DOT})["code"], "INVALID_PARAMS",
 		"source_path is outside the project")
 	var token_dir := ProjectSettings.globalize_path("user://addons/godot_mcp_toolkit")
-	Assert.eq(_call("asset.import", {"source_path": token_dir + "/any/mcp_token", "dest_path": DOT})["code"],
+	Assert.eq(_fx.invoke("asset.import", {"source_path": token_dir + "/any/mcp_token", "dest_path": DOT})["code"],
 		"PATH_DENIED", "the toolkit's auth token is never copied into the project")
 	var folded := ProjectSettings.globalize_path("user://") + "//./ADDONS/godot_mcp_toolkit/x"
-	Assert.eq(_call("asset.import", {"source_path": folded, "dest_path": DOT})["code"], "PATH_DENIED",
+	Assert.eq(_fx.invoke("asset.import", {"source_path": folded, "dest_path": DOT})["code"], "PATH_DENIED",
 		"not by doubled slashes, ./ nor case")
-	var climbing := _call("asset.import", {"source_path": ProjectSettings.globalize_path("user://") + "/a/../b",
+	var climbing := _fx.invoke("asset.import", {"source_path": ProjectSettings.globalize_path("user://") + "/a/../b",
 		"dest_path": DOT})
 	Assert.eq(climbing["code"], "PATH_DENIED", "'..' is refused outright")
-	Assert.eq(_call("asset.import", {"base64_data": "AAEC", "dest_path": DOT, "if_exists": "merge"})["code"],
+	Assert.eq(_fx.invoke("asset.import", {"base64_data": "AAEC", "dest_path": DOT, "if_exists": "merge"})["code"],
 		"INVALID_PARAMS", "unknown if_exists")
-	Assert.eq(_call("asset.import", {"base64_data": "AAEC", "dest_path": "res://project.godot",
+	Assert.eq(_fx.invoke("asset.import", {"base64_data": "AAEC", "dest_path": "res://project.godot",
 		"if_exists": "replace"})["code"], "PATH_DENIED", "engine-owned files")
 	Assert.eq(DirAccess.get_files_at(DIR), PackedStringArray(), "nothing written")
-	Assert.is_false(_context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.undo(), "nothing recorded")
 
 
 ## ramp.tres (Gradient) <- sky.tres (GradientTexture1D) <- main.tscn (a Sprite2D using sky.tres).
@@ -167,17 +162,3 @@ func _build_chain() -> void:
 	ResourceSaver.save(scene, DIR + "/main.tscn")
 	root.free()
 
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _remove_tree(path: String) -> void:
-	if not DirAccess.dir_exists_absolute(path):
-		return
-	for folder: String in DirAccess.get_directories_at(path):
-		_remove_tree(path.path_join(folder))
-	for file_name: String in DirAccess.get_files_at(path):
-		DirAccess.remove_absolute(path.path_join(file_name))
-	DirAccess.remove_absolute(path)

@@ -5,38 +5,39 @@ extends RefCounted
 ## Not covered here (editor only): editor-only classes (EditorPlugin...) that only an editor's ClassDB has.
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/classdb_commands.gd"
 
-var _context := RuntimeContext.new()
-var _registry := CommandRegistry.new()
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
-	_registry.configure("4.6.0", _context)
 	var domains: Array[String] = [DOMAIN]
-	CommandDomains.register_all(_registry, _context, domains)
+	_fx = DomainFixture.new(domains, "classdb", null, "", "4.6.0")
+
+
+func cleanup() -> void:
+	_fx.cleanup()
 
 
 func test_registered_with_the_reference_lanes() -> void:
 	Assert.is_true(DOMAIN in CommandDomains.DOMAINS, "listed in command_domains.gd")
 	for method: String in ["classdb.get_info", "classdb.search"]:
-		Assert.is_true(_registry.dispatch_info(method)["read_only"], "%s is a read" % method)
-		Assert.is_true(_registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["read_only"], "%s is a read" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
 
 
 func test_get_info_of_engine_classes() -> void:
 	for index in [0, 1, 2]:
 		var params := ResultExamples.params("classdb", "classdb.get_info", index)
-		ResultExamples.check("classdb", "classdb.get_info", _call("classdb.get_info", params), index)
+		ResultExamples.check("classdb", "classdb.get_info", _fx.invoke("classdb.get_info", params), index)
 	var own := ClassDB.class_get_method_list("Timer", true).size()
-	var first := _call("classdb.get_info", {"class_name": "Timer", "sections": ["methods"], "limit": 2})
+	var first := _fx.invoke("classdb.get_info", {"class_name": "Timer", "sections": ["methods"], "limit": 2})
 	Assert.eq(first["total"], own, "the total is Timer's own method count")
-	var rest := _call("classdb.get_info", {"class_name": "Timer", "sections": ["methods"], "offset": 2, "limit": 500})
+	var rest := _fx.invoke("classdb.get_info", {"class_name": "Timer", "sections": ["methods"], "offset": 2, "limit": 500})
 	var names := PackedStringArray()
 	for method: Dictionary in first["methods"] + rest["methods"]:
 		names.append(method["name"])
@@ -48,9 +49,9 @@ func test_get_info_of_engine_classes() -> void:
 	var arg: Dictionary = start["args"][0]
 	Assert.eq([start["args"].size(), arg["type"], arg.get("name", "time_sec")], [1, "float", "time_sec"],
 		"arguments are typed (and named where the engine knows the names)")
-	var timeout: Array = _call("classdb.get_info", {"class_name": "Timer", "sections": ["signals"]})["signals"]
+	var timeout: Array = _fx.invoke("classdb.get_info", {"class_name": "Timer", "sections": ["signals"]})["signals"]
 	Assert.eq(timeout, [{"name": "timeout", "args": []}], "Timer's own signal")
-	var body := _call("classdb.get_info", {"class_name": "CharacterBody2D", "include_inherited": true,
+	var body := _fx.invoke("classdb.get_info", {"class_name": "CharacterBody2D", "include_inherited": true,
 		"sections": ["properties", "constants"], "limit": 500})
 	var property_names: Array = body["properties"].map(func(entry: Dictionary) -> String: return entry["name"])
 	Assert.is_true("velocity" in property_names and "position" in property_names, "inherited adds Node2D's position")
@@ -62,7 +63,7 @@ func test_get_info_of_engine_classes() -> void:
 
 
 func test_get_info_of_a_script_class() -> void:
-	var info := _call("classdb.get_info", {"class_name": "MCPToolkitError", "sections": ["methods", "constants"]})
+	var info := _fx.invoke("classdb.get_info", {"class_name": "MCPToolkitError", "sections": ["methods", "constants"]})
 	Assert.eq([info["source"], info["base"], info["path"]], ["script", "RefCounted",
 		"res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd"], "a global class from its script")
 	var methods: Array = info["methods"].map(func(entry: Dictionary) -> String: return entry["name"])
@@ -74,26 +75,22 @@ func test_get_info_of_a_script_class() -> void:
 func test_search() -> void:
 	for index in [0, 1]:
 		var params := ResultExamples.params("classdb", "classdb.search", index)
-		ResultExamples.check("classdb", "classdb.search", _call("classdb.search", params), index)
-	var bodies := _call("classdb.search", {"base_class": "PhysicsBody2D", "limit": 500})
+		ResultExamples.check("classdb", "classdb.search", _fx.invoke("classdb.search", params), index)
+	var bodies := _fx.invoke("classdb.search", {"base_class": "PhysicsBody2D", "limit": 500})
 	var expected := Array(ClassDB.get_inheriters_from_class("PhysicsBody2D")) + ["PhysicsBody2D"]
 	expected.sort()
 	Assert.eq(bodies["classes"].map(func(entry: Dictionary) -> String: return entry["name"]), expected,
 		"base_class lists the class and every inheriter")
-	var wild := _call("classdb.search", {"pattern": "*body3d", "limit": 1})
+	var wild := _fx.invoke("classdb.search", {"pattern": "*body3d", "limit": 1})
 	Assert.is_true(wild["has_more"] and wild["next_offset"] == 1 and wild["returned"] == 1,
 		"a page of one says more remain")
-	var scripts := _call("classdb.search", {"pattern": "MCPToolkitErr", "include_global": true})
+	var scripts := _fx.invoke("classdb.search", {"pattern": "MCPToolkitErr", "include_global": true})
 	Assert.eq(scripts["classes"], [{"name": "MCPToolkitError", "base": "RefCounted", "source": "script",
 		"path": "res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd", "instantiable": true}],
 		"script classes on request")
-	Assert.eq(_call("classdb.search", {"pattern": "MCPToolkitErr"})["total"], 0, "and only then")
-	Assert.eq(_call("classdb.search", {"limit": 0})["code"], "INVALID_PARAMS", "limit must be positive")
-	Assert.contains(_call("classdb.get_info", {"class_name": "Node2d"})["hint"], "Node2D", "a near miss is suggested")
-	Assert.eq(_call("classdb.get_info", {"class_name": "Node", "sections": ["fields"]})["code"], "INVALID_PARAMS",
+	Assert.eq(_fx.invoke("classdb.search", {"pattern": "MCPToolkitErr"})["total"], 0, "and only then")
+	Assert.eq(_fx.invoke("classdb.search", {"limit": 0})["code"], "INVALID_PARAMS", "limit must be positive")
+	Assert.contains(_fx.invoke("classdb.get_info", {"class_name": "Node2d"})["hint"], "Node2D", "a near miss is suggested")
+	Assert.eq(_fx.invoke("classdb.get_info", {"class_name": "Node", "sections": ["fields"]})["code"], "INVALID_PARAMS",
 		"unknown section")
 
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])

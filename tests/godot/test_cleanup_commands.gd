@@ -10,19 +10,16 @@ extends RefCounted
 ## deleted path (the dependency scan reads resource headers only, as the module says).
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 const DOMAIN := "cleanup"
 const SCRATCH := "res://tmp_tests/cleanup"
 const MAIN := SCRATCH + "/main.tscn"
 const METHODS := ["scene.close", "file.delete", "folder.delete", "resource.delete", "scene.delete", "script.delete"]
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node = null
+var _fx: DomainFixture = null
 
 
 ## The examples in tests/fixtures/toolkit/results/cleanup.json run against this: the edited scene
@@ -37,40 +34,11 @@ func _init() -> void:
 	ResourceSaver.save(packed, MAIN)
 	main.free()
 	_root = (load(MAIN) as PackedScene).instantiate()
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	CommandDomains.register_all(_registry, _context)
+	_fx = DomainFixture.new(CommandDomains.DOMAINS, DOMAIN, _root, SCRATCH)
 
 
 func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
-	_remove_tree(SCRATCH)
-	if DirAccess.dir_exists_absolute("res://tmp_tests") and DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
-
-
-func _remove_tree(path: String) -> void:
-	if not DirAccess.dir_exists_absolute(path):
-		return
-	for folder: String in DirAccess.get_directories_at(path):
-		_remove_tree(path.path_join(folder))
-	for file_name: String in DirAccess.get_files_at(path):
-		DirAccess.remove_absolute(path.path_join(file_name))
-	DirAccess.remove_absolute(path)
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
+	_fx.cleanup()
 
 
 func _write(path: String, text: String) -> void:
@@ -97,7 +65,7 @@ func _resource_with_user(path: String, user: String, size: int) -> void:
 
 func test_registered_as_scene_independent_mutations() -> void:
 	for method: String in METHODS:
-		var info: Dictionary = _registry.dispatch_info(method)
+		var info: Dictionary = _fx.registry.dispatch_info(method)
 		Assert.is_false(info["read_only"], "%s mutates" % method)
 		Assert.is_true(info["scene_independent"], "%s needs no scene" % method)
 
@@ -107,21 +75,21 @@ func test_file_delete_takes_the_sidecar_and_undo_restores_the_bytes() -> void:
 	_write(icon, "not really a png \u00e9")
 	_write(icon + ".import", "[remap]\nimporter=\"texture\"\n")
 	var bytes := FileAccess.get_file_as_bytes(icon)
-	_example("file.delete")
+	_fx.example("file.delete")
 	Assert.is_false(FileAccess.file_exists(icon), "the file is gone")
 	Assert.is_false(FileAccess.file_exists(icon + ".import"), "and its sidecar")
-	Assert.is_true(icon in _context.refreshed_files, "the editor is told")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(icon in _fx.context.refreshed_files, "the editor is told")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(FileAccess.get_file_as_bytes(icon), bytes, "undo writes the same bytes back")
 	Assert.is_true(FileAccess.file_exists(icon + ".import"), "and the sidecar")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.is_false(FileAccess.file_exists(icon), "redo deletes it again")
-	_remove_tree(SCRATCH + "/files")
+	DomainFixture.remove_tree(SCRATCH + "/files")
 
 
 func test_protected_and_open_files_are_refused() -> void:
-	_example("file.delete", 1)
-	_example("scene.delete")
+	_fx.example("file.delete", 1)
+	_fx.example("scene.delete")
 	Assert.is_true(FileAccess.file_exists("res://project.godot"), "project.godot untouched")
 	Assert.is_true(FileAccess.file_exists(MAIN), "the open scene untouched")
 	var cases := [
@@ -135,7 +103,7 @@ func test_protected_and_open_files_are_refused() -> void:
 		[{"file_path": MAIN}, "EDITED_SCENE"],
 	]
 	for case: Array in cases:
-		var result := _call("file.delete", case[0])
+		var result := _fx.invoke("file.delete", case[0])
 		Assert.eq(result.get("code"), case[1], "%s -> %s (%s)" % [case[0], case[1], result.get("error")])
 	Assert.is_true(FileAccess.file_exists("res://addons/godot_mcp_toolkit/plugin.cfg"), "toolkit untouched")
 
@@ -147,23 +115,23 @@ func test_each_kind_refuses_the_other_kinds() -> void:
 		["resource.delete", SCRATCH + "/a.txt"],
 	]
 	for case: Array in cases:
-		Assert.eq(_call(case[0], {"file_path": case[1]}).get("code"), "INVALID_PATH", "%s refuses %s" % case)
+		Assert.eq(_fx.invoke(case[0], {"file_path": case[1]}).get("code"), "INVALID_PATH", "%s refuses %s" % case)
 
 
 func test_resource_delete_names_its_dependents_and_undo_brings_it_back() -> void:
 	var settings := SCRATCH + "/res/labels.tres"
 	var user := SCRATCH + "/res/title.tscn"
 	_resource_with_user(settings, user, 21)
-	var result := _example("resource.delete")
+	var result := _fx.example("resource.delete")
 	Assert.contains(result["warnings"][0], user, "the warning names the dependent")
 	Assert.is_false(FileAccess.file_exists(settings), "deleted")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	var back := ResourceLoader.load(settings, "", ResourceLoader.CACHE_MODE_IGNORE) as LabelSettings
 	Assert.eq(back.font_size if back != null else -1, 21, "the restored resource loads with its value")
 	var title := (ResourceLoader.load(user, "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene).instantiate() as Label
 	Assert.eq(title.label_settings.font_size, 21, "and its dependent loads it again")
 	title.free()
-	_remove_tree(SCRATCH + "/res")
+	DomainFixture.remove_tree(SCRATCH + "/res")
 
 
 func test_script_delete_refuses_a_script_the_edited_scene_uses() -> void:
@@ -175,16 +143,16 @@ func test_script_delete_refuses_a_script_the_edited_scene_uses() -> void:
 	child.set_script(ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE))
 	_root.add_child(child)
 	child.owner = _root
-	var refused := _call("script.delete", {"file_path": path})
+	var refused := _fx.invoke("script.delete", {"file_path": path})
 	Assert.eq(refused.get("code"), "PATH_IN_USE", "in use: %s" % refused)
 	Assert.contains(refused.get("error", ""), "Mover (script)", "names the node")
 	Assert.is_true(FileAccess.file_exists(path), "left in place")
 	_root.remove_child(child)
 	child.free()
-	_example("script.delete")
+	_fx.example("script.delete")
 	Assert.is_false(FileAccess.file_exists(SCRATCH + "/scripts/unused.gd"), "an unused script goes")
-	Assert.eq(_call("script.delete", {"file_path": path})["deleted"], path, "once nothing uses it, it goes too")
-	_remove_tree(SCRATCH + "/scripts")
+	Assert.eq(_fx.invoke("script.delete", {"file_path": path})["deleted"], path, "once nothing uses it, it goes too")
+	DomainFixture.remove_tree(SCRATCH + "/scripts")
 
 
 func test_scene_delete_of_a_closed_scene() -> void:
@@ -195,27 +163,28 @@ func test_scene_delete_of_a_closed_scene() -> void:
 	packed.pack(node)
 	ResourceSaver.save(packed, old)
 	node.free()
-	_example("scene.delete", 1)
+	_fx.example("scene.delete", 1)
 	Assert.is_false(FileAccess.file_exists(old), "deleted")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true(ResourceLoader.load(old, "", ResourceLoader.CACHE_MODE_IGNORE) is PackedScene, "loads again")
-	_remove_tree(SCRATCH + "/scenes")
+	DomainFixture.remove_tree(SCRATCH + "/scenes")
 
 
 func test_folder_delete_needs_recursive_and_undo_restores_the_tree() -> void:
 	var junk := SCRATCH + "/junk"
 	_write(junk + "/a.txt", "a")
 	_write(junk + "/deep/b.txt", "b")
-	_example("folder.delete", 1)
+	_fx.example("folder.delete", 1)
 	Assert.is_true(FileAccess.file_exists(junk + "/deep/b.txt"), "not recursive: nothing deleted")
-	_example("folder.delete")
+	_fx.example("folder.delete")
 	Assert.is_false(DirAccess.dir_exists_absolute(junk), "the folder is gone")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(FileAccess.get_file_as_string(junk + "/deep/b.txt"), "b", "undo restores nested files")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.is_false(DirAccess.dir_exists_absolute(junk), "redo deletes it again")
 	DirAccess.make_dir_recursive_absolute(SCRATCH + "/empty")
-	Assert.eq(_call("folder.delete", {"path": SCRATCH + "/empty"})["folders_deleted"], 1, "an empty folder needs no flag")
+	Assert.eq(_fx.invoke("folder.delete", {"path": SCRATCH + "/empty"})["folders_deleted"], 1,
+		"an empty folder needs no flag")
 
 
 func test_folder_delete_refusals() -> void:
@@ -231,17 +200,17 @@ func test_folder_delete_refusals() -> void:
 		[{}, "INVALID_PARAMS"],
 	]
 	for case: Array in cases:
-		var result := _call("folder.delete", case[0])
+		var result := _fx.invoke("folder.delete", case[0])
 		Assert.eq(result.get("code"), case[1], "%s -> %s (%s)" % [case[0], case[1], result.get("error")])
 	Assert.is_true(FileAccess.file_exists(MAIN), "nothing deleted")
 	Assert.is_true(DirAccess.dir_exists_absolute("res://addons/godot_mcp_toolkit/commands"), "toolkit untouched")
 
 
 func test_scene_close_forgets_the_open_scene() -> void:
-	_example("scene.close")
-	Assert.eq(_context.closed_scenes, PackedStringArray([MAIN]), "closed through the context")
-	Assert.is_false(MAIN in _context.open_scene_paths(), "no longer open")
-	_example("scene.close", 1)
-	Assert.eq(_call("scene.close", {"file_path": 3}).get("code"), "INVALID_PARAMS", "file_path must be a string")
-	Assert.eq(_call("scene.close", {"file_path": "res://../x.tscn"}).get("code"), "PATH_DENIED", "guarded")
-	_context.open_scene(MAIN)
+	_fx.example("scene.close")
+	Assert.eq(_fx.context.closed_scenes, PackedStringArray([MAIN]), "closed through the context")
+	Assert.is_false(MAIN in _fx.context.open_scene_paths(), "no longer open")
+	_fx.example("scene.close", 1)
+	Assert.eq(_fx.invoke("scene.close", {"file_path": 3}).get("code"), "INVALID_PARAMS", "file_path must be a string")
+	Assert.eq(_fx.invoke("scene.close", {"file_path": "res://../x.tscn"}).get("code"), "PATH_DENIED", "guarded")
+	_fx.context.open_scene(MAIN)

@@ -5,14 +5,12 @@ extends RefCounted
 ## editor-only effect of the code (it runs on the edited scene's nodes exactly as here).
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const ExecuteCommands := preload("res://addons/godot_mcp_toolkit/commands/execute_commands.gd")
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/execute_commands.gd"
 
 var _root: Node2D = null
-var _context: RuntimeContext = null
-var _registry := CommandRegistry.new()
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
@@ -22,18 +20,21 @@ func _init() -> void:
 	player.name = "Player"
 	player.position = Vector2(3, 4)
 	_root.add_child(player)
-	Engine.get_main_loop().root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry.configure("4.6.0", _context)
-	ExecuteCommands.register(_registry, _context)
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, "execute", _root, "", "4.6.0")
 
 
 func cleanup() -> void:
-	_root.free()
+	_fx.cleanup()
+
+
+## Runs execute.code with `params`.
+func _call(params: Dictionary) -> Dictionary:
+	return _fx.invoke("execute.code", params)
 
 
 func test_lane() -> void:
-	var info := _registry.dispatch_info("execute.code")
+	var info := _fx.registry.dispatch_info("execute.code")
 	Assert.eq([info["read_only"], info["scene_independent"], info["exclusive"]], [false, false, false],
 		"a scene mutation, as the reference")
 
@@ -58,10 +59,6 @@ func test_failures() -> void:
 	Assert.eq(_call({"code": ""})["code"], "INVALID_PARAMS", "empty code")
 	Assert.eq(_call({})["code"], "INVALID_PARAMS", "no code")
 	Assert.eq(_call({"code": "1", "scope_path": 5})["code"], "INVALID_PARAMS", "scope_path not a string")
-	_context.set_scene_root(null)
+	_fx.context.set_scene_root(null)
 	Assert.eq(_call({"code": "1"})["code"], "NO_SCENE", "no scene open")
 
-
-func _call(params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info("execute.code")["handler"]
-	return handler.callv([params])

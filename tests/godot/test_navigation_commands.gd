@@ -7,19 +7,16 @@ extends RefCounted
 ## editor's threaded "Bake NavigationPolygon" from scene geometry, and agents pathing over it.
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "navigation"
 const SCRATCH := "res://tmp_tests/navigation"
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/navigation_commands.gd"
 const SQUARE := [{"x": 0, "y": 0}, {"x": 200, "y": 0}, {"x": 200, "y": 200}, {"x": 0, "y": 200}]
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node2D = null
 var _floor: NavigationRegion2D = null
+var _fx: DomainFixture = null
 
 
 ## Main (Node2D) > Floor (NavigationRegion2D, no polygon), Wall (StaticBody2D).
@@ -34,34 +31,22 @@ func _init() -> void:
 	_root.add_child(wall)
 	_floor.owner = _root
 	wall.owner = _root
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	load(DOMAIN_PATH).call("register", _registry, _context)
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, DOMAIN, _root, SCRATCH)
 
 
 func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
-	if not DirAccess.dir_exists_absolute(SCRATCH):
-		return
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-	DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
+	_fx.cleanup()
 
 
+## Runs navigation.edit_polygon with `params`.
 func _call(params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info("navigation.edit_polygon")["handler"]
-	return handler.callv([params])
+	return _fx.invoke("navigation.edit_polygon", params)
 
 
+## Example `index` of navigation.edit_polygon.
 func _example(index: int = 0) -> Dictionary:
-	var result := _call(ResultExamples.params(DOMAIN, "navigation.edit_polygon", index))
-	ResultExamples.check(DOMAIN, "navigation.edit_polygon", result, index)
-	return result
+	return _fx.example("navigation.edit_polygon", index)
 
 
 func test_set_bake_and_reload() -> void:
@@ -81,10 +66,10 @@ func test_set_bake_and_reload() -> void:
 	var saved := (copy.get_node("Floor") as NavigationRegion2D).navigation_polygon
 	Assert.eq([saved.get_outline_count(), saved.get_polygon_count()], [1, baked["polygon_count"]], "saved baked")
 	copy.free()
-	Assert.is_true(_context.undo(), "undo bake")
+	Assert.is_true(_fx.context.undo(), "undo bake")
 	Assert.eq(polygon.get_polygon_count(), 0, "polygons gone")
 	Assert.eq(polygon.get_outline_count(), 1, "outline kept")
-	Assert.is_true(_context.redo(), "redo bake")
+	Assert.is_true(_fx.context.redo(), "redo bake")
 	Assert.eq(polygon.get_polygon_count(), baked["polygon_count"], "baked again")
 
 
@@ -96,12 +81,12 @@ func test_add_remove_clear_with_undo() -> void:
 	Assert.eq(_call({"node_path": "Floor", "action": "remove_outline", "index": 0})["outline_count"], 1, "removed")
 	Assert.eq(polygon.get_outline(0)[0], Vector2(50, 50), "the hole is left")
 	Assert.eq(_call({"node_path": "Floor", "action": "clear"})["outline_count"], 0, "cleared")
-	Assert.is_true(_context.undo(), "undo clear")
-	Assert.is_true(_context.undo(), "undo remove")
+	Assert.is_true(_fx.context.undo(), "undo clear")
+	Assert.is_true(_fx.context.undo(), "undo remove")
 	Assert.eq(polygon.get_outline_count(), 2, "both outlines back")
 	Assert.eq(polygon.get_outline(0)[0], Vector2(0, 0), "in order")
-	Assert.is_true(_context.undo(), "undo add")
-	Assert.is_true(_context.undo(), "undo set")
+	Assert.is_true(_fx.context.undo(), "undo add")
+	Assert.is_true(_fx.context.undo(), "undo set")
 	Assert.is_true(_floor.navigation_polygon == null, "no polygon, as at first")
 
 
@@ -121,5 +106,5 @@ func test_refusals_change_nothing() -> void:
 	for params: Dictionary in bad:
 		Assert.eq(_call(params)["code"], "INVALID_PARAMS", str(params))
 	Assert.eq(_floor.navigation_polygon.get_outline_count(), 1, "untouched")
-	_context.set_scene_root(null)
+	_fx.context.set_scene_root(null)
 	Assert.eq(_call({"node_path": "Floor", "action": "clear"})["code"], "NO_SCENE", "no scene")

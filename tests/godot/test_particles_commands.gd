@@ -8,49 +8,35 @@ extends RefCounted
 ## being drawn (the web engine runs no GPU particle process here), the editor's particle preview.
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "particles"
 const SCRATCH := "res://tmp_tests/particles"
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/particles_commands.gd"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node2D = null
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
 	_root = Node2D.new()
 	_root.name = "Main"
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	load(DOMAIN_PATH).call("register", _registry, _context)
-	DirAccess.make_dir_recursive_absolute(SCRATCH)
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, DOMAIN, _root, SCRATCH)
 
 
 func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-	DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.dir_exists_absolute("res://tmp_tests") and DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
+	_fx.cleanup()
 
 
+## Runs particles.create with `params`.
 func _call(params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info("particles.create")["handler"]
-	return handler.callv([params])
+	return _fx.invoke("particles.create", params)
 
 
+## Example `index` of particles.create.
 func _example(index: int = 0) -> Dictionary:
-	var result := _call(ResultExamples.params(DOMAIN, "particles.create", index))
-	ResultExamples.check(DOMAIN, "particles.create", result, index)
-	return result
+	return _fx.example("particles.create", index)
 
 
 func _reloaded() -> Node:
@@ -79,9 +65,9 @@ func test_gpu_2d_fire_preset_in_pixels_with_undo() -> void:
 	Assert.eq(saved.amount, 64, "amount saved")
 	Assert.eq((saved.process_material as ParticleProcessMaterial).initial_velocity_max, 100.0, "material saved")
 	copy.free()
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("FireParticles") == null, "removed")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(_root.get_node_or_null("FireParticles"), fire, "back")
 
 

@@ -6,19 +6,16 @@ extends RefCounted
 ## Not covered here (only an editor shows it): the path and polygon gizmos in the 2D viewport.
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "path_editing"
 const SCRATCH := "res://tmp_tests/path_editing"
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/path_commands.gd"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node2D = null
 var _body: CharacterBody2D = null
 var _sprite: Sprite2D = null
+var _fx: DomainFixture = null
 
 
 ## Main (Node2D) > Track (Path2D, no curve); Body (CharacterBody2D at 50,50) > Sprite (Sprite2D,
@@ -42,34 +39,12 @@ func _init() -> void:
 	_body.add_child(_sprite)
 	for node: Node in [track, _body, _sprite]:
 		node.owner = _root
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	load(DOMAIN_PATH).call("register", _registry, _context)
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, DOMAIN, _root, SCRATCH)
 
 
 func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
-	if not DirAccess.dir_exists_absolute(SCRATCH):
-		return
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-	DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
+	_fx.cleanup()
 
 
 func _reloaded() -> Node:
@@ -83,36 +58,36 @@ func _reloaded() -> Node:
 
 func test_curve_set_add_remove_with_undo() -> void:
 	var track := _root.get_node("Track") as Path2D
-	_example("path2d.edit_curve")
+	_fx.example("path2d.edit_curve")
 	var curve := track.curve
 	Assert.eq(curve.point_count, 3, "three points")
-	var added := _call("path2d.edit_curve", {"node_path": "Track", "action": "add", "index": 1,
+	var added := _fx.invoke("path2d.edit_curve", {"node_path": "Track", "action": "add", "index": 1,
 		"points": [{"position": {"x": 50, "y": -10}}]})
 	Assert.eq(added["point_count"], 4, "inserted")
 	Assert.eq(curve.get_point_position(1), Vector2(50, -10), "at index 1")
 	Assert.is_true(track.curve == curve, "same curve resource")
-	Assert.is_true(_context.undo(), "undo add")
+	Assert.is_true(_fx.context.undo(), "undo add")
 	Assert.eq(curve.point_count, 3, "back to three")
 	Assert.eq(curve.get_point_position(1), Vector2(100, 0), "old order")
-	Assert.is_true(_context.redo(), "redo add")
+	Assert.is_true(_fx.context.redo(), "redo add")
 	Assert.eq(curve.point_count, 4, "four again")
-	Assert.eq(_call("path2d.edit_curve", {"node_path": "Track", "action": "remove", "index": 0})["point_count"], 3,
+	Assert.eq(_fx.invoke("path2d.edit_curve", {"node_path": "Track", "action": "remove", "index": 0})["point_count"], 3,
 		"removed")
 	var copy := _reloaded()
 	Assert.eq((copy.get_node("Track") as Path2D).curve.get_point_position(0), Vector2(50, -10), "saved with the scene")
 	copy.free()
-	Assert.eq(_call("path2d.edit_curve", {"node_path": "Track", "action": "clear"})["point_count"], 0, "cleared")
+	Assert.eq(_fx.invoke("path2d.edit_curve", {"node_path": "Track", "action": "clear"})["point_count"], 0, "cleared")
 	for i: int in 3:
-		Assert.is_true(_context.undo(), "undo %d" % i)
+		Assert.is_true(_fx.context.undo(), "undo %d" % i)
 	Assert.eq(curve.point_count, 3, "undo through clear/remove/add")
-	Assert.is_true(_context.undo(), "undo the first set")
+	Assert.is_true(_fx.context.undo(), "undo the first set")
 	Assert.is_true(track.curve == null, "no curve again, as before the first edit")
 
 
 func test_curve_refusals_change_nothing() -> void:
-	_example("path2d.edit_curve", 1)
-	_example("path2d.edit_curve", 2)
-	_example("path2d.edit_curve")
+	_fx.example("path2d.edit_curve", 1)
+	_fx.example("path2d.edit_curve", 2)
+	_fx.example("path2d.edit_curve")
 	var bad := [
 		{"node_path": "Track", "action": "reverse"},
 		{"node_path": "Track", "action": "set"},
@@ -123,12 +98,12 @@ func test_curve_refusals_change_nothing() -> void:
 		{"node_path": "Track", "action": "set", "points": [{"position": {"x": 1, "y": 2}, "in_handle": "left"}]},
 	]
 	for params: Dictionary in bad:
-		Assert.eq(_call("path2d.edit_curve", params)["code"], "INVALID_PARAMS", str(params))
+		Assert.eq(_fx.invoke("path2d.edit_curve", params)["code"], "INVALID_PARAMS", str(params))
 	Assert.eq((_root.get_node("Track") as Path2D).curve.point_count, 3, "untouched")
 
 
 func test_collision_traced_into_the_parent_space() -> void:
-	_example("node.collision_from_sprite")
+	_fx.example("node.collision_from_sprite")
 	var shape := _body.get_node("CollisionPolygon2D") as CollisionPolygon2D
 	var bounds := Rect2(shape.polygon[0], Vector2.ZERO)
 	for point: Vector2 in shape.polygon:
@@ -138,9 +113,9 @@ func test_collision_traced_into_the_parent_space() -> void:
 	var copy := _reloaded()
 	Assert.eq((copy.get_node("Body/CollisionPolygon2D") as CollisionPolygon2D).polygon.size(), 4, "saved")
 	copy.free()
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true(_body.get_node_or_null("CollisionPolygon2D") == null, "removed")
-	var at_root := _call("node.collision_from_sprite", {"sprite_path": "Body/Sprite", "parent_path": ".",
+	var at_root := _fx.invoke("node.collision_from_sprite", {"sprite_path": "Body/Sprite", "parent_path": ".",
 		"target_name": "Hitbox"})
 	var hitbox := _root.get_node("Hitbox") as CollisionPolygon2D
 	Assert.eq(at_root["parent_path"], ".", "parent as asked")
@@ -151,16 +126,16 @@ func test_collision_traced_into_the_parent_space() -> void:
 
 
 func test_collision_refusals() -> void:
-	_example("node.collision_from_sprite", 1)
-	Assert.eq(_call("node.collision_from_sprite", {"sprite_path": "Body"})["code"], "INVALID_CLASS", "not a sprite")
-	Assert.eq(_call("node.collision_from_sprite", {"sprite_path": "Body/Sprite", "simplification": -1})["code"],
+	_fx.example("node.collision_from_sprite", 1)
+	Assert.eq(_fx.invoke("node.collision_from_sprite", {"sprite_path": "Body"})["code"], "INVALID_CLASS", "not a sprite")
+	Assert.eq(_fx.invoke("node.collision_from_sprite", {"sprite_path": "Body/Sprite", "simplification": -1})["code"],
 		"INVALID_PARAMS", "negative simplification")
-	Assert.eq(_call("node.collision_from_sprite", {"sprite_path": "Body/Sprite", "parent_path": "Nowhere"})["code"],
+	Assert.eq(_fx.invoke("node.collision_from_sprite", {"sprite_path": "Body/Sprite", "parent_path": "Nowhere"})["code"],
 		"NOT_FOUND", "missing parent")
 	_sprite.texture = ImageTexture.create_from_image(Image.create(8, 8, false, Image.FORMAT_RGBA8))
-	Assert.eq(_call("node.collision_from_sprite", {"sprite_path": "Body/Sprite"})["code"], "INVALID_PARAMS",
+	Assert.eq(_fx.invoke("node.collision_from_sprite", {"sprite_path": "Body/Sprite"})["code"], "INVALID_PARAMS",
 		"nothing opaque")
 	_sprite.texture = null
-	Assert.eq(_call("node.collision_from_sprite", {"sprite_path": "Body/Sprite"})["code"], "INVALID_PARAMS",
+	Assert.eq(_fx.invoke("node.collision_from_sprite", {"sprite_path": "Body/Sprite"})["code"], "INVALID_PARAMS",
 		"no texture")
 	Assert.eq(_body.get_child_count(), 1, "nothing added")

@@ -8,53 +8,33 @@ extends RefCounted
 ## through that import; here the runtime context only records the refresh request.
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "placeholders"
 const SCRATCH := "res://tmp_tests/placeholders"
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/placeholder_commands.gd"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
-	_context = RuntimeContext.new(null)
-	_registry = CommandRegistry.new()
-	load(DOMAIN_PATH).call("register", _registry, _context)
-	DirAccess.make_dir_recursive_absolute(SCRATCH)
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, DOMAIN, null, SCRATCH)
 
 
 func cleanup() -> void:
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-	DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.dir_exists_absolute("res://tmp_tests") and DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
+	_fx.cleanup()
 
 
 func test_commands_are_scene_independent_writes() -> void:
 	for method: String in ["texture.generate", "sound.generate"]:
-		Assert.is_true(_registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
-		Assert.is_false(_registry.dispatch_info(method)["read_only"], "%s writes" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
+		Assert.is_false(_fx.registry.dispatch_info(method)["read_only"], "%s writes" % method)
 
 
 func test_texture_png_parses_back_with_the_painted_pixels() -> void:
 	var path := SCRATCH.path_join("ball.png")
-	var result := _example("texture.generate")
+	var result := _fx.example("texture.generate")
 	var bytes := FileAccess.get_file_as_bytes(path)
 	Assert.eq(bytes.size(), result["bytes"], "size reported is the file's")
 	var image := Image.new()
@@ -65,18 +45,18 @@ func test_texture_png_parses_back_with_the_painted_pixels() -> void:
 	Assert.eq(image.get_pixel(16, 0), Color.BLACK, "outline at the top edge")
 	var loaded := Image.load_from_file(path)
 	Assert.eq(loaded.get_size(), Vector2i(32, 16), "Image.load_from_file reads the file too")
-	Assert.is_true(path in _context.refreshed_files, "the editor is told to import it")
+	Assert.is_true(path in _fx.context.refreshed_files, "the editor is told to import it")
 
 
 func test_texture_if_exists_return_fail_replace() -> void:
 	var path := SCRATCH.path_join("ball.png")
-	_example("texture.generate")
+	_fx.example("texture.generate")
 	var before := FileAccess.get_file_as_bytes(path)
-	_example("texture.generate", 1)
+	_fx.example("texture.generate", 1)
 	Assert.eq(FileAccess.get_file_as_bytes(path), before, "returned: file untouched")
-	var failed := _call("texture.generate", {"file_path": path, "if_exists": "fail"})
+	var failed := _fx.invoke("texture.generate", {"file_path": path, "if_exists": "fail"})
 	Assert.eq(failed["code"], "ALREADY_EXISTS", "fail mode")
-	var replaced := _call("texture.generate", {"file_path": path, "if_exists": "replace", "shape": "checkerboard",
+	var replaced := _fx.invoke("texture.generate", {"file_path": path, "if_exists": "replace", "shape": "checkerboard",
 		"width": 8, "height": 8, "cell_size": 4, "fill_color": "#ffffff", "outline_color": "blue"})
 	Assert.eq(replaced["status"], "replaced", "replace mode")
 	var image := Image.load_from_file(path)
@@ -86,7 +66,7 @@ func test_texture_if_exists_return_fail_replace() -> void:
 
 func test_texture_shapes_follow_direction() -> void:
 	var path := SCRATCH.path_join("arrow.png")
-	Assert.eq(_call("texture.generate", {"file_path": path, "shape": "arrow", "direction": "right", "width": 20,
+	Assert.eq(_fx.invoke("texture.generate", {"file_path": path, "shape": "arrow", "direction": "right", "width": 20,
 		"height": 20, "fill_color": "green"})["status"], "created", "arrow written")
 	var image := Image.load_from_file(path)
 	Assert.eq(image.get_pixel(18, 10), Color.GREEN, "right-pointing tip is filled")
@@ -106,14 +86,14 @@ func test_texture_refusals_write_nothing() -> void:
 		"label fit": [{"file_path": SCRATCH.path_join("x.png"), "label": "TOO LONG", "width": 16}, "INVALID_PARAMS"],
 	}
 	for name: String in cases:
-		Assert.eq(_call("texture.generate", cases[name][0])["code"], cases[name][1], name)
-	Assert.eq(_example("texture.generate", 2)["code"], "PARENT_NOT_FOUND", "missing folder")
+		Assert.eq(_fx.invoke("texture.generate", cases[name][0])["code"], cases[name][1], name)
+	Assert.eq(_fx.example("texture.generate", 2)["code"], "PARENT_NOT_FOUND", "missing folder")
 	Assert.is_false(FileAccess.file_exists(SCRATCH.path_join("x.png")), "nothing written")
 
 
 func test_sound_wav_header_and_samples_parse_back() -> void:
 	var path := SCRATCH.path_join("blip.wav")
-	var result := _example("sound.generate")
+	var result := _fx.example("sound.generate")
 	var bytes := FileAccess.get_file_as_bytes(path)
 	Assert.eq(bytes.size(), 44 + 4410 * 2, "header plus 16-bit samples")
 	Assert.eq(bytes.slice(0, 4).get_string_from_ascii(), "RIFF", "RIFF tag")
@@ -136,14 +116,14 @@ func test_sound_wav_header_and_samples_parse_back() -> void:
 		lowest = min(lowest, bytes.decode_s16(44 + i * 2))
 	Assert.eq(lowest, -int(round(0.8 * 32767)), "negative half reached")
 	Assert.eq(bytes.decode_s16(bytes.size() - 2), 0, "fade_out ends in silence")
-	Assert.is_true(path in _context.refreshed_files, "the editor is told to import it")
+	Assert.is_true(path in _fx.context.refreshed_files, "the editor is told to import it")
 
 
 func test_sound_noise_is_reproducible_and_decays() -> void:
 	var first := SCRATCH.path_join("noise_a.wav")
 	var second := SCRATCH.path_join("noise_b.wav")
 	for path: String in [first, second]:
-		Assert.eq(_call("sound.generate", {"file_path": path, "waveform": "noise", "duration": 0.05, "decay": 40})[
+		Assert.eq(_fx.invoke("sound.generate", {"file_path": path, "waveform": "noise", "duration": 0.05, "decay": 40})[
 			"status"], "created", path)
 	var bytes := FileAccess.get_file_as_bytes(first)
 	Assert.eq(bytes, FileAccess.get_file_as_bytes(second), "same request, same bytes")
@@ -156,13 +136,13 @@ func test_sound_noise_is_reproducible_and_decays() -> void:
 
 
 func test_sound_refusals_write_nothing() -> void:
-	Assert.eq(_example("sound.generate", 1)["code"], "INVALID_PARAMS", "volume")
+	Assert.eq(_fx.example("sound.generate", 1)["code"], "INVALID_PARAMS", "volume")
 	var path := SCRATCH.path_join("bad.wav")
 	for params: Dictionary in [{"waveform": "pulse"}, {"duration": 0}, {"frequency": "high"}, {"end_frequency": -1},
 			{"wait_for_scan_ms": -5}, {"if_exists": "overwrite"}]:
 		params["file_path"] = path
-		Assert.eq(_call("sound.generate", params)["code"], "INVALID_PARAMS", str(params))
-	Assert.eq(_call("sound.generate", {"file_path": SCRATCH.path_join("x.ogg")})["code"], "INVALID_PATH", "extension")
+		Assert.eq(_fx.invoke("sound.generate", params)["code"], "INVALID_PARAMS", str(params))
+	Assert.eq(_fx.invoke("sound.generate", {"file_path": SCRATCH.path_join("x.ogg")})["code"], "INVALID_PATH", "extension")
 	Assert.is_false(FileAccess.file_exists(path), "nothing written")
 	Assert.is_false(FileAccess.file_exists(SCRATCH.path_join("loud.wav")), "nothing written for the bad volume")
 
@@ -170,7 +150,7 @@ func test_sound_refusals_write_nothing() -> void:
 func test_texture_label_drawn_in_pixel_font() -> void:
 	var path := SCRATCH.path_join("hp.png")
 	# "HI" is 7x5 px at scale 1; a 32x16 image fits it at scale 2 (14x10), centred at (9, 3).
-	var result := _call("texture.generate", {"file_path": path, "width": 32, "height": 16, "label": "hi",
+	var result := _fx.invoke("texture.generate", {"file_path": path, "width": 32, "height": 16, "label": "hi",
 		"fill_color": "white", "label_color": "black"})
 	Assert.eq(result["label_scale"], 2, "largest whole scale that fits")
 	var image := Image.load_from_file(path)

@@ -6,10 +6,9 @@ extends RefCounted
 ## change, the FileSystem dock rescan after folder.create (refresh_files is asserted as requested).
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/project_commands.gd"
 const DIR := "res://tmp_tests/project"
@@ -18,16 +17,13 @@ const AUTOLOAD := "autoload/McpTestGlobals"
 const TEST_KEYS := ["tmp_tests/mcp/alpha", "tmp_tests/mcp/beta", "tmp_tests/mcp/custom", AUTOLOAD,
 	"autoload/McpTestFirst", "autoload/McpTestSecond"]
 
-var _context := RuntimeContext.new()
-var _registry := CommandRegistry.new()
 var _width_before: Variant = ProjectSettings.get_setting(WIDTH)
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
-	_registry.configure("4.6.0", _context)
 	var domains: Array[String] = [DOMAIN]
-	CommandDomains.register_all(_registry, _context, domains)
-	DirAccess.make_dir_recursive_absolute(DIR)
+	_fx = DomainFixture.new(domains, "project", null, DIR, "4.6.0")
 
 
 func cleanup() -> void:
@@ -35,112 +31,111 @@ func cleanup() -> void:
 	for key: String in TEST_KEYS:
 		ProjectSettings.set_setting(key, null)
 	ProjectSettings.save()
-	_remove_tree(DIR)
-	DirAccess.remove_absolute("res://tmp_tests")
+	_fx.cleanup()
 
 
 func test_registered_with_the_reference_lanes() -> void:
 	Assert.is_true(DOMAIN in CommandDomains.DOMAINS, "listed in command_domains.gd")
-	Assert.is_true(_registry.dispatch_info("project.get_settings")["read_only"], "get_settings is a read")
+	Assert.is_true(_fx.registry.dispatch_info("project.get_settings")["read_only"], "get_settings is a read")
 	for method: String in ["project.set_setting", "autoload.manage", "folder.create"]:
-		Assert.is_false(_registry.dispatch_info(method)["read_only"], "%s mutates" % method)
+		Assert.is_false(_fx.registry.dispatch_info(method)["read_only"], "%s mutates" % method)
 	for method: String in ["project.get_settings", "project.set_setting", "autoload.manage", "folder.create"]:
-		Assert.is_true(_registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
 
 
 func test_get_settings_by_prefix_wrapped() -> void:
 	ProjectSettings.set_setting("tmp_tests/mcp/alpha", 1)
 	ProjectSettings.set_setting("tmp_tests/mcp/beta", "b")
-	var result := _call("project.get_settings", ResultExamples.params("project", "project.get_settings", 0))
+	var result := _fx.invoke("project.get_settings", ResultExamples.params("project", "project.get_settings", 0))
 	ResultExamples.check("project", "project.get_settings", result, 0)
 	var body := _unwrapped(result["settings"])
 	Assert.eq(JSON.parse_string(body), {"tmp_tests/mcp/alpha": 1.0, "tmp_tests/mcp/beta": "b"}, "the values")
-	var all := _call("project.get_settings", {})
+	var all := _fx.invoke("project.get_settings", {})
 	Assert.is_true(all["has_more"] and all["returned"] == 400 and all["total_settings"] > 400, "a whole read is capped")
 	Assert.contains(all["hint"], "prefix", "and says how to narrow it")
-	Assert.eq(_call("project.get_settings", {"prefix": 3})["code"], "INVALID_PARAMS", "prefix must be text")
+	Assert.eq(_fx.invoke("project.get_settings", {"prefix": 3})["code"], "INVALID_PARAMS", "prefix must be text")
 
 
 func test_set_setting_converts_saves_and_undoes() -> void:
 	var params := ResultExamples.params("project", "project.set_setting", 0)
-	var result := _call("project.set_setting", params)
+	var result := _fx.invoke("project.set_setting", params)
 	ResultExamples.check("project", "project.set_setting", result, 0)
 	Assert.eq(typeof(ProjectSettings.get_setting(WIDTH)), TYPE_INT, "the JSON number is stored as the int it holds")
 	Assert.contains(FileAccess.get_file_as_string("res://project.godot"), "viewport_width=1280", "saved")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(ProjectSettings.get_setting(WIDTH), 1152, "undo restores the value")
 	Assert.is_false(FileAccess.get_file_as_string("res://project.godot").contains("viewport_width=1280"), "and saves")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(ProjectSettings.get_setting(WIDTH), 1280, "redo sets it again")
 
 
 func test_set_setting_refusals_change_nothing() -> void:
 	var before := FileAccess.get_file_as_string("res://project.godot")
 	for index in [1, 2]:
-		var result := _call("project.set_setting", ResultExamples.params("project", "project.set_setting", index))
+		var result := _fx.invoke("project.set_setting", ResultExamples.params("project", "project.set_setting", index))
 		ResultExamples.check("project", "project.set_setting", result, index)
 	for key: String in ["mcp/x/y", "editor/run/x", "autoload/Thing", "Editor/Run/x"]:
-		Assert.eq(_call("project.set_setting", {"setting": key, "value": 1})["code"], "INVALID_PARAMS", key)
-	Assert.eq(_call("project.set_setting", {"setting": "nokey", "value": 1})["code"], "INVALID_PARAMS", "no section")
-	Assert.eq(_call("project.set_setting", {"setting": WIDTH})["code"], "INVALID_PARAMS", "value missing")
+		Assert.eq(_fx.invoke("project.set_setting", {"setting": key, "value": 1})["code"], "INVALID_PARAMS", key)
+	Assert.eq(_fx.invoke("project.set_setting", {"setting": "nokey", "value": 1})["code"], "INVALID_PARAMS", "no section")
+	Assert.eq(_fx.invoke("project.set_setting", {"setting": WIDTH})["code"], "INVALID_PARAMS", "value missing")
 	var bad_tag := {"setting": "tmp_tests/mcp/custom", "value": {"type": "Vector9"}}
-	Assert.eq(_call("project.set_setting", bad_tag)["code"], "INVALID_PARAMS", "unknown type tag")
+	Assert.eq(_fx.invoke("project.set_setting", bad_tag)["code"], "INVALID_PARAMS", "unknown type tag")
 	var missing_scene := {"setting": "application/run/main_scene", "value": DIR + "/nope.tscn"}
-	Assert.eq(_call("project.set_setting", missing_scene)["code"], "INVALID_PATH", "a file setting needs the file")
+	Assert.eq(_fx.invoke("project.set_setting", missing_scene)["code"], "INVALID_PATH", "a file setting needs the file")
 	Assert.eq(ProjectSettings.get_setting(WIDTH), 1152, "unchanged")
 	Assert.is_false(ProjectSettings.has_setting("tmp_tests/mcp/custom"), "nothing added")
 	Assert.eq(FileAccess.get_file_as_string("res://project.godot"), before, "project.godot untouched")
-	Assert.is_false(_context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.undo(), "nothing recorded")
 
 
 func test_set_custom_setting_warns_and_undo_erases() -> void:
-	var result := _call("project.set_setting", {"setting": "tmp_tests/mcp/custom",
+	var result := _fx.invoke("project.set_setting", {"setting": "tmp_tests/mcp/custom",
 		"value": {"type": "Vector2i", "x": 3, "y": 4}})
 	Assert.eq(ProjectSettings.get_setting("tmp_tests/mcp/custom"), Vector2i(3, 4), "tagged value coerced")
 	Assert.eq(result["value"], {"type": "Vector2i", "x": 3, "y": 4}, "reported in tagged form")
 	Assert.eq([result["existed"], result["previous"]], [false, null], "it is new")
 	Assert.contains(result["warnings"][0], "custom setting", "an unknown key is flagged (typo guard)")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_false(ProjectSettings.has_setting("tmp_tests/mcp/custom"), "undo removes the new key")
 
 
 func test_autoload_register_list_unregister_and_undo() -> void:
 	_write(DIR + "/globals.gd", "extends Node\n")
-	var registered := _call("autoload.manage", ResultExamples.params("project", "autoload.manage", 0))
+	var registered := _fx.invoke("autoload.manage", ResultExamples.params("project", "autoload.manage", 0))
 	ResultExamples.check("project", "autoload.manage", registered, 0)
 	Assert.eq(ProjectSettings.get_setting(AUTOLOAD), "*" + DIR + "/globals.gd", "stored with the global star")
 	Assert.contains(FileAccess.get_file_as_string("res://project.godot"), "McpTestGlobals=", "saved")
-	ResultExamples.check("project", "autoload.manage", _call("autoload.manage", {"action": "list"}), 1)
-	var again := _call("autoload.manage", {"action": "register", "name": "McpTestGlobals",
+	ResultExamples.check("project", "autoload.manage", _fx.invoke("autoload.manage", {"action": "list"}), 1)
+	var again := _fx.invoke("autoload.manage", {"action": "register", "name": "McpTestGlobals",
 		"script_path": DIR + "/globals.gd", "enabled": false})
 	Assert.eq(again["status"], "returned", "registering again is a no-op")
 	Assert.contains(again["warnings"][0], "enabled", "that names what was not applied")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_false(ProjectSettings.has_setting(AUTOLOAD), "undo unregisters")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.is_true(ProjectSettings.has_setting(AUTOLOAD), "redo registers again")
-	var removed := _call("autoload.manage", {"action": "unregister", "name": "McpTestGlobals"})
+	var removed := _fx.invoke("autoload.manage", {"action": "unregister", "name": "McpTestGlobals"})
 	Assert.eq([removed["status"], removed["path"]], ["removed", DIR + "/globals.gd"], "unregistered")
 	Assert.is_false(ProjectSettings.has_setting(AUTOLOAD), "gone")
-	Assert.is_true(_context.undo(), "undo the unregister")
+	Assert.is_true(_fx.context.undo(), "undo the unregister")
 	Assert.eq(ProjectSettings.get_setting(AUTOLOAD), "*" + DIR + "/globals.gd", "back as it was")
 
 
 func test_autoload_unregister_undo_keeps_the_load_order() -> void:
 	_write(DIR + "/globals.gd", "extends Node\n")
 	for name: String in ["McpTestFirst", "McpTestSecond"]:
-		_call("autoload.manage", {"action": "register", "name": name, "script_path": DIR + "/globals.gd"})
-	_call("autoload.manage", {"action": "unregister", "name": "McpTestFirst"})
-	Assert.is_true(_context.undo(), "undo")
+		_fx.invoke("autoload.manage", {"action": "register", "name": name, "script_path": DIR + "/globals.gd"})
+	_fx.invoke("autoload.manage", {"action": "unregister", "name": "McpTestFirst"})
+	Assert.is_true(_fx.context.undo(), "undo")
 	var names := []
-	for entry: Dictionary in _call("autoload.manage", {"action": "list"})["autoloads"]:
+	for entry: Dictionary in _fx.invoke("autoload.manage", {"action": "list"})["autoloads"]:
 		names.append(entry["name"])
 	Assert.eq(names, ["McpTestFirst", "McpTestSecond"], "the first autoload is first again")
 
 
 func test_autoload_refusals() -> void:
 	ResultExamples.check("project", "autoload.manage",
-		_call("autoload.manage", ResultExamples.params("project", "autoload.manage", 2)), 2)
+		_fx.invoke("autoload.manage", ResultExamples.params("project", "autoload.manage", 2)), 2)
 	_write(DIR + "/data.gd", "extends Resource\n")
 	var cases := [
 		["INVALID_PARAMS", {"action": "rename"}],
@@ -154,39 +149,34 @@ func test_autoload_refusals() -> void:
 		["PATH_DENIED", {"action": "register", "name": "McpTestGlobals", "script_path": "user://g.gd"}],
 	]
 	for case: Array in cases:
-		Assert.eq(_call("autoload.manage", case[1])["code"], case[0], JSON.stringify(case[1]))
+		Assert.eq(_fx.invoke("autoload.manage", case[1])["code"], case[0], JSON.stringify(case[1]))
 	Assert.is_false(ProjectSettings.has_setting(AUTOLOAD), "nothing registered")
-	Assert.is_false(_context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.undo(), "nothing recorded")
 
 
 func test_folder_create_is_idempotent_and_undoable() -> void:
 	var params := ResultExamples.params("project", "folder.create", 0)
-	ResultExamples.check("project", "folder.create", _call("folder.create", params), 0)
+	ResultExamples.check("project", "folder.create", _fx.invoke("folder.create", params), 0)
 	Assert.is_true(DirAccess.dir_exists_absolute(DIR + "/art/sprites"), "made")
-	Assert.eq(_context.refreshed_files, PackedStringArray([DIR + "/art/sprites/"]), "the editor is asked to rescan")
-	ResultExamples.check("project", "folder.create", _call("folder.create", params), 1)
-	Assert.is_true(_context.undo(), "undo")
+	Assert.eq(_fx.context.refreshed_files, PackedStringArray([DIR + "/art/sprites/"]), "the editor is asked to rescan")
+	ResultExamples.check("project", "folder.create", _fx.invoke("folder.create", params), 1)
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_false(DirAccess.dir_exists_absolute(DIR + "/art"), "undo removes both new folders")
 	Assert.is_true(DirAccess.dir_exists_absolute(DIR), "but not the one that was there")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.is_true(DirAccess.dir_exists_absolute(DIR + "/art/sprites"), "redo makes them again")
 	_write(DIR + "/art/sprites/keep.txt", "mine")
-	Assert.is_true(_context.undo(), "undo with a file added since")
+	Assert.is_true(_fx.context.undo(), "undo with a file added since")
 	Assert.is_true(FileAccess.file_exists(DIR + "/art/sprites/keep.txt"), "a folder with content is never removed")
 
 
 func test_folder_create_refusals() -> void:
 	_write(DIR + "/taken", "x")
-	Assert.eq(_call("folder.create", {"path": DIR + "/taken"})["code"], "CREATE_DIR_FAILED", "a file is in the way")
-	Assert.eq(_call("folder.create", {"path": "res://addons/godot_mcp_toolkit/x"})["code"], "PATH_DENIED", "toolkit")
-	Assert.eq(_call("folder.create", {"path": "res://a/../../b"})["code"], "PATH_DENIED", "..")
-	Assert.eq(_call("folder.create", {})["code"], "INVALID_PARAMS", "path missing")
-	Assert.is_false(_context.undo(), "nothing recorded")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
+	Assert.eq(_fx.invoke("folder.create", {"path": DIR + "/taken"})["code"], "CREATE_DIR_FAILED", "a file is in the way")
+	Assert.eq(_fx.invoke("folder.create", {"path": "res://addons/godot_mcp_toolkit/x"})["code"], "PATH_DENIED", "toolkit")
+	Assert.eq(_fx.invoke("folder.create", {"path": "res://a/../../b"})["code"], "PATH_DENIED", "..")
+	Assert.eq(_fx.invoke("folder.create", {})["code"], "INVALID_PARAMS", "path missing")
+	Assert.is_false(_fx.context.undo(), "nothing recorded")
 
 
 ## The body of an untrusted envelope.
@@ -201,12 +191,3 @@ func _write(path: String, text: String) -> void:
 	file.store_string(text)
 	file.close()
 
-
-func _remove_tree(path: String) -> void:
-	if not DirAccess.dir_exists_absolute(path):
-		return
-	for folder: String in DirAccess.get_directories_at(path):
-		_remove_tree(path.path_join(folder))
-	for file_name: String in DirAccess.get_files_at(path):
-		DirAccess.remove_absolute(path.path_join(file_name))
-	DirAccess.remove_absolute(path)

@@ -6,83 +6,78 @@ extends RefCounted
 ## dock picking up the file (refresh_files is asserted as requested).
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/resource_io_commands.gd"
 const DIR := "res://tmp_tests/resource_io"
 const TITLE := DIR + "/title.tres"
 
-var _context := RuntimeContext.new()
-var _registry := CommandRegistry.new()
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
-	_registry.configure("4.6.0", _context)
 	var domains: Array[String] = [DOMAIN]
-	CommandDomains.register_all(_registry, _context, domains)
-	DirAccess.make_dir_recursive_absolute(DIR)
+	_fx = DomainFixture.new(domains, "resource_io", null, DIR, "4.6.0")
 
 
 func cleanup() -> void:
 	if ResourceLoader.has_cached(TITLE):
 		load(TITLE).resource_path = ""
-	_remove_tree(DIR)
-	DirAccess.remove_absolute("res://tmp_tests")
+	_fx.cleanup()
 
 
 func test_registered_with_the_reference_lanes() -> void:
 	Assert.is_true(DOMAIN in CommandDomains.DOMAINS, "listed in command_domains.gd")
-	Assert.is_true(_registry.dispatch_info("resource.load")["read_only"], "load is a read")
-	Assert.is_false(_registry.dispatch_info("resource.write")["read_only"], "write mutates")
+	Assert.is_true(_fx.registry.dispatch_info("resource.load")["read_only"], "load is a read")
+	Assert.is_false(_fx.registry.dispatch_info("resource.write")["read_only"], "write mutates")
 
 
 func test_create_saves_what_a_user_loads_and_undo_removes_it() -> void:
-	var created := _call("resource.write", ResultExamples.params("resource_io", "resource.write", 0))
+	var created := _fx.invoke("resource.write", ResultExamples.params("resource_io", "resource.write", 0))
 	ResultExamples.check("resource_io", "resource.write", created, 0)
-	Assert.eq(_context.refreshed_files, PackedStringArray([TITLE]), "the editor is told")
+	Assert.eq(_fx.context.refreshed_files, PackedStringArray([TITLE]), "the editor is told")
 	var fresh := ResourceLoader.load(TITLE, "", ResourceLoader.CACHE_MODE_IGNORE) as LabelSettings
 	Assert.is_true(fresh != null, "loads from disk as a LabelSettings")
 	Assert.eq([fresh.font_size, fresh.font_color, fresh.resource_name], [24, Color.RED, "Title"], "with the values")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_false(FileAccess.file_exists(TITLE), "the created file is gone")
 	Assert.is_false(ResourceLoader.has_cached(TITLE), "and no longer answers from the cache")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	var again := ResourceLoader.load(TITLE, "", ResourceLoader.CACHE_MODE_IGNORE) as LabelSettings
 	Assert.eq(again.font_size, 24, "redo writes it again")
 
 
 func test_update_keeps_other_properties_and_undo_restores_memory_and_file() -> void:
-	_call("resource.write", ResultExamples.params("resource_io", "resource.write", 0))
+	_fx.invoke("resource.write", ResultExamples.params("resource_io", "resource.write", 0))
 	var original := FileAccess.get_file_as_bytes(TITLE)
 	var live := load(TITLE) as LabelSettings
-	var updated := _call("resource.write", ResultExamples.params("resource_io", "resource.write", 1))
+	var updated := _fx.invoke("resource.write", ResultExamples.params("resource_io", "resource.write", 1))
 	ResultExamples.check("resource_io", "resource.write", updated, 1)
 	Assert.eq(live.font_size, 32, "the loaded resource is the one updated")
 	var fresh := ResourceLoader.load(TITLE, "", ResourceLoader.CACHE_MODE_IGNORE) as LabelSettings
 	Assert.eq([fresh.font_size, fresh.font_color], [32, Color.RED], "saved; the colour kept")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(live.font_size, 24, "the loaded resource goes back")
 	Assert.eq(FileAccess.get_file_as_bytes(TITLE), original, "and so does the file")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(live.font_size, 32, "redo")
-	var same := _call("resource.write", {"file_path": TITLE, "properties": {"font_size": 32}})
+	var same := _fx.invoke("resource.write", {"file_path": TITLE, "properties": {"font_size": 32}})
 	Assert.eq(same["status"], "unchanged", "a write that changes nothing says so")
-	Assert.is_true(_context.undo(), "the no-op recorded nothing: this undoes the update")
+	Assert.is_true(_fx.context.undo(), "the no-op recorded nothing: this undoes the update")
 	Assert.eq(live.font_size, 24, "back to 24")
 
 
 func test_refusals_leave_resource_and_file_alone() -> void:
-	_call("resource.write", ResultExamples.params("resource_io", "resource.write", 0))
+	_fx.invoke("resource.write", ResultExamples.params("resource_io", "resource.write", 0))
 	var live := load(TITLE) as LabelSettings
 	var bytes := FileAccess.get_file_as_bytes(TITLE)
-	var unknown := _call("resource.write", ResultExamples.params("resource_io", "resource.write", 2))
+	var unknown := _fx.invoke("resource.write", ResultExamples.params("resource_io", "resource.write", 2))
 	ResultExamples.check("resource_io", "resource.write", unknown, 2)
 	Assert.contains(unknown["error"], "speed", "names the property")
 	Assert.eq(live.font_size, 24, "font_size (written first) was put back")
-	var not_resource := _call("resource.write", ResultExamples.params("resource_io", "resource.write", 3))
+	var not_resource := _fx.invoke("resource.write", ResultExamples.params("resource_io", "resource.write", 3))
 	ResultExamples.check("resource_io", "resource.write", not_resource, 3)
 	var cases := {
 		"INVALID_CLASS": {"file_path": TITLE, "type": "Gradient"},
@@ -92,22 +87,22 @@ func test_refusals_leave_resource_and_file_alone() -> void:
 		"PATH_DENIED": {"file_path": "res://addons/godot_mcp_toolkit/x.tres", "type": "LabelSettings"},
 	}
 	for code: String in cases:
-		Assert.eq(_call("resource.write", cases[code])["code"], code, code)
-	Assert.eq(_call("resource.write", {"file_path": DIR + "/r.tres", "type": "Nope"})["code"], "INVALID_CLASS",
+		Assert.eq(_fx.invoke("resource.write", cases[code])["code"], code, code)
+	Assert.eq(_fx.invoke("resource.write", {"file_path": DIR + "/r.tres", "type": "Nope"})["code"], "INVALID_CLASS",
 		"unknown class")
-	Assert.eq(_call("resource.write", {"file_path": TITLE, "properties": {"font_size": "big"}})["code"],
+	Assert.eq(_fx.invoke("resource.write", {"file_path": TITLE, "properties": {"font_size": "big"}})["code"],
 		"INVALID_PARAMS", "a value of the wrong type")
-	Assert.eq(_call("resource.write", {"file_path": TITLE, "properties": {"resource_path": DIR + "/x.tres"}})["code"],
+	Assert.eq(_fx.invoke("resource.write", {"file_path": TITLE, "properties": {"resource_path": DIR + "/x.tres"}})["code"],
 		"INVALID_PARAMS", "the path is file_path's")
 	Assert.eq(FileAccess.get_file_as_bytes(TITLE), bytes, "the file is untouched")
 	Assert.eq(DirAccess.get_files_at(DIR), PackedStringArray(["title.tres"]), "no other file made")
-	Assert.is_true(_context.undo(), "only the first create is in the history")
-	Assert.is_false(_context.undo(), "nothing else")
+	Assert.is_true(_fx.context.undo(), "only the first create is in the history")
+	Assert.is_false(_fx.context.undo(), "nothing else")
 
 
 func test_load_reads_tagged_values_and_wraps_strings() -> void:
-	_call("resource.write", ResultExamples.params("resource_io", "resource.write", 0))
-	var loaded := _call("resource.load", ResultExamples.params("resource_io", "resource.load", 0))
+	_fx.invoke("resource.write", ResultExamples.params("resource_io", "resource.write", 0))
+	var loaded := _fx.invoke("resource.load", ResultExamples.params("resource_io", "resource.load", 0))
 	ResultExamples.check("resource_io", "resource.load", loaded, 0)
 	var properties: Dictionary = loaded["properties"]
 	Assert.eq(properties["font_size"], 24, "an int as is")
@@ -116,18 +111,13 @@ func test_load_reads_tagged_values_and_wraps_strings() -> void:
 	Assert.is_true(name.begins_with("<untrusted-") and name.contains("\nTitle\n"), "a string wrapped")
 	Assert.is_false(properties.has("resource_path"), "the path is file_path, not a property")
 	Assert.eq(loaded["total_properties"], properties.size(), "counted")
-	var missing := _call("resource.load", ResultExamples.params("resource_io", "resource.load", 1))
+	var missing := _fx.invoke("resource.load", ResultExamples.params("resource_io", "resource.load", 1))
 	ResultExamples.check("resource_io", "resource.load", missing, 1)
-	Assert.eq(_call("resource.load", {"file_path": "res://../x.tres"})["code"], "PATH_DENIED", "..")
+	Assert.eq(_fx.invoke("resource.load", {"file_path": "res://../x.tres"})["code"], "PATH_DENIED", "..")
 	_write(DIR + "/broken.tres", "[gd_resource type=\"LabelSettings\" format=3]\n[resource]\nfont_size = (\n")
-	Assert.eq(_call("resource.load", {"file_path": DIR + "/broken.tres"})["code"], "LOAD_FAILED", "a bad file")
-	Assert.is_true(_context.undo(), "undo the create: the reads recorded nothing")
-	Assert.is_false(_context.undo(), "nothing else")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
+	Assert.eq(_fx.invoke("resource.load", {"file_path": DIR + "/broken.tres"})["code"], "LOAD_FAILED", "a bad file")
+	Assert.is_true(_fx.context.undo(), "undo the create: the reads recorded nothing")
+	Assert.is_false(_fx.context.undo(), "nothing else")
 
 
 func _write(path: String, text: String) -> void:
@@ -135,12 +125,3 @@ func _write(path: String, text: String) -> void:
 	file.store_string(text)
 	file.close()
 
-
-func _remove_tree(path: String) -> void:
-	if not DirAccess.dir_exists_absolute(path):
-		return
-	for folder: String in DirAccess.get_directories_at(path):
-		_remove_tree(path.path_join(folder))
-	for file_name: String in DirAccess.get_files_at(path):
-		DirAccess.remove_absolute(path.path_join(file_name))
-	DirAccess.remove_absolute(path)

@@ -8,18 +8,17 @@ extends RefCounted
 ## editor builds only), the Scene dock's instance icon, and Ctrl+Z in the editor's own history.
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 
 const DOMAIN := "scene_advanced"
 const SCRATCH := "res://tmp_tests/scene_advanced"
 const ENEMY := SCRATCH + "/enemy.tscn"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node2D = null
+var _fx: DomainFixture = null
 
 
 ## The scene the examples in tests/fixtures/toolkit/results/scene_advanced.json describe: Node2D
@@ -44,32 +43,11 @@ func _init() -> void:
 		child.name = child_name
 		_root.add_child(child)
 		child.owner = _root
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	CommandDomains.register_all(_registry, _context)
+	_fx = DomainFixture.new(CommandDomains.DOMAINS, DOMAIN, _root, SCRATCH)
 
 
 func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-	DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.dir_exists_absolute("res://tmp_tests") and DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
+	_fx.cleanup()
 
 
 ## Frees what a test instanced under Level (without going through undo).
@@ -81,26 +59,26 @@ func _clear_level() -> void:
 
 
 func test_commands_are_registered_with_the_reference_flags() -> void:
-	Assert.is_true(_registry.dispatch_info("scene.diff")["read_only"], "diff is a read")
-	Assert.is_false(_registry.dispatch_info("scene.instantiate")["read_only"], "instantiate mutates")
+	Assert.is_true(_fx.registry.dispatch_info("scene.diff")["read_only"], "diff is a read")
+	Assert.is_false(_fx.registry.dispatch_info("scene.instantiate")["read_only"], "instantiate mutates")
 	for method: String in ["scene.diff", "scene.instantiate"]:
-		Assert.is_false(_registry.dispatch_info(method)["scene_independent"], "%s needs the scene" % method)
+		Assert.is_false(_fx.registry.dispatch_info(method)["scene_independent"], "%s needs the scene" % method)
 
 
 # --- scene.diff -------------------------------------------------------------------------------------
 
 func test_diff_of_two_snapshots() -> void:
-	var result := _example("scene.diff")
+	var result := _fx.example("scene.diff")
 	Assert.eq(result["summary"], {"added": 1, "removed": 1, "changed": 1}, "one of each")
 	Assert.eq(result["changed"][0]["changes"]["class"], {"before": "Node2D", "after": "CharacterBody2D"}, "class change")
 
 
 func test_diff_against_the_live_scene_sees_an_instance_and_a_moved_node() -> void:
-	var before := _call("scene.get_tree", {"include_properties": true})
+	var before := _fx.invoke("scene.get_tree", {"include_properties": true})
 	Assert.is_true(before["success"], "snapshot taken")
-	_call("scene.instantiate", {"parent_path": "Level", "scene_path": ENEMY})
+	_fx.invoke("scene.instantiate", {"parent_path": "Level", "scene_path": ENEMY})
 	(_root.get_node("Player") as Node2D).position = Vector2(5, 6)
-	var result := _call("scene.diff", {"before": before})
+	var result := _fx.invoke("scene.diff", {"before": before})
 	Assert.eq(result["compared_with"], "edited scene", "compared with the live scene")
 	Assert.eq(result["added"], [{"path": "Level/Enemy", "class": "Node2D"}],
 		"the instance root (its own nodes are not the scene's)")
@@ -111,22 +89,22 @@ func test_diff_against_the_live_scene_sees_an_instance_and_a_moved_node() -> voi
 	Assert.eq(changed["changes"]["properties"]["position"]["before"], null, "was at its default")
 	(_root.get_node("Player") as Node2D).position = Vector2.ZERO
 	_clear_level()
-	var same := _call("scene.diff", {"before": JSON.parse_string(JSON.stringify(before))})
+	var same := _fx.invoke("scene.diff", {"before": JSON.parse_string(JSON.stringify(before))})
 	Assert.is_true(same["identical"], "a snapshot that went through JSON still matches: %s" % same)
 
 
 func test_diff_leaves_nodes_below_a_cut_uncompared() -> void:
-	var cut := _call("scene.get_tree", {"max_depth": 0})
-	var result := _call("scene.diff", {"before": cut})
+	var cut := _fx.invoke("scene.get_tree", {"max_depth": 0})
+	var result := _fx.invoke("scene.diff", {"before": cut})
 	Assert.eq(result["summary"]["added"], 0, "nodes below the cut are not 'added'")
 	Assert.eq(result["not_compared"], 2, "and are counted as not compared")
 	Assert.contains(result["warnings"][0], "max_depth", "says how to compare them")
 
 
 func test_diff_refuses_what_is_not_a_tree() -> void:
-	_example("scene.diff", 1)
-	Assert.eq(_call("scene.diff", {})["code"], "INVALID_PARAMS", "before is required")
-	Assert.eq(_call("scene.diff", {"before": {"tree": {"name": "A", "children": "x"}}})["code"], "INVALID_PARAMS",
+	_fx.example("scene.diff", 1)
+	Assert.eq(_fx.invoke("scene.diff", {})["code"], "INVALID_PARAMS", "before is required")
+	Assert.eq(_fx.invoke("scene.diff", {"before": {"tree": {"name": "A", "children": "x"}}})["code"], "INVALID_PARAMS",
 		"children must be a list")
 	var alone := RuntimeContext.new(null)
 	var registry := CommandRegistry.new()
@@ -138,7 +116,7 @@ func test_diff_refuses_what_is_not_a_tree() -> void:
 # --- scene.instantiate ------------------------------------------------------------------------------
 
 func test_instantiate_once_with_undo_and_save() -> void:
-	var result := _example("scene.instantiate")
+	var result := _fx.example("scene.instantiate")
 	var node := _root.get_node_or_null("Level/Boss") as Node2D
 	Assert.is_true(node != null, "instanced under Level as Boss")
 	Assert.eq(node.position, Vector2(40, 20), "transform applied")
@@ -146,7 +124,7 @@ func test_instantiate_once_with_undo_and_save() -> void:
 	Assert.eq(node.scene_file_path, ENEMY, "an instance of the sub-scene")
 	Assert.eq(node.get_node("Body").owner, node, "its own nodes stay the sub-scene's")
 	Assert.eq(result["instances"][0]["properties_set"], ["position"], "what was set")
-	Assert.is_true(_context.modified_count > 0, "scene marked modified")
+	Assert.is_true(_fx.context.modified_count > 0, "scene marked modified")
 	var saved := SCRATCH + "/main.tscn"
 	var packed := PackedScene.new()
 	Assert.eq(packed.pack(_root), OK, "packs")
@@ -158,24 +136,24 @@ func test_instantiate_once_with_undo_and_save() -> void:
 			found = true
 			Assert.eq(state.get_node_instance(i).resource_path, ENEMY, "saved as an instance, not a copy")
 	Assert.is_true(found, "Boss is in the saved file")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("Level/Boss") == null, "undo removes it")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(_root.get_node_or_null("Level/Boss"), node, "redo puts the same node back")
 	_clear_level()
 
 
 func test_instantiate_many_is_one_undo_step() -> void:
-	var result := _example("scene.instantiate", 1)
+	var result := _fx.example("scene.instantiate", 1)
 	Assert.eq(result["count"], 2, "two instances")
 	Assert.eq((_root.get_node("Level/E2") as Node2D).position, Vector2(30, 0), "each its own position")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(_root.get_node("Level").get_child_count(), 0, "one undo removes both")
 	_clear_level()
 
 
 func test_instantiate_refusals_add_nothing() -> void:
-	_example("scene.instantiate", 2)
+	_fx.example("scene.instantiate", 2)
 	var cases := [
 		[{"parent_path": "Level"}, "INVALID_PARAMS"],
 		[{"parent_path": "Level", "scene_path": SCRATCH + "/none.tscn"}, "NOT_FOUND"],
@@ -188,6 +166,6 @@ func test_instantiate_refusals_add_nothing() -> void:
 		[{"parent_path": "Level", "scene_path": ENEMY, "transform": {"position": "far"}}, "SET_FAILED"],
 	]
 	for case: Array in cases:
-		var result := _call("scene.instantiate", case[0])
+		var result := _fx.invoke("scene.instantiate", case[0])
 		Assert.eq(result.get("code"), case[1], "%s -> %s (%s)" % [case[0], case[1], result.get("error")])
 	Assert.eq(_root.get_node("Level").get_child_count(), 0, "nothing was added by any refusal")

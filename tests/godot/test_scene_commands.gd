@@ -8,17 +8,14 @@ extends RefCounted
 ## are recorded through EditorUndoRedoManager there), and the editor's Save As dialog.
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 const DOMAIN := "scene"
 const SCRATCH := "res://tmp_tests/scene"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node2D = null
+var _fx: DomainFixture = null
 
 
 ## The scene the examples in tests/fixtures/toolkit/results/scene.json describe: Node2D "Main"
@@ -40,10 +37,11 @@ func _init() -> void:
 	var hud := _add(_root, Control.new(), "HUD")
 	var score := _add(hud, Label.new(), "Score") as Label
 	score.text = "0"
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	CommandDomains.register_all(_registry, _context)
+	_fx = DomainFixture.new(CommandDomains.DOMAINS, DOMAIN, _root, SCRATCH)
+
+
+func cleanup() -> void:
+	_fx.cleanup()
 
 
 func _add(parent: Node, node: Node, node_name: String) -> Node:
@@ -53,57 +51,23 @@ func _add(parent: Node, node: Node, node_name: String) -> Node:
 	return node
 
 
-func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
-	_remove_tree(SCRATCH)
-	if DirAccess.dir_exists_absolute("res://tmp_tests") and DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
-
-
-func _remove_tree(path: String) -> void:
-	if not DirAccess.dir_exists_absolute(path):
-		return
-	for folder: String in DirAccess.get_directories_at(path):
-		_remove_tree(path.path_join(folder))
-	for file_name: String in DirAccess.get_files_at(path):
-		DirAccess.remove_absolute(path.path_join(file_name))
-	DirAccess.remove_absolute(path)
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
-
-
-func _scratch() -> void:
-	DirAccess.make_dir_recursive_absolute(SCRATCH)
-
-
 # --- registration -----------------------------------------------------------------------------------
 
 func test_commands_are_registered_with_the_reference_flags() -> void:
 	for method: String in ["scene.get_tree", "scene.query", "scene.spatial_map"]:
-		Assert.is_true(_registry.dispatch_info(method)["read_only"], "%s is a read" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["read_only"], "%s is a read" % method)
 	for method: String in ["scene.create", "scene.open", "scene.create_node", "scene.delete_node", "editor.save_scene"]:
-		Assert.is_false(_registry.dispatch_info(method)["read_only"], "%s mutates" % method)
+		Assert.is_false(_fx.registry.dispatch_info(method)["read_only"], "%s mutates" % method)
 	for method: String in ["scene.create", "scene.open"]:
-		Assert.is_true(_registry.dispatch_info(method)["scene_independent"], "%s works without a scene" % method)
-	Assert.is_false(_registry.dispatch_info("scene.create_node")["scene_independent"], "create_node needs the scene")
-	Assert.is_true(_registry.dispatch_info("scene.open")["leases_scene"], "open binds the peer to the scene")
+		Assert.is_true(_fx.registry.dispatch_info(method)["scene_independent"], "%s works without a scene" % method)
+	Assert.is_false(_fx.registry.dispatch_info("scene.create_node")["scene_independent"], "create_node needs the scene")
+	Assert.is_true(_fx.registry.dispatch_info("scene.open")["leases_scene"], "open binds the peer to the scene")
 
 
 # --- scene.get_tree ---------------------------------------------------------------------------------
 
 func test_get_tree_nests_the_scene() -> void:
-	var result := _example("scene.get_tree")
+	var result := _fx.example("scene.get_tree")
 	Assert.eq(result["total_nodes"], 7, "every node counted")
 	Assert.is_false(result["has_more"], "nothing cut")
 	var player: Dictionary = result["tree"]["children"][0]
@@ -112,7 +76,7 @@ func test_get_tree_nests_the_scene() -> void:
 
 
 func test_get_tree_cut_by_max_depth_says_so() -> void:
-	var result := _example("scene.get_tree", 1)
+	var result := _fx.example("scene.get_tree", 1)
 	Assert.eq(result["returned"], 5, "root and its four children")
 	Assert.is_true(result["has_more"], "has more")
 	Assert.eq(result["tree"]["children"][0]["child_count"], 1, "Player's hidden child counted")
@@ -120,45 +84,46 @@ func test_get_tree_cut_by_max_depth_says_so() -> void:
 
 
 func test_get_tree_properties_are_the_changed_ones_tagged() -> void:
-	var result := _call("scene.get_tree", {"include_properties": true})
+	var result := _fx.invoke("scene.get_tree", {"include_properties": true})
 	var player: Dictionary = result["tree"]["children"][0]
 	Assert.eq(player["properties"], {"position": {"type": "Vector2", "x": 100, "y": 50}}, "only what differs")
 	var score: Dictionary = result["tree"]["children"][3]["children"][0]
 	Assert.contains(score["properties"]["text"], "<untrusted-", "free text is wrapped")
 	Assert.contains(score["properties"]["text"], "\n0\n", "with its content")
-	Assert.eq(_call("scene.get_tree", {"max_depth": "deep"})["code"], "INVALID_PARAMS", "bad max_depth")
-	Assert.eq(_call("scene.get_tree", {"include_properties": 1})["code"], "INVALID_PARAMS", "bad flag")
+	Assert.eq(_fx.invoke("scene.get_tree", {"max_depth": "deep"})["code"], "INVALID_PARAMS", "bad max_depth")
+	Assert.eq(_fx.invoke("scene.get_tree", {"include_properties": 1})["code"], "INVALID_PARAMS", "bad flag")
 
 
 func test_reads_without_a_scene_say_no_scene() -> void:
-	_context.set_scene_root(null)
+	_fx.context.set_scene_root(null)
 	for method: String in ["scene.get_tree", "scene.query", "scene.spatial_map"]:
-		var result := _call(method, {})
+		var result := _fx.invoke(method, {})
 		Assert.eq(result["code"], "NO_SCENE", method)
 		Assert.contains(result["hint"], "scene_open", "%s says how to recover" % method)
-	Assert.eq(_call("scene.create_node", {"class_name": "Node", "parent_path": "."})["code"], "NO_SCENE", "create_node")
+	Assert.eq(_fx.invoke("scene.create_node", {"class_name": "Node", "parent_path": "."})["code"], "NO_SCENE",
+		"create_node")
 
 
 # --- scene.create_node ------------------------------------------------------------------------------
 
 func test_create_node_with_verified_properties_and_undo() -> void:
-	var result := _example("scene.create_node")
+	var result := _fx.example("scene.create_node")
 	var node := _root.get_node_or_null("Player/Muzzle") as Marker2D
 	Assert.is_true(node != null, "created under Player")
 	Assert.eq(node.owner, _root, "owned by the scene root (saved with it)")
 	Assert.eq(node.position, Vector2(16, 0), "position stored")
 	Assert.eq(node.z_index, 2, "z_index truncated by the engine")
 	Assert.eq(result["properties_set"], 2, "two writes took")
-	Assert.eq(_context.modified_count, 1, "scene marked modified")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.eq(_fx.context.modified_count, 1, "scene marked modified")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("Player/Muzzle") == null, "undo removes it")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(_root.get_node_or_null("Player/Muzzle"), node, "redo puts the same node back")
 	Assert.eq(node.position, Vector2(16, 0), "with its properties")
 
 
 func test_create_node_reports_dropped_writes() -> void:
-	var result := _example("scene.create_node", 1)
+	var result := _fx.example("scene.create_node", 1)
 	var label := _root.get_node("HUD/Title") as Label
 	Assert.eq(label.text, "Hello", "the good write stored")
 	Assert.eq(label.position, Vector2.ZERO, "the dropped write left the default")
@@ -169,33 +134,33 @@ func test_create_node_reports_dropped_writes() -> void:
 
 
 func test_create_node_is_idempotent() -> void:
-	_call("scene.create_node", {"class_name": "Node2D", "parent_path": ".", "node_name": "Spawner"})
-	var again := _example("scene.create_node", 2)
+	_fx.invoke("scene.create_node", {"class_name": "Node2D", "parent_path": ".", "node_name": "Spawner"})
+	var again := _fx.example("scene.create_node", 2)
 	Assert.eq(_root.get_children().filter(func(n: Node) -> bool: return n.name.begins_with("Spawner")).size(), 1,
 		"no duplicate")
 	Assert.eq((_root.get_node("Spawner") as Node2D).position, Vector2.ZERO, "returned node untouched")
 	Assert.eq(again["status"], "returned", "returned")
-	var mismatch := _example("scene.create_node", 3)
+	var mismatch := _fx.example("scene.create_node", 3)
 	Assert.eq(mismatch["code"], "CLASS_MISMATCH", "another class is refused")
 
 
 func test_create_node_refuses_bad_input_and_changes_nothing() -> void:
-	var before := _call("scene.get_tree", {})
-	var missing_parent := _example("scene.create_node", 4)
+	var before := _fx.invoke("scene.get_tree", {})
+	var missing_parent := _fx.example("scene.create_node", 4)
 	Assert.contains(missing_parent["hint"], "children of 'Player': Gun", "hint lists what is there")
-	var bad_class := _call("scene.create_node", {"class_name": "Sprite", "parent_path": "."})
+	var bad_class := _fx.invoke("scene.create_node", {"class_name": "Sprite", "parent_path": "."})
 	Assert.eq(bad_class["code"], "INVALID_CLASS", "unknown class")
 	Assert.contains(bad_class["hint"], "Sprite2D", "suggests close names")
 	for type_name: String in ["Resource", "CanvasItem"]:
-		var refused := _call("scene.create_node", {"class_name": type_name, "parent_path": "."})
+		var refused := _fx.invoke("scene.create_node", {"class_name": type_name, "parent_path": "."})
 		Assert.eq(refused["code"], "INVALID_CLASS", "%s: not a Node, or abstract" % type_name)
-	Assert.eq(_call("scene.create_node", {"parent_path": "."})["code"], "INVALID_PARAMS", "class_name required")
-	Assert.eq(_call("scene.create_node", {"class_name": "Node", "parent_path": ".", "node_name": "a/b"})["code"],
+	Assert.eq(_fx.invoke("scene.create_node", {"parent_path": "."})["code"], "INVALID_PARAMS", "class_name required")
+	Assert.eq(_fx.invoke("scene.create_node", {"class_name": "Node", "parent_path": ".", "node_name": "a/b"})["code"],
 		"INVALID_PARAMS", "bad node name")
-	Assert.eq(_call("scene.create_node", {"class_name": "Node", "parent_path": ".", "properties": [1]})["code"],
+	Assert.eq(_fx.invoke("scene.create_node", {"class_name": "Node", "parent_path": ".", "properties": [1]})["code"],
 		"INVALID_PARAMS", "properties must be an object")
-	Assert.eq(_call("scene.get_tree", {}), before, "the scene is exactly as it was")
-	Assert.eq(_context.modified_count, 0, "nothing marked modified")
+	Assert.eq(_fx.invoke("scene.get_tree", {}), before, "the scene is exactly as it was")
+	Assert.eq(_fx.context.modified_count, 0, "nothing marked modified")
 
 
 # --- scene.delete_node ------------------------------------------------------------------------------
@@ -203,53 +168,53 @@ func test_create_node_refuses_bad_input_and_changes_nothing() -> void:
 func test_delete_node_and_undo_restores_place_and_owners() -> void:
 	var player := _root.get_node("Player")
 	var gun := _root.get_node("Player/Gun")
-	var result := _example("scene.delete_node")
+	var result := _fx.example("scene.delete_node")
 	Assert.eq(result["descendants_deleted"], 1, "Gun went with it")
 	Assert.is_true(_root.get_node_or_null("Player") == null, "gone")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(_root.get_node_or_null("Player"), player, "the same node is back")
 	Assert.eq(player.get_index(), 0, "at its old index")
 	Assert.eq(player.owner, _root, "owner restored")
 	Assert.eq(gun.owner, _root, "child's owner restored (so it saves)")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.is_true(_root.get_node_or_null("Player") == null, "deleted again")
 
 
 func test_delete_node_refusals() -> void:
-	Assert.eq(_example("scene.delete_node", 1)["code"], "NOT_FOUND", "missing node")
-	var root_refusal := _call("scene.delete_node", {"node_path": "."})
+	Assert.eq(_fx.example("scene.delete_node", 1)["code"], "NOT_FOUND", "missing node")
+	var root_refusal := _fx.invoke("scene.delete_node", {"node_path": "."})
 	Assert.eq(root_refusal["code"], "INVALID_PARAMS", "the root stays")
-	Assert.eq(_call("scene.delete_node", {})["code"], "INVALID_PARAMS", "node_path required")
+	Assert.eq(_fx.invoke("scene.delete_node", {})["code"], "INVALID_PARAMS", "node_path required")
 	Assert.eq(_root.get_child_count(), 4, "nothing deleted")
 
 
 # --- scene.query ------------------------------------------------------------------------------------
 
 func test_query_filters_and_pages() -> void:
-	var result := _example("scene.query")
+	var result := _fx.example("scene.query")
 	Assert.eq(result["total_matches"], 2, "two enemies")
-	var paged := _example("scene.query", 1)
+	var paged := _fx.example("scene.query", 1)
 	Assert.eq(paged["next_offset"], 1, "resume point")
-	var by_name := _call("scene.query", {"name_pattern": "enemy*", "property_filters": [
+	var by_name := _fx.invoke("scene.query", {"name_pattern": "enemy*", "property_filters": [
 		{"property": "position:y", "operator": "gt", "value": 100}]})
 	Assert.eq(by_name["nodes"].map(func(n: Dictionary) -> String: return n["path"]), ["Enemy2"], "glob + gt")
-	var tagged := _call("scene.query", {"property_filters": [
+	var tagged := _fx.invoke("scene.query", {"property_filters": [
 		{"property": "position", "value": {"type": "Vector2", "x": 100, "y": 50}}]})
 	Assert.eq(tagged["nodes"].map(func(n: Dictionary) -> String: return n["path"]), ["Player"], "eq on a tagged value")
-	var below := _call("scene.query", {"root_path": "HUD", "class_filter": "Control"})
+	var below := _fx.invoke("scene.query", {"root_path": "HUD", "class_filter": "Control"})
 	Assert.eq(below["nodes"].map(func(n: Dictionary) -> String: return n["path"]), ["HUD", "HUD/Score"],
 		"class_filter matches subclasses, below root_path")
-	var shallow := _call("scene.query", {"class_filter": "Node2D", "max_depth": 1})
+	var shallow := _fx.invoke("scene.query", {"class_filter": "Node2D", "max_depth": 1})
 	Assert.eq(shallow["total_matches"], 4, "depth 1 leaves out Player/Gun")
 
 
 func test_query_refuses_bad_filters() -> void:
-	Assert.eq(_call("scene.query", {"property_filters": [{"property": "x", "operator": "like", "value": 1}]})["code"],
+	Assert.eq(_fx.invoke("scene.query", {"property_filters": [{"property": "x", "operator": "like", "value": 1}]})["code"],
 		"INVALID_PARAMS", "unknown operator")
-	Assert.eq(_call("scene.query", {"property_filters": [{"property": "x", "operator": "gt", "value": "a"}]})["code"],
+	Assert.eq(_fx.invoke("scene.query", {"property_filters": [{"property": "x", "operator": "gt", "value": "a"}]})["code"],
 		"INVALID_PARAMS", "gt needs a number")
-	Assert.eq(_call("scene.query", {"limit": 0})["code"], "INVALID_PARAMS", "limit >= 1")
-	Assert.eq(_call("scene.query", {"root_path": "Nope"})["code"], "NOT_FOUND", "root_path must exist")
+	Assert.eq(_fx.invoke("scene.query", {"limit": 0})["code"], "INVALID_PARAMS", "limit >= 1")
+	Assert.eq(_fx.invoke("scene.query", {"root_path": "Nope"})["code"], "NOT_FOUND", "root_path must exist")
 
 
 # --- scene.spatial_map ------------------------------------------------------------------------------
@@ -262,97 +227,93 @@ func test_spatial_map_positions_bounds_and_overlaps() -> void:
 	var wall := _add(_root, CollisionShape2D.new(), "Wall") as CollisionShape2D
 	wall.shape = shape
 	wall.position = Vector2(320, 60)
-	var result := _example("scene.spatial_map")
+	var result := _fx.example("scene.spatial_map")
 	Assert.eq(result["dimension"], "2d", "a 2D scene")
-	var near := _call("scene.spatial_map", {"center": [300, 50], "radius": 30, "detail": "brief"})
+	var near := _fx.invoke("scene.spatial_map", {"center": [300, 50], "radius": 30, "detail": "brief"})
 	var near_paths: Array = near["nodes"].map(func(n: Dictionary) -> String: return n["path"])
 	Assert.eq(near_paths, ["Enemy1", "Enemy1/Hitbox", "Wall"], "center + radius")
-	var region := _call("scene.spatial_map", {"region": [0, 0, 200, 100], "class": "Node2D"})
+	var region := _fx.invoke("scene.spatial_map", {"region": [0, 0, 200, 100], "class": "Node2D"})
 	var in_region: Array = region["nodes"].map(func(n: Dictionary) -> String: return n["path"])
 	Assert.eq(in_region, [".", "Player", "Player/Gun"], "region (the root sits at 0,0)")
-	var capped := _call("scene.spatial_map", {"max_nodes": 2})
+	var capped := _fx.invoke("scene.spatial_map", {"max_nodes": 2})
 	Assert.is_true(capped["truncated"], "the cap is said")
 	Assert.eq(capped["returned"], 2, "two listed")
-	Assert.eq(_call("scene.spatial_map", {"radius": 5})["code"], "INVALID_PARAMS", "radius needs center")
-	Assert.eq(_call("scene.spatial_map", {"detail": "huge"})["code"], "INVALID_PARAMS", "bad detail")
-	Assert.eq(_call("scene.spatial_map", {"region": [1, 2, 3]})["code"], "INVALID_PARAMS", "bad region")
+	Assert.eq(_fx.invoke("scene.spatial_map", {"radius": 5})["code"], "INVALID_PARAMS", "radius needs center")
+	Assert.eq(_fx.invoke("scene.spatial_map", {"detail": "huge"})["code"], "INVALID_PARAMS", "bad detail")
+	Assert.eq(_fx.invoke("scene.spatial_map", {"region": [1, 2, 3]})["code"], "INVALID_PARAMS", "bad region")
 
 
 # --- files: scene.create, scene.open, editor.save_scene ----------------------------------------------
 
 func test_create_writes_a_scene_file_idempotently() -> void:
-	_scratch()
-	var created := _example("scene.create")
+	var created := _fx.example("scene.create")
 	var packed := ResourceLoader.load(created["path"], "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene
 	var instance := packed.instantiate()
 	Assert.eq([instance.name, instance.get_class()], [&"level", "Node3D"], "root from the file")
 	instance.free()
-	Assert.eq(_context.refreshed_files, PackedStringArray([created["path"]]), "the editor is told about the file")
-	_example("scene.create", 1)
-	Assert.eq(_example("scene.create", 2)["code"], "ALREADY_EXISTS", "if_exists fail")
-	_example("scene.create", 3)
+	Assert.eq(_fx.context.refreshed_files, PackedStringArray([created["path"]]), "the editor is told about the file")
+	_fx.example("scene.create", 1)
+	Assert.eq(_fx.example("scene.create", 2)["code"], "ALREADY_EXISTS", "if_exists fail")
+	_fx.example("scene.create", 3)
 	var replaced := ResourceLoader.load(created["path"], "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene
 	Assert.eq(replaced.get_state().get_node_type(0), &"Node2D", "replaced on disk")
 
 
 func test_create_refuses_bad_input_and_writes_nothing() -> void:
-	_scratch()
-	var bad_type := _call("scene.create", {"file_path": SCRATCH + "/x.tscn", "root_type": "Nope"})
+	var bad_type := _fx.invoke("scene.create", {"file_path": SCRATCH + "/x.tscn", "root_type": "Nope"})
 	Assert.eq(bad_type["code"], "INVALID_CLASS", "unknown root_type")
 	Assert.is_false(FileAccess.file_exists(SCRATCH + "/x.tscn"), "no file written")
-	Assert.eq(_call("scene.create", {"file_path": SCRATCH + "/x.txt"})["code"], "INVALID_PATH", "extension")
-	Assert.eq(_call("scene.create", {"file_path": "res://addons/godot_mcp_toolkit/x.tscn"})["code"], "PATH_DENIED",
+	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/x.txt"})["code"], "INVALID_PATH", "extension")
+	Assert.eq(_fx.invoke("scene.create", {"file_path": "res://addons/godot_mcp_toolkit/x.tscn"})["code"], "PATH_DENIED",
 		"toolkit folder")
-	Assert.eq(_call("scene.create", {"file_path": SCRATCH + "/../x.tscn"})["code"], "PATH_DENIED", "no ..")
-	Assert.eq(_call("scene.create", {"file_path": SCRATCH + "/missing/x.tscn"})["code"], "PARENT_NOT_FOUND", "folder")
-	Assert.eq(_call("scene.create", {"file_path": SCRATCH + "/x.tscn", "if_exists": "merge"})["code"],
+	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/../x.tscn"})["code"], "PATH_DENIED", "no ..")
+	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/missing/x.tscn"})["code"], "PARENT_NOT_FOUND", "folder")
+	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/x.tscn", "if_exists": "merge"})["code"],
 		"INVALID_PARAMS", "if_exists")
-	Assert.eq(_call("scene.create", {})["code"], "INVALID_PARAMS", "file_path required")
+	Assert.eq(_fx.invoke("scene.create", {})["code"], "INVALID_PARAMS", "file_path required")
 	Assert.eq(DirAccess.get_files_at(SCRATCH).size(), 0, "nothing written")
 
 
 func test_open_makes_the_scene_the_edited_one() -> void:
-	_scratch()
-	_call("scene.create", {"file_path": SCRATCH + "/level.tscn", "root_type": "Node3D"})
-	var opened := _example("scene.open")
-	Assert.eq(_context.edited_scene_path(), SCRATCH + "/level.tscn", "edited scene switched")
+	_fx.invoke("scene.create", {"file_path": SCRATCH + "/level.tscn", "root_type": "Node3D"})
+	var opened := _fx.example("scene.open")
+	Assert.eq(_fx.context.edited_scene_path(), SCRATCH + "/level.tscn", "edited scene switched")
 	Assert.is_false(opened["already_open"], "was not open")
-	Assert.is_true(_call("scene.open", {"file_path": SCRATCH + "/level.tscn"})["already_open"], "second open")
-	Assert.eq(_example("scene.open", 1)["code"], "NOT_FOUND", "missing file")
-	Assert.eq(_call("scene.open", {})["code"], "INVALID_PARAMS", "file_path required")
+	Assert.is_true(_fx.invoke("scene.open", {"file_path": SCRATCH + "/level.tscn"})["already_open"], "second open")
+	Assert.eq(_fx.example("scene.open", 1)["code"], "NOT_FOUND", "missing file")
+	Assert.eq(_fx.invoke("scene.open", {})["code"], "INVALID_PARAMS", "file_path required")
 
 
 func test_save_writes_what_the_user_gets() -> void:
-	_scratch()
-	_call("scene.create", {"file_path": SCRATCH + "/level.tscn", "root_type": "Node2D", "root_name": "Level"})
+	_fx.invoke("scene.create", {"file_path": SCRATCH + "/level.tscn", "root_type": "Node2D", "root_name": "Level"})
 	var level := (load(SCRATCH + "/level.tscn") as PackedScene).instantiate()
 	_root.get_parent().add_child(level)
-	_context.set_scene_root(level)
-	_call("scene.create_node", {"class_name": "Label", "parent_path": ".", "node_name": "Title",
+	_fx.context.set_scene_root(level)
+	_fx.invoke("scene.create_node", {"class_name": "Label", "parent_path": ".", "node_name": "Title",
 		"properties": {"text": "Hi", "position": {"type": "Vector2", "x": 5, "y": 6}}})
-	var saved := _example("editor.save_scene")
-	Assert.eq(_context.saved_scenes, PackedStringArray([SCRATCH + "/level.tscn"]), "saved through the context")
+	var saved := _fx.example("editor.save_scene")
+	Assert.eq(_fx.context.saved_scenes, PackedStringArray([SCRATCH + "/level.tscn"]), "saved through the context")
 	var reloaded := (ResourceLoader.load(saved["path"], "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene).instantiate()
 	var title := reloaded.get_node_or_null("Title") as Label
 	Assert.is_true(title != null, "the created node is in the file")
 	if title != null:
 		Assert.eq([title.text, title.position], ["Hi", Vector2(5, 6)], "with its properties")
 	reloaded.free()
-	var copy := _call("editor.save_scene", {"file_path": SCRATCH + "/copy.tscn"})
+	var copy := _fx.invoke("editor.save_scene", {"file_path": SCRATCH + "/copy.tscn"})
 	Assert.eq(copy["copy_of"], SCRATCH + "/level.tscn", "a new path saves a copy, and says so")
 	Assert.is_true(FileAccess.file_exists(SCRATCH + "/copy.tscn"), "copy written")
-	Assert.eq(_call("editor.save_scene", {"file_path": "user://x.tscn"})["code"], "PATH_DENIED", "res:// only")
+	Assert.eq(_fx.invoke("editor.save_scene", {"file_path": "user://x.tscn"})["code"], "PATH_DENIED", "res:// only")
 	level.get_parent().remove_child(level)
 	level.free()
-	_context.set_scene_root(null)
-	Assert.eq(_example("editor.save_scene", 1)["code"], "NO_SCENE", "nothing to save")
+	_fx.context.set_scene_root(null)
+	Assert.eq(_fx.example("editor.save_scene", 1)["code"], "NO_SCENE", "nothing to save")
 
 
 func test_get_tree_caps_a_big_scene_and_says_so() -> void:
 	var crowd := _add(_root, Node.new(), "Crowd")
 	for index in 600:
 		_add(crowd, Node.new(), "N%d" % index)
-	var result := _call("scene.get_tree", {})
+	var result := _fx.invoke("scene.get_tree", {})
 	Assert.eq(result["total_nodes"], 608, "all counted")
 	Assert.eq(result["returned"], 500, "cut at the cap")
 	Assert.is_true(result["has_more"] and result["truncated"], "the cut is said")

@@ -8,18 +8,15 @@ extends RefCounted
 ## (context.refresh_files is asserted instead) and opening it as an inherited scene (yellow nodes).
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 const DOMAIN := "scene_inheritance"
 const SCRATCH := "res://tmp_tests/scene_inheritance"
 const BASE := SCRATCH + "/base.tscn"
 const CHILD := SCRATCH + "/hero.tscn"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
+var _fx: DomainFixture = null
 
 
 ## The examples in tests/fixtures/toolkit/results/scene_inheritance.json use this base scene:
@@ -36,39 +33,22 @@ func _init() -> void:
 	packed.pack(base)
 	ResourceSaver.save(packed, BASE)
 	base.free()
-	_context = RuntimeContext.new(null)
-	_registry = CommandRegistry.new()
-	CommandDomains.register_all(_registry, _context)
+	_fx = DomainFixture.new(CommandDomains.DOMAINS, DOMAIN, null, SCRATCH)
 
 
 func cleanup() -> void:
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-	DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.dir_exists_absolute("res://tmp_tests") and DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
+	_fx.cleanup()
 
 
 func test_registered_as_a_scene_independent_mutation() -> void:
-	var info: Dictionary = _registry.dispatch_info("scene.create_inherited")
+	var info: Dictionary = _fx.registry.dispatch_info("scene.create_inherited")
 	Assert.is_false(info["read_only"], "writes a file")
 	Assert.is_true(info["scene_independent"], "needs no open scene")
 
 
 func test_create_inherited_writes_a_scene_that_inherits() -> void:
-	_example("scene.create_inherited")
-	Assert.is_true(CHILD in _context.refreshed_files, "the editor is told about the file")
+	_fx.example("scene.create_inherited")
+	Assert.is_true(CHILD in _fx.context.refreshed_files, "the editor is told about the file")
 	var packed := ResourceLoader.load(CHILD, "PackedScene", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene
 	Assert.is_true(packed != null, "loads back")
 	var state := packed.get_state()
@@ -78,7 +58,7 @@ func test_create_inherited_writes_a_scene_that_inherits() -> void:
 	Assert.is_true(hero.get_node_or_null("Look") is Sprite2D, "carries the base's nodes")
 	Assert.eq(hero.get_class(), "Node2D", "of the base's root type")
 	hero.free()
-	var again := _example("scene.create_inherited", 1)
+	var again := _fx.example("scene.create_inherited", 1)
 	Assert.contains(again["warnings"][0], "root_name", "names what it did not apply")
 	DirAccess.remove_absolute(CHILD)
 
@@ -91,14 +71,14 @@ func test_an_unrelated_existing_file_is_never_overwritten() -> void:
 	ResourceSaver.save(packed, other)
 	plain.free()
 	var before := FileAccess.get_file_as_string(other)
-	var result := _call("scene.create_inherited", {"file_path": other, "base_scene": BASE})
+	var result := _fx.invoke("scene.create_inherited", {"file_path": other, "base_scene": BASE})
 	Assert.eq(result.get("code"), "ALREADY_EXISTS", "refused: %s" % result)
 	Assert.eq(FileAccess.get_file_as_string(other), before, "left as it was")
 	DirAccess.remove_absolute(other)
 
 
 func test_refusals_write_nothing() -> void:
-	_example("scene.create_inherited", 2)
+	_fx.example("scene.create_inherited", 2)
 	var broken := SCRATCH + "/broken.tscn"
 	var handle := FileAccess.open(broken, FileAccess.WRITE)
 	handle.store_string("not a scene")
@@ -114,7 +94,7 @@ func test_refusals_write_nothing() -> void:
 		[{"file_path": CHILD, "base_scene": BASE, "root_name": "a:b"}, "INVALID_PARAMS"],
 	]
 	for case: Array in cases:
-		var result := _call("scene.create_inherited", case[0])
+		var result := _fx.invoke("scene.create_inherited", case[0])
 		Assert.eq(result.get("code"), case[1], "%s -> %s (%s)" % [case[0], case[1], result.get("error")])
 	Assert.is_false(FileAccess.file_exists(CHILD), "nothing written")
 	DirAccess.remove_absolute(broken)

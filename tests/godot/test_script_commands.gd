@@ -5,10 +5,9 @@ extends RefCounted
 ## asserted as requested), and the script editor showing the reloaded text.
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 
@@ -16,43 +15,39 @@ const DOMAIN := "res://addons/godot_mcp_toolkit/commands/script_commands.gd"
 const DIR := "res://tmp_tests/script"
 const PLAYER := DIR + "/player.gd"
 
-var _context := RuntimeContext.new()
-var _registry := CommandRegistry.new()
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
-	_registry.configure("4.6.0", _context)
 	var domains: Array[String] = [DOMAIN]
-	CommandDomains.register_all(_registry, _context, domains)
-	DirAccess.make_dir_recursive_absolute(DIR)
+	_fx = DomainFixture.new(domains, "script", null, DIR, "4.6.0")
 
 
 func cleanup() -> void:
-	_remove_tree(DIR)
-	DirAccess.remove_absolute("res://tmp_tests")
 	if ProjectSettings.has_setting(Settings.SCRIPT_READ_CAP_KB):
 		ProjectSettings.set_setting(Settings.SCRIPT_READ_CAP_KB, null)
+	_fx.cleanup()
 
 
 func test_registered_in_the_editor_domains_with_the_reference_lanes() -> void:
 	Assert.is_true(DOMAIN in CommandDomains.DOMAINS, "listed in command_domains.gd")
 	for method: String in ["script.read", "script.check"]:
-		Assert.is_true(_registry.dispatch_info(method)["read_only"], "%s is a read" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["read_only"], "%s is a read" % method)
 	for method: String in ["script.write", "script.edit"]:
-		Assert.is_false(_registry.dispatch_info(method)["read_only"], "%s mutates" % method)
+		Assert.is_false(_fx.registry.dispatch_info(method)["read_only"], "%s mutates" % method)
 	for method: String in ["script.read", "script.write", "script.edit", "script.check"]:
-		Assert.is_true(_registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
 
 
 func test_write_creates_and_undo_deletes_redo_recreates() -> void:
 	var params := ResultExamples.params("script", "script.write", 0)
-	var result := _call("script.write", params)
+	var result := _fx.invoke("script.write", params)
 	ResultExamples.check("script", "script.write", result, 0)
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), params["content"], "written")
-	Assert.eq(_context.refreshed_files, PackedStringArray([PLAYER]), "the editor is told about the file")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.eq(_fx.context.refreshed_files, PackedStringArray([PLAYER]), "the editor is told about the file")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_false(FileAccess.file_exists(PLAYER), "undo deletes the created file")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), params["content"], "redo writes it again")
 
 
@@ -60,17 +55,17 @@ func test_overwrite_reports_parse_errors_and_undo_restores() -> void:
 	var original: String = ResultExamples.params("script", "script.write", 0)["content"]
 	_write(PLAYER, original)
 	var params := ResultExamples.params("script", "script.write", 1)
-	var result := _call("script.write", params)
+	var result := _fx.invoke("script.write", params)
 	ResultExamples.check("script", "script.write", result, 1)
 	Assert.contains(str(result["errors"][0]["message"]), "Expected", "the parser's own message")
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), params["content"], "written even though it does not parse")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), original, "undo restores the previous text")
-	Assert.is_false(_context.undo(), "one write, one history entry")
+	Assert.is_false(_fx.context.undo(), "one write, one history entry")
 
 
 func test_write_refusals_leave_the_project_alone() -> void:
-	var no_parent := _call("script.write", ResultExamples.params("script", "script.write", 2))
+	var no_parent := _fx.invoke("script.write", ResultExamples.params("script", "script.write", 2))
 	ResultExamples.check("script", "script.write", no_parent, 2)
 	Assert.is_false(DirAccess.dir_exists_absolute(DIR + "/missing"), "no folder made")
 	var cases := {
@@ -79,31 +74,31 @@ func test_write_refusals_leave_the_project_alone() -> void:
 		"INVALID_PATH": {"file_path": DIR, "content": "x"},
 	}
 	for code: String in cases:
-		Assert.eq(_call("script.write", cases[code])["code"], code, code)
-	var project := _call("script.write", {"file_path": "res://project.godot", "content": ""})
+		Assert.eq(_fx.invoke("script.write", cases[code])["code"], code, code)
+	var project := _fx.invoke("script.write", {"file_path": "res://project.godot", "content": ""})
 	Assert.eq(project["code"], "PATH_DENIED", "project.godot goes through project_set_setting")
 	Assert.contains(FileAccess.get_file_as_string("res://project.godot"), "config_version", "untouched")
-	Assert.eq(_call("script.write", {"file_path": "res://../x.gd", "content": ""})["code"], "PATH_DENIED", "..")
+	Assert.eq(_fx.invoke("script.write", {"file_path": "res://../x.gd", "content": ""})["code"], "PATH_DENIED", "..")
 	Assert.is_false(FileAccess.file_exists(PLAYER), "nothing written")
-	Assert.is_false(_context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.undo(), "nothing recorded")
 
 
 func test_unchanged_write_records_nothing() -> void:
 	_write(PLAYER, "extends Node\n")
-	var result := _call("script.write", {"file_path": PLAYER, "content": "extends Node\n"})
+	var result := _fx.invoke("script.write", {"file_path": PLAYER, "content": "extends Node\n"})
 	Assert.eq(result["status"], "unchanged", "said so")
-	Assert.is_false(_context.undo(), "no history entry for a no-op")
+	Assert.is_false(_fx.context.undo(), "no history entry for a no-op")
 
 
 func test_edit_replaces_once_and_undo_restores() -> void:
 	var original: String = ResultExamples.params("script", "script.write", 0)["content"]
 	_write(PLAYER, original)
-	var result := _call("script.edit", ResultExamples.params("script", "script.edit", 0))
+	var result := _fx.invoke("script.edit", ResultExamples.params("script", "script.edit", 0))
 	ResultExamples.check("script", "script.edit", result, 0)
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), original.replace("200.0", "320.0"), "edited")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), original, "undo restores the text")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.contains(FileAccess.get_file_as_string(PLAYER), "320.0", "redo edits again")
 
 
@@ -111,23 +106,24 @@ func test_edit_match_failures_and_replace_all() -> void:
 	var twice := "extends Node\n\nfunc a():\n\tpass\n\nfunc b():\n\tpass\n"
 	_write(DIR + "/twice.gd", twice)
 	_write(PLAYER, "extends Node\n")
-	var not_unique := _call("script.edit", ResultExamples.params("script", "script.edit", 1))
+	var not_unique := _fx.invoke("script.edit", ResultExamples.params("script", "script.edit", 1))
 	ResultExamples.check("script", "script.edit", not_unique, 1)
 	Assert.contains(not_unique["error"], "lines 4, 7", "says where the matches are")
-	var absent := _call("script.edit", ResultExamples.params("script", "script.edit", 2))
+	var absent := _fx.invoke("script.edit", ResultExamples.params("script", "script.edit", 2))
 	ResultExamples.check("script", "script.edit", absent, 2)
 	Assert.eq(FileAccess.get_file_as_string(DIR + "/twice.gd"), twice, "a refused edit writes nothing")
-	Assert.is_false(_context.undo(), "and records nothing")
-	var all := _call("script.edit", {"file_path": DIR + "/twice.gd", "old_string": "\tpass", "new_string": "\treturn",
+	Assert.is_false(_fx.context.undo(), "and records nothing")
+	var all := _fx.invoke("script.edit", {"file_path": DIR + "/twice.gd", "old_string": "\tpass",
+		"new_string": "\treturn",
 		"replace_all": true})
 	Assert.eq(all["replacements"], 2, "both replaced")
 	Assert.eq(all["changed_lines"], [4, 7], "where")
 	Assert.eq(FileAccess.get_file_as_string(DIR + "/twice.gd"), twice.replace("\tpass", "\treturn"), "written")
 	var same := {"file_path": PLAYER, "old_string": "Node", "new_string": "Node"}
-	Assert.eq(_call("script.edit", same)["code"], "INVALID_PARAMS", "a no-op edit is refused")
-	Assert.eq(_call("script.edit", {"file_path": PLAYER, "old_string": "", "new_string": "x"})["code"],
+	Assert.eq(_fx.invoke("script.edit", same)["code"], "INVALID_PARAMS", "a no-op edit is refused")
+	Assert.eq(_fx.invoke("script.edit", {"file_path": PLAYER, "old_string": "", "new_string": "x"})["code"],
 		"INVALID_PARAMS", "empty old_string")
-	Assert.eq(_call("script.edit", {"file_path": DIR + "/nope.gd", "old_string": "a", "new_string": "b"})["code"],
+	Assert.eq(_fx.invoke("script.edit", {"file_path": DIR + "/nope.gd", "old_string": "a", "new_string": "b"})["code"],
 		"NOT_FOUND", "missing file")
 
 
@@ -135,29 +131,33 @@ func test_edit_recompiles_a_loaded_script_and_undo_too() -> void:
 	_write(PLAYER, "extends Node\n\nfunc first() -> int:\n\treturn 1\n")
 	var loaded := load(PLAYER) as GDScript
 	Assert.is_true(loaded != null and _has_function(loaded, "first"), "loaded")
-	var result := _call("script.edit", {"file_path": PLAYER, "old_string": "func first()", "new_string": "func second()"})
+	var result := _fx.invoke("script.edit", {"file_path": PLAYER, "old_string": "func first()",
+		"new_string": "func second()"})
 	Assert.is_true(result["valid"], "compiles")
-	Assert.is_true(_has_function(loaded, "second") and not _has_function(loaded, "first"), "the loaded script is reloaded")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_has_function(loaded, "second") and not _has_function(loaded, "first"),
+		"the loaded script is reloaded")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true(_has_function(loaded, "first"), "undo reloads it as well")
 
 
 func test_read_whole_and_paged() -> void:
 	_write(PLAYER, ResultExamples.params("script", "script.write", 0)["content"])
-	var whole := _call("script.read", ResultExamples.params("script", "script.read", 0))
+	var whole := _fx.invoke("script.read", ResultExamples.params("script", "script.read", 0))
 	ResultExamples.check("script", "script.read", whole, 0)
 	var content: String = whole["content"]
 	Assert.is_true(content.begins_with("<untrusted-") and content.contains("kind=\"script\""), "wrapped")
 	Assert.contains(content, "\nextends Node2D\n\nvar speed := 200.0\n</untrusted-", "the text inside")
-	var page := _call("script.read", ResultExamples.params("script", "script.read", 1))
+	var page := _fx.invoke("script.read", ResultExamples.params("script", "script.read", 1))
 	ResultExamples.check("script", "script.read", page, 1)
 	Assert.is_false(page["content"].contains("speed"), "line 3 not in lines 1-2")
-	var missing := _call("script.read", ResultExamples.params("script", "script.read", 2))
+	var missing := _fx.invoke("script.read", ResultExamples.params("script", "script.read", 2))
 	ResultExamples.check("script", "script.read", missing, 2)
-	Assert.eq(_call("script.read", {"file_path": PLAYER, "start_line": 9})["code"], "INVALID_PARAMS", "past the end")
-	Assert.eq(_call("script.read", {"file_path": PLAYER, "start_line": 3, "end_line": 2})["code"], "INVALID_PARAMS",
+	Assert.eq(_fx.invoke("script.read", {"file_path": PLAYER, "start_line": 9})["code"], "INVALID_PARAMS",
+		"past the end")
+	Assert.eq(_fx.invoke("script.read", {"file_path": PLAYER, "start_line": 3, "end_line": 2})["code"],
+		"INVALID_PARAMS",
 		"backwards range")
-	var tail := _call("script.read", {"file_path": PLAYER, "start_line": 3, "end_line": 50})
+	var tail := _fx.invoke("script.read", {"file_path": PLAYER, "start_line": 3, "end_line": 50})
 	Assert.eq([tail["end_line"], tail["has_more"]], [3, false], "an end past the file is clamped")
 
 
@@ -168,10 +168,10 @@ func test_read_cap_refuses_whole_and_pages_ranges() -> void:
 		lines.append(line)
 	_write(PLAYER, "\n".join(lines) + "\n")
 	ProjectSettings.set_setting(Settings.SCRIPT_READ_CAP_KB, 1)
-	var whole := _call("script.read", {"file_path": PLAYER})
+	var whole := _fx.invoke("script.read", {"file_path": PLAYER})
 	Assert.eq(whole["code"], "FILE_TOO_LARGE", "3 KB over a 1 KiB cap")
 	Assert.contains(whole["hint"], "start_line", "says how to read it")
-	var ranged := _call("script.read", {"file_path": PLAYER, "start_line": 1, "end_line": 30})
+	var ranged := _fx.invoke("script.read", {"file_path": PLAYER, "start_line": 1, "end_line": 30})
 	Assert.eq(ranged["returned"], 10, "ten 101-byte lines fit in 1024 bytes")
 	Assert.eq([ranged["has_more"], ranged["next_start_line"]], [true, 11], "and it says where to go on")
 	Assert.contains(ranged["hint"], "cap", "the truncation is named")
@@ -180,21 +180,22 @@ func test_read_cap_refuses_whole_and_pages_ranges() -> void:
 func test_check_reports_without_writing() -> void:
 	_write(DIR + "/dep.gd", "extends RefCounted\nconst VALUE := 3\n")
 	_write(PLAYER, ResultExamples.params("script", "script.write", 0)["content"])
-	var valid := _call("script.check", ResultExamples.params("script", "script.check", 0))
+	var valid := _fx.invoke("script.check", ResultExamples.params("script", "script.check", 0))
 	ResultExamples.check("script", "script.check", valid, 0)
 	var broken := "extends Node\n\nfunc f() -> int:\n\treturn undefined_name\n"
 	_write(DIR + "/broken.gd", broken)
-	var result := _call("script.check", ResultExamples.params("script", "script.check", 1))
+	var result := _fx.invoke("script.check", ResultExamples.params("script", "script.check", 1))
 	ResultExamples.check("script", "script.check", result, 1)
 	Assert.contains(str(result["errors"][0]["message"]), "undefined_name", "names the identifier")
 	Assert.eq(FileAccess.get_file_as_string(DIR + "/broken.gd"), broken, "the file is untouched")
-	Assert.is_false(_context.undo(), "a check records nothing")
+	Assert.is_false(_fx.context.undo(), "a check records nothing")
 	_write(DIR + "/uses_dep.gd", "extends Node\nconst Dep := preload(\"dep.gd\")\nvar v := Dep.VALUE\n")
-	Assert.is_true(_call("script.check", {"file_path": DIR + "/uses_dep.gd"})["valid"], "relative preload resolves")
+	Assert.is_true(_fx.invoke("script.check", {"file_path": DIR + "/uses_dep.gd"})["valid"],
+		"relative preload resolves")
 	DirAccess.make_dir_recursive_absolute(DIR + "/sub")
 	_write(DIR + "/sub/up.gd", "extends \"../dep.gd\"\nvar w := VALUE\n")
-	Assert.is_true(_call("script.check", {"file_path": DIR + "/sub/up.gd"})["valid"], "and so does ../ in extends")
-	Assert.eq(_call("script.check", {"file_path": DIR + "/dep.txt"})["code"], "INVALID_PARAMS", ".gd only")
+	Assert.is_true(_fx.invoke("script.check", {"file_path": DIR + "/sub/up.gd"})["valid"], "and so does ../ in extends")
+	Assert.eq(_fx.invoke("script.check", {"file_path": DIR + "/dep.txt"})["code"], "INVALID_PARAMS", ".gd only")
 
 
 func test_a_class_name_script_checks_clean_against_its_own_registration() -> void:
@@ -205,11 +206,6 @@ func test_a_class_name_script_checks_clean_against_its_own_registration() -> voi
 	Assert.is_false(elsewhere["valid"], "another file declaring the same class_name is")
 	Assert.contains(str(elsewhere["errors"][0]["message"]), "MCPToolkitError", "and the message names it")
 	Assert.eq(GDScriptCheck.portable_copy(text, path).count("\n"), text.count("\n"), "line numbers kept")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
 
 
 func _has_function(script: Script, function_name: String) -> bool:
@@ -224,12 +220,3 @@ func _write(path: String, text: String) -> void:
 	file.store_string(text)
 	file.close()
 
-
-func _remove_tree(path: String) -> void:
-	if not DirAccess.dir_exists_absolute(path):
-		return
-	for folder: String in DirAccess.get_directories_at(path):
-		_remove_tree(path.path_join(folder))
-	for file_name: String in DirAccess.get_files_at(path):
-		DirAccess.remove_absolute(path.path_join(file_name))
-	DirAccess.remove_absolute(path)

@@ -6,6 +6,7 @@ extends RefCounted
 ## the editor holding non-@tool scripts as placeholders (method lookup then goes through the script).
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
@@ -17,8 +18,7 @@ const DIR := "res://tmp_tests/signal"
 var _root := Node.new()
 var _emitter := Node.new()
 var _receiver := Node.new()
-var _context := RuntimeContext.new()
-var _registry := CommandRegistry.new()
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
@@ -36,81 +36,75 @@ func _init() -> void:
 		_root.add_child(node)
 		node.owner = _root
 	_root.add_child(helper)
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context.set_scene_root(_root)
-	_registry.configure("4.6.0", _context)
 	var domains: Array[String] = [DOMAIN]
-	CommandDomains.register_all(_registry, _context, domains)
+	_fx = DomainFixture.new(domains, "signal", _root, DIR, "4.6.0")
 
 
 func cleanup() -> void:
-	_root.free()
-	for file_name: String in DirAccess.get_files_at(DIR):
-		DirAccess.remove_absolute(DIR.path_join(file_name))
-	DirAccess.remove_absolute(DIR)
-	DirAccess.remove_absolute("res://tmp_tests")
+	_fx.cleanup()
 
 
 func test_registered_with_the_reference_lanes() -> void:
 	Assert.is_true(DOMAIN in CommandDomains.DOMAINS, "listed in command_domains.gd")
-	Assert.is_true(_registry.dispatch_info("signal.list")["read_only"], "list is a read")
-	Assert.is_false(_registry.dispatch_info("signal.manage")["read_only"], "manage mutates")
+	Assert.is_true(_fx.registry.dispatch_info("signal.list")["read_only"], "list is a read")
+	Assert.is_false(_fx.registry.dispatch_info("signal.manage")["read_only"], "manage mutates")
 	for method: String in ["signal.list", "signal.manage"]:
-		Assert.is_false(_registry.dispatch_info(method)["scene_independent"], "%s works on the edited scene" % method)
+		Assert.is_false(_fx.registry.dispatch_info(method)["scene_independent"],
+			"%s works on the edited scene" % method)
 
 
 func test_list_names_script_signals_and_their_arguments() -> void:
-	var result := _call("signal.list", ResultExamples.params("signal", "signal.list", 0))
+	var result := _fx.invoke("signal.list", ResultExamples.params("signal", "signal.list", 0))
 	ResultExamples.check("signal", "signal.list", result, 0)
 	var hit := _entry(result["signals"], "hit")
 	Assert.eq(hit, {"name": "hit", "args": [{"name": "amount", "type": "int"}], "source": "script"}, "the script's")
 	Assert.eq(_entry(result["signals"], "ready")["source"], "Node", "an engine signal is named by its class")
 	Assert.eq(result["count"], (result["signals"] as Array).size(), "count")
-	Assert.eq(_call("signal.list", {"node_path": "Nope"})["code"], "NOT_FOUND", "missing node")
-	Assert.eq(_call("signal.list", {})["node_path"], ".", "no path lists the root")
+	Assert.eq(_fx.invoke("signal.list", {"node_path": "Nope"})["code"], "NOT_FOUND", "missing node")
+	Assert.eq(_fx.invoke("signal.list", {})["node_path"], ".", "no path lists the root")
 
 
 func test_connect_is_persistent_packs_into_the_scene_and_undoes() -> void:
-	var result := _call("signal.manage", ResultExamples.params("signal", "signal.manage", 0))
+	var result := _fx.invoke("signal.manage", ResultExamples.params("signal", "signal.manage", 0))
 	ResultExamples.check("signal", "signal.manage", result, 0)
 	var callable := Callable(_receiver, "_on_hit")
 	Assert.is_true(_emitter.is_connected("hit", callable), "connected")
-	Assert.eq(_context.modified_count, 1, "scene marked modified")
+	Assert.eq(_fx.context.modified_count, 1, "scene marked modified")
 	_emitter.emit_signal("hit", 5)
 	Assert.eq(_receiver.get("total"), 5, "and it delivers")
-	var listed := _call("signal.list", ResultExamples.params("signal", "signal.list", 1))
+	var listed := _fx.invoke("signal.list", ResultExamples.params("signal", "signal.list", 1))
 	ResultExamples.check("signal", "signal.list", listed, 1)
 	Assert.eq(_entry(listed["signals"], "hit")["connections"],
 		[{"target_path": "Receiver", "method_name": "_on_hit", "persistent": true}], "listed with its connection")
 	Assert.contains(_packed_text(), "[connection signal=\"hit\" from=\"Emitter\" to=\"Receiver\" method=\"_on_hit\"]",
 		"saved into the scene file")
-	var again := _call("signal.manage", ResultExamples.params("signal", "signal.manage", 0))
+	var again := _fx.invoke("signal.manage", ResultExamples.params("signal", "signal.manage", 0))
 	Assert.eq(again["status"], "already_connected", "connecting twice is a no-op")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_false(_emitter.is_connected("hit", callable), "undo disconnects")
-	Assert.is_false(_context.undo(), "the no-op recorded nothing")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_false(_fx.context.undo(), "the no-op recorded nothing")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.is_true(_emitter.is_connected("hit", callable), "redo connects again")
 
 
 func test_disconnect_and_undo_restores_the_flags() -> void:
 	var callable := Callable(_receiver, "_on_hit")
 	_emitter.connect("hit", callable, CONNECT_PERSIST | CONNECT_DEFERRED)
-	var result := _call("signal.manage", ResultExamples.params("signal", "signal.manage", 1))
+	var result := _fx.invoke("signal.manage", ResultExamples.params("signal", "signal.manage", 1))
 	ResultExamples.check("signal", "signal.manage", result, 1)
 	Assert.is_false(_emitter.is_connected("hit", callable), "disconnected")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	var flags := -1
 	for connection: Dictionary in _emitter.get_signal_connection_list("hit"):
 		flags = connection["flags"]
 	Assert.eq(flags, CONNECT_PERSIST | CONNECT_DEFERRED, "reconnected with the flags it had")
 	_emitter.disconnect("hit", callable)
-	var absent := _call("signal.manage", ResultExamples.params("signal", "signal.manage", 1))
+	var absent := _fx.invoke("signal.manage", ResultExamples.params("signal", "signal.manage", 1))
 	Assert.eq(absent["code"], "NOT_FOUND", "disconnecting what is not connected")
 
 
 func test_refusals_change_nothing() -> void:
-	var unknown := _call("signal.manage", ResultExamples.params("signal", "signal.manage", 2))
+	var unknown := _fx.invoke("signal.manage", ResultExamples.params("signal", "signal.manage", 2))
 	ResultExamples.check("signal", "signal.manage", unknown, 2)
 	var base := {"action": "connect", "node_path": "Emitter", "signal_name": "hit", "target_path": "Receiver",
 		"method_name": "_on_hit"}
@@ -124,13 +118,13 @@ func test_refusals_change_nothing() -> void:
 	for case: Array in cases:
 		var params := base.duplicate()
 		params.merge(case[1], true)
-		Assert.eq(_call("signal.manage", params)["code"], case[0], JSON.stringify(case[1]))
+		Assert.eq(_fx.invoke("signal.manage", params)["code"], case[0], JSON.stringify(case[1]))
 	var no_method := base.duplicate()
 	no_method.erase("method_name")
-	Assert.eq(_call("signal.manage", no_method)["code"], "INVALID_PARAMS", "method_name missing")
+	Assert.eq(_fx.invoke("signal.manage", no_method)["code"], "INVALID_PARAMS", "method_name missing")
 	Assert.eq(_emitter.get_signal_connection_list("hit").size(), 0, "nothing connected")
-	Assert.eq(_context.modified_count, 0, "scene not marked modified")
-	Assert.is_false(_context.undo(), "nothing recorded")
+	Assert.eq(_fx.context.modified_count, 0, "scene not marked modified")
+	Assert.is_false(_fx.context.undo(), "nothing recorded")
 	var no_scene := RuntimeContext.new()
 	var registry := CommandRegistry.new()
 	var domains: Array[String] = [DOMAIN]
@@ -140,29 +134,25 @@ func test_refusals_change_nothing() -> void:
 
 
 func test_warnings_for_unsaved_nodes_and_argument_counts() -> void:
-	var unsaved := _call("signal.manage", {"action": "connect", "source_path": "Helper", "signal_name": "ready",
+	var unsaved := _fx.invoke("signal.manage", {"action": "connect", "source_path": "Helper", "signal_name": "ready",
 		"target_path": "Receiver", "method_name": "_on_nothing"})
 	Assert.eq([unsaved["status"], unsaved["node_path"]], ["connected", "Helper"], "source_path is read as node_path")
 	Assert.contains(unsaved["warnings"][0], "not saved with the scene", "an unowned node is flagged")
-	var mismatch := _call("signal.manage", {"action": "connect", "node_path": "Emitter", "signal_name": "hit",
+	var mismatch := _fx.invoke("signal.manage", {"action": "connect", "node_path": "Emitter", "signal_name": "hit",
 		"target_path": "Receiver", "method_name": "_on_nothing"})
 	Assert.contains(mismatch["warnings"][0], "sends 1 argument", "an arity mismatch is flagged")
 
 
 func test_emit_in_the_edited_scene_reaches_a_connected_method() -> void:
 	# The reference serves signal.emit in the editor too (signal_emit's default channel).
-	Assert.is_false(_registry.dispatch_info("signal.emit")["read_only"], "emit is not a read")
+	Assert.is_false(_fx.registry.dispatch_info("signal.emit")["read_only"], "emit is not a read")
 	_emitter.connect("hit", Callable(_receiver, "_on_hit"))
-	var result := _call("signal.emit", {"node_path": "Emitter", "signal_name": "hit", "args": [3]})
+	var result := _fx.invoke("signal.emit", {"node_path": "Emitter", "signal_name": "hit", "args": [3]})
 	Assert.is_true(result.get("success", false), "emitted: %s" % JSON.stringify(result))
 	Assert.eq(_receiver.get("total"), 3, "the connected method ran with the argument")
 	_emitter.disconnect("hit", Callable(_receiver, "_on_hit"))
-	Assert.eq(_call("signal.emit", {"node_path": "Nope", "signal_name": "hit"})["code"], "NOT_FOUND", "missing node")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
+	Assert.eq(_fx.invoke("signal.emit", {"node_path": "Nope", "signal_name": "hit"})["code"], "NOT_FOUND",
+		"missing node")
 
 
 func _entry(signals: Array, signal_name: String) -> Dictionary:

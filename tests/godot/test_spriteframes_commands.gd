@@ -8,9 +8,8 @@ extends RefCounted
 ## Ctrl+Z in the editor's own history.
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/spriteframes_commands.gd"
 
 const DOMAIN := "spriteframes"
@@ -18,51 +17,31 @@ const SCRATCH := "res://tmp_tests/spriteframes"
 const HERO := SCRATCH + "/hero.tres"
 const SHEET := SCRATCH + "/sheet.tres"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node = null
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
 	_root = Node.new()
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	(load(DOMAIN_PATH) as Script).call("register", _registry, _context)
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, DOMAIN, _root)
 	DirAccess.make_dir_recursive_absolute(SCRATCH)
 	var sheet := ImageTexture.create_from_image(Image.create(64, 32, false, Image.FORMAT_RGBA8))
 	ResourceSaver.save(sheet, SHEET)
 
 
 func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
-	if not DirAccess.dir_exists_absolute(SCRATCH):
-		return
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		if file_name != "sheet.tres":
-			DirAccess.remove_absolute(SCRATCH.path_join(file_name))
+	if DirAccess.dir_exists_absolute(SCRATCH):
+		for file_name: String in DirAccess.get_files_at(SCRATCH):
+			if file_name != "sheet.tres":
+				DirAccess.remove_absolute(SCRATCH.path_join(file_name))
+	_fx.cleanup()
 
 
-## The last test's cleanup: the folder goes too (the runner calls cleanup after every method).
+## The last test's cleanup: the folder goes too (the runner calls cleanup after every method; the
+## fixture's cleanup then removes res://tmp_tests once empty).
 func _remove_scratch() -> void:
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-	DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
+	DomainFixture.remove_tree(SCRATCH)
 
 
 func _load(path: String) -> SpriteFrames:
@@ -71,11 +50,11 @@ func _load(path: String) -> SpriteFrames:
 
 func test_flags() -> void:
 	for method: String in ["spriteframes.create", "spriteframes.edit", "spriteframes.from_spritesheet"]:
-		Assert.is_true(_registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
 
 
 func test_create_writes_a_loadable_file_and_undo_removes_it() -> void:
-	_example("spriteframes.create")
+	_fx.example("spriteframes.create")
 	var frames := _load(HERO)
 	Assert.eq(frames.get_animation_names(), PackedStringArray(["walk"]), "no leftover default animation")
 	Assert.eq(frames.get_animation_speed("walk"), 8.0, "fps")
@@ -83,48 +62,48 @@ func test_create_writes_a_loadable_file_and_undo_removes_it() -> void:
 	var cut := frames.get_frame_texture("walk", 1) as AtlasTexture
 	Assert.eq(cut.region, Rect2(32, 0, 32, 32), "atlas region kept")
 	Assert.eq(cut.atlas.resource_path, SHEET, "refers to the sheet file, not a copy")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_false(FileAccess.file_exists(HERO), "the created file is gone")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(_load(HERO).get_frame_count("walk"), 2, "back")
-	var again := _call("spriteframes.create", {"file_path": HERO, "animations": [{"name": "run", "frames": []}]})
+	var again := _fx.invoke("spriteframes.create", {"file_path": HERO, "animations": [{"name": "run", "frames": []}]})
 	Assert.eq(again["status"], "replaced", "a second create replaces")
-	Assert.is_true(_context.undo(), "undo the replace")
+	Assert.is_true(_fx.context.undo(), "undo the replace")
 	Assert.is_true(_load(HERO).has_animation("walk"), "the old file is back")
-	var kept := _call("spriteframes.create", {"file_path": HERO, "if_exists": "return",
+	var kept := _fx.invoke("spriteframes.create", {"file_path": HERO, "if_exists": "return",
 		"animations": [{"name": "x", "frames": []}]})
 	Assert.eq(kept["status"], "returned", "if_exists return")
 	Assert.is_false(_load(HERO).has_animation("x"), "nothing applied")
 
 
 func test_create_bad_input_writes_nothing() -> void:
-	_example("spriteframes.create", 1)
+	_fx.example("spriteframes.create", 1)
 	Assert.is_false(FileAccess.file_exists(HERO), "no file")
-	Assert.eq(_call("spriteframes.create", {"file_path": "res://tmp_tests/nofolder/a.tres", "animations": [
+	Assert.eq(_fx.invoke("spriteframes.create", {"file_path": "res://tmp_tests/nofolder/a.tres", "animations": [
 		{"name": "a", "frames": []}]})["code"], "PARENT_NOT_FOUND", "no folder")
-	Assert.eq(_call("spriteframes.create", {"file_path": SCRATCH + "/a.png", "animations": [
+	Assert.eq(_fx.invoke("spriteframes.create", {"file_path": SCRATCH + "/a.png", "animations": [
 		{"name": "a", "frames": []}]})["code"], "INVALID_PATH", "not a .tres")
-	Assert.eq(_call("spriteframes.create", {"file_path": "user://a.tres", "animations": [
+	Assert.eq(_fx.invoke("spriteframes.create", {"file_path": "user://a.tres", "animations": [
 		{"name": "a", "frames": []}]})["code"], "PATH_DENIED", "outside res://")
-	Assert.eq(_call("spriteframes.create", {"file_path": HERO, "animations": [{"name": "a", "frames": [
+	Assert.eq(_fx.invoke("spriteframes.create", {"file_path": HERO, "animations": [{"name": "a", "frames": [
 		{"texture_path": SHEET, "atlas": {"x": 60, "y": 0, "width": 32, "height": 32}}]}]})["code"], "INVALID_PARAMS",
 		"atlas outside the texture")
 	Assert.is_false(FileAccess.file_exists(HERO), "still no file")
 
 
 func test_edit_actions() -> void:
-	_call("spriteframes.create", ResultExamples.params(DOMAIN, "spriteframes.create"))
+	_fx.invoke("spriteframes.create", ResultExamples.params(DOMAIN, "spriteframes.create"))
 	var shared := load(HERO) as SpriteFrames  # the cached copy scenes using the file hold
-	_example("spriteframes.edit")
-	_example("spriteframes.edit", 1)
+	_fx.example("spriteframes.edit")
+	_fx.example("spriteframes.edit", 1)
 	Assert.eq(_load(HERO).get_animation_speed("walk"), 12.0, "fps saved")
 	Assert.eq(shared.get_animation_speed("walk"), 12.0, "the cached copy is reloaded in place")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(_load(HERO).get_animation_speed("walk"), 8.0, "fps back")
-	_example("spriteframes.edit", 2)
+	_fx.example("spriteframes.edit", 2)
 	var edit := func(params: Dictionary) -> Dictionary:
 		params["file_path"] = HERO
-		return _call("spriteframes.edit", params)
+		return _fx.invoke("spriteframes.edit", params)
 	Assert.eq(edit.call({"action": "add_animation", "animation_name": "idle", "fps": 3, "loop": false,
 		"frames": [{"texture_path": SHEET}]})["frames_added"], 1, "animation added")
 	Assert.eq(edit.call({"action": "add_frame", "animation_name": "walk", "frame_index": 0, "frames": [
@@ -146,22 +125,23 @@ func test_edit_actions() -> void:
 	Assert.eq(edit.call({"action": "remove_frame", "animation_name": "walk", "frame_index": 9})["code"], "INVALID_PARAMS",
 		"index out of range")
 	Assert.eq(edit.call({"action": "explode"})["code"], "INVALID_PARAMS", "unknown action")
-	Assert.eq(_call("spriteframes.edit", {"file_path": SHEET, "action": "list"})["code"], "INVALID_CLASS", "not frames")
-	Assert.eq(_call("spriteframes.edit", {"file_path": SCRATCH + "/none.tres", "action": "list"})["code"], "NOT_FOUND",
-		"no file")
+	Assert.eq(_fx.invoke("spriteframes.edit", {"file_path": SHEET, "action": "list"})["code"], "INVALID_CLASS",
+		"not frames")
+	Assert.eq(_fx.invoke("spriteframes.edit", {"file_path": SCRATCH + "/none.tres", "action": "list"})["code"],
+		"NOT_FOUND", "no file")
 
 
 func test_from_spritesheet_cuts_the_grid() -> void:
-	_example("spriteframes.from_spritesheet")
+	_fx.example("spriteframes.from_spritesheet")
 	var frames := _load(SCRATCH + "/grid.tres")
 	Assert.eq((frames.get_frame_texture("idle", 0) as AtlasTexture).region, Rect2(16, 0, 16, 16), "row 0 col 1")
 	Assert.eq((frames.get_frame_texture("jump", 1) as AtlasTexture).region, Rect2(0, 16, 16, 16), "wrapped to row 1")
 	Assert.is_false(frames.get_animation_loop("jump"), "loop off")
-	var past := _call("spriteframes.from_spritesheet", {"file_path": SCRATCH + "/bad.tres", "texture_path": SHEET,
+	var past := _fx.invoke("spriteframes.from_spritesheet", {"file_path": SCRATCH + "/bad.tres", "texture_path": SHEET,
 		"frame_size": {"x": 16, "y": 16}, "animations": [{"name": "a", "row": 1, "frame_count": 5}]})
 	Assert.eq(past["code"], "INVALID_PARAMS", "past the sheet")
 	Assert.contains(past["error"], "4 columns x 2 rows", "says the grid")
-	Assert.eq(_call("spriteframes.from_spritesheet", {"file_path": SCRATCH + "/bad.tres", "texture_path": SHEET,
+	Assert.eq(_fx.invoke("spriteframes.from_spritesheet", {"file_path": SCRATCH + "/bad.tres", "texture_path": SHEET,
 		"frame_size": {"x": 0, "y": 16}, "animations": [{"name": "a", "frame_count": 1}]})["code"],
 		"INVALID_PARAMS", "size 0")
 	Assert.is_false(FileAccess.file_exists(SCRATCH + "/bad.tres"), "nothing written")

@@ -6,42 +6,27 @@ extends RefCounted
 ## Not covered here (only an editor shows it): the theme editor panel and controls re-theming live.
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "theme"
 const SCRATCH := "res://tmp_tests/theme"
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/theme_commands.gd"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
-	_context = RuntimeContext.new(null)
-	_registry = CommandRegistry.new()
-	load(DOMAIN_PATH).call("register", _registry, _context)
-	DirAccess.make_dir_recursive_absolute(SCRATCH)
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, DOMAIN, null, SCRATCH)
 
 
 func cleanup() -> void:
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-	DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.dir_exists_absolute("res://tmp_tests") and DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
+	_fx.cleanup()
 
 
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
+## Example `index` of theme.edit.
 func _example(index: int = 0) -> Dictionary:
-	var result := _call("theme.edit", ResultExamples.params(DOMAIN, "theme.edit", index))
-	ResultExamples.check(DOMAIN, "theme.edit", result, index)
-	return result
+	return _fx.example("theme.edit", index)
 
 
 func _from_disk(path: String) -> Theme:
@@ -58,24 +43,24 @@ func test_new_theme_saved_with_every_item() -> void:
 	var panel := theme.get_stylebox("panel", "Panel") as StyleBoxFlat
 	Assert.eq(panel.bg_color, Color("#202030"), "stylebox color saved")
 	Assert.eq([panel.corner_radius_top_left, panel.border_width_bottom], [6, 2], "radius and border saved")
-	Assert.is_true(path in _context.refreshed_files, "editor told")
+	Assert.is_true(path in _fx.context.refreshed_files, "editor told")
 
 
 func test_edit_existing_with_undo_and_clear() -> void:
 	var path := SCRATCH.path_join("ui.tres")
 	_example()
-	var cleared := _call("theme.edit", {"file_path": path, "edits": [
+	var cleared := _fx.invoke("theme.edit", {"file_path": path, "edits": [
 		{"type_name": "Button", "property_type": "color", "property": "font_color", "value": null},
 		{"type_name": "Button", "property_type": "constant", "property": "h_separation", "value": 8}]})
 	Assert.is_true(cleared["applied"][0]["cleared"], "said cleared")
 	var theme := _from_disk(path)
 	Assert.is_false(theme.has_color("font_color", "Button"), "color cleared in the file")
 	Assert.eq(theme.get_constant("h_separation", "Button"), 8, "constant saved")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	theme = _from_disk(path)
 	Assert.is_true(theme.has_color("font_color", "Button"), "color back")
 	Assert.is_false(theme.has_constant("h_separation", "Button"), "constant gone again")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(_from_disk(path).get_constant("h_separation", "Button"), 8, "redo re-applied")
 
 
@@ -95,13 +80,13 @@ func test_bad_batch_changes_nothing() -> void:
 		[{"type_name": "Panel", "property_type": "stylebox", "property": "p", "value": {"corner_radius": "big"}}],
 	]
 	for edits: Array in bad:
-		Assert.eq(_call("theme.edit", {"file_path": path, "edits": edits})["code"], "INVALID_PARAMS", str(edits))
+		Assert.eq(_fx.invoke("theme.edit", {"file_path": path, "edits": edits})["code"], "INVALID_PARAMS", str(edits))
 	Assert.eq(FileAccess.get_file_as_string(path), before, "file untouched")
-	Assert.eq(_call("theme.edit", {"file_path": "res://nowhere/t.tres", "edits": [{}]})["code"], "PARENT_NOT_FOUND",
+	Assert.eq(_fx.invoke("theme.edit", {"file_path": "res://nowhere/t.tres", "edits": [{}]})["code"], "PARENT_NOT_FOUND",
 		"missing folder")
 	var gradient_path := SCRATCH.path_join("g.tres")
 	ResourceSaver.save(Gradient.new(), gradient_path)
-	Assert.eq(_call("theme.edit", {"file_path": gradient_path, "edits": [{"type_name": "Label",
+	Assert.eq(_fx.invoke("theme.edit", {"file_path": gradient_path, "edits": [{"type_name": "Label",
 		"property_type": "constant", "property": "c", "value": 1}]})["code"], "INVALID_CLASS", "not a theme")
 
 
@@ -114,7 +99,7 @@ func test_font_and_icon_from_resources() -> void:
 	texture.height = 16
 	Assert.eq(ResourceSaver.save(texture, icon_path), OK, "icon resource")
 	var path := SCRATCH.path_join("fonts.tres")
-	var result := _call("theme.edit", {"file_path": path, "edits": [
+	var result := _fx.invoke("theme.edit", {"file_path": path, "edits": [
 		{"type_name": "Label", "property_type": "font", "property": "font", "value": font_path},
 		{"type_name": "CheckBox", "property_type": "icon", "property": "checked", "value": icon_path},
 		{"type_name": "Panel", "property_type": "stylebox", "property": "panel", "value": {"type": "StyleBoxEmpty"}}]})

@@ -7,50 +7,25 @@ extends RefCounted
 ## the editor's camera preview, and Ctrl+Z in the editor's own history.
 
 const Assert := preload("assert.gd")
-const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "3d"
 const SCRATCH := "res://tmp_tests/three_d"
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/three_d_commands.gd"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node3D = null
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
 	_root = Node3D.new()
 	_root.name = "World"
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	load(DOMAIN_PATH).call("register", _registry, _context)
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, DOMAIN, _root, SCRATCH)
 
 
 func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
-	if not DirAccess.dir_exists_absolute(SCRATCH):
-		return
-	for file_name: String in DirAccess.get_files_at(SCRATCH):
-		DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-	DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.dir_exists_absolute("res://tmp_tests") and DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
+	_fx.cleanup()
 
 
 ## The scene packed to a .tscn and instanced back, as the user reopens it.
@@ -65,24 +40,24 @@ func _saved_and_reloaded() -> Node:
 
 
 func test_primitive_with_material_undo_redo_and_reload() -> void:
-	_example("3d.create_primitive")
+	_fx.example("3d.create_primitive")
 	var crate := _root.get_node("Crate") as MeshInstance3D
 	Assert.eq((crate.mesh as BoxMesh).size, Vector3(2, 1, 2), "box size")
 	Assert.eq(crate.position, Vector3(0, 0.5, 0), "position")
 	var material := crate.material_override as StandardMaterial3D
 	Assert.eq(material.albedo_color, Color.RED, "albedo")
 	Assert.is_true(absf(material.metallic - 0.8) < 0.001, "metallic")
-	Assert.eq(_context.modified_count, 1, "scene marked modified")
+	Assert.eq(_fx.context.modified_count, 1, "scene marked modified")
 	var copy := _saved_and_reloaded()
 	var saved := copy.get_node("Crate") as MeshInstance3D
 	Assert.eq((saved.mesh as BoxMesh).size, Vector3(2, 1, 2), "mesh saved with the scene")
 	Assert.eq((saved.material_override as StandardMaterial3D).albedo_color, Color.RED, "material saved")
 	copy.free()
-	_example("3d.create_primitive", 1)
+	_fx.example("3d.create_primitive", 1)
 	Assert.eq((crate.mesh as BoxMesh).size, Vector3(2, 1, 2), "returned node untouched")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("Crate") == null, "node removed")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(_root.get_node_or_null("Crate"), crate, "same node back")
 
 
@@ -90,7 +65,7 @@ func test_each_primitive_gets_its_mesh() -> void:
 	var expected := {"sphere": "SphereMesh", "cylinder": "CylinderMesh", "capsule": "CapsuleMesh",
 		"plane": "PlaneMesh", "prism": "PrismMesh"}
 	for primitive: String in expected:
-		var result := _call("3d.create_primitive", {"parent_path": ".", "primitive": primitive,
+		var result := _fx.invoke("3d.create_primitive", {"parent_path": ".", "primitive": primitive,
 			"size": {"x": 2, "y": 3, "z": 4}})
 		Assert.eq(result["mesh"], expected[primitive], primitive)
 	var sphere := (_root.get_node("Sphere") as MeshInstance3D).mesh as SphereMesh
@@ -99,7 +74,7 @@ func test_each_primitive_gets_its_mesh() -> void:
 
 
 func test_primitive_refusals_add_nothing() -> void:
-	_example("3d.create_primitive", 2)
+	_fx.example("3d.create_primitive", 2)
 	var bad := [
 		{"parent_path": ".", "primitive": "torus"},
 		{"parent_path": ".", "primitive": "box", "size": {"x": 0, "y": 1, "z": 1}},
@@ -109,18 +84,18 @@ func test_primitive_refusals_add_nothing() -> void:
 		{"parent_path": ".", "primitive": "box", "name": "a/b"},
 	]
 	for params: Dictionary in bad:
-		Assert.eq(_call("3d.create_primitive", params)["code"], "INVALID_PARAMS", str(params))
+		Assert.eq(_fx.invoke("3d.create_primitive", params)["code"], "INVALID_PARAMS", str(params))
 	Assert.eq(_root.get_child_count(), 0, "nothing added")
-	Assert.eq(_context.modified_count, 0, "nothing marked")
-	_call("3d.create_light", {"parent_path": ".", "light_type": "omni", "name": "Thing"})
-	Assert.eq(_call("3d.create_primitive", {"parent_path": ".", "primitive": "box", "name": "Thing"})["code"],
+	Assert.eq(_fx.context.modified_count, 0, "nothing marked")
+	_fx.invoke("3d.create_light", {"parent_path": ".", "light_type": "omni", "name": "Thing"})
+	Assert.eq(_fx.invoke("3d.create_primitive", {"parent_path": ".", "primitive": "box", "name": "Thing"})["code"],
 		"CLASS_MISMATCH", "a light by that name is not a mesh")
-	_context.set_scene_root(null)
-	Assert.eq(_call("3d.create_camera", {"parent_path": "."})["code"], "NO_SCENE", "no scene")
+	_fx.context.set_scene_root(null)
+	Assert.eq(_fx.invoke("3d.create_camera", {"parent_path": "."})["code"], "NO_SCENE", "no scene")
 
 
 func test_environment_sky_ambient_fog_tonemap() -> void:
-	_example("3d.setup_environment")
+	_fx.example("3d.setup_environment")
 	var environment := (_root.get_node("WorldEnvironment") as WorldEnvironment).environment
 	Assert.eq(environment.background_mode, Environment.BG_SKY, "sky background")
 	var sky := environment.sky.sky_material as ProceduralSkyMaterial
@@ -138,29 +113,29 @@ func test_environment_sky_ambient_fog_tonemap() -> void:
 			{"ambient_light": {"color": "nope"}}, {"fog": true}]:
 		params["parent_path"] = "."
 		params["name"] = "Env2"
-		Assert.eq(_call("3d.setup_environment", params)["code"], "INVALID_PARAMS", str(params))
+		Assert.eq(_fx.invoke("3d.setup_environment", params)["code"], "INVALID_PARAMS", str(params))
 	Assert.is_true(_root.get_node_or_null("Env2") == null, "refusals add nothing")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("WorldEnvironment") == null, "environment removed")
 
 
 func test_light_and_camera() -> void:
-	_example("3d.create_light")
+	_fx.example("3d.create_light")
 	var lamp := _root.get_node("Lamp") as SpotLight3D
 	Assert.is_true(lamp.shadow_enabled, "shadow")
 	Assert.eq(lamp.light_energy, 2.0, "energy")
 	Assert.is_true(lamp.rotation_degrees.distance_to(Vector3(-45, 0, 0)) < 0.001, "rotation in degrees")
-	_example("3d.create_light", 1)
-	_example("3d.create_camera")
+	_fx.example("3d.create_light", 1)
+	_fx.example("3d.create_camera")
 	var camera := _root.get_node("TopDown") as Camera3D
 	Assert.eq(camera.projection, Camera3D.PROJECTION_ORTHOGONAL, "orthogonal")
 	Assert.eq(camera.size, 10.0, "size")
 	Assert.is_true(camera.current, "current")
-	Assert.eq(_call("3d.create_camera", {"parent_path": ".", "fov": 200})["code"], "INVALID_PARAMS", "fov range")
+	Assert.eq(_fx.invoke("3d.create_camera", {"parent_path": ".", "fov": 200})["code"], "INVALID_PARAMS", "fov range")
 	var copy := _saved_and_reloaded()
 	Assert.eq((copy.get_node("TopDown") as Camera3D).size, 10.0, "camera saved")
 	Assert.is_true((copy.get_node("Lamp") as SpotLight3D).shadow_enabled, "light saved")
 	copy.free()
-	Assert.is_true(_context.undo(), "undo camera")
+	Assert.is_true(_fx.context.undo(), "undo camera")
 	Assert.is_true(_root.get_node_or_null("TopDown") == null, "camera removed")
 	Assert.is_true(_root.get_node_or_null("Lamp") != null, "light stays")

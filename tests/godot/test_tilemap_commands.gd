@@ -8,18 +8,16 @@ extends RefCounted
 ## the editor's importer).
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/tilemap_commands.gd"
 
 const DOMAIN := "tilemap"
 const SCRATCH := "res://tmp_tests/tilemap"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node2D = null
 var _layer: Node2D = null
+var _fx: DomainFixture = null
 
 
 ## The scene of tests/fixtures/toolkit/results/tilemap.json: Node2D "Main" > TileMapLayer
@@ -32,14 +30,12 @@ func _init() -> void:
 	_layer.set("tile_set", _tile_set())
 	_root.add_child(_layer)
 	_layer.owner = _root
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	_register_domain()
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, DOMAIN, _root, SCRATCH)
 
 
-func _register_domain() -> void:
-	(load(DOMAIN_PATH) as Script).call("register", _registry, _context)
+func cleanup() -> void:
+	_fx.cleanup()
 
 
 static func _tile_set() -> TileSet:
@@ -54,91 +50,69 @@ static func _tile_set() -> TileSet:
 	return tile_set
 
 
-func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
-	if DirAccess.dir_exists_absolute(SCRATCH):
-		for file_name: String in DirAccess.get_files_at(SCRATCH):
-			DirAccess.remove_absolute(SCRATCH.path_join(file_name))
-		DirAccess.remove_absolute(SCRATCH)
-	if DirAccess.dir_exists_absolute("res://tmp_tests") and DirAccess.get_directories_at("res://tmp_tests").is_empty():
-		DirAccess.remove_absolute("res://tmp_tests")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
-
-
 func _source_at(x: int, y: int) -> int:
 	return _layer.call("get_cell_source_id", Vector2i(x, y))
 
 
 func test_flags() -> void:
-	Assert.is_true(_registry.dispatch_info("tilemap.read_cells")["read_only"], "read is a read")
-	Assert.is_false(_registry.dispatch_info("tilemap.set_cells")["read_only"], "set mutates")
+	Assert.is_true(_fx.registry.dispatch_info("tilemap.read_cells")["read_only"], "read is a read")
+	Assert.is_false(_fx.registry.dispatch_info("tilemap.set_cells")["read_only"], "set mutates")
 
 
 func test_set_cells_is_one_undo_step() -> void:
 	_layer.call("set_cell", Vector2i(5, 3), 0, Vector2i(3, 0), 0)
-	_example("tilemap.set_cells")
+	_fx.example("tilemap.set_cells")
 	Assert.eq(_layer.call("get_cell_atlas_coords", Vector2i(1, 0)), Vector2i(1, 0), "region painted")
 	Assert.eq(_layer.call("get_cell_atlas_coords", Vector2i(5, 3)), Vector2i(2, 0), "cell painted")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(_source_at(0, 0), -1, "region cleared again")
 	Assert.eq(_layer.call("get_cell_atlas_coords", Vector2i(5, 3)), Vector2i(3, 0), "previous tile back")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(_source_at(1, 0), 0, "redone")
-	var again := _call("tilemap.set_cells", ResultExamples.params(DOMAIN, "tilemap.set_cells"))
+	var again := _fx.invoke("tilemap.set_cells", ResultExamples.params(DOMAIN, "tilemap.set_cells"))
 	Assert.eq([again["cells_set"], again["cells_unchanged"]], [0, 3], "nothing to change the second time")
-	var erased := _call("tilemap.set_cells", {"node_path": "Ground", "cells": [{"x": 0, "y": 0, "source_id": -1}]})
+	var erased := _fx.invoke("tilemap.set_cells", {"node_path": "Ground", "cells": [{"x": 0, "y": 0, "source_id": -1}]})
 	Assert.eq(erased["cells_erased"], 1, "erased")
 	Assert.eq(_source_at(0, 0), -1, "cell gone")
 
 
 func test_bad_input_changes_nothing() -> void:
-	_example("tilemap.set_cells", 1)
-	var bad_tile := _call("tilemap.set_cells", {"node_path": "Ground", "cells": [
+	_fx.example("tilemap.set_cells", 1)
+	var bad_tile := _fx.invoke("tilemap.set_cells", {"node_path": "Ground", "cells": [
 		{"x": 0, "y": 0, "source_id": 0, "atlas_x": 0}, {"x": 1, "y": 0, "source_id": 0, "atlas_x": 9}]})
 	Assert.eq(bad_tile["code"], "INVALID_PARAMS", "missing atlas tile")
 	Assert.eq(_source_at(0, 0), -1, "the valid first cell was not written either")
-	Assert.eq(_call("tilemap.set_cells", {"node_path": "Ground"})["code"], "INVALID_PARAMS", "nothing to do")
-	Assert.eq(_call("tilemap.set_cells", {"node_path": "Nope", "cells": []})["code"], "NOT_FOUND", "no node")
-	Assert.eq(_call("tilemap.set_cells", {"node_path": "Ground", "regions": [
+	Assert.eq(_fx.invoke("tilemap.set_cells", {"node_path": "Ground"})["code"], "INVALID_PARAMS", "nothing to do")
+	Assert.eq(_fx.invoke("tilemap.set_cells", {"node_path": "Nope", "cells": []})["code"], "NOT_FOUND", "no node")
+	Assert.eq(_fx.invoke("tilemap.set_cells", {"node_path": "Ground", "regions": [
 		{"x": 0, "y": 0, "width": 200, "height": 200, "source_id": 0}]})["code"], "INVALID_PARAMS", "over the cap")
 	_layer.set("tile_set", null)
-	Assert.eq(_call("tilemap.set_cells", {"node_path": "Ground", "cells": [{"x": 0, "y": 0, "source_id": 0}]})["code"],
+	Assert.eq(_fx.invoke("tilemap.set_cells",
+		{"node_path": "Ground", "cells": [{"x": 0, "y": 0, "source_id": 0}]})["code"],
 		"INVALID_STATE", "no tile set")
 
 
 func test_read_cells_region_and_filter() -> void:
-	_call("tilemap.set_cells", ResultExamples.params(DOMAIN, "tilemap.set_cells"))
-	_example("tilemap.read_cells")
-	_example("tilemap.read_cells", 1)
-	var everything := _call("tilemap.read_cells", {"node_path": "Ground"})
+	_fx.invoke("tilemap.set_cells", ResultExamples.params(DOMAIN, "tilemap.set_cells"))
+	_fx.example("tilemap.read_cells")
+	_fx.example("tilemap.read_cells", 1)
+	var everything := _fx.invoke("tilemap.read_cells", {"node_path": "Ground"})
 	Assert.eq(everything["total"], 3, "no region: the used rect")
-	Assert.eq(_call("tilemap.read_cells", {"node_path": "Ground", "source_id": 4})["total"], 0, "source filter")
-	var layered := _call("tilemap.read_cells", {"node_path": "Ground", "layer": 2})
+	Assert.eq(_fx.invoke("tilemap.read_cells", {"node_path": "Ground", "source_id": 4})["total"], 0, "source filter")
+	var layered := _fx.invoke("tilemap.read_cells", {"node_path": "Ground", "layer": 2})
 	Assert.contains(str(layered["warnings"]), "layer ignored", "a TileMapLayer has no layers: said")
-	Assert.eq(_call("tilemap.read_cells", {"node_path": "Ground", "region": {"x": 0}})["code"], "INVALID_PARAMS",
+	Assert.eq(_fx.invoke("tilemap.read_cells", {"node_path": "Ground", "region": {"x": 0}})["code"], "INVALID_PARAMS",
 		"malformed region")
 
 
 func test_read_cells_caps_at_a_row_and_says_where_to_resume() -> void:
-	_call("tilemap.set_cells", {"node_path": "Ground", "regions": [
+	_fx.invoke("tilemap.set_cells", {"node_path": "Ground", "regions": [
 		{"x": 0, "y": 0, "width": 100, "height": 30, "source_id": 0}]})
-	var first := _call("tilemap.read_cells", {"node_path": "Ground"})
+	var first := _fx.invoke("tilemap.read_cells", {"node_path": "Ground"})
 	Assert.is_true(first["truncated"], "cut")
 	Assert.eq(first["returned"], 2000, "20 whole rows")
 	Assert.eq(first["next_region"], {"x": 0, "y": 20, "width": 100, "height": 10}, "the rest")
-	var rest := _call("tilemap.read_cells", {"node_path": "Ground", "region": first["next_region"]})
+	var rest := _fx.invoke("tilemap.read_cells", {"node_path": "Ground", "region": first["next_region"]})
 	Assert.eq([rest["returned"], rest["truncated"]], [1000, false], "the rest in one go")
 
 
@@ -149,19 +123,20 @@ func test_legacy_tilemap_layers() -> void:
 	legacy.add_layer(-1)
 	_root.add_child(legacy)
 	legacy.owner = _root
-	var result := _call("tilemap.set_cells", {"node_path": "Legacy", "layer": 1, "cells": [
+	var result := _fx.invoke("tilemap.set_cells", {"node_path": "Legacy", "layer": 1, "cells": [
 		{"x": 2, "y": 2, "source_id": 0, "atlas_x": 3}]})
 	Assert.eq([result["layer"], result["cells_set"], result["class"]], [1, 1, "TileMap"], "layer 1 painted")
 	Assert.eq(legacy.get_cell_atlas_coords(1, Vector2i(2, 2)), Vector2i(3, 0), "on layer 1")
 	Assert.eq(legacy.get_cell_source_id(0, Vector2i(2, 2)), -1, "not on layer 0")
-	Assert.eq(_call("tilemap.read_cells", {"node_path": "Legacy", "layer": 1})["cells"][0]["atlas_x"], 3, "read back")
-	Assert.eq(_call("tilemap.read_cells", {"node_path": "Legacy", "layer": 5})["code"], "INVALID_PARAMS", "no layer 5")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.eq(_fx.invoke("tilemap.read_cells", {"node_path": "Legacy", "layer": 1})["cells"][0]["atlas_x"], 3, "read back")
+	Assert.eq(_fx.invoke("tilemap.read_cells", {"node_path": "Legacy", "layer": 5})["code"], "INVALID_PARAMS",
+		"no layer 5")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(legacy.get_cell_source_id(1, Vector2i(2, 2)), -1, "undone")
 
 
 func test_painted_layer_survives_save_and_load() -> void:
-	_call("tilemap.set_cells", ResultExamples.params(DOMAIN, "tilemap.set_cells"))
+	_fx.invoke("tilemap.set_cells", ResultExamples.params(DOMAIN, "tilemap.set_cells"))
 	DirAccess.make_dir_recursive_absolute(SCRATCH)
 	var packed := PackedScene.new()
 	Assert.eq(packed.pack(_root), OK, "packs")

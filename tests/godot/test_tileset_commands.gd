@@ -8,9 +8,8 @@ extends RefCounted
 ## in the editor's own history.
 
 const Assert := preload("assert.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/tileset_commands.gd"
 
 const DOMAIN := "tileset"
@@ -18,38 +17,22 @@ const SCRATCH := "res://tmp_tests/tileset"
 const WORLD := SCRATCH + "/world.tres"
 const TEXTURE := SCRATCH + "/terrain.tres"
 
-var _registry: CommandRegistry = null
-var _context: RuntimeContext = null
 var _root: Node = null
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
 	_root = Node.new()
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context = RuntimeContext.new(_root)
-	_registry = CommandRegistry.new()
-	(load(DOMAIN_PATH) as Script).call("register", _registry, _context)
+	var domains: Array[String] = [DOMAIN_PATH]
+	_fx = DomainFixture.new(domains, DOMAIN, _root)
 	DirAccess.make_dir_recursive_absolute(SCRATCH)
 	ResourceSaver.save(ImageTexture.create_from_image(Image.create(64, 32, false, Image.FORMAT_RGBA8)), TEXTURE)
 
 
 func cleanup() -> void:
-	if is_instance_valid(_root):
-		_root.get_parent().remove_child(_root)
-		_root.free()
 	if DirAccess.dir_exists_absolute(SCRATCH):
 		DirAccess.remove_absolute(WORLD)
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
-
-
-func _example(method: String, index: int = 0) -> Dictionary:
-	var result := _call(method, ResultExamples.params(DOMAIN, method, index))
-	ResultExamples.check(DOMAIN, method, result, index)
-	return result
+	_fx.cleanup()
 
 
 func _load() -> TileSet:
@@ -57,9 +40,9 @@ func _load() -> TileSet:
 
 
 func test_create_with_physics() -> void:
-	_example("tileset.create", 1)
+	_fx.example("tileset.create", 1)
 	Assert.is_false(FileAccess.file_exists(WORLD), "bad tile size writes nothing")
-	_example("tileset.create")
+	_fx.example("tileset.create")
 	var tile_set := _load()
 	var source := tile_set.get_source(0) as TileSetAtlasSource
 	Assert.eq(source.texture.resource_path, TEXTURE, "the texture file is referenced")
@@ -68,70 +51,70 @@ func test_create_with_physics() -> void:
 	var data := source.get_tile_data(Vector2i(3, 1), 0)
 	Assert.eq(data.get_collision_polygon_points(0, 0), PackedVector2Array([Vector2(-8, -8), Vector2(8, -8),
 		Vector2(8, 8), Vector2(-8, 8)]), "full-tile collision")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_false(FileAccess.file_exists(WORLD), "created file gone")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(_load().get_source_count(), 1, "back")
-	var plain := _call("tileset.create", {"file_path": WORLD, "texture_path": TEXTURE, "collision_mask": 2})
+	var plain := _fx.invoke("tileset.create", {"file_path": WORLD, "texture_path": TEXTURE, "collision_mask": 2})
 	Assert.eq(plain["status"], "replaced", "replaces")
 	Assert.contains(str(plain["warnings"]), "physics is false", "says the mask was not applied")
 	Assert.eq(_load().get_physics_layers_count(), 0, "no physics layer")
-	Assert.eq(_call("tileset.create", {"file_path": WORLD, "texture_path": TEXTURE, "collision_layer": ["nope"],
+	Assert.eq(_fx.invoke("tileset.create", {"file_path": WORLD, "texture_path": TEXTURE, "collision_layer": ["nope"],
 		"physics": true})["code"], "INVALID_PARAMS", "unknown layer name")
-	Assert.eq(_call("tileset.create", {"file_path": WORLD, "texture_path": SCRATCH + "/none.png"})["code"], "NOT_FOUND",
-		"missing texture")
+	Assert.eq(_fx.invoke("tileset.create", {"file_path": WORLD, "texture_path": SCRATCH + "/none.png"})["code"],
+		"NOT_FOUND", "missing texture")
 
 
 func test_sources() -> void:
-	_call("tileset.create", ResultExamples.params(DOMAIN, "tileset.create"))
-	_example("tileset.add_source")
+	_fx.invoke("tileset.create", ResultExamples.params(DOMAIN, "tileset.create"))
+	_fx.example("tileset.add_source")
 	Assert.eq((_load().get_source(1) as TileSetAtlasSource).texture_region_size, Vector2i(32, 32), "its own size")
-	_example("tileset.remove_source")
+	_fx.example("tileset.remove_source")
 	Assert.is_false(_load().has_source(1), "removed from the file")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true(_load().has_source(1), "back after undo")
-	Assert.is_true(_context.redo(), "redo")
-	_example("tileset.remove_source", 1)
-	Assert.eq(_call("tileset.add_source", {"file_path": SCRATCH + "/none.tres", "texture_path": TEXTURE})["code"],
+	Assert.is_true(_fx.context.redo(), "redo")
+	_fx.example("tileset.remove_source", 1)
+	Assert.eq(_fx.invoke("tileset.add_source", {"file_path": SCRATCH + "/none.tres", "texture_path": TEXTURE})["code"],
 		"NOT_FOUND", "no tile set file")
-	Assert.eq(_call("tileset.add_source", {"file_path": TEXTURE, "texture_path": TEXTURE})["code"], "INVALID_CLASS",
+	Assert.eq(_fx.invoke("tileset.add_source", {"file_path": TEXTURE, "texture_path": TEXTURE})["code"], "INVALID_CLASS",
 		"not a tile set")
 
 
 func test_alternatives() -> void:
-	_call("tileset.create", ResultExamples.params(DOMAIN, "tileset.create"))
-	_example("tileset.add_alternative")
+	_fx.invoke("tileset.create", ResultExamples.params(DOMAIN, "tileset.create"))
+	_fx.example("tileset.add_alternative")
 	var tile_set := _load()  # kept in a variable: the TileData dies with its tile set
 	var data := (tile_set.get_source(0) as TileSetAtlasSource).get_tile_data(Vector2i(1, 0), 1)
 	Assert.is_true(data.flip_h, "flipped in the file")
 	Assert.eq(data.modulate.a, 0.5, "tinted")
-	_example("tileset.remove_alternative")
+	_fx.example("tileset.remove_alternative")
 	Assert.is_false((_load().get_source(0) as TileSetAtlasSource).has_alternative_tile(Vector2i(1, 0), 1), "removed")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.is_true((_load().get_source(0) as TileSetAtlasSource).has_alternative_tile(Vector2i(1, 0), 1), "back")
 	var base := {"file_path": WORLD, "atlas_x": 1, "atlas_y": 0, "alternative_id": 0}
-	Assert.eq(_call("tileset.remove_alternative", base)["code"], "INVALID_PARAMS", "0 is the tile")
+	Assert.eq(_fx.invoke("tileset.remove_alternative", base)["code"], "INVALID_PARAMS", "0 is the tile")
 	base["alternative_id"] = 7
-	Assert.eq(_call("tileset.remove_alternative", base)["code"], "NOT_FOUND", "no alternative 7")
-	Assert.eq(_call("tileset.add_alternative", {"file_path": WORLD, "atlas_x": 9, "atlas_y": 0})["code"], "NOT_FOUND",
+	Assert.eq(_fx.invoke("tileset.remove_alternative", base)["code"], "NOT_FOUND", "no alternative 7")
+	Assert.eq(_fx.invoke("tileset.add_alternative", {"file_path": WORLD, "atlas_x": 9, "atlas_y": 0})["code"], "NOT_FOUND",
 		"no tile 9,0")
-	Assert.eq(_call("tileset.add_alternative", {"file_path": WORLD, "atlas_x": 1, "atlas_y": 0, "flip_h": "yes"})["code"],
-		"INVALID_PARAMS", "bad flag")
+	Assert.eq(_fx.invoke("tileset.add_alternative",
+		{"file_path": WORLD, "atlas_x": 1, "atlas_y": 0, "flip_h": "yes"})["code"], "INVALID_PARAMS", "bad flag")
 
 
 func test_setup_layers() -> void:
-	_call("tileset.create", ResultExamples.params(DOMAIN, "tileset.create"))
-	_example("tileset.setup_layers")
+	_fx.invoke("tileset.create", ResultExamples.params(DOMAIN, "tileset.create"))
+	_fx.example("tileset.setup_layers")
 	var tile_set := _load()
 	Assert.eq(tile_set.get_terrain_name(0, 1), "water", "terrain named")
 	Assert.eq(tile_set.get_terrain_set_mode(0), TileSet.TERRAIN_MODE_MATCH_SIDES, "mode")
 	Assert.eq(tile_set.get_custom_data_layer_type(0), TYPE_INT, "custom data typed")
-	var again := _call("tileset.setup_layers", {"file_path": WORLD, "custom_data": [{"name": "damage"}]})
+	var again := _fx.invoke("tileset.setup_layers", {"file_path": WORLD, "custom_data": [{"name": "damage"}]})
 	Assert.eq(again["code"], "INVALID_PARAMS", "duplicate custom data name")
-	Assert.eq(_call("tileset.setup_layers", {"file_path": WORLD, "terrain_sets": [{"mode": "diagonal"}],
+	Assert.eq(_fx.invoke("tileset.setup_layers", {"file_path": WORLD, "terrain_sets": [{"mode": "diagonal"}],
 		"navigation_layers": 3})["code"], "INVALID_PARAMS", "bad mode")
 	Assert.eq(_load().get_navigation_layers_count(), 1, "the bad request added nothing")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_fx.context.undo(), "undo")
 	Assert.eq(_load().get_terrain_sets_count(), 0, "layers gone after undo")
 
 
