@@ -19,6 +19,9 @@ promises a parameter the command silently ignores. A handler is found from the r
 `register_command("x.y", Callable(script, "_cmd_x")...)`, `register_command("x.y", _cmd_x...)`, a
 `"x.y": _cmd_x` table entry, or the body of a runtime `match` arm.
 
+Run as a script it also checks modes: every method the reference toolkit serves in the editor or in
+the game (tests/data/reference/toolkit-methods.json) is served by ours in that mode (mode_problems).
+
 scripts/gd_drift_pending.txt lists catalogue methods not implemented yet (one per line, # comments).
 Fails when a catalogue method is neither registered nor pending, when a pending method is already
 registered (stale allowlist), or when the pending list repeats itself. A pending method that the
@@ -36,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gd_common import REPO, TOOLKIT, Function, fail_exit, functions, gd_files, lex  # noqa: E402
+from gd_common import REFERENCE_DIR, REPO, TOOLKIT, Function, fail_exit, functions, gd_files, lex  # noqa: E402
 
 ROUTED_CHANNELS = {"editor", "runtime"}
 # Parameters the bridge consumes itself (it routes on `channel`) and never forwards.
@@ -309,11 +312,52 @@ def _balanced(code: str, open_at: int) -> str:
     return code[open_at:]
 
 
+# Served by the router and transport themselves, not registered as commands.
+TRANSPORT_METHODS = frozenset({"_cancel", "echo", "ping"})
+EDITOR_DOMAINS = "commands/command_domains.gd"
+RUNTIME_DOMAINS = "runtime/runtime_domains.gd"
+
+
+def _domain_files(repo: Path, listing: str) -> set[str]:
+    text = (repo / TOOLKIT / listing).read_text(encoding="utf-8") if (repo / TOOLKIT / listing).is_file() else ""
+    return {path.removeprefix("res://") for path in re.findall(r"\"(res://[^\"]+\.gd)\"", text)}
+
+
+def mode_problems(repo: Path = REPO) -> list[str]:
+    """Every method the reference toolkit serves in a mode is served by ours in that mode.
+
+    The game serves what runtime/runtime_domains.gd lists (and the runtime server itself); the
+    editor serves every other registration. Checked against the repo's own copy of
+    toolkit-methods.json only, so scratch repos without one are not judged against it.
+    """
+    reference = repo / REFERENCE_DIR / "toolkit-methods.json"
+    if not reference.is_file():
+        return []
+    runtime_files = _domain_files(repo, RUNTIME_DOMAINS)
+    editor_files = _domain_files(repo, EDITOR_DOMAINS)
+    served: dict[str, set[str]] = {"editor": set(), "runtime": set()}
+    toolkit = TOOLKIT.as_posix()
+    for rel in gd_files(repo, TOOLKIT, exclude=(f"{toolkit}/examples/",)):
+        name = rel.as_posix()
+        methods = registered_in_source((repo / rel).read_text(encoding="utf-8"), name.startswith(f"{toolkit}/runtime/"))
+        if name in runtime_files or name.startswith(f"{toolkit}/runtime/"):
+            served["runtime"] |= methods
+        if name not in runtime_files or name in editor_files:
+            served["editor"] |= methods
+    problems = []
+    for entry in json.loads(reference.read_text(encoding="utf-8")):
+        method, mode = entry.get("method"), entry.get("mode")
+        if mode in served and method not in TRANSPORT_METHODS and method not in served[mode]:
+            problems.append(f"the reference toolkit serves '{method}' in {mode} mode; ours does not")
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", type=Path, default=REPO)
     args = parser.parse_args(argv)
     problems, warnings, stats = run(args.repo)
+    problems += mode_problems(args.repo)
     for warning in warnings:
         print(f"gd_drift: warning: {warning}", file=sys.stderr)
     summary = (

@@ -196,6 +196,23 @@ def test_drift_params_follow_preloaded_helper_scripts(tmp_path: Path) -> None:
     assert problems == [f"{TK}/commands/scene.gd: the handler of 'scene.create' never reads declared param(s) depth"]
 
 
+def test_drift_modes_follow_the_reference(tmp_path: Path) -> None:
+    reference = [
+        {"method": "signal.emit", "mode": "editor"},
+        {"method": "signal.emit", "mode": "runtime"},
+        {"method": "ping", "mode": "runtime"},  # the transport answers it
+    ]
+    _write(tmp_path, "tests/data/reference/toolkit-methods.json", json.dumps(reference))
+    _write(tmp_path, f"{TK}/runtime/runtime_domains.gd",
+           f'const DOMAINS: Array[String] = [\n\t"res://{TK}/commands/game_signals.gd",\n]\n')
+    _write(tmp_path, f"{TK}/commands/game_signals.gd",
+           'static func register(r, c) -> void:\n\tr.register_command("signal.emit", _emit)\n')
+    assert gd_drift.mode_problems(tmp_path) == ["the reference toolkit serves 'signal.emit' in editor mode; ours does not"]
+    _write(tmp_path, f"{TK}/commands/editor_signals.gd",
+           'static func register(r, c) -> void:\n\tr.register_command("signal.emit", _emit)\n')
+    assert gd_drift.mode_problems(tmp_path) == []
+
+
 def test_drift_params_follow_runtime_match_arms_and_missing_handlers(tmp_path: Path) -> None:
     schema = {"type": "object", "properties": {"node_path": {}}}
     tools = [
