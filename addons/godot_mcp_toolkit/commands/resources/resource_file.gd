@@ -11,6 +11,7 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+const FileBytes := preload("res://addons/godot_mcp_toolkit/commands/files/file_bytes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/resources/resource_file.gd"
 const EXTENSIONS := ["tres", "res"]
@@ -83,44 +84,34 @@ static func load_texture(value: Variant, key: String) -> Dictionary:
 
 
 ## Saves `resource` at `path` as one undo step; {} on success or {"error"} (SAVE_FAILED, with the
-## file as it was).
+## file as it was). The byte-level undo steps are files/file_bytes.gd's; this adds the in-place
+## reload of the cached copy open scenes share.
 static func save(resource: Resource, path: String, description: String, context: RefCounted) -> Dictionary:
-	var existed := FileAccess.file_exists(path)
-	var before := FileAccess.get_file_as_bytes(path) if existed else PackedByteArray()
+	var before: Variant = FileBytes.snapshot(path)
 	var error := ResourceSaver.save(resource, path)
 	if error != OK:
-		if existed:
-			restore(path, before, true)
+		if before != null:
+			FileBytes.write(path, before)
 		return {"error": ToolkitError.fail("SAVE_FAILED", "Could not write %s (%s)" % [path, error_string(error)],
 			"Check the folder is writable.")}
-	var after := FileAccess.get_file_as_bytes(path)
 	refresh(path, context)
-	var script: Script = load(SELF_PATH)
 	var action: RefCounted = context.create_undo_action(description)
-	action.add_do_method(script, &"restore", [path, after, true])
-	action.add_do_method(script, &"refresh", [path, context])
-	action.add_undo_method(script, &"restore", [path, before, existed])
-	action.add_undo_method(script, &"refresh", [path, context])
+	FileBytes.add_steps(action, context, path, before, FileBytes.snapshot(path))
+	var script: Script = load(SELF_PATH)
+	action.add_do_method(script, &"reload_cached", [path])
+	action.add_undo_method(script, &"reload_cached", [path])
 	action.commit(false)
 	return {}
 
 
-## Writes `bytes` to `path`, or deletes it when `keep` is false. Public: the undo history calls it.
-static func restore(path: String, bytes: PackedByteArray, keep: bool) -> void:
-	if not keep:
-		DirAccess.remove_absolute(path)
-		return
-	var file := FileAccess.open(path, FileAccess.WRITE)
-	if file == null:
-		push_error("MCP toolkit: could not restore %s (%s)" % [path, error_string(FileAccess.get_open_error())])
-		return
-	file.store_buffer(bytes)
-	file.close()
-
-
-## Tells the editor the file changed and reloads the copy scenes share, in place. Public: the
-## undo history calls it.
+## Tells the editor the file changed and reloads the copy scenes share, in place.
 static func refresh(path: String, context: RefCounted) -> void:
 	context.refresh_files(PackedStringArray([path]))
+	reload_cached(path)
+
+
+## Reloads the cached copy of `path` in place, so scenes holding it see the file. Public: the undo
+## history calls it (after FileBytes.restore has put the bytes back and told the editor).
+static func reload_cached(path: String) -> void:
 	if FileAccess.file_exists(path) and ResourceLoader.has_cached(path):
 		ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_REPLACE)
