@@ -39,11 +39,7 @@ static func register(registry: RefCounted, _context: RefCounted, log_file: Strin
 
 
 static func _cmd_get_console(params: Dictionary, sources: Dictionary) -> Dictionary:
-	var query := {}
-	for key: String in ["since_id", "limit", "level_filter", "text_filter", "is_regex"]:
-		if params.has(key):
-			query[key] = params[key]
-	var chosen := LogQuery.filters(query)
+	var chosen := LogQuery.filters_of(params, ["since_id", "limit", "level_filter", "text_filter", "is_regex"])
 	if not chosen["ok"]:
 		return chosen["error"]
 	var clear: Variant = params.get("clear_buffer", false)
@@ -51,8 +47,9 @@ static func _cmd_get_console(params: Dictionary, sources: Dictionary) -> Diction
 		return ToolkitError.fail("INVALID_PARAMS", "clear_buffer must be true or false")
 	var capture: LogCapture = sources["capture"]
 	var source: Variant = params.get("source", LogSources.default_source(capture))
-	if not (source is String and source in LogSources.SOURCES):
-		return ToolkitError.fail("INVALID_PARAMS", "source must be 'buffer' or 'file'")
+	var bad_source := LogSources.check(source)
+	if not bad_source.is_empty():
+		return bad_source
 	var read := LogSources.read(source, capture, sources["buffer"], sources["file"])
 	if not read["ok"]:
 		return read["error"]
@@ -65,16 +62,13 @@ static func _cmd_get_console(params: Dictionary, sources: Dictionary) -> Diction
 
 ## The game's buffer lives in the game; once it is gone only its log file remains.
 static func _cmd_get_game_log(params: Dictionary, sources: Dictionary) -> Dictionary:
-	var query := {}
-	for key: String in ["limit", "text_filter", "is_regex"]:
-		if params.has(key):
-			query[key] = params[key]
-	var chosen := LogQuery.filters(query)
+	var chosen := LogQuery.filters_of(params, ["limit", "text_filter", "is_regex"])
 	if not chosen["ok"]:
 		return chosen["error"]
 	var source: Variant = params.get("source", "file")
-	if not (source is String and source in LogSources.SOURCES):
-		return ToolkitError.fail("INVALID_PARAMS", "source must be 'buffer' or 'file'")
+	var bad_source := LogSources.check(source)
+	if not bad_source.is_empty():
+		return bad_source
 	if source == "buffer":
 		return ToolkitError.fail("LOG_UNAVAILABLE", "No game is running, so there is no game output buffer",
 			"Pass source='file' for the last game's log file, or start the game with game_start.")

@@ -83,17 +83,14 @@ static func _cmd_get_script_vars(params: Dictionary, context: RefCounted) -> Dic
 
 
 static func _cmd_get_log(params: Dictionary, sources: Dictionary) -> Dictionary:
-	var query := {}
-	for key: String in ["limit", "text_filter", "is_regex"]:
-		if params.has(key):
-			query[key] = params[key]
-	var chosen := LogQuery.filters(query)
+	var chosen := LogQuery.filters_of(params, ["limit", "text_filter", "is_regex"])
 	if not chosen["ok"]:
 		return chosen["error"]
 	var capture: LogCapture = sources["capture"]
 	var source: Variant = params.get("source", LogSources.default_source(capture))
-	if not (source is String and source in LogSources.SOURCES):
-		return ToolkitError.fail("INVALID_PARAMS", "source must be 'buffer' or 'file'")
+	var bad_source := LogSources.check(source)
+	if not bad_source.is_empty():
+		return bad_source
 	var read := LogSources.read(source, capture, sources["buffer"], sources["file"])
 	if not read["ok"]:
 		return read["error"]

@@ -15,6 +15,15 @@ const DEFAULT_LIMIT := 100
 const MAX_LIMIT := 1000
 
 
+## filters() over only the `keys` a tool takes (debugger.get_log has no since_id or level_filter).
+static func filters_of(params: Dictionary, keys: Array) -> Dictionary:
+	var query := {}
+	for key: String in keys:
+		if params.has(key):
+			query[key] = params[key]
+	return filters(query)
+
+
 ## The validated filters {"ok": true, "since_id", "limit", "levels", "text", "regex"} or
 ## {"ok": false, "error": <INVALID_PARAMS envelope>}.
 static func filters(params: Dictionary) -> Dictionary:

@@ -12,6 +12,13 @@ const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
 const SOURCES := ["buffer", "file"]
 
 
+## {} when `source` names a source, else the INVALID_PARAMS envelope.
+static func check(source: Variant) -> Dictionary:
+	if source is String and source in SOURCES:
+		return {}
+	return ToolkitError.fail("INVALID_PARAMS", "source must be 'buffer' or 'file'")
+
+
 ## The default source: the buffer where this engine can fill one.
 static func default_source(capture: LogCapture) -> String:
 	return "buffer" if capture.is_attached() else "file"
