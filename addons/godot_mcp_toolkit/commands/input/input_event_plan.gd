@@ -72,13 +72,10 @@ static func _build_kind(kind: String, data: Dictionary, index: int, root: Node, 
 			var at := _position(data, "position", index, true)
 			if at.has("error"):
 				return at
-			var button := _button(data, index)
-			if button.has("error"):
-				return button
-			var double: Variant = data.get("double_click", false)
-			if not double is bool:
-				return _bad(index, "double_click", "must be true or false")
-			plan["events"] = click_events(at["value"], pointer[0], button["value"], double)
+			var press := _press(data, index)
+			if press.has("error"):
+				return press
+			plan["events"] = click_events(at["value"], pointer[0], press["button"], press["double"])
 			pointer[0] = at["value"]
 			return {}
 		"click_node":
@@ -134,18 +131,15 @@ static func _mouse_button(data: Dictionary, index: int, pointer: Array, plan: Di
 	var at := _position(data, "position", index, false)
 	if at.has("error"):
 		return at
-	var button := _button(data, index)
-	if button.has("error"):
-		return button
-	var double: Variant = data.get("double_click", false)
-	if not double is bool:
-		return _bad(index, "double_click", "must be true or false")
+	var press := _press(data, index)
+	if press.has("error"):
+		return press
 	var states := _press_states(data, index)
 	if states.has("error"):
 		return states
 	var where: Vector2 = at["value"] if at.has("value") else pointer[0]
 	for pressed: bool in states["value"]:
-		plan["events"].append(_button_event(button["value"], where, pressed, double and pressed))
+		plan["events"].append(_button_event(press["button"], where, pressed, press["double"] and pressed))
 	pointer[0] = where
 	return {}
 
@@ -209,16 +203,13 @@ static func _click_node(data: Dictionary, index: int, root: Node, plan: Dictiona
 	if not (node is Control or node is Node2D or node is Node3D):
 		return _bad(index, "node_path", "'%s' is a %s: only a Control, Node2D or Node3D has a place to click" % [
 			path, node.get_class()])
-	var button := _button(data, index)
-	if button.has("error"):
-		return button
-	var double: Variant = data.get("double_click", false)
-	if not double is bool:
-		return _bad(index, "double_click", "must be true or false")
+	var press := _press(data, index)
+	if press.has("error"):
+		return press
 	plan["node"] = node
 	plan["node_path"] = NodeLookup.path_of(root, node)
-	plan["button_index"] = button["value"]
-	plan["double_click"] = double
+	plan["button_index"] = press["button"]
+	plan["double_click"] = press["double"]
 	return {}
 
 
@@ -248,6 +239,17 @@ static func _send_text(data: Dictionary, index: int, root: Node, plan: Dictionar
 
 
 # --- fields --------------------------------------------------------------------------------------
+
+## {"button", "double"}: the button_index and double_click every press names, or the error.
+static func _press(data: Dictionary, index: int) -> Dictionary:
+	var button := _button(data, index)
+	if button.has("error"):
+		return button
+	var double: Variant = data.get("double_click", false)
+	if not double is bool:
+		return _bad(index, "double_click", "must be true or false")
+	return {"button": button["value"], "double": double}
+
 
 static func _button_event(button: int, at: Vector2, pressed: bool, double_click: bool) -> InputEventMouseButton:
 	var event := InputEventMouseButton.new()
