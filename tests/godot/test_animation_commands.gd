@@ -9,9 +9,8 @@ extends RefCounted
 
 const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/animation_commands.gd"
 const DIR := "res://tmp_tests/animation"
@@ -20,8 +19,7 @@ var _root := Node2D.new()
 var _player := AnimationPlayer.new()
 var _tree := AnimationTree.new()
 var _walk := Animation.new()
-var _context := RuntimeContext.new()
-var _registry := CommandRegistry.new()
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
@@ -39,62 +37,55 @@ func _init() -> void:
 	library.add_animation(&"walk", _walk)
 	_player.add_animation_library(&"", library)
 	_tree.anim_player = NodePath("../Player")
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context.set_scene_root(_root)
-	_registry.configure("4.6.0", _context)
 	var domains: Array[String] = [DOMAIN]
-	CommandDomains.register_all(_registry, _context, domains)
+	_fx = DomainFixture.new(domains, "animation", _root, DIR, "4.6.0")
 
 
 func cleanup() -> void:
-	_root.free()
-	for file_name: String in DirAccess.get_files_at(DIR):
-		DirAccess.remove_absolute(DIR.path_join(file_name))
-	DirAccess.remove_absolute(DIR)
-	DirAccess.remove_absolute("res://tmp_tests")
+	_fx.cleanup()
 
 
 func test_registered_with_the_reference_lanes() -> void:
 	Assert.is_true(DOMAIN in CommandDomains.DOMAINS, "listed in command_domains.gd")
 	for method: String in ["animation.get_keys", "animationtree.list"]:
-		Assert.is_true(_registry.dispatch_info(method)["read_only"], "%s reads" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["read_only"], "%s reads" % method)
 	for method: String in ["animation.keyframe", "animationtree.edit"]:
-		Assert.is_false(_registry.dispatch_info(method)["read_only"], "%s mutates" % method)
+		Assert.is_false(_fx.registry.dispatch_info(method)["read_only"], "%s mutates" % method)
 	for method: String in ["animation.keyframe", "animation.get_keys", "animationtree.edit", "animationtree.list"]:
-		Assert.is_false(_registry.dispatch_info(method)["scene_independent"], "%s works on the scene" % method)
+		Assert.is_false(_fx.registry.dispatch_info(method)["scene_independent"], "%s works on the scene" % method)
 
 
 func test_add_replace_remove_keys_with_undo() -> void:
-	var added := _call("animation.keyframe", ResultExamples.params("animation", "animation.keyframe", 0))
+	var added := _fx.invoke("animation.keyframe", ResultExamples.params("animation", "animation.keyframe", 0))
 	ResultExamples.check("animation", "animation.keyframe", added, 0)
 	Assert.eq(_walk.get_track_count(), 1, "a track was made")
 	Assert.eq(_walk.track_get_key_value(0, 0), Vector2(10, 20), "with the key")
-	Assert.eq(_context.modified_count, 1, "scene marked modified")
-	var replaced := _call("animation.keyframe", {"action": "add", "player_path": "Player", "animation_name": "walk",
+	Assert.eq(_fx.context.modified_count, 1, "scene marked modified")
+	var replaced := _fx.invoke("animation.keyframe", {"action": "add", "player_path": "Player", "animation_name": "walk",
 		"track_path": "Sprite:position", "time": 0.5, "value": {"type": "Vector2", "x": 1, "y": 2}})
 	Assert.eq([replaced["status"], replaced["key_count"]], ["replaced", 1], "same time replaces")
-	Assert.is_true(_context.undo(), "undo the replace")
+	Assert.is_true(_fx.context.undo(), "undo the replace")
 	Assert.eq(_walk.track_get_key_value(0, 0), Vector2(10, 20), "old value back")
-	var longer := _call("animation.keyframe", {"action": "add", "player_path": "Player", "animation_name": "walk",
+	var longer := _fx.invoke("animation.keyframe", {"action": "add", "player_path": "Player", "animation_name": "walk",
 		"track_path": "Sprite:position", "time": 2, "value": {"type": "Vector2", "x": 0, "y": 0}})
 	Assert.eq([longer["length_extended_to"], _walk.length], [2.0, 2.0], "the animation grows to the key")
-	Assert.is_true(_context.undo(), "undo the late key")
+	Assert.is_true(_fx.context.undo(), "undo the late key")
 	Assert.eq([_walk.length, _walk.track_get_key_count(0)], [1.0, 1], "length and keys restored")
 	ResultExamples.check("animation", "animation.keyframe",
-		_call("animation.keyframe", ResultExamples.params("animation", "animation.keyframe", 1)), 1)
+		_fx.invoke("animation.keyframe", ResultExamples.params("animation", "animation.keyframe", 1)), 1)
 	Assert.eq(_walk.track_get_key_count(0), 0, "removed")
-	Assert.is_true(_context.undo(), "undo the remove")
+	Assert.is_true(_fx.context.undo(), "undo the remove")
 	Assert.eq(_walk.track_get_key_value(0, 0), Vector2(10, 20), "key back")
-	Assert.is_true(_context.undo(), "undo the first add")
+	Assert.is_true(_fx.context.undo(), "undo the first add")
 	Assert.eq(_walk.get_track_count(), 0, "the track it made is gone too")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_fx.context.redo(), "redo")
 	Assert.eq(_walk.track_get_key_value(0, 0), Vector2(10, 20), "re-applied")
-	Assert.is_true(_context.undo(), "and back")
+	Assert.is_true(_fx.context.undo(), "and back")
 
 
 func test_refusals_change_nothing() -> void:
 	ResultExamples.check("animation", "animation.keyframe",
-		_call("animation.keyframe", ResultExamples.params("animation", "animation.keyframe", 2)), 2)
+		_fx.invoke("animation.keyframe", ResultExamples.params("animation", "animation.keyframe", 2)), 2)
 	var base := {"action": "add", "player_path": "Player", "animation_name": "walk", "track_path": "Sprite:position",
 		"time": 0, "value": {"type": "Vector2", "x": 1, "y": 1}}
 	var cases := [
@@ -107,22 +98,22 @@ func test_refusals_change_nothing() -> void:
 	for case: Array in cases:
 		var params := base.duplicate()
 		params.merge(case[0], true)
-		Assert.eq(_call("animation.keyframe", params)["code"], case[1], JSON.stringify(case[0]))
+		Assert.eq(_fx.invoke("animation.keyframe", params)["code"], case[1], JSON.stringify(case[0]))
 	var no_value := base.duplicate()
 	no_value.erase("value")
-	Assert.eq(_call("animation.keyframe", no_value)["code"], "INVALID_PARAMS", "add needs a value")
+	Assert.eq(_fx.invoke("animation.keyframe", no_value)["code"], "INVALID_PARAMS", "add needs a value")
 	Assert.eq(_walk.get_track_count(), 0, "nothing written")
-	Assert.eq(_context.modified_count, 0, "nothing marked")
+	Assert.eq(_fx.context.modified_count, 0, "nothing marked")
 
 
 func test_get_keys_and_the_saved_scene_keeps_them() -> void:
 	for key: Array in [[0, 1], [1, 0]]:
-		var result := _call("animation.keyframe", {"action": "add", "player_path": "Player", "animation_name": "walk",
+		var result := _fx.invoke("animation.keyframe", {"action": "add", "player_path": "Player", "animation_name": "walk",
 			"track_path": "Sprite:modulate:a", "time": key[0], "value": key[1]})
 		Assert.is_true(result["success"], "keyed %s" % str(key))
 	ResultExamples.check("animation", "animation.get_keys",
-		_call("animation.get_keys", ResultExamples.params("animation", "animation.get_keys", 0)), 0)
-	Assert.eq(_call("animation.get_keys", {"player_path": "Player", "animation_name": "walk",
+		_fx.invoke("animation.get_keys", ResultExamples.params("animation", "animation.get_keys", 0)), 0)
+	Assert.eq(_fx.invoke("animation.get_keys", {"player_path": "Player", "animation_name": "walk",
 		"track_path": "Sprite:scale"})["code"], "NOT_FOUND", "no such track")
 	var path := DIR.path_join("main.tscn")
 	var packed := PackedScene.new()
@@ -134,28 +125,28 @@ func test_get_keys_and_the_saved_scene_keeps_them() -> void:
 	Assert.eq([animation.track_get_key_value(track, 0), animation.track_get_key_value(track, 1)], [1.0, 0.0],
 		"the keys are in the saved scene")
 	loaded.free()
-	_context.undo()
-	_context.undo()
+	_fx.context.undo()
+	_fx.context.undo()
 	Assert.eq(_walk.get_track_count(), 0, "undone")
 
 
 func test_tree_edits_list_undo_and_save() -> void:
-	Assert.eq(_call("animationtree.edit", {"node_path": "Tree", "action": "add_node", "node_name": "x"})["code"],
+	Assert.eq(_fx.invoke("animationtree.edit", {"node_path": "Tree", "action": "add_node", "node_name": "x"})["code"],
 		"INVALID_STATE", "no root yet")
 	for index in 3:
 		ResultExamples.check("animation", "animationtree.edit",
-			_call("animationtree.edit", ResultExamples.params("animation", "animationtree.edit", index)), index)
-	var listed := _call("animationtree.list", {"node_path": "Tree"})
+			_fx.invoke("animationtree.edit", ResultExamples.params("animation", "animationtree.edit", index)), index)
+	var listed := _fx.invoke("animationtree.list", {"node_path": "Tree"})
 	ResultExamples.check("animation", "animationtree.list", listed, 0)
 	var walk: Dictionary = (listed["nodes"] as Array).filter(func(n: Dictionary) -> bool: return n["name"] == "walk")[0]
 	Assert.eq(walk, {"name": "walk", "type": "AnimationNodeAnimation", "position": {"x": 200.0, "y": 100.0},
 		"animation": "walk"}, "the node listed")
-	var changed := _call("animationtree.edit", {"node_path": "Tree", "action": "set_property", "target_node": "walk",
+	var changed := _fx.invoke("animationtree.edit", {"node_path": "Tree", "action": "set_property", "target_node": "walk",
 		"property": "animation", "value": "run"})
 	Assert.eq([changed["status"], changed["value"]], ["stored", "run"], "node property set")
 	var machine := _tree.tree_root as AnimationNodeStateMachine
 	Assert.eq(str((machine.get_node("walk") as AnimationNodeAnimation).animation), "run", "on the node")
-	Assert.is_true(_context.undo(), "undo the property")
+	Assert.is_true(_fx.context.undo(), "undo the property")
 	Assert.eq(str((machine.get_node("walk") as AnimationNodeAnimation).animation), "walk", "restored")
 	var path := DIR.path_join("tree.tscn")
 	var packed := PackedScene.new()
@@ -166,10 +157,10 @@ func test_tree_edits_list_undo_and_save() -> void:
 	Assert.is_true(saved != null and saved.has_node("walk") and saved.has_transition("Start", "walk"),
 		"state and transition in the saved scene")
 	loaded.free()
-	var removed := _call("animationtree.edit", {"node_path": "Tree", "action": "remove_node", "node_name": "walk"})
+	var removed := _fx.invoke("animationtree.edit", {"node_path": "Tree", "action": "remove_node", "node_name": "walk"})
 	Assert.eq([removed["status"], removed["transitions_removed"]], ["removed", 1], "state and its transition")
 	Assert.is_false(machine.has_node("walk"), "gone")
-	Assert.is_true(_context.undo(), "undo the removal")
+	Assert.is_true(_fx.context.undo(), "undo the removal")
 	Assert.is_true(machine.has_node("walk") and machine.has_transition("Start", "walk"), "state and transition back")
 	var cases := [
 		[{"action": "add_node", "node_name": "walk"}, "INVALID_PARAMS"],
@@ -186,32 +177,28 @@ func test_tree_edits_list_undo_and_save() -> void:
 	for case: Array in cases:
 		var params: Dictionary = case[0]
 		params["node_path"] = "Tree"
-		Assert.eq(_call("animationtree.edit", params)["code"], case[1], JSON.stringify(case[0]))
-	Assert.eq(_call("animationtree.list", {"node_path": "Sprite"})["code"], "INVALID_CLASS", "not a tree")
+		Assert.eq(_fx.invoke("animationtree.edit", params)["code"], case[1], JSON.stringify(case[0]))
+	Assert.eq(_fx.invoke("animationtree.list", {"node_path": "Sprite"})["code"], "INVALID_CLASS", "not a tree")
 	Assert.eq(machine.get_transition_count(), 1, "refusals changed nothing")
 	for index in 3:
-		Assert.is_true(_context.undo(), "undo edit %d" % index)
+		Assert.is_true(_fx.context.undo(), "undo edit %d" % index)
 	Assert.is_true(_tree.tree_root == null, "back to no root")
 
 
 func test_blend_tree_remove_keeps_connections_on_undo() -> void:
-	_call("animationtree.edit", {"node_path": "Tree", "action": "set_root", "root_type": "AnimationNodeBlendTree"})
-	_call("animationtree.edit", {"node_path": "Tree", "action": "add_node", "node_name": "walk", "animation_name": "walk"})
+	_fx.invoke("animationtree.edit", {"node_path": "Tree", "action": "set_root", "root_type": "AnimationNodeBlendTree"})
+	_fx.invoke("animationtree.edit",
+		{"node_path": "Tree", "action": "add_node", "node_name": "walk", "animation_name": "walk"})
 	var blend := _tree.tree_root as AnimationNodeBlendTree
 	blend.connect_node("output", 0, "walk")
-	Assert.eq(_call("animationtree.edit", {"node_path": "Tree", "action": "add_transition", "from": "a",
+	Assert.eq(_fx.invoke("animationtree.edit", {"node_path": "Tree", "action": "add_transition", "from": "a",
 		"to": "b"})["code"], "INVALID_STATE", "no transitions in a blend tree")
-	_call("animationtree.edit", {"node_path": "Tree", "action": "remove_node", "node_name": "walk"})
+	_fx.invoke("animationtree.edit", {"node_path": "Tree", "action": "remove_node", "node_name": "walk"})
 	Assert.is_false(blend.has_node("walk"), "removed")
-	_context.undo()
+	_fx.context.undo()
 	Assert.is_true(blend.has_node("walk"), "back")
 	Assert.eq(Array(blend.get("node_connections")).map(func(v: Variant) -> String: return str(v)), ["output", "0", "walk"],
 		"connected again")
-	_context.undo()
-	_context.undo()
+	_fx.context.undo()
+	_fx.context.undo()
 	Assert.is_true(_tree.tree_root == null, "no root")
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])

@@ -3,20 +3,18 @@ extends RefCounted
 ## state and breakpoint list the test sets: the checks, the shapes and the bookkeeping.
 ## Not covered here (editor only): the editor's own debugger (EditorDebuggerPlugin sessions,
 ## is_breaked, the "continue" message to the game) and the script editor's gutter breakpoints,
-## which editor/editor_context.gd reaches; the game pausing needs a second process.
+## which editor/editor_fx.context.gd reaches; the game pausing needs a second process.
 
 const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/debug_commands.gd"
 const DIR := "res://tmp_tests/debug"
 const SCRIPT := "res://tmp_tests/debug/player.gd"
 
-var _context := RuntimeContext.new()
-var _registry := CommandRegistry.new()
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
@@ -27,45 +25,41 @@ func _init() -> void:
 	var note := FileAccess.open(DIR.path_join("notes.txt"), FileAccess.WRITE)
 	note.store_string("x\n")
 	note.close()
-	_registry.configure("4.6.0", _context)
 	var domains: Array[String] = [DOMAIN]
-	CommandDomains.register_all(_registry, _context, domains)
+	_fx = DomainFixture.new(domains, "debug", null, DIR, "4.6.0")
 
 
 func cleanup() -> void:
-	for file_name: String in DirAccess.get_files_at(DIR):
-		DirAccess.remove_absolute(DIR.path_join(file_name))
-	DirAccess.remove_absolute(DIR)
-	DirAccess.remove_absolute("res://tmp_tests")
+	_fx.cleanup()
 
 
 func test_registered_with_the_reference_lanes() -> void:
 	Assert.is_true(DOMAIN in CommandDomains.DOMAINS, "listed in command_domains.gd")
 	for method: String in ["debug.state", "debug.list_breakpoints"]:
-		Assert.is_true(_registry.dispatch_info(method)["read_only"], "%s reads" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["read_only"], "%s reads" % method)
 	for method: String in ["debug.set_breakpoint", "debug.continue"]:
-		Assert.is_false(_registry.dispatch_info(method)["read_only"], "%s acts" % method)
+		Assert.is_false(_fx.registry.dispatch_info(method)["read_only"], "%s acts" % method)
 	for method: String in ["debug.state", "debug.list_breakpoints", "debug.set_breakpoint", "debug.continue"]:
-		Assert.is_true(_registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
 
 
 func test_set_list_and_clear_breakpoints() -> void:
-	var result := _call("debug.set_breakpoint", ResultExamples.params("debug", "debug.set_breakpoint", 0))
+	var result := _fx.invoke("debug.set_breakpoint", ResultExamples.params("debug", "debug.set_breakpoint", 0))
 	ResultExamples.check("debug", "debug.set_breakpoint", result, 0)
-	Assert.eq(_context.breakpoints(), PackedStringArray([SCRIPT + ":2"]), "the context holds it")
-	Assert.eq(_call("debug.set_breakpoint", {"file_path": SCRIPT, "line": 2})["status"], "unchanged", "idempotent")
-	Assert.eq(_call("debug.set_breakpoint", {"file_path": SCRIPT, "line": 4.0})["status"], "set", "a whole float")
-	ResultExamples.check("debug", "debug.list_breakpoints", _call("debug.list_breakpoints", {}), 0)
-	var cleared := _call("debug.set_breakpoint", {"file_path": SCRIPT, "line": 4, "enabled": false})
+	Assert.eq(_fx.context.breakpoints(), PackedStringArray([SCRIPT + ":2"]), "the context holds it")
+	Assert.eq(_fx.invoke("debug.set_breakpoint", {"file_path": SCRIPT, "line": 2})["status"], "unchanged", "idempotent")
+	Assert.eq(_fx.invoke("debug.set_breakpoint", {"file_path": SCRIPT, "line": 4.0})["status"], "set", "a whole float")
+	ResultExamples.check("debug", "debug.list_breakpoints", _fx.invoke("debug.list_breakpoints", {}), 0)
+	var cleared := _fx.invoke("debug.set_breakpoint", {"file_path": SCRIPT, "line": 4, "enabled": false})
 	Assert.eq(cleared["status"], "cleared", "cleared")
-	Assert.eq(_call("debug.set_breakpoint", {"file_path": SCRIPT, "line": 4, "enabled": false})["status"],
+	Assert.eq(_fx.invoke("debug.set_breakpoint", {"file_path": SCRIPT, "line": 4, "enabled": false})["status"],
 		"unchanged", "clearing twice")
-	Assert.eq(_call("debug.list_breakpoints", {})["count"], 1, "one left")
+	Assert.eq(_fx.invoke("debug.list_breakpoints", {})["count"], 1, "one left")
 
 
 func test_refusals_name_what_was_wrong_and_change_nothing() -> void:
 	ResultExamples.check("debug", "debug.set_breakpoint",
-		_call("debug.set_breakpoint", ResultExamples.params("debug", "debug.set_breakpoint", 1)), 1)
+		_fx.invoke("debug.set_breakpoint", ResultExamples.params("debug", "debug.set_breakpoint", 1)), 1)
 	var cases := [
 		[{"line": 2}, "INVALID_PARAMS"],
 		[{"file_path": SCRIPT}, "INVALID_PARAMS"],
@@ -79,28 +73,23 @@ func test_refusals_name_what_was_wrong_and_change_nothing() -> void:
 		[{"file_path": "res://addons/godot_mcp_toolkit/plugin.gd", "line": 1}, "PATH_DENIED"],
 	]
 	for case: Array in cases:
-		Assert.eq(_call("debug.set_breakpoint", case[0])["code"], case[1], str(case[0]))
-	_context.set_editor_setting("text_editor/external/use_external_editor", true)
-	Assert.eq(_call("debug.set_breakpoint", {"file_path": SCRIPT, "line": 1})["code"], "EXTERNAL_EDITOR_ACTIVE",
+		Assert.eq(_fx.invoke("debug.set_breakpoint", case[0])["code"], case[1], str(case[0]))
+	_fx.context.set_editor_setting("text_editor/external/use_external_editor", true)
+	Assert.eq(_fx.invoke("debug.set_breakpoint", {"file_path": SCRIPT, "line": 1})["code"], "EXTERNAL_EDITOR_ACTIVE",
 		"an external editor holds the breakpoints")
-	_context.set_editor_setting("text_editor/external/use_external_editor", false)
-	Assert.eq(_context.breakpoints().size(), 0, "nothing was set")
+	_fx.context.set_editor_setting("text_editor/external/use_external_editor", false)
+	Assert.eq(_fx.context.breakpoints().size(), 0, "nothing was set")
 
 
 func test_state_and_continue_follow_the_debugger() -> void:
-	Assert.eq(_call("debug.continue", {})["code"], "GAME_NOT_RUNNING", "no game")
-	Assert.eq(_call("debug.state", {})["game_running"], false, "no game")
-	_context.debugger["active"] = true
-	ResultExamples.check("debug", "debug.continue", _call("debug.continue", {}), 1)
-	_context.set_breakpoint(SCRIPT, 3, true)
-	_context.debugger["paused"] = true
-	ResultExamples.check("debug", "debug.state", _call("debug.state", {}), 0)
-	ResultExamples.check("debug", "debug.continue", _call("debug.continue", {}), 0)
-	Assert.eq(_context.continued, 1, "the context was asked to resume once")
-	Assert.eq(_call("debug.state", {})["paused"], false, "running again")
-	_context.set_breakpoint(SCRIPT, 3, false)
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
+	Assert.eq(_fx.invoke("debug.continue", {})["code"], "GAME_NOT_RUNNING", "no game")
+	Assert.eq(_fx.invoke("debug.state", {})["game_running"], false, "no game")
+	_fx.context.debugger["active"] = true
+	ResultExamples.check("debug", "debug.continue", _fx.invoke("debug.continue", {}), 1)
+	_fx.context.set_breakpoint(SCRIPT, 3, true)
+	_fx.context.debugger["paused"] = true
+	ResultExamples.check("debug", "debug.state", _fx.invoke("debug.state", {}), 0)
+	ResultExamples.check("debug", "debug.continue", _fx.invoke("debug.continue", {}), 0)
+	Assert.eq(_fx.context.continued, 1, "the context was asked to resume once")
+	Assert.eq(_fx.invoke("debug.state", {})["paused"], false, "running again")
+	_fx.context.set_breakpoint(SCRIPT, 3, false)

@@ -8,17 +8,15 @@ extends RefCounted
 
 const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")
-const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/contract/screenshot_response.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/editor_advanced_commands.gd"
 const DIR := "res://tmp_tests/editor_advanced"
 
 var _root := Node2D.new()
-var _context := RuntimeContext.new()
-var _registry := CommandRegistry.new()
+var _fx: DomainFixture = null
 
 
 func _init() -> void:
@@ -31,33 +29,26 @@ func _init() -> void:
 	sprite.name = "Sprite"
 	_root.add_child(sprite)
 	sprite.owner = _root
-	(Engine.get_main_loop() as SceneTree).root.add_child(_root)
-	_context.set_scene_root(_root)
-	_registry.configure("4.6.0", _context)
 	var domains: Array[String] = [DOMAIN]
-	CommandDomains.register_all(_registry, _context, domains)
+	_fx = DomainFixture.new(domains, "editor_advanced", _root, DIR, "4.6.0")
 
 
 func cleanup() -> void:
-	_root.free()
-	for file_name: String in DirAccess.get_files_at(DIR):
-		DirAccess.remove_absolute(DIR.path_join(file_name))
-	DirAccess.remove_absolute(DIR)
-	DirAccess.remove_absolute("res://tmp_tests")
+	_fx.cleanup()
 
 
 func test_registered_with_the_reference_lanes() -> void:
 	Assert.is_true(DOMAIN in CommandDomains.DOMAINS, "listed in command_domains.gd")
-	Assert.is_true(_registry.dispatch_info("editor.screenshot")["read_only"], "screenshot reads")
-	Assert.is_false(_registry.dispatch_info("editor.screenshot")["scene_independent"], "of the edited scene")
-	Assert.is_false(_registry.dispatch_info("editor.refresh")["read_only"], "refresh acts")
-	Assert.is_true(_registry.dispatch_info("editor.wait_for_idle")["read_only"], "waiting reads")
+	Assert.is_true(_fx.registry.dispatch_info("editor.screenshot")["read_only"], "screenshot reads")
+	Assert.is_false(_fx.registry.dispatch_info("editor.screenshot")["scene_independent"], "of the edited scene")
+	Assert.is_false(_fx.registry.dispatch_info("editor.refresh")["read_only"], "refresh acts")
+	Assert.is_true(_fx.registry.dispatch_info("editor.wait_for_idle")["read_only"], "waiting reads")
 	for method: String in ["editor.refresh", "editor.wait_for_idle"]:
-		Assert.is_true(_registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
+		Assert.is_true(_fx.registry.dispatch_info(method)["scene_independent"], "%s needs no scene" % method)
 
 
 func test_screenshot_inline_is_capped_and_names_the_node() -> void:
-	var reply := _call("editor.screenshot", ResultExamples.params("editor_advanced", "editor.screenshot", 0))
+	var reply := _fx.invoke("editor.screenshot", ResultExamples.params("editor_advanced", "editor.screenshot", 0))
 	ResultExamples.check("editor_advanced", "editor.screenshot", reply, 0)
 	var size := (Engine.get_main_loop() as SceneTree).root.get_texture().get_image().get_size()
 	var expected := ScreenshotResponse.detail_dims(size.x, size.y, "low")
@@ -69,12 +60,12 @@ func test_screenshot_inline_is_capped_and_names_the_node() -> void:
 
 
 func test_screenshot_saved_under_res_is_refreshed() -> void:
-	var reply := _call("editor.screenshot", ResultExamples.params("editor_advanced", "editor.screenshot", 1))
+	var reply := _fx.invoke("editor.screenshot", ResultExamples.params("editor_advanced", "editor.screenshot", 1))
 	ResultExamples.check("editor_advanced", "editor.screenshot", reply, 1)
 	var saved := DIR.path_join("shot.png")
 	Assert.is_true(FileAccess.file_exists(saved), "written")
 	Assert.eq(reply["path"], ProjectSettings.globalize_path(saved), "path is the file")
-	Assert.is_true(saved in _context.refreshed_files, "the editor is told about the new file")
+	Assert.is_true(saved in _fx.context.refreshed_files, "the editor is told about the new file")
 	var loaded := Image.load_from_file(saved)
 	Assert.eq("%dx%d" % [loaded.get_width(), loaded.get_height()], reply["returned"], "full-res on disk")
 
@@ -82,59 +73,54 @@ func test_screenshot_saved_under_res_is_refreshed() -> void:
 func test_screenshot_refusals() -> void:
 	for params: Dictionary in [{"image_detail": "huge"}, {"image_response_mode": "file"},
 			{"save_path": "res://shot.jpg"}, {"force_foreground_editor": "yes"}, {"node_path": 3}]:
-		Assert.eq(_call("editor.screenshot", params)["code"], "INVALID_PARAMS", "refused: %s" % JSON.stringify(params))
+		Assert.eq(_fx.invoke("editor.screenshot", params)["code"], "INVALID_PARAMS", "refused: %s" % JSON.stringify(params))
 	for path: String in ["user://other/shot.png", "res://../x.png", "/tmp/x.png"]:
-		Assert.eq(_call("editor.screenshot", {"save_path": path})["code"], "PATH_DENIED", "refused: %s" % path)
-	Assert.eq(_call("editor.screenshot", {"node_path": "Nope"})["code"], "NOT_FOUND", "missing node")
+		Assert.eq(_fx.invoke("editor.screenshot", {"save_path": path})["code"], "PATH_DENIED", "refused: %s" % path)
+	Assert.eq(_fx.invoke("editor.screenshot", {"node_path": "Nope"})["code"], "NOT_FOUND", "missing node")
 	Assert.is_false(FileAccess.file_exists(DIR.path_join("x.png")), "nothing written")
-	_context.set_scene_root(null)
-	Assert.eq(_call("editor.screenshot", {})["code"], "NO_SCENE", "no scene")
-	_context.set_scene_root(_root)
+	_fx.context.set_scene_root(null)
+	Assert.eq(_fx.invoke("editor.screenshot", {})["code"], "NO_SCENE", "no scene")
+	_fx.context.set_scene_root(_root)
 
 
 func test_minimized_window_needs_force() -> void:
-	_context.viewport_can_draw = false
-	ResultExamples.check("editor_advanced", "editor.screenshot", _call("editor.screenshot", {}), 2)
-	_context.viewport_can_restore = false
-	Assert.eq(_call("editor.screenshot", {"force_foreground_editor": true})["code"], "EDITOR_VIEWPORT_UNAVAILABLE",
+	_fx.context.viewport_can_draw = false
+	ResultExamples.check("editor_advanced", "editor.screenshot", _fx.invoke("editor.screenshot", {}), 2)
+	_fx.context.viewport_can_restore = false
+	Assert.eq(_fx.invoke("editor.screenshot", {"force_foreground_editor": true})["code"], "EDITOR_VIEWPORT_UNAVAILABLE",
 		"still hidden after force")
-	_context.viewport_can_restore = true
-	var forced := _call("editor.screenshot", {"force_foreground_editor": true})
+	_fx.context.viewport_can_restore = true
+	var forced := _fx.invoke("editor.screenshot", {"force_foreground_editor": true})
 	Assert.eq(forced["remediation"], ["foregrounded_editor"], "says what it had to do")
 	Assert.is_true(forced["success"], "and captured")
-	Assert.is_false(_call("editor.screenshot", {}).has("remediation"), "a clean capture says nothing")
+	Assert.is_false(_fx.invoke("editor.screenshot", {}).has("remediation"), "a clean capture says nothing")
 
 
 func test_refresh_project_or_files() -> void:
-	ResultExamples.check("editor_advanced", "editor.refresh", _call("editor.refresh", {}), 0)
-	Assert.eq(_context.scans, 1, "a full scan")
+	ResultExamples.check("editor_advanced", "editor.refresh", _fx.invoke("editor.refresh", {}), 0)
+	Assert.eq(_fx.context.scans, 1, "a full scan")
 	ResultExamples.check("editor_advanced", "editor.refresh",
-		_call("editor.refresh", ResultExamples.params("editor_advanced", "editor.refresh", 1)), 1)
-	Assert.eq(_context.refreshed_files, PackedStringArray([DIR.path_join("a.txt"), DIR.path_join("gone.txt")]),
+		_fx.invoke("editor.refresh", ResultExamples.params("editor_advanced", "editor.refresh", 1)), 1)
+	Assert.eq(_fx.context.refreshed_files, PackedStringArray([DIR.path_join("a.txt"), DIR.path_join("gone.txt")]),
 		"those files")
-	Assert.eq(_context.scans, 1, "no full scan for named files")
+	Assert.eq(_fx.context.scans, 1, "no full scan for named files")
 	for params: Dictionary in [{"file_paths": "res://a.txt"}, {"file_paths": []}]:
-		Assert.eq(_call("editor.refresh", params)["code"], "INVALID_PARAMS", JSON.stringify(params))
-	Assert.eq(_call("editor.refresh", {"file_paths": [DIR.path_join("a.txt"), "user://x"]})["code"], "PATH_DENIED",
+		Assert.eq(_fx.invoke("editor.refresh", params)["code"], "INVALID_PARAMS", JSON.stringify(params))
+	Assert.eq(_fx.invoke("editor.refresh", {"file_paths": [DIR.path_join("a.txt"), "user://x"]})["code"], "PATH_DENIED",
 		"a bad entry refuses the whole call")
-	Assert.eq(_context.refreshed_files.size(), 2, "and refreshes nothing")
+	Assert.eq(_fx.context.refreshed_files.size(), 2, "and refreshes nothing")
 
 
 func test_wait_for_idle_waits_then_times_out() -> void:
-	var idle := _call("editor.wait_for_idle", {})
+	var idle := _fx.invoke("editor.wait_for_idle", {})
 	Assert.eq([idle["success"], idle["was_busy"]], [true, false], "idle at once")
-	_context.busy_polls = 3
+	_fx.context.busy_polls = 3
 	ResultExamples.check("editor_advanced", "editor.wait_for_idle",
-		_call("editor.wait_for_idle", ResultExamples.params("editor_advanced", "editor.wait_for_idle", 0)), 0)
-	Assert.eq(_context.busy_polls, 0, "polled until idle")
-	_context.busy_polls = 1000000
+		_fx.invoke("editor.wait_for_idle", ResultExamples.params("editor_advanced", "editor.wait_for_idle", 0)), 0)
+	Assert.eq(_fx.context.busy_polls, 0, "polled until idle")
+	_fx.context.busy_polls = 1000000
 	ResultExamples.check("editor_advanced", "editor.wait_for_idle",
-		_call("editor.wait_for_idle", ResultExamples.params("editor_advanced", "editor.wait_for_idle", 1)), 1)
-	_context.busy_polls = 0
+		_fx.invoke("editor.wait_for_idle", ResultExamples.params("editor_advanced", "editor.wait_for_idle", 1)), 1)
+	_fx.context.busy_polls = 0
 	for bad: Variant in [0, -5, "soon"]:
-		Assert.eq(_call("editor.wait_for_idle", {"timeout_ms": bad})["code"], "INVALID_PARAMS", str(bad))
-
-
-func _call(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = _registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
+		Assert.eq(_fx.invoke("editor.wait_for_idle", {"timeout_ms": bad})["code"], "INVALID_PARAMS", str(bad))
