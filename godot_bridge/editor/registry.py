@@ -131,8 +131,9 @@ def _warn_once(message: str) -> None:
         log.warning(message)
 
 
-# The toolkit replaces the registry as tmp -> old file to .bak -> tmp into place (atomic_file.gd):
-# between the two renames the file is missing while .tmp and .bak exist.
+# The reference toolkit replaces the registry as tmp -> old file to .bak -> tmp into place: between
+# the two renames the file is missing while .tmp and .bak exist. (Ours renames tmp over the file
+# once, so it never leaves that gap; the retry is for the reference's.)
 REWRITE_SUFFIXES = (".tmp", ".bak")
 REWRITE_PAUSE_S = 0.02
 

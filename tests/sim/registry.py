@@ -3,9 +3,8 @@
 A Python mirror of addons/godot_mcp_toolkit/registry/: each editor owns
 ``entries/<hash>.json``, each game ``entries/<hash>.runtime.json``; after every change the
 whole ``entries/`` folder is projected into ``projects.json`` under a directory lock. Every
-file is replaced the toolkit's crash-safe way (``.tmp``, old file to ``.bak``, move into place),
-so a reader racing a rewrite meets what it would meet with the real plugin, including the
-instant when ``projects.json`` does not exist. ``merge_by_path`` is the projection rule
+file is replaced the toolkit's way (write ``.tmp``, one rename over the target), so a reader
+racing a rewrite meets what it would meet with the real plugin: the old file or the new one. ``merge_by_path`` is the projection rule
 (registry_projection.gd), checked against the GDScript side's fixture in
 tests/unit/test_toolkit_fixtures.py.
 """
@@ -116,17 +115,11 @@ def merge_by_path(entries: list[Any], overlays: list[Any]) -> dict[str, Any]:
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write ``<path>.tmp``, move the old file to ``.bak``, move tmp into place, drop the backup."""
+    """Write ``<path>.tmp`` and rename it over ``path`` (atomic_file.gd: one rename, no gap)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp, bak = path.with_name(path.name + ".tmp"), path.with_name(path.name + ".bak")
+    tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
-    had_old = path.exists()
-    if had_old:
-        bak.unlink(missing_ok=True)
-        path.rename(bak)
-    tmp.rename(path)
-    if had_old:
-        bak.unlink(missing_ok=True)
+    os.replace(tmp, path)
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
