@@ -61,9 +61,7 @@ def error_codes(
 
 def vocabulary(repo: Path) -> set[str]:
     source = (repo / gd_drift.TOOLKIT / "contract" / "mcp_toolkit_error.gd").read_text(encoding="utf-8")
-    return set(re.findall(r"^\s*\"([A-Z][A-Z0-9_]+)\"\s*:", source, re.M)) | set(
-        re.findall(r"\"([A-Z][A-Z0-9_]+)\"", source)
-    )
+    return set(re.findall(r"\"([A-Z][A-Z0-9_]+)\"", source))
 
 
 def _type_of(schema: dict[str, Any]) -> str:
