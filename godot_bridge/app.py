@@ -14,6 +14,7 @@ from godot_bridge import groups
 from godot_bridge.catalogue import Catalogue, ToolDef, load_catalogue
 from godot_bridge.config import Settings
 from godot_bridge.dispatch import ProgressFn, RateLimiter, ToolDispatch
+from godot_bridge.images import ImageStore
 from godot_bridge.live_config import LiveConfig
 from godot_bridge.prompts import PromptService
 from godot_bridge.resources import ResourceService
@@ -48,8 +49,11 @@ class BridgeApp:
         if settings.read_only:
             warn_contradictory_annotations(self.catalogue)
         self._listeners: list[Callable[[], None]] = []
+        # Screenshots taken as links: kept by the editor bridge, read back through the resources.
+        self.images = ImageStore()
         self.editor = EditorBridge(
-            settings, on_change=self._editor_changed, on_connect=self._editor_connected, catalogue=self.catalogue
+            settings, on_change=self._editor_changed, on_connect=self._editor_connected, catalogue=self.catalogue,
+            images=self.images,
         )
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
@@ -65,7 +69,7 @@ class BridgeApp:
         )
         self.resources = ResourceService(
             settings.project_path, self.editor, read_only=lambda: self.surface.read_only,
-            script_limit_kb=lambda: self.settings.script_read_limit_kb,
+            script_limit_kb=lambda: self.settings.script_read_limit_kb, images=self.images,
         )
         self.prompts = PromptService()
         self._tools_cache: list[dict[str, Any]] | None = None

@@ -51,6 +51,20 @@ def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
     return int(raw)
 
 
+# GODOT_MCP_IMAGE_MODE's values: how a screenshot comes back when the call names no
+# image_response_mode (screenshots.py). Kept here, not imported, so config stays a leaf module.
+IMAGE_MODES = ("inline", "link")
+
+
+def _env_image_mode(env: Mapping[str, str], name: str) -> str:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return IMAGE_MODES[0]
+    if raw not in IMAGE_MODES:
+        raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(IMAGE_MODES)}")
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     project_path: Path
@@ -64,6 +78,7 @@ class Settings:
     script_read_limit_kb: int | None = None
     ws_buffer_limit_kb: int | None = None
     result_limit_kb: int = DEFAULT_RESULT_LIMIT_KB
+    image_mode: str = IMAGE_MODES[0]  # "inline" | "link": the screenshots' default image_response_mode
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
     cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -97,6 +112,7 @@ class Settings:
             script_read_limit_kb=_env_positive_int(env, "GODOT_MCP_SCRIPT_READ_LIMIT"),
             ws_buffer_limit_kb=_env_positive_int(env, "GODOT_MCP_WS_BUFFER_LIMIT"),
             result_limit_kb=_env_positive_int(env, "GODOT_MCP_RESULT_LIMIT") or DEFAULT_RESULT_LIMIT_KB,
+            image_mode=_env_image_mode(env, "GODOT_MCP_IMAGE_MODE"),
             env=env,
             cli=cli,
         )
@@ -139,6 +155,10 @@ def _check_log_level(name: str, raw: str) -> None:
         raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(LOG_LEVELS)}")
 
 
+def _check_image_mode(name: str, raw: str) -> None:
+    _env_image_mode({name: raw}, name)
+
+
 def _check_absolute(name: str, raw: str) -> None:
     if raw.strip() and not Path(raw.strip()).expanduser().is_absolute():
         raise ConfigError(f"{name}: {raw!r} is not an absolute path")
@@ -158,6 +178,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_MCP_CONFIG_VERSION": _check_any,
     "GODOT_MCP_LOG_LEVEL": _check_log_level,
     "GODOT_MCP_RESULT_LIMIT": _check_positive,
+    "GODOT_MCP_IMAGE_MODE": _check_image_mode,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
     "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
     "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it

@@ -33,6 +33,7 @@ BRIDGE_HINTS: dict[str, str] = {
     "UNSUPPORTED": "This tool needs a newer Godot version. Use classdb_get_info to look for alternatives.",
     "INVALID_PARAMS": "Fix the named argument and call again.",
     "EMPTY_CONTENT": "The editor returned neither an image nor a saved path; retry the capture.",
+    "IMAGE_UNREADABLE": "The capture's image could not be read as a PNG; retry, or use image_response_mode inline.",
     "UNSUPPORTED_FILE_TYPE": "Only .gd, .gdshader and .gdshaderinc files are supported.",
     "INTERNAL": "Unexpected failure inside the bridge; see its stderr log.",
     "RPC_ERROR": "The editor rejected the request; the plugin may be older than the bridge. "

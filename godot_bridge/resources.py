@@ -9,6 +9,8 @@
   with no editor running (unsaved editor changes are then not in it). ``source`` says which.
 * ``godot://script/{path}``: a script's text, read from disk (no editor needed), wrapped as
   untrusted content (contract C21).
+* ``godot://screenshots/<id>.png``: a screenshot taken with ``image_response_mode: link``, as
+  long as the bridge keeps it (images.py); listed newest first after the static resources.
 
 ``{path}`` is a project path with or without its ``res://`` prefix (``levels/a.tscn`` or
 ``res://levels/a.tscn``), percent-decoded. Every path goes through the path guard and, on disk,
@@ -17,6 +19,7 @@ must stay inside the project after symlinks are resolved.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import re
@@ -29,6 +32,9 @@ from urllib.parse import unquote
 from godot_bridge import __version__, untrusted
 from godot_bridge.errors import ToolError
 from godot_bridge.godot_files import SceneFormatError, count_nodes, project_settings, scene_tree
+from godot_bridge.images import MIME as PNG_MIME
+from godot_bridge.images import URI_PREFIX as SCREENSHOT_PREFIX
+from godot_bridge.images import ImageStore
 from godot_bridge.pathguard import check_path
 
 log = logging.getLogger(__name__)
@@ -140,14 +146,15 @@ def _read_text(file: Path, path: str, limit_kb: int) -> str:
 
 class ResourceService:
     def __init__(self, project: Path, editor: EditorView, *, read_only: Callable[[], bool],
-                 script_limit_kb: Callable[[], int | None]) -> None:
+                 script_limit_kb: Callable[[], int | None], images: ImageStore | None = None) -> None:
         self.project = project
         self.editor = editor
+        self.images = images if images is not None else ImageStore()
         self._read_only = read_only
         self._script_limit_kb = script_limit_kb
 
     def list(self) -> list[dict[str, Any]]:
-        return [r.listing() for r in STATIC]
+        return [r.listing() for r in STATIC] + [image.resource() for image in self.images.images()]
 
     def templates(self) -> list[dict[str, Any]]:
         return [r.listing("uriTemplate") for r in TEMPLATES]
@@ -163,6 +170,8 @@ class ResourceService:
         if uri.startswith(SCRIPT_PREFIX):
             path = res_path(uri[len(SCRIPT_PREFIX):])
             return [{"uri": uri, "mimeType": "text/plain", "text": self.script(path)}]
+        if uri.startswith(SCREENSHOT_PREFIX):
+            return [self.screenshot(uri)]
         known = ", ".join([r.uri for r in STATIC] + [r.uri for r in TEMPLATES])
         raise ResourceError(f"unknown resource {uri!r}; known: {known}", not_found=True)
 
@@ -223,6 +232,15 @@ class ResourceService:
         if named != path:
             return None
         return {k: v for k, v in reply.items() if k not in ("success", "scene_path", "file_path")}
+
+    def screenshot(self, uri: str) -> dict[str, Any]:
+        image = self.images.find(uri)
+        if image is None:
+            raise ResourceError(
+                f"no screenshot {uri} is kept: it was never taken in this bridge session, or it was dropped "
+                f"to keep the last {self.images.max_count} screenshots within {self.images.max_bytes // 2**20} "
+                "MiB; take it again", not_found=True)
+        return {"uri": uri, "mimeType": PNG_MIME, "blob": base64.b64encode(image.data).decode("ascii")}
 
     def script(self, path: str) -> str:
         limit = self._script_limit_kb() or DEFAULT_SCRIPT_LIMIT_KB

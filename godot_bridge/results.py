@@ -130,3 +130,9 @@ def screenshot(payload: dict[str, Any]) -> ToolOutcome:
     if payload.get("path"):
         return success(meta)
     return failure(ToolError("EMPTY_CONTENT", "the capture returned neither image data nor a saved file path"))
+
+
+def screenshot_link(link: dict[str, Any], meta: dict[str, Any]) -> ToolOutcome:
+    """A kept screenshot: its ``resource_link`` block first, then the metadata (which names the uri too)."""
+    structured, text = sorted_and_text(meta)
+    return ToolOutcome(content=[link, {"type": "text", "text": text}], structured=structured)

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from godot_bridge import results
+from godot_bridge import results, screenshots
 from godot_bridge.catalogue import Catalogue, load_catalogue
 from godot_bridge.config import Settings
 from godot_bridge.editor.channel import WsChannel
@@ -46,6 +46,7 @@ from godot_bridge.editor.runtime import RuntimeLink
 from godot_bridge.editor.timing import Timing
 from godot_bridge.editor.watch import RegistryWatcher
 from godot_bridge.errors import ToolError
+from godot_bridge.images import ImageStore
 from godot_bridge.pathguard import check_paths
 from godot_bridge.progress import ProgressFn, WaitReporter
 from godot_bridge.results import ToolOutcome
@@ -80,8 +81,11 @@ class EditorBridge:
         timing: Timing | None = None,
         registry_file: Path | None = None,
         catalogue: Catalogue | None = None,
+        images: ImageStore | None = None,
     ) -> None:
         self.settings = settings
+        # Screenshots kept for image_response_mode link; the app shares it with the resources.
+        self.images = images if images is not None else ImageStore()
         # The catalogue names the tool that reads the game's log; its method also explains crashes.
         log_tool = (catalogue or load_catalogue()).handling("game_log")
         self._game_log_method = log_tool.method if log_tool is not None else None
@@ -368,6 +372,9 @@ class EditorBridge:
             if not tool.method:
                 raise ToolError("INTERNAL", f"{tool.name} has no toolkit method to forward")
             channel, params = route(tool, args)
+            link = False
+            if "image_result" in tool.handling:
+                params, link = screenshots.toolkit_params(params, self.settings.image_mode)
             return await self._forward(
                 tool.method,
                 params,
@@ -378,6 +385,7 @@ class EditorBridge:
                 wait_message=tool.wait_message,
                 wait_for_runtime=args.get("wait_for_runtime") is not False,
                 progress=progress,
+                link=link,
             )
         except ToolError as err:
             return results.failure(err)
@@ -397,10 +405,11 @@ class EditorBridge:
         wait_message: str | None = None,
         wait_for_runtime: bool = True,
         progress: ProgressFn | None = None,
+        link: bool = False,
     ) -> ToolOutcome:
         async with WaitReporter(progress) as waits:
             return await self._forward_reporting(method, params, channel, timeout, success_hint,
-                                                 handling, wait_message, wait_for_runtime, waits)
+                                                 handling, wait_message, wait_for_runtime, waits, link)
 
     async def _forward_reporting(
         self,
@@ -413,6 +422,7 @@ class EditorBridge:
         own_wait: str | None,
         wait_for_runtime: bool,
         waits: WaitReporter,
+        link: bool = False,
     ) -> ToolOutcome:
         if "game_log" in handling and channel == RUNTIME:
             channel = await self._log_channel()
@@ -444,6 +454,8 @@ class EditorBridge:
             lines = await self._crash_context()
             if lines:
                 payload = {**payload, "crash_context": lines}
+        if link:
+            return screenshots.link_result(payload, self.images, channel)
         return shape(payload, success_hint, image="image_result" in handling)
 
     async def _log_channel(self) -> str:
