@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, check_env_value
+from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -31,7 +31,8 @@ def test_every_documented_variable_has_a_rule_and_back() -> None:
     [
         ("GODOT_MCP_EDITOR_PORT", "6550"), ("GODOT_MCP_EDITOR_PORT", ""), ("GODOT_MCP_READ_ONLY", "Yes"),
         ("GODOT_MCP_READ_ONLY", "0"), ("GODOT_MCP_RATE_LIMIT", "30"), ("GODOT_MCP_LOG_LEVEL", "debug"),
-        ("GODOT_MCP_TOKEN_PATH", "/abs/mcp_token"), ("GODOT_BIN", "godot4"),
+        ("GODOT_MCP_TOKEN_PATH", "/abs/mcp_token"), ("GODOT_BIN", "godot4"), ("GODOT_MCP_IMAGE_MODE", "link"),
+        ("GODOT_MCP_IMAGE_MODE", "Inline"), ("GODOT_MCP_IMAGE_MODE", ""),
     ],
 )
 def test_valid_values(name: str, value: str) -> None:
@@ -45,6 +46,7 @@ def test_valid_values(name: str, value: str) -> None:
         ("GODOT_MCP_READ_ONLY", "please", "neither on"), ("GODOT_MCP_RATE_LIMIT", "0", "positive"),
         ("GODOT_MCP_WS_BUFFER_LIMIT", "1k", "positive"), ("GODOT_MCP_LOG_LEVEL", "loud", "not one of"),
         ("GODOT_MCP_TOKEN_PATH", "relative/mcp_token", "absolute"), ("GODOT_MCP_READONLY", "1", "not a variable"),
+        ("GODOT_MCP_IMAGE_MODE", "links", "inline, link"),
     ],
 )
 def test_invalid_values_name_the_variable(name: str, value: str, said: str) -> None:
@@ -58,3 +60,10 @@ def test_editor_only_variables_are_not_bridge_variables() -> None:
         "GODOT_MCP_EDITOR_PORT_MIN", "GODOT_MCP_EDITOR_PORT_MAX", "GODOT_MCP_RUNTIME_PORT_MIN", "GODOT_MCP_RUNTIME_PORT_MAX"
     }
     assert not EDITOR_ONLY_ENV & set(ENV_CHECKS)
+
+
+def test_image_mode_setting() -> None:
+    assert Settings.from_env({}, project="/tmp").image_mode == "inline"
+    assert Settings.from_env({"GODOT_MCP_IMAGE_MODE": " LINK "}, project="/tmp").image_mode == "link"
+    with pytest.raises(ConfigError, match="GODOT_MCP_IMAGE_MODE"):
+        Settings.from_env({"GODOT_MCP_IMAGE_MODE": "thumbnail"}, project="/tmp")
