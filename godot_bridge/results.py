@@ -132,7 +132,9 @@ def screenshot(payload: dict[str, Any]) -> ToolOutcome:
     return failure(ToolError("EMPTY_CONTENT", "the capture returned neither image data nor a saved file path"))
 
 
-def screenshot_link(link: dict[str, Any], meta: dict[str, Any]) -> ToolOutcome:
-    """A kept screenshot: its ``resource_link`` block first, then the metadata (which names the uri too)."""
+def screenshot_link(link: dict[str, Any], meta: dict[str, Any], preview: dict[str, Any] | None = None) -> ToolOutcome:
+    """A kept screenshot: its ``resource_link`` block first, the small preview image if any, then
+    the metadata (which names the uri too)."""
     structured, text = sorted_and_text(meta)
-    return ToolOutcome(content=[link, {"type": "text", "text": text}], structured=structured)
+    blocks = [link] if preview is None else [link, preview]
+    return ToolOutcome(content=[*blocks, {"type": "text", "text": text}], structured=structured)

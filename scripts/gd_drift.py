@@ -44,6 +44,9 @@ from gd_common import REFERENCE_DIR, REPO, TOOLKIT, Function, fail_exit, functio
 ROUTED_CHANNELS = {"editor", "runtime"}
 # Parameters the bridge consumes itself (it routes on `channel`) and never forwards.
 BRIDGE_ONLY_PARAMS = frozenset({"channel"})
+# ... and those it consumes for one kind of handling: a screenshot's `thumbnail` is the bridge's
+# own preview capture (godot_bridge/screenshots.py).
+BRIDGE_HANDLING_PARAMS = {"image_result": frozenset({"thumbnail"})}
 PENDING_FILE = Path("scripts/gd_drift_pending.txt")
 METHOD = r"[a-z0-9_]+(?:\.[a-z0-9_]+)+"
 _CALL = re.compile(
@@ -81,6 +84,8 @@ def catalogue_params(repo: Path) -> dict[str, set[str]]:
             schema = tool.get("input_schema") or {}
             props = schema.get("properties") if isinstance(schema, dict) else None
             names = set(props) if isinstance(props, dict) else set()
+            for kind in tool.get("handling") or []:
+                names -= BRIDGE_HANDLING_PARAMS.get(kind, frozenset())
             found.setdefault(str(tool.get("method")), set()).update(names - BRIDGE_ONLY_PARAMS)
     return found
 

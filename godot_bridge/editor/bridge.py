@@ -372,7 +372,7 @@ class EditorBridge:
             if not tool.method:
                 raise ToolError("INTERNAL", f"{tool.name} has no toolkit method to forward")
             channel, params = route(tool, args)
-            link = False
+            link: screenshots.LinkPlan | None = None
             if "image_result" in tool.handling:
                 params, link = screenshots.toolkit_params(params, self.settings.image_mode)
             return await self._forward(
@@ -405,7 +405,7 @@ class EditorBridge:
         wait_message: str | None = None,
         wait_for_runtime: bool = True,
         progress: ProgressFn | None = None,
-        link: bool = False,
+        link: screenshots.LinkPlan | None = None,
     ) -> ToolOutcome:
         async with WaitReporter(progress) as waits:
             return await self._forward_reporting(method, params, channel, timeout, success_hint,
@@ -422,7 +422,7 @@ class EditorBridge:
         own_wait: str | None,
         wait_for_runtime: bool,
         waits: WaitReporter,
-        link: bool = False,
+        link: screenshots.LinkPlan | None = None,
     ) -> ToolOutcome:
         if "game_log" in handling and channel == RUNTIME:
             channel = await self._log_channel()
@@ -454,9 +454,19 @@ class EditorBridge:
             lines = await self._crash_context()
             if lines:
                 payload = {**payload, "crash_context": lines}
-        if link:
-            return screenshots.link_result(payload, self.images, channel)
+        if link is not None:
+            preview = None
+            if link.thumbnail is not None and succeeded:
+                preview = await self._preview(method, link.thumbnail, channel, timeout)
+            return screenshots.link_result(payload, self.images, channel, preview)
         return shape(payload, success_hint, image="image_result" in handling)
+
+    async def _preview(self, method: str, params: dict[str, Any], channel: str, timeout: float | None) -> Any:
+        """The thumbnail's capture; its failure is reported in the result's metadata, never raised."""
+        try:
+            return await self.call(method, params, channel=channel, timeout=timeout)
+        except ToolError as err:
+            return {"success": False, "error": err.message, "code": err.code}
 
     async def _log_channel(self) -> str:
         """The game log reads the game while one runs, else the editor's copy of the last session."""

@@ -115,6 +115,19 @@ async def test_editor_screenshot_link_after_discover_keeps_save_path(mode: str, 
             assert sim.requests("editor.screenshot")[-1].params == {**args, "image_response_mode": "both"}
             assert await read_png(client, str(link.uri)) == png
 
+            # thumbnail: a second, low-detail inline capture rides along as a small image block.
+            preview = make_png(12, 9)
+            sim.script("editor.screenshot", shot(png))
+            sim.script("editor.screenshot", shot(preview, image_detail="low", returned="12x9"))
+            result = await client.call_tool("editor_screenshot", {**args, "thumbnail": True})
+            link, image, text = result.content
+            assert link.type == "resource_link" and image.type == "image"
+            assert base64.b64decode(image.data) == preview and json.loads(text.text)["thumbnail"] == "12x9"
+            sent = [r.params for r in sim.requests("editor.screenshot")[-2:]]
+            assert sent == [{**args, "image_response_mode": "both"},
+                            {"image_response_mode": "inline", "image_detail": "low", "node_path": "Sprite"}]
+            assert await read_png(client, str(link.uri)) == png
+
 
 async def test_env_default_link_evicts_the_oldest_and_inline_still_works(sim: ToolkitSim, data_home: Path,
                                                                          project_dir: Path) -> None:

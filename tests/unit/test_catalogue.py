@@ -160,7 +160,9 @@ def test_params_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, A
     allowed = {(p, aspect) for t, p, aspect in _deviations() if t == name}
     schema = tool.input_schema
     props: dict[str, Any] = schema["properties"]
-    assert list(props) == [p["name"] for p in ref["params"]], "parameter names and order"
+    # Our own parameters (aspect "extra") come after the reference's, which keep their names and order.
+    extra = [p for p in props if (p, "extra") in allowed]
+    assert list(props) == [p["name"] for p in ref["params"]] + extra, "parameter names and order"
     assert schema.get("additionalProperties") is False
 
     ref_required = {p["name"] for p in ref["params"] if p["required"]}
@@ -190,8 +192,12 @@ def test_params_match_reference(cat: Catalogue, ref_tools: dict[str, dict[str, A
 def test_deviations_name_real_params(cat: Catalogue, ref_tools: dict[str, dict[str, Any]]) -> None:
     listed = _deviations()
     assert ("lsp_completion", "limit", "required") in listed
-    for tool_name, param, _aspect in listed:
-        assert param.split("[]")[0] in {p["name"] for p in ref_tools[tool_name]["params"]}
+    for tool_name, param, aspect in listed:
+        ref_params = {p["name"] for p in ref_tools[tool_name]["params"]}
+        if aspect == "extra":  # ours alone: served by the catalogue, unknown to the reference
+            assert param not in ref_params and param in cat.tools[tool_name].input_schema["properties"]
+        else:
+            assert param.split("[]")[0] in ref_params
     completion = cat.tools.get("lsp_completion")
     assert completion is not None
     assert "limit" not in completion.input_schema.get("required", [])

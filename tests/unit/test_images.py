@@ -9,7 +9,8 @@ import pytest
 
 from godot_bridge.images import URI_PREFIX, ImageStore, ImageTooLarge
 from godot_bridge.png import PngError, png_size
-from godot_bridge.screenshots import link_result, toolkit_params
+from godot_bridge.errors import ToolError
+from godot_bridge.screenshots import LinkPlan, link_result, toolkit_params
 from tests.pngs import make_png
 
 
@@ -92,16 +93,31 @@ def test_store_bounds_must_be_positive() -> None:
 
 
 def test_params_without_link_go_out_untouched() -> None:
-    assert toolkit_params({"image_detail": "low"}, "inline") == ({"image_detail": "low"}, False)
-    assert toolkit_params({"image_response_mode": "disk"}, "link") == ({"image_response_mode": "disk"}, False)
-    assert toolkit_params({"image_response_mode": "inline"}, "link") == ({"image_response_mode": "inline"}, False)
+    assert toolkit_params({"image_detail": "low"}, "inline") == ({"image_detail": "low"}, None)
+    assert toolkit_params({"image_response_mode": "disk"}, "link") == ({"image_response_mode": "disk"}, None)
+    assert toolkit_params({"image_response_mode": "inline"}, "link") == ({"image_response_mode": "inline"}, None)
+    assert toolkit_params({"thumbnail": False}, "inline") == ({}, None)
 
 
 def test_link_asks_inline_or_both_with_a_save_path() -> None:
-    assert toolkit_params({"image_response_mode": "link"}, "inline") == ({"image_response_mode": "inline"}, True)
-    assert toolkit_params({}, "link") == ({"image_response_mode": "inline"}, True)
+    plain = LinkPlan(thumbnail=None)
+    assert toolkit_params({"image_response_mode": "link"}, "inline") == ({"image_response_mode": "inline"}, plain)
+    assert toolkit_params({}, "link") == ({"image_response_mode": "inline"}, plain)
     params, link = toolkit_params({"image_response_mode": "link", "save_path": "user://screenshots/a.png"}, "inline")
-    assert link and params == {"image_response_mode": "both", "save_path": "user://screenshots/a.png"}
+    assert link == plain and params == {"image_response_mode": "both", "save_path": "user://screenshots/a.png"}
+
+
+def test_thumbnail_is_a_low_detail_inline_capture_without_the_file() -> None:
+    args = {"image_response_mode": "link", "save_path": "res://a.png", "node_path": "Sprite", "thumbnail": True}
+    params, link = toolkit_params(args, "inline")
+    assert params == {"image_response_mode": "both", "save_path": "res://a.png", "node_path": "Sprite"}
+    assert link == LinkPlan({"image_response_mode": "inline", "image_detail": "low", "node_path": "Sprite"})
+
+
+def test_thumbnail_without_link_is_refused() -> None:
+    with pytest.raises(ToolError) as refused:
+        toolkit_params({"image_response_mode": "disk", "thumbnail": True}, "link")
+    assert refused.value.code == "INVALID_PARAMS" and "image_response_mode link" in refused.value.message
 
 
 def _reply(png: bytes) -> dict[str, object]:
@@ -119,6 +135,21 @@ def test_link_result_keeps_the_image_and_links_it() -> None:
     assert image is not None and image.data == png and "game window" in link["description"]
     assert out.structured["uri"] == link["uri"] and "image_base64" not in out.structured
     assert out.structured["returned"] == "64x36" and link["uri"] in text["text"]
+
+
+def test_link_result_with_a_thumbnail_or_why_not() -> None:
+    store = ImageStore()
+    thumb = make_png(16, 9)
+    preview = {"success": True, "image_base64": base64.b64encode(thumb).decode(), "mime_type": "image/png",
+               "returned": "16x9"}
+    out = link_result(_reply(make_png(64, 36)), store, "runtime", preview)
+    link, image, _text = out.content
+    assert link["type"] == "resource_link" and image == {"type": "image", "data": preview["image_base64"],
+                                                          "mimeType": "image/png"}
+    assert out.structured["thumbnail"] == "16x9"
+    failed = link_result(_reply(make_png(64, 36)), store, "runtime", {"success": False, "error": "minimized"})
+    assert [b["type"] for b in failed.content] == ["resource_link", "text"] and not failed.is_error
+    assert failed.structured["thumbnail"] == "unavailable: minimized"
 
 
 @pytest.mark.parametrize(("image_base64", "code"), [
