@@ -20,6 +20,7 @@ from mcp.shared.exceptions import MCPError
 from godot_bridge.images import DEFAULT_MAX_COUNT
 from tests.bridge_process import ROOT, bridge_env
 from tests.pngs import make_png
+from tests.sim.fixtures import tool
 from tests.sim.server import ToolkitSim
 
 ERAS = ["legacy", "2026-07-28"]
@@ -154,3 +155,22 @@ async def test_env_default_link_evicts_the_oldest_and_inline_still_works(sim: To
             inline = await client.call_tool("runtime_screenshot", {"image_response_mode": "inline"})
             assert inline.content[0].type == "image" and base64.b64decode(inline.content[0].data) == pngs[0]
             assert game.requests("runtime.screenshot")[-1].params == {"image_response_mode": "inline"}
+
+
+async def test_a_configuration_reload_switches_the_default_mode(data_home: Path, project: Path, make_bridge) -> None:
+    """GODOT_MCP_IMAGE_MODE from .mcp.json applies at the next call (live_config hands over new settings)."""
+    editor = ToolkitSim(data_home, project)
+    await editor.start()
+    try:
+        bridge = await make_bridge()
+        png = make_png(20, 10)
+        editor.script("editor.screenshot", shot(png), times=2)
+        before = await bridge.forward(tool("editor_screenshot"), {})
+        assert [b["type"] for b in before.content] == ["image", "text"]
+        bridge.update_settings(bridge.settings.with_env({**bridge.settings.env, "GODOT_MCP_IMAGE_MODE": "link"}))
+        after = await bridge.forward(tool("editor_screenshot"), {})
+        assert after.content[0]["type"] == "resource_link"
+        kept = bridge.images.find(after.content[0]["uri"])
+        assert kept is not None and kept.data == png
+    finally:
+        await editor.stop()
