@@ -16,6 +16,7 @@ from godot_bridge.config import Settings
 from godot_bridge.dispatch import ProgressFn, RateLimiter, ToolDispatch
 from godot_bridge.live_config import LiveConfig
 from godot_bridge.prompts import PromptService
+from godot_bridge.pushed_errors import ErrorStore
 from godot_bridge.resources import ResourceService
 from godot_bridge.results import ToolOutcome
 from godot_bridge.surface import Surface
@@ -48,8 +49,11 @@ class BridgeApp:
         if settings.read_only:
             warn_contradictory_annotations(self.catalogue)
         self._listeners: list[Callable[[], None]] = []
+        # What the editor and the game push; the MCP layer listens to it (godot://errors, log notifications).
+        self.errors = ErrorStore()
         self.editor = EditorBridge(
-            settings, on_change=self._editor_changed, on_connect=self._editor_connected, catalogue=self.catalogue
+            settings, on_change=self._editor_changed, on_connect=self._editor_connected, catalogue=self.catalogue,
+            errors=self.errors,
         )
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
@@ -65,7 +69,7 @@ class BridgeApp:
         )
         self.resources = ResourceService(
             settings.project_path, self.editor, read_only=lambda: self.surface.read_only,
-            script_limit_kb=lambda: self.settings.script_read_limit_kb,
+            script_limit_kb=lambda: self.settings.script_read_limit_kb, errors=self.errors,
         )
         self.prompts = PromptService()
         self._tools_cache: list[dict[str, Any]] | None = None

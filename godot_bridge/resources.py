@@ -3,6 +3,8 @@
 * ``godot://project/info``: project name, main scene, Godot version, whether the editor and the game
   are connected, read-only mode.
 * ``godot://roots``: the folders ``res://`` paths resolve against.
+* ``godot://errors``: the errors and warnings the editor and the game pushed (``pushed_errors``);
+  subscribable, so a client hears each change instead of polling.
 * ``godot://scene/{path}``: a scene's node tree. When the editor is connected it is asked
   (``scene.get_tree`` with the scene's path), and its answer is used only when it says it is
   about that very scene; otherwise the ``.tscn`` is read from disk, so the resource also works
@@ -30,6 +32,7 @@ from godot_bridge import __version__, untrusted
 from godot_bridge.errors import ToolError
 from godot_bridge.godot_files import SceneFormatError, count_nodes, project_settings, scene_tree
 from godot_bridge.pathguard import check_path
+from godot_bridge.pushed_errors import ERRORS_URI, ErrorStore
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +89,9 @@ STATIC = (
                 "Project name, main scene, Godot version, editor/game connection, read-only mode.", JSON),
     ResourceDef("godot://roots", "roots", "Project roots",
                 "The folder res:// paths resolve against, and the path prefixes tools accept.", JSON),
+    ResourceDef(ERRORS_URI, "errors", "Godot errors",
+                "Errors and warnings the editor and the running game reported, with file, line, stack and "
+                "repeat count. Subscribe to hear changes.", JSON),
 )
 TEMPLATES = (
     ResourceDef(SCENE_PREFIX + "{path}", "scene", "Scene tree",
@@ -140,9 +146,10 @@ def _read_text(file: Path, path: str, limit_kb: int) -> str:
 
 class ResourceService:
     def __init__(self, project: Path, editor: EditorView, *, read_only: Callable[[], bool],
-                 script_limit_kb: Callable[[], int | None]) -> None:
+                 script_limit_kb: Callable[[], int | None], errors: ErrorStore | None = None) -> None:
         self.project = project
         self.editor = editor
+        self.errors = errors if errors is not None else ErrorStore()
         self._read_only = read_only
         self._script_limit_kb = script_limit_kb
 
@@ -158,6 +165,8 @@ class ResourceService:
             return [_json(uri, self.project_info())]
         if uri == "godot://roots":
             return [_json(uri, self.roots())]
+        if uri == ERRORS_URI:
+            return [_json(uri, self.errors.document())]
         if uri.startswith(SCENE_PREFIX):
             return [_json(uri, await self.scene(res_path(uri[len(SCENE_PREFIX):])))]
         if uri.startswith(SCRIPT_PREFIX):

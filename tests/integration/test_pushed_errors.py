@@ -1,0 +1,190 @@
+"""Errors pushed by Godot reach an MCP client without polling (issue 16, item 3).
+
+The real bridge process, the SDK client (mcp 2.3.0) in each era, the toolkit simulator
+in-process pushing ``errors.reported`` (editor and game channels) and ``game_crashed``
+as the toolkit does: each new error arrives as a log notification and as an update of
+``godot://errors``; a repeat raises the count without another log notification; a
+malformed push is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.subscriptions import ResourceUpdated
+
+from tests.bridge_process import ROOT, bridge_env
+from tests.sim.fixtures import until
+from tests.sim.server import ToolkitSim
+
+ERRORS = "godot://errors"
+
+
+def entry(id: int, message: str, *, severity: str = "error", count: int = 1, file: str = "res://player.gd",
+          line: int = 12) -> dict[str, Any]:
+    return {"id": id, "severity": severity, "message": message, "file": file, "line": line,
+            "function": "_process", "stack": [{"file": file, "line": line, "function": "_process"}],
+            "count": count, "time_ms": 1000 + id}
+
+
+def reported(source: str, *entries: dict[str, Any]) -> dict[str, Any]:
+    return {"source": source, "entries": list(entries)}
+
+
+@pytest.fixture
+async def sim(data_home: Path, project: Path) -> AsyncIterator[ToolkitSim]:
+    s = ToolkitSim(data_home, project, godot_version="4.5.1", lsp_port=None)
+    await s.start()
+    try:
+        yield s
+    finally:
+        await s.stop()
+
+
+def params(data_home: Path, project: Path) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "godot_bridge"],
+                                 env=bridge_env(data_home, project), cwd=str(ROOT))
+
+
+class Heard:
+    """What the client was told: log messages and resource updates, each awaitable."""
+
+    def __init__(self) -> None:
+        self.logs: list[Any] = []
+        self.updates = 0
+        self._changed = anyio.Event()
+
+    def _poke(self) -> None:
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def on_log(self, params: Any) -> None:
+        self.logs.append(params)
+        self._poke()
+
+    async def on_message(self, message: Any) -> None:
+        if getattr(getattr(message, "params", None), "uri", None) == ERRORS:
+            self.updates += 1
+            self._poke()
+
+    async def until(self, predicate: Any, what: str) -> None:
+        with anyio.fail_after(10):
+            while not predicate():
+                await self._changed.wait()
+
+
+async def read(client: Client) -> dict[str, Any]:
+    result = await client.read_resource(ERRORS)
+    return json.loads(result.contents[0].text)
+
+
+async def test_handshake_client_hears_errors_as_logs_and_resource_updates(sim: ToolkitSim, data_home: Path,
+                                                                          project: Path):
+    heard = Heard()
+    with anyio.fail_after(60):
+        async with Client(params(data_home, project), mode="legacy", logging_callback=heard.on_log,
+                          message_handler=heard.on_message, cache=None) as client:
+            caps = client.server_capabilities
+            assert caps.logging is not None and caps.resources is not None and caps.resources.subscribe
+            assert ERRORS in [str(r.uri) for r in (await client.list_resources()).resources]
+            await client.session.subscribe_resource(ERRORS)
+            await until(lambda: sim.peer_count == 1, 10)
+
+            # A new editor error: one log message, one resource update, readable.
+            await sim.notify("errors.reported", reported("editor", entry(1, "Invalid call 'foo'")))
+            await heard.until(lambda: heard.logs and heard.updates, "first error")
+            first = heard.logs[0]
+            assert (first.level, first.logger) == ("error", "godot.editor")
+            assert first.data["message"] == "Invalid call 'foo'" and first.data["line"] == 12
+            doc = await read(client)
+            assert [(e["source"], e["id"], e["count"]) for e in doc["entries"]] == [("editor", 1, 1)]
+            assert doc["entries"][0]["stack"] == [{"file": "res://player.gd", "line": 12, "function": "_process"}]
+
+            # The same error again with a higher count: an update, no second log message.
+            updates = heard.updates
+            await sim.notify("errors.reported", reported("editor", entry(1, "Invalid call 'foo'", count=7)))
+            await heard.until(lambda: heard.updates > updates, "count update")
+            assert (await read(client))["entries"][0]["count"] == 7
+
+            # Malformed pushes are ignored; the bridge keeps serving, and the next good one arrives.
+            await sim.push({"notification": "errors.reported", "params": "not an object"})
+            await sim.notify("errors.reported", {"source": "somewhere", "entries": [entry(5, "x")]})
+            await sim.notify("errors.reported", reported("editor", {"id": "six", "severity": "error", "message": "x"},
+                                                         entry(7, "bad severity", severity="fatal")))
+            await sim.notify("errors.reported", reported("editor", entry(2, "Unused variable", severity="warning")))
+            await heard.until(lambda: len(heard.logs) >= 2, "second log")
+            assert [log.data["message"] for log in heard.logs] == ["Invalid call 'foo'", "Unused variable"]
+            assert heard.logs[1].level == "warning"
+            assert [e["id"] for e in (await read(client))["entries"]] == [1, 2]
+
+            # logging/setLevel error: warnings are no longer sent as log messages (still stored).
+            await client.set_logging_level("error")
+            await sim.notify("errors.reported", reported("editor", entry(3, "Another warning", severity="warning"),
+                                                         entry(4, "Another error")))
+            await heard.until(lambda: len(heard.logs) >= 3, "third log")
+            assert [log.data["message"] for log in heard.logs[2:]] == ["Another error"]
+            assert [e["id"] for e in (await read(client))["entries"]] == [1, 2, 3, 4]
+
+
+async def test_game_errors_and_a_crash_arrive_from_the_game_and_the_editor(sim: ToolkitSim, data_home: Path,
+                                                                           project: Path):
+    heard = Heard()
+    with anyio.fail_after(60):
+        async with Client(params(data_home, project), mode="legacy", logging_callback=heard.on_log,
+                          message_handler=heard.on_message, cache=None) as client:
+            await until(lambda: sim.peer_count == 1, 10)
+            game = await sim.start_game()
+            # No runtime tool is called: the bridge opens the game's channel when the registry names its port.
+            await until(lambda: game.peer_count == 1, 10)
+            await game.notify("errors.reported", reported("game", entry(1, "Node not found: Enemy")))
+            await heard.until(lambda: heard.logs, "game error")
+            assert (heard.logs[0].logger, heard.logs[0].data["source"]) == ("godot.game", "game")
+
+            # The game's own channel cannot speak for the editor.
+            await game.notify("errors.reported", reported("editor", entry(9, "forged")))
+            await sim.crash_game(exit_code=11, last_lines=["ERROR: boom", "   at: _ready (res://main.gd:3)", ""],
+                                 log_path="/tmp/godot.log")
+            await heard.until(lambda: len(heard.logs) >= 2, "crash")
+            crash = heard.logs[1]
+            assert (crash.level, crash.logger) == ("error", "godot.game")
+            assert crash.data["message"] == "game crashed (exit code 11): ERROR: boom"
+            assert crash.data["last_lines"][0] == "ERROR: boom" and crash.data["log_path"] == "/tmp/godot.log"
+            doc = await read(client)
+            assert [(e["source"], e["id"]) for e in doc["entries"]] == [("game", 1), ("game", "crash-1")]
+
+            # A new game is a new session: the previous game's entries are cleared, and the document says so.
+            game = await sim.start_game()
+            await until(lambda: game.peer_count == 1, 10)
+            await game.notify("errors.reported", reported("game", entry(1, "A different first error")))
+            await heard.until(lambda: len(heard.logs) >= 3, "new session error")
+            doc = await read(client)
+            assert [e["message"] for e in doc["entries"]] == ["A different first error"]
+            assert doc["game_session"]["number"] == 2 and doc["game_session"]["cleared_from_previous"] == 2
+
+
+async def test_modern_client_hears_errors_on_a_listen_stream(sim: ToolkitSim, data_home: Path, project: Path):
+    heard = Heard()
+    with anyio.fail_after(60):
+        async with Client(params(data_home, project), mode="2026-07-28", log_level="warning",
+                          logging_callback=heard.on_log, cache=None) as client:
+            await until(lambda: sim.peer_count == 1, 10)
+            async with client.listen(resource_subscriptions=[ERRORS]) as sub:
+                await sim.notify("errors.reported", reported("editor", entry(1, "Parse error", file="res://a.gd")))
+                event = await anext(sub)
+                assert event == ResourceUpdated(uri=ERRORS)
+                await heard.until(lambda: heard.logs, "log on the listen stream")
+                assert (heard.logs[0].level, heard.logs[0].data["file"]) == ("error", "res://a.gd")
+
+                await sim.notify("errors.reported", reported("editor", entry(1, "Parse error", file="res://a.gd",
+                                                                             count=3)))
+                assert await anext(sub) == ResourceUpdated(uri=ERRORS)
+                assert (await read(client))["entries"][0]["count"] == 3
+            assert len(heard.logs) == 1
