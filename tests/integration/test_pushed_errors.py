@@ -19,13 +19,17 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.subscriptions import ResourceUpdated
 
 from tests.bridge_process import ROOT, bridge_env
+from tests.http_bridge import HttpBridgeProcess
 from tests.sim.fixtures import until
 from tests.sim.server import ToolkitSim
 
 ERRORS = "godot://errors"
+# resources/subscribe and logging/setLevel are what handshake-era clients use, deprecated or not.
+pytestmark = pytest.mark.filterwarnings(f"ignore::{MCPDeprecationWarning.__module__}.MCPDeprecationWarning")
 
 
 def entry(id: int, message: str, *, severity: str = "error", count: int = 1, file: str = "res://player.gd",
@@ -188,3 +192,29 @@ async def test_modern_client_hears_errors_on_a_listen_stream(sim: ToolkitSim, da
                 assert await anext(sub) == ResourceUpdated(uri=ERRORS)
                 assert (await read(client))["entries"][0]["count"] == 3
             assert len(heard.logs) == 1
+
+
+async def test_over_http_a_listen_stream_carries_them_and_handshake_clients_are_told_the_limit(
+        sim: ToolkitSim, data_home: Path, project: Path):
+    heard = Heard()
+    with anyio.fail_after(60):
+        async with HttpBridgeProcess(bridge_env(data_home, project)) as bridge:
+            async with Client(bridge.url, mode="legacy", cache=None) as legacy:
+                # Stateless HTTP keeps no stream for a handshake client: not offered, and refused clearly.
+                caps = legacy.server_capabilities
+                assert caps.logging is None and caps.resources is not None and not caps.resources.subscribe
+                with pytest.raises(MCPError) as refused:
+                    await legacy.session.subscribe_resource(ERRORS)
+                assert "subscriptions/listen" in refused.value.error.message
+            async with Client(bridge.url, mode="2026-07-28", log_level="error", logging_callback=heard.on_log,
+                              cache=None) as client:
+                await until(lambda: sim.peer_count == 1, 10)
+                async with client.listen(resource_subscriptions=[ERRORS]) as sub:
+                    await sim.notify("errors.reported", reported("editor", entry(1, "only a warning",
+                                                                                 severity="warning")))
+                    assert await anext(sub) == ResourceUpdated(uri=ERRORS)
+                    await sim.notify("errors.reported", reported("editor", entry(2, "an error")))
+                    assert await anext(sub) == ResourceUpdated(uri=ERRORS)
+                    await heard.until(lambda: heard.logs, "log over SSE")
+                    assert [log.data["message"] for log in heard.logs] == ["an error"]  # log_level error
+                assert [e["id"] for e in (await read(client))["entries"]] == [1, 2]
