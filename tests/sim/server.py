@@ -5,7 +5,9 @@ C16, C18, C20): a WebSocket server on 127.0.0.1, the registry entry in
 ``<data_home>/godot-mcp-toolkit/projects.json``, the token file under
 ``.../addons/godot_mcp_toolkit/project_instance_<12 hex>/mcp_token``, first-frame
 auth with the toolkit's close codes, JSON-RPC replies, ``_queued``/``_executing``
-progress, ``{"notification": ...}`` broadcasts, and a game that starts and stops.
+progress, ``{"notification": ...}`` broadcasts (``notify`` sends any toolkit event, such as
+``errors.reported``, from the editor's server or, on ``sim.runtime``, the game's), and a game that
+starts, stops, or crashes (``crash_game``: the editor then pushes ``game_crashed``).
 
 Replies follow a per-method *script* of steps (plain dicts, so a JSON file can
 carry them to the subprocess form):
