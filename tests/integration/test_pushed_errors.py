@@ -22,7 +22,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.subscriptions import ResourceUpdated
 
-from tests.bridge_process import ROOT, bridge_env
+from tests.bridge_process import MODERN_META, ROOT, BridgeProcess, bridge_env
 from tests.http_bridge import HttpBridgeProcess
 from tests.sim.fixtures import until
 from tests.sim.server import ToolkitSim
@@ -218,3 +218,31 @@ async def test_over_http_a_listen_stream_carries_them_and_handshake_clients_are_
                     await heard.until(lambda: heard.logs, "log over SSE")
                     assert [log.data["message"] for log in heard.logs] == ["an error"]  # log_level error
                 assert [e["id"] for e in (await read(client))["entries"]] == [1, 2]
+
+
+async def test_capabilities_and_opt_ins_on_the_raw_wire(sim: ToolkitSim, data_home: Path, project: Path):
+    async with BridgeProcess(bridge_env(data_home, project)) as bridge:
+        listen = await bridge.request("server/discover", {}, modern=True)
+        caps = listen["result"]["capabilities"]
+        assert "logging" in caps and caps["resources"]["subscribe"] is True
+
+        # 2026-07-28, no logLevel in _meta: the listen stream gets the resource update, never a log message.
+        await until(lambda: sim.peer_count == 1, 10)
+        await bridge.send({"jsonrpc": "2.0", "id": "L1", "method": "subscriptions/listen", "params": {
+            "notifications": {"resourceSubscriptions": [ERRORS]}, "_meta": MODERN_META}})
+        await bridge.wait_notification("notifications/subscriptions/acknowledged")
+        await sim.notify("errors.reported", reported("game", entry(1, "quiet")))
+        updated = await bridge.wait_notification("notifications/resources/updated")
+        assert updated["params"]["uri"] == ERRORS
+        assert updated["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "L1"
+        assert not [n for n in bridge.notifications if n.get("method") == "notifications/message"]
+
+        init = await bridge.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                                   "clientInfo": {"name": "t", "version": "1"}})
+        assert init["result"]["capabilities"]["logging"] == {}
+        assert init["result"]["capabilities"]["resources"]["subscribe"] is True
+        refused = await bridge.request("resources/subscribe", {"uri": "godot://roots"})
+        assert refused["error"]["code"] == -32602 and ERRORS in refused["error"]["message"]
+        bad_level = await bridge.request("logging/setLevel", {"level": "loud"})
+        assert bad_level["error"]["code"] == -32602
+        assert await bridge.close() == 0  # ends cleanly with the listen stream still open
