@@ -6,8 +6,9 @@ process ended without a normal stop. This module owns what the bridge keeps of t
 
 * entries keyed by ``(source, id)``; a push of a known key is an *update* (its count
   rose), not a new error, so it changes the stored entry and announces nothing new;
-* a known key whose message, file or line differ is a new error that reused the id
-  (the editor or game restarted and its ids began again), so it replaces the old one;
+* a known key whose message, file or line differ, or whose ``time_ms`` went back, is a new
+  error that reused the id (the editor or game restarted and its ids began again), so it
+  replaces the old one;
 * at most ``limit`` entries, the least recently reported dropped first (``dropped``
   counts them, so the reader knows the list is not complete);
 * a new game session (another game process connected) clears the previous game's
@@ -251,7 +252,9 @@ class ErrorStore:
         changed = False
         for entry in entries:
             known = self._entries.get(entry.key)
-            if known is not None and known.same_error(entry):
+            # time_ms is the process's clock: earlier than what we hold means another process
+            # (a restart on a pinned port the session key cannot tell apart), so a new error.
+            if known is not None and known.same_error(entry) and entry.time_ms >= known.time_ms:
                 if entry.count <= known.count:
                     continue  # a re-push that says nothing new
                 entry = replace(known, count=entry.count, time_ms=entry.time_ms or known.time_ms)

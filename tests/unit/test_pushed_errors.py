@@ -78,7 +78,7 @@ def test_repeat_updates_the_count_and_is_not_new():
     heard = Recorder(store)
     push(store, "editor", raw(1))
     push(store, "editor", raw(1, count=5, time_ms=99))
-    push(store, "editor", raw(1, count=5))  # says nothing new: no announcement
+    push(store, "editor", raw(1, count=5, time_ms=99))  # says nothing new: no announcement
     assert [len(c) for c in heard.calls] == [1, 0]
     (only,) = store.entries()
     assert (only.count, only.time_ms) == (5, 99)
@@ -91,6 +91,15 @@ def test_reused_id_with_another_error_is_a_new_error():
     push(store, "game", raw(1, "second"))  # the game restarted and its ids began again
     assert [[e.message for e in c] for c in heard.calls] == [["first"], ["second"]]
     assert [e.message for e in store.entries()] == ["second"]
+
+
+def test_same_error_from_a_restarted_process_is_new():
+    store = ErrorStore()
+    heard = Recorder(store)
+    push(store, "editor", raw(1, count=4, time_ms=5000))
+    push(store, "editor", raw(1, count=1, time_ms=300))  # its clock went back: another process
+    assert [len(c) for c in heard.calls] == [1, 1]
+    assert [(e.count, e.time_ms) for e in store.entries()] == [(1, 300)]
 
 
 def test_sources_are_keyed_apart():
