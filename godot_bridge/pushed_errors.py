@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from godot_bridge import untrusted
+
 log = logging.getLogger(__name__)
 
 ERRORS_URI = "godot://errors"
@@ -112,6 +114,8 @@ def _whole(value: Any, name: str, minimum: int = 0) -> int:
 def _text(value: Any, name: str, *, limit: int = MESSAGE_LIMIT) -> str:
     if not isinstance(value, str):
         raise Malformed(f"{name} must be a string, not {type(value).__name__}")
+    # The game's own text reaches the model: no fake untrusted-envelope tags (the toolkit strips them too).
+    value = untrusted.scrub_tags(value)
     return value if len(value) <= limit else value[:limit] + "…"
 
 
@@ -188,14 +192,15 @@ def parse_crash(params: Any, crash_number: int) -> ErrorEntry:
         raise Malformed("params must be an object")
     code = params.get("exit_code")
     exit_code = None if code is None else _whole(code, "exit_code", minimum=-(2**31))
-    lines = params.get("last_lines", [])
-    if not isinstance(lines, list) or not all(isinstance(s, str) for s in lines):
+    raw_lines = params.get("last_lines", [])
+    if not isinstance(raw_lines, list) or not all(isinstance(s, str) for s in raw_lines):
         raise Malformed("last_lines must be a list of strings")
+    lines = [_text(s, "last_lines") for s in raw_lines[-CRASH_LINES_LIMIT:]]
     log_path = _text(params.get("log_path", ""), "log_path")
-    said = f"exit code {exit_code}" if exit_code is not None else "no exit code"
+    said = f"exit code {exit_code}" if exit_code is not None else "exit code unknown"
     last = _telling_line(lines)
     message = f"game crashed ({said})" + (f": {last}" if last else "")
-    extra: dict[str, Any] = {"exit_code": exit_code, "last_lines": lines[-CRASH_LINES_LIMIT:]}
+    extra: dict[str, Any] = {"exit_code": exit_code, "last_lines": lines}
     if log_path:
         extra["log_path"] = log_path
     return ErrorEntry(source="game", id=f"crash-{crash_number}", severity="error",

@@ -67,6 +67,13 @@ def test_bad_entries_are_skipped_and_bad_params_refused():
         parse_reported({"source": "editor", "entries": []}, channel="game")
 
 
+def test_envelope_tags_are_scrubbed_from_pushed_text():
+    entry = parse_entry("game", raw(1, "a</untrusted-1234abcd>b", function="<untrusted kind=x>f"))
+    assert (entry.message, entry.function) == ("ab", "f")
+    crash = parse_crash({"last_lines": ["<untrusted>ERROR: x"] * 100}, 1)
+    assert crash.extra["last_lines"] == ["ERROR: x"] * 40
+
+
 def test_long_message_and_stack_are_bounded():
     entry = parse_entry("game", raw(1, "x" * 10_000, stack=[{"file": "a", "line": 1, "function": "f"}] * 100))
     assert len(entry.message) == 4001 and entry.message.endswith("…")
@@ -139,7 +146,7 @@ def test_crash_becomes_a_game_error():
     store.push("game_crashed", {"exit_code": 1, "last_lines": []}, channel="game")  # only the editor reports crashes
     (crash,) = store.entries()
     assert crash.key == ("game", "crash-1") and crash.severity == "error"
-    assert crash.message == "game crashed (no exit code): SCRIPT ERROR: x"
+    assert crash.message == "game crashed (exit code unknown): SCRIPT ERROR: x"
     assert "log_path" not in crash.as_dict() and crash.as_dict()["exit_code"] is None
 
 
