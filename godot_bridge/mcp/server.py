@@ -59,7 +59,8 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
             result["structuredContent"] = structured
         return complete(ctx, result)
 
-    feed = feed or ErrorFeed(app.errors, bus, standing=False)
+    if feed is None:  # no transport pumps it (tests building a bare server): no standing stream either
+        feed = ErrorFeed(app.errors, bus, standing=False)
 
     async def set_level(ctx: Any, params: SetLevelRequestParams) -> dict[str, Any]:
         feed.set_level(params.level)
