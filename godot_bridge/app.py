@@ -17,6 +17,7 @@ from godot_bridge.dispatch import ProgressFn, RateLimiter, ToolDispatch
 from godot_bridge.images import ImageStore
 from godot_bridge.live_config import LiveConfig
 from godot_bridge.prompts import PromptService
+from godot_bridge.pushed_errors import ErrorStore
 from godot_bridge.resources import ResourceService
 from godot_bridge.results import ToolOutcome
 from godot_bridge.surface import Surface
@@ -51,9 +52,11 @@ class BridgeApp:
         self._listeners: list[Callable[[], None]] = []
         # Screenshots taken as links: kept by the editor bridge, read back through the resources.
         self.images = ImageStore()
+        # What the editor and the game push; the MCP layer listens to it (godot://errors, log notifications).
+        self.errors = ErrorStore()
         self.editor = EditorBridge(
             settings, on_change=self._editor_changed, on_connect=self._editor_connected, catalogue=self.catalogue,
-            images=self.images,
+            images=self.images, errors=self.errors,
         )
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
@@ -69,7 +72,7 @@ class BridgeApp:
         )
         self.resources = ResourceService(
             settings.project_path, self.editor, read_only=lambda: self.surface.read_only,
-            script_limit_kb=lambda: self.settings.script_read_limit_kb, images=self.images,
+            script_limit_kb=lambda: self.settings.script_read_limit_kb, images=self.images, errors=self.errors,
         )
         self.prompts = PromptService()
         self._tools_cache: list[dict[str, Any]] | None = None

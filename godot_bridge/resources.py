@@ -3,6 +3,8 @@
 * ``godot://project/info``: project name, main scene, Godot version, whether the editor and the game
   are connected, read-only mode.
 * ``godot://roots``: the folders ``res://`` paths resolve against.
+* ``godot://errors``: the errors and warnings the editor and the game pushed (``pushed_errors``);
+  subscribable, so a client hears each change instead of polling.
 * ``godot://scene/{path}``: a scene's node tree. When the editor is connected it is asked
   (``scene.get_tree`` with the scene's path), and its answer is used only when it says it is
   about that very scene; otherwise the ``.tscn`` is read from disk, so the resource also works
@@ -36,6 +38,7 @@ from godot_bridge.images import MIME as PNG_MIME
 from godot_bridge.images import URI_PREFIX as SCREENSHOT_PREFIX
 from godot_bridge.images import ImageStore
 from godot_bridge.pathguard import check_path
+from godot_bridge.pushed_errors import ERRORS_URI, ErrorStore
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +95,9 @@ STATIC = (
                 "Project name, main scene, Godot version, editor/game connection, read-only mode.", JSON),
     ResourceDef("godot://roots", "roots", "Project roots",
                 "The folder res:// paths resolve against, and the path prefixes tools accept.", JSON),
+    ResourceDef(ERRORS_URI, "errors", "Godot errors",
+                "Errors and warnings the editor and the running game reported, with file, line, stack and "
+                "repeat count. Subscribe to hear changes.", JSON),
 )
 TEMPLATES = (
     ResourceDef(SCENE_PREFIX + "{path}", "scene", "Scene tree",
@@ -146,10 +152,12 @@ def _read_text(file: Path, path: str, limit_kb: int) -> str:
 
 class ResourceService:
     def __init__(self, project: Path, editor: EditorView, *, read_only: Callable[[], bool],
-                 script_limit_kb: Callable[[], int | None], images: ImageStore | None = None) -> None:
+                 script_limit_kb: Callable[[], int | None], images: ImageStore | None = None,
+                 errors: ErrorStore | None = None) -> None:
         self.project = project
         self.editor = editor
         self.images = images if images is not None else ImageStore()
+        self.errors = errors if errors is not None else ErrorStore()
         self._read_only = read_only
         self._script_limit_kb = script_limit_kb
 
@@ -165,6 +173,8 @@ class ResourceService:
             return [_json(uri, self.project_info())]
         if uri == "godot://roots":
             return [_json(uri, self.roots())]
+        if uri == ERRORS_URI:
+            return [_json(uri, self.errors.document())]
         if uri.startswith(SCENE_PREFIX):
             return [_json(uri, await self.scene(res_path(uri[len(SCENE_PREFIX):])))]
         if uri.startswith(SCRIPT_PREFIX):

@@ -8,6 +8,10 @@ Godot version (registry first, then the auth ack) and the extension command list
 (``extensions.list`` after auth, ``extensions.changed`` pushes). ``on_change`` fires
 whenever either changes so the surface can rebuild ``tools/list``.
 
+Pushed errors (``errors.reported`` from either channel, ``game_crashed`` from the editor)
+go to the ``ErrorStore``. So that a game's errors arrive without any runtime tool being
+called, the game's channel is opened as soon as the registry publishes its port.
+
 Forwarding never raises ``ToolError``: every failure comes back as an ``isError``
 outcome in the toolkit's ``{success:false, error, code, hint?}`` envelope.
 Cancellation (the MCP layer cancelling the handler task) propagates, after the
@@ -49,6 +53,7 @@ from godot_bridge.errors import ToolError
 from godot_bridge.images import ImageStore
 from godot_bridge.pathguard import check_paths
 from godot_bridge.progress import ProgressFn, WaitReporter
+from godot_bridge.pushed_errors import CRASHED, REPORTED, ErrorStore
 from godot_bridge.results import ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -82,10 +87,12 @@ class EditorBridge:
         registry_file: Path | None = None,
         catalogue: Catalogue | None = None,
         images: ImageStore | None = None,
+        errors: ErrorStore | None = None,
     ) -> None:
         self.settings = settings
         # Screenshots kept for image_response_mode link; the app shares it with the resources.
         self.images = images if images is not None else ImageStore()
+        self.errors = errors if errors is not None else ErrorStore()
         # The catalogue names the tool that reads the game's log; its method also explains crashes.
         log_tool = (catalogue or load_catalogue()).handling("game_log")
         self._game_log_method = log_tool.method if log_tool is not None else None
@@ -106,7 +113,8 @@ class EditorBridge:
         self._started = False
         # This object is the link's LinkListener: on_push, on_entry, after_auth below.
         self._editor = EditorLink(settings, self.timing, self.registry_file, listener=self)
-        self._runtime = RuntimeLink(settings, self.timing, self.registry_file, lookup=self._editor.lookup)
+        self._runtime = RuntimeLink(settings, self.timing, self.registry_file, lookup=self._editor.lookup,
+                                    on_push=self._on_game_push, on_open=self._on_game_open)
         self._watcher = RegistryWatcher(
             self.registry_file,
             self._on_registry_change,
@@ -146,7 +154,9 @@ class EditorBridge:
         self._started = True
         try:
             # The registry may already know the Godot version: the surface can gate tools before connecting.
-            self._editor.lookup()
+            entry = self._editor.lookup()
+            if entry is not None and self._runtime.target(entry) is not None:
+                self._spawn(self._connect_game())  # a game already running: hear its errors
         except Exception:
             log.exception("initial registry read failed")
         self._editor.start()
@@ -301,8 +311,31 @@ class EditorBridge:
             self._merge_extensions(message.get("params"))
         elif name == "game_stopped":
             self._spawn(self._runtime.drop("the editor reported game_stopped"))
+        elif name in (REPORTED, CRASHED):
+            self.errors.push(name, message.get("params"), channel="editor")
+            if name == CRASHED:
+                self._spawn(self._runtime.drop("the editor reported game_crashed"))
         else:
             log.debug("editor push %r ignored", name)
+
+    def _on_game_push(self, message: dict[str, Any]) -> None:
+        name = message.get("notification") or message.get("method")
+        if name == REPORTED:
+            self.errors.push(name, message.get("params"), channel="game")
+        else:
+            log.debug("game push %r ignored", name)
+
+    def _on_game_open(self, ch: WsChannel, entry: RegistryEntry | None) -> None:
+        # A game process is told apart by its port and pid: its error ids start again at 1.
+        pid = entry.runtime_pid if entry is not None else None
+        self.errors.new_game_session((ch.port, pid))
+
+    async def _connect_game(self) -> None:
+        """Open the game's channel now (its pushes only reach a connected bridge); quiet on failure."""
+        try:
+            await self._runtime.ensure()
+        except ToolError as err:
+            log.debug("game channel not opened yet: %s", err.message)
 
     def _on_registry_change(self) -> None:
         entry = self._editor.lookup()
@@ -318,6 +351,8 @@ class EditorBridge:
                 live_rt = self._runtime.live()
                 if live_rt is not None and self.settings.runtime_port is None and live_rt.port != runtime_port:
                     self._spawn(self._runtime.drop("the registry no longer lists its port", only=live_rt))
+                if runtime_port is not None:
+                    self._spawn(self._connect_game())
         # Wake anyone waiting for the registry (game_start waiting for the runtime).
         event, self._registry_event = self._registry_event, asyncio.Event()
         event.set()

@@ -7,6 +7,10 @@ the game's ``runtime_pid`` lives). Every way of not reaching the game becomes
 GAME_NOT_RUNNING. A ``ping`` heartbeat notices a game that hangs or vanishes
 without closing its socket; the editor's ``game_stopped`` push, or the registry
 clearing ``runtime_port``, tears the channel down straight away.
+
+The game pushes too (``errors.reported``): ``on_push`` hears every unsolicited frame, and
+``on_open`` is told of each new connection with the registry entry it was dialled from
+(a new game process starts a new error session).
 """
 
 from __future__ import annotations
@@ -48,12 +52,16 @@ class RuntimeLink:
         registry_file: Path,
         *,
         lookup: Callable[[], RegistryEntry | None],
+        on_push: Callable[[dict[str, Any]], None] | None = None,
+        on_open: Callable[[WsChannel, RegistryEntry | None], None] | None = None,
     ) -> None:
         self.settings = settings
         self.timing = timing
         self.registry_file = registry_file
         self.project = str(settings.project_path)
         self._lookup = lookup
+        self._on_push = on_push
+        self._on_open = on_open
         self._channel: WsChannel | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -88,7 +96,8 @@ class RuntimeLink:
                     f"no game is running for {self.project} (the registry shows no live runtime_port)"
                 )
             origin = "pinned" if self.settings.runtime_port is not None else "from the registry"
-            ch = WsChannel(label="game", port=port, default_timeout=self.timing.call_timeout, drop_error=_drop_error)
+            ch = WsChannel(label="game", port=port, default_timeout=self.timing.call_timeout, drop_error=_drop_error,
+                           on_push=self._on_push)
 
             def read_token() -> tuple[str, str]:
                 value, source = tokens.load(
@@ -110,6 +119,11 @@ class RuntimeLink:
             log.info("connected to the running game on port %s", port)
             self._channel = ch
             self._heartbeat = asyncio.create_task(self._beat(ch), name="godot-bridge runtime heartbeat")
+            if self._on_open is not None:
+                try:
+                    self._on_open(ch, entry)
+                except Exception:  # bookkeeping must not cost the caller its channel
+                    log.exception("runtime on_open callback failed")
             return ch
 
     async def request(

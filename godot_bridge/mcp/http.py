@@ -46,6 +46,7 @@ from godot_bridge import __version__
 from godot_bridge.app import BridgeApp
 from godot_bridge.mcp import http_headers as rules
 from godot_bridge.mcp.eras import EraRouter
+from godot_bridge.mcp.error_feed import ErrorFeed
 from godot_bridge.mcp.server import build_server
 
 log = logging.getLogger(__name__)
@@ -363,11 +364,20 @@ def server_card(options: HttpOptions, capabilities: dict[str, Any]) -> dict[str,
     }
 
 
+def handshake_options(init: InitializationOptions) -> InitializationOptions:
+    """What a handshake-era HTTP client is offered: no subscriptions and no log messages, as no
+    stream outlives its request to carry them (2026-07-28 clients get both on subscriptions/listen)."""
+    caps = init.capabilities
+    resources = caps.resources.model_copy(update={"subscribe": False}) if caps.resources is not None else None
+    return init.model_copy(update={"capabilities": caps.model_copy(update={"resources": resources, "logging": None})})
+
+
 def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
     """The ASGI app: ``/mcp``, the server card, and a lifespan that owns the editor link."""
     bus = InMemorySubscriptionBus()
-    server = build_server(app, bus)
-    init_options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+    feed = ErrorFeed(app.errors, bus, standing=False)
+    server = build_server(app, bus, feed)
+    init_options = handshake_options(server.create_initialization_options(NotificationOptions(tools_changed=True)))
     mcp = McpHttp(server, init_options, options)
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
 
@@ -392,6 +402,7 @@ def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tg:
             tg.start_soon(announcer)
+            tg.start_soon(feed.run, None, lambda: False)  # 2026-07-28 listen streams only (see error_feed)
             await app.start()
             try:
                 yield

@@ -14,7 +14,7 @@ import pytest
 from godot_bridge.catalogue import load_catalogue
 from godot_bridge.config import Settings
 from godot_bridge.editor.bridge import EditorBridge
-from tests.sim.fixtures import FAST, registry_file
+from tests.sim.fixtures import FAST, registry_file, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -122,3 +122,30 @@ async def test_bad_control_lines_do_not_kill_it(sim_process: SimProcess):
     reply = json.loads(await asyncio.wait_for(sim_process.proc.stdout.readline(), 5))
     assert reply["ok"] is False and "JSONDecodeError" in reply["error"]
     assert (await sim_process.control(cmd="push", message={"notification": "game_stopped"})) == {"ok": True}
+
+
+async def test_control_pushes_errors_on_either_channel_and_crashes_the_game(sim_process: SimProcess):
+    info = sim_process.info
+    settings = Settings(project_path=Path(info["project"]), env={"XDG_DATA_HOME": info["data_home"]})
+    bridge = EditorBridge(settings, timing=FAST)
+    entry = {"id": 1, "severity": "error", "message": "boom", "file": "", "line": 0, "function": "", "stack": [],
+             "count": 1, "time_ms": 5}
+    try:
+        await bridge.start()
+        await bridge.call("echo", {})
+        refused = await sim_process.control(cmd="notify", name="errors.reported", channel="runtime", params={})
+        assert refused["ok"] is False and "no game is running" in refused["error"]
+        assert (await sim_process.control(cmd="notify", name="errors.reported",
+                                          params={"source": "editor", "entries": [entry]})) == {"ok": True}
+        await until(lambda: len(bridge.errors.entries()) == 1)
+        await sim_process.control(cmd="start_game")
+        await until(lambda: bridge.runtime_port is not None)  # opened on the registry's word alone
+        await sim_process.control(cmd="push", channel="runtime", message={
+            "notification": "errors.reported", "params": {"source": "game", "entries": [entry]}})
+        await until(lambda: len(bridge.errors.entries()) == 2)
+        await sim_process.control(cmd="crash_game", exit_code=6, last_lines=["ERROR: out of memory"])
+        await until(lambda: len(bridge.errors.entries()) == 3)
+        assert bridge.errors.entries()[-1].message == "game crashed (exit code 6): ERROR: out of memory"
+        await until(lambda: bridge.runtime_port is None)
+    finally:
+        await bridge.aclose()

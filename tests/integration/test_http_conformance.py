@@ -38,9 +38,11 @@ NOT_APPLICABLE_SCENARIOS: dict[str, str] = {
         "multi-round", "missing-input-response", "non-tool-request", "result-type", "unsupported-methods",
         "tampered-state", "capability-check", "ignore-extra-params", "validate-input")},
     "completion-complete": "completions are not offered (no prompt or template arguments to complete)",
-    "logging-set-level": "logging is not advertised (seed 000): the bridge logs to its own stderr",
-    "resources-subscribe": "resource subscriptions are not offered",
-    "resources-unsubscribe": "resource subscriptions are not offered",
+    "logging-set-level": "over stateless HTTP a handshake-era client is offered no logging: no stream outlives "
+                         "its request to carry log messages (2026-07-28 clients opt in on subscriptions/listen)",
+    "resources-subscribe": "over stateless HTTP a handshake-era client is offered no subscriptions (no standing "
+                           "stream); 2026-07-28 clients subscribe with subscriptions/listen",
+    "resources-unsubscribe": "as resources-subscribe",
     "http-custom-header-server-validation": "no tool declares an x-mcp-header parameter (no Mcp-Param-* headers)",
 }
 

@@ -85,7 +85,7 @@ async def test_resources_listed_read_and_refused(mode: str, data_home: Path, gam
     with anyio.fail_after(30):
         async with Client(params(data_home, game_project), mode=mode, cache=None) as client:
             listed = {r.uri for r in (await client.list_resources()).resources}
-            assert listed == {"godot://project/info", "godot://roots"}
+            assert listed == {"godot://project/info", "godot://roots", "godot://errors"}
             templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
             assert templates == {"godot://scene/{path}", "godot://script/{path}"}
 
@@ -93,6 +93,9 @@ async def test_resources_listed_read_and_refused(mode: str, data_home: Path, gam
             assert info["project"] == {"name": "Demo Game", "path": str(game_project),
                                        "main_scene": "res://main.tscn"}
             assert info["editor"]["connected"] is False and info["read_only"] is False
+
+            errors = await read_json(client, "godot://errors")  # nothing pushed yet: empty, not missing
+            assert errors["entries"] == [] and errors["counts"] == {"error": 0, "warning": 0}
 
             roots = await read_json(client, "godot://roots")
             assert roots["roots"] == [{"prefix": "res://", "path": str(game_project)}]

@@ -12,7 +12,9 @@ and serves until SIGTERM/SIGINT or a {"cmd": "stop"} control line. Control lines
 (JSON, one per line on stdin; each answered by one JSON line on stdout):
 
     {"cmd": "script", "method": M, "steps": [...], "times": 1}
-    {"cmd": "push", "message": {...}}
+    {"cmd": "push", "message": {...}, "channel": "editor"|"runtime"}   a raw frame to every authed peer
+    {"cmd": "notify", "name": N, "params": {...}, "channel": "editor"|"runtime"}   a toolkit event
+    {"cmd": "crash_game", "exit_code": 11, "last_lines": [...], "log_path": ""}
     {"cmd": "received"}                      -> {"ok": true, "received": [frames...]}
     {"cmd": "restart", "port": 0, "new_token": false}  -> {"ok": true, "port": N}
     {"cmd": "kill"}                           drop every connection
@@ -72,13 +74,30 @@ def _load_script(sim: ToolkitSim, path: str) -> None:
             sim.script(method, *spec["steps"], times=spec.get("times", 1))
 
 
+def _server(sim: ToolkitSim, cmd: dict[str, Any]) -> ToolkitSim:
+    """The editor's server, or the running game's (``"channel": "runtime"``)."""
+    channel = cmd.get("channel", "editor")
+    if channel == "editor":
+        return sim
+    if channel != "runtime":
+        raise ValueError(f"channel must be 'editor' or 'runtime', not {channel!r}")
+    if sim.runtime is None:
+        raise RuntimeError("no game is running (send start_game first)")
+    return sim.runtime
+
+
 async def _control(sim: ToolkitSim, line: str, stop: asyncio.Event) -> dict[str, Any]:
     cmd = json.loads(line)
     name = cmd.get("cmd")
     if name == "script":
         sim.script(cmd["method"], *cmd["steps"], times=cmd.get("times", 1))
     elif name == "push":
-        await sim.push(cmd["message"])
+        await _server(sim, cmd).push(cmd["message"])
+    elif name == "notify":
+        await _server(sim, cmd).notify(cmd["name"], cmd.get("params"))
+    elif name == "crash_game":
+        await sim.crash_game(exit_code=cmd.get("exit_code"), last_lines=cmd.get("last_lines"),
+                             log_path=cmd.get("log_path", ""))
     elif name == "received":
         return {"ok": True, "received": [r.frame for r in sim.received]}
     elif name == "restart":

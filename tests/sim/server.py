@@ -5,7 +5,9 @@ C16, C18, C20): a WebSocket server on 127.0.0.1, the registry entry in
 ``<data_home>/godot-mcp-toolkit/projects.json``, the token file under
 ``.../addons/godot_mcp_toolkit/project_instance_<12 hex>/mcp_token``, first-frame
 auth with the toolkit's close codes, JSON-RPC replies, ``_queued``/``_executing``
-progress, ``{"notification": ...}`` broadcasts, and a game that starts and stops.
+progress, ``{"notification": ...}`` broadcasts (``notify`` sends any toolkit event, such as
+``errors.reported``, from the editor's server or, on ``sim.runtime``, the game's), and a game that
+starts, stops, or crashes (``crash_game``: the editor then pushes ``game_crashed``).
 
 Replies follow a per-method *script* of steps (plain dicts, so a JSON file can
 carry them to the subprocess form):
@@ -279,6 +281,11 @@ class ToolkitSim:
             with contextlib.suppress(ConnectionClosed):
                 await ws.send(text)
 
+    async def notify(self, name: str, params: dict[str, Any] | None = None) -> None:
+        """A toolkit event as notifier.gd frames it (``errors.reported``, ``game_crashed``, ...), to every
+        authed peer of this server: the editor's, or the game's on ``sim.runtime``."""
+        await self.push(_event_frame(name, params or {}))
+
     @property
     def peer_count(self) -> int:
         return len(self._peers)
@@ -302,6 +309,20 @@ class ToolkitSim:
             self.registry.remove_overlay(self.key)
         if notify:
             await self.push({"notification": "game_stopped", "params": {}})
+
+    async def crash_game(self, *, exit_code: int | None = None, last_lines: list[str] | None = None,
+                         log_path: str = "") -> None:
+        """The game process dies: its server goes without a word, and the editor, which saw the process
+        end without a stop, pushes ``game_crashed``. The overlay goes too: a dead game's ``runtime_pid``
+        is not alive, so the registry reader would not report its port either."""
+        runtime, self.runtime = self.runtime, None
+        if runtime is None:
+            raise RuntimeError("crash_game: no game is running")
+        runtime.kill_connections()
+        await runtime.stop()
+        self.registry.remove_overlay(self.key)
+        await self.notify("game_crashed", {"exit_code": exit_code, "last_lines": list(last_lines or []),
+                                           "log_path": log_path})
 
     # -- the wire --------------------------------------------------------------------
 

@@ -1,0 +1,231 @@
+"""Pushed Godot errors to MCP clients, in both eras (issue 16, item 3).
+
+The ``ErrorStore`` (``pushed_errors``) says what is new and that something changed;
+this module turns that into what each era can receive:
+
+* **log notifications** (``notifications/message``, level ``error`` or ``warning``,
+  logger ``godot.game`` / ``godot.editor``, ``data`` a compact entry), once per new
+  error; a repeat only raises its count, which the resource shows, so it sends none.
+  Handshake era: to the stdio client once it has sent ``initialize``, filtered by
+  ``logging/setLevel``. 2026-07-28: logging is a per-request opt-in
+  (``_meta["io.modelcontextprotocol/logLevel"]``) and travels only on the stream of the
+  request that opted in, so a ``subscriptions/listen`` carrying that key receives them.
+* **resource updates** for ``godot://errors``: handshake era after
+  ``resources/subscribe``; 2026-07-28 on listen streams whose filter names the URI.
+  Several changes in a burst become one update (it means "read again").
+
+Stateless HTTP has no standing stream in the handshake era (GET is 405), so there a
+handshake client cannot subscribe and is told so; 2026-07-28 listen streams work there
+as on stdio.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from mcp.server.connection import allowed_log_levels
+from mcp.server.subscriptions import ListenHandler, ResourceUpdated, SubscriptionBus
+from mcp.shared.exceptions import MCPError
+from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
+from mcp_types import (
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    LoggingMessageNotification,
+    LoggingMessageNotificationParams,
+)
+
+from godot_bridge.pushed_errors import ERRORS_URI, ErrorEntry, ErrorStore
+
+log = logging.getLogger(__name__)
+
+# RFC 5424 order, as MCP's LoggingLevel lists it.
+LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+LOGGERS = {"game": "godot.game", "editor": "godot.editor"}
+SUMMARY_LOGGER = "godot"
+LOGS_PER_BATCH = 10  # a frame that reports a hundred new errors is summed up after this many
+STACK_FRAMES_IN_LOG = 5  # the full stack is in godot://errors
+BACKLOG = 256  # log events waiting for a slow client; beyond this the oldest go
+SUBSCRIBABLE = (ERRORS_URI,)
+
+Notify = Callable[[str, Mapping[str, Any] | None], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class LogEvent:
+    level: str
+    logger: str
+    data: dict[str, Any]
+
+    def params(self) -> dict[str, Any]:
+        return {"level": self.level, "logger": self.logger, "data": self.data}
+
+
+def log_events(new: list[ErrorEntry]) -> list[LogEvent]:
+    """One event per new entry, the rest of a large batch summed up in one more."""
+    events = [LogEvent(e.severity, LOGGERS[e.source], e.as_dict(stack_frames=STACK_FRAMES_IN_LOG))
+              for e in new[:LOGS_PER_BATCH]]
+    rest = new[LOGS_PER_BATCH:]
+    if rest:
+        level = "error" if any(e.severity == "error" for e in rest) else "warning"
+        events.append(LogEvent(level, SUMMARY_LOGGER, {
+            "message": f"{len(rest)} more new errors/warnings; read {ERRORS_URI} for all of them",
+            "more": len(rest)}))
+    return events
+
+
+def at_least(level: str, minimum: str) -> bool:
+    return LEVELS.index(level) >= LEVELS.index(minimum)
+
+
+class ErrorFeed:
+    """One per transport: the handshake client's log level and subscriptions, and the pump."""
+
+    def __init__(self, store: ErrorStore, bus: SubscriptionBus, *, standing: bool) -> None:
+        self.store = store
+        self.bus = bus
+        # False over stateless HTTP: no stream outlives a request, so handshake subscriptions cannot be served.
+        self.standing = standing
+        self.min_level = LEVELS[0]  # until logging/setLevel: every level (we only ever send warning and error)
+        self.subscribed: set[str] = set()
+        self._logs: deque[LogEvent] = deque(maxlen=BACKLOG)
+        self._dirty = False
+        self._wake = asyncio.Event()
+        self._log_listeners: set[Callable[[LogEvent], None]] = set()
+        store.on_change(self._changed)
+
+    # -- requests (handshake era) -----------------------------------------------------
+
+    def set_level(self, level: str) -> None:
+        self.min_level = level
+        log.info("client log level: %s", level)
+
+    def subscribe(self, uri: str) -> None:
+        self._check_subscribable(uri)
+        self.subscribed.add(uri)
+
+    def unsubscribe(self, uri: str) -> None:
+        self._check_subscribable(uri)
+        self.subscribed.discard(uri)
+
+    def _check_subscribable(self, uri: str) -> None:
+        if not self.standing:
+            raise MCPError(METHOD_NOT_FOUND, "resources/subscribe needs a standing stream, which stateless HTTP "
+                           "does not keep in the handshake era; use a 2026-07-28 subscriptions/listen, or read "
+                           f"{ERRORS_URI} again")
+        if uri not in SUBSCRIBABLE:
+            raise MCPError(INVALID_PARAMS, f"{uri!r} cannot be subscribed to; subscribable: {', '.join(SUBSCRIBABLE)}",
+                           data={"uri": uri})
+
+    # -- from the store to the clients --------------------------------------------------
+
+    def _changed(self, new: list[ErrorEntry]) -> None:
+        # Synchronous (the store is fed by the WebSocket reader); the pump does the I/O.
+        self._logs.extend(log_events(new))
+        self._dirty = True
+        self._wake.set()
+
+    def listen_logs(self, listener: Callable[[LogEvent], None]) -> Callable[[], None]:
+        self._log_listeners.add(listener)
+        return lambda: self._log_listeners.discard(listener)
+
+    async def run(self, notify: Notify | None, handshake_ready: Callable[[], bool]) -> None:
+        """Deliver until cancelled. ``notify`` reaches the handshake-era client (None: there is none)."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._logs:
+                await self._deliver_log(self._logs.popleft(), notify, handshake_ready)
+            if self._dirty:
+                self._dirty = False
+                await self.bus.publish(ResourceUpdated(uri=ERRORS_URI))
+                if notify is not None and handshake_ready() and ERRORS_URI in self.subscribed:
+                    await _quiet(notify, "notifications/resources/updated", {"uri": ERRORS_URI})
+
+    async def _deliver_log(self, event: LogEvent, notify: Notify | None, handshake_ready: Callable[[], bool]) -> None:
+        for listener in list(self._log_listeners):
+            listener(event)
+        if notify is not None and handshake_ready() and at_least(event.level, self.min_level):
+            await _quiet(notify, "notifications/message", event.params())
+
+
+async def _quiet(notify: Notify, method: str, params: Mapping[str, Any]) -> None:
+    try:
+        await notify(method, params)
+    except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
+        log.debug("%s not delivered: %s", method, exc)
+
+
+# -- 2026-07-28: log messages on listen streams ------------------------------------------------------
+
+
+class _AckWatch:
+    """The request's session, noting when the listen handler's first frame (its ack) went out."""
+
+    def __init__(self, session: Any) -> None:
+        self._session = session
+        self.acked = anyio.Event()
+
+    async def send_notification(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            await self._session.send_notification(*args, **kwargs)
+        finally:
+            self.acked.set()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+
+class ErrorListen:
+    """``subscriptions/listen``: the SDK's handler, plus log messages when the request opted in.
+
+    The ack stays the first frame: log messages wait until it has been written.
+    """
+
+    def __init__(self, inner: ListenHandler, feed: ErrorFeed) -> None:
+        self.inner = inner
+        self.feed = feed
+
+    async def __call__(self, ctx: Any, params: Any) -> Any:
+        raw = ctx.params if isinstance(ctx.params, Mapping) else {}
+        meta = raw.get("_meta") if isinstance(raw.get("_meta"), Mapping) else None
+        levels = allowed_log_levels(ctx.protocol_version, meta)
+        if not levels & {"error", "warning"}:
+            return await self.inner(ctx, params)
+        watch = _AckWatch(ctx.session)
+        send, recv = anyio.create_memory_object_stream[LogEvent](BACKLOG)
+
+        def take(event: LogEvent) -> None:
+            if event.level in levels:
+                try:
+                    send.send_nowait(event)
+                except anyio.WouldBlock:
+                    log.debug("listen stream %r: log backlog full, dropped one", ctx.request_id)
+
+        stop = self.feed.listen_logs(take)
+
+        async def forward() -> None:
+            await watch.acked.wait()
+            stamp = {SUBSCRIPTION_ID_META_KEY: ctx.request_id}
+            async for event in recv:
+                note = LoggingMessageNotification(params=LoggingMessageNotificationParams(
+                    level=event.level, logger=event.logger, data=event.data, _meta=stamp))  # type: ignore[arg-type]
+                await ctx.session.send_notification(note, related_request_id=ctx.request_id)
+
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(forward)
+                try:
+                    return await self.inner(dataclasses.replace(ctx, session=watch), params)
+                finally:
+                    tg.cancel_scope.cancel()
+        finally:
+            stop()
+            send.close()
+            recv.close()
