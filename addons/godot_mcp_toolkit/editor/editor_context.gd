@@ -168,9 +168,15 @@ func _history() -> UndoRedo:
 # --- editor_advanced and debugger (issue 14) ------------------------------------------------------
 
 ## Holds the editor's debugger sessions once the plugin has added it (add_debugger_plugin).
+## `session_stopped` fires when a game's debugger session ends (crash detection, logs/game_exit.gd).
 class DebuggerHook extends EditorDebuggerPlugin:
+	signal session_stopped
+
 	func _has_capture(_prefix: String) -> bool:
 		return false
+
+	func _setup_session(session_id: int) -> void:
+		get_session(session_id).stopped.connect(func() -> void: session_stopped.emit())
 
 
 ## The hook the plugin adds with add_debugger_plugin (and removes on exit).
