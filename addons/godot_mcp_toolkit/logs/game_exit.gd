@@ -64,7 +64,10 @@ static func last_lines(path: String, count: int) -> Array[String]:
 	var all := text.split("\n")
 	if start > 0 and all.size() > 0:
 		all.remove_at(0)  # a partial first line
+	var kept := PackedStringArray()
 	for line: String in all:
 		if not line.strip_edges().is_empty():
-			lines.append(Untrusted.strip_tags(Scrubber.scrub(line.strip_edges(false, true))))
-	return lines.slice(maxi(lines.size() - count, 0))
+			kept.append(line.strip_edges(false, true))
+	for line: String in kept.slice(maxi(kept.size() - count, 0)):
+		lines.append(Untrusted.strip_tags(Scrubber.scrub(line)))
+	return lines
