@@ -167,11 +167,9 @@ func _history() -> UndoRedo:
 
 # --- editor_advanced and debugger (issue 14) ------------------------------------------------------
 
-## Holds the editor's debugger sessions once the plugin has added it (add_debugger_plugin).
-## `session_stopped` fires when a game's debugger session ends (crash detection, logs/game_exit.gd).
+## Holds the editor's debugger sessions once added; session_stopped feeds logs/game_exit.gd.
 class DebuggerHook extends EditorDebuggerPlugin:
 	signal session_stopped
-
 	func _has_capture(_prefix: String) -> bool:
 		return false
 
