@@ -24,6 +24,7 @@ const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const ErrorPush := preload("res://addons/godot_mcp_toolkit/logs/error_push.gd")
 const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
+const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 
 ## Loaded by path, not preloaded: the registry writer is another module, and a game must still run
 ## (unpublished) if it is missing.
@@ -168,7 +169,7 @@ func _build_registry() -> void:
 ## The game's errors and warnings go to every authenticated bridge as they happen. Before Godot 4.5
 ## there is no engine logger, so they are read from the game's log file as it grows.
 func _start_error_push() -> void:
-	var hub: RefCounted = _context.log_hub()
+	var hub: LogHub = _context.log_hub()
 	if not hub.capture.is_attached() and not hub.is_following_file():
 		hub.follow_file(LogFile.path())
 	_notifier = Notifier.new(_transport.send_json, _transport.authed_peer_ids)
