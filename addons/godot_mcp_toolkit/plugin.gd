@@ -19,6 +19,8 @@ const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_t
 const McpServer := preload("res://addons/godot_mcp_toolkit/transport/mcp_server.gd")
 const MetaCommands := preload("res://addons/godot_mcp_toolkit/commands/meta_commands.gd")
 const EditorStatusCommands := preload("res://addons/godot_mcp_toolkit/commands/editor_status_commands.gd")
+const GameExit := preload("res://addons/godot_mcp_toolkit/logs/game_exit.gd")
+const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
 
 ## Parts owned by other modules are loaded by path, so one that fails to compile costs its own
 ## feature (with an error in the Output panel) instead of the whole plugin.
@@ -41,6 +43,7 @@ var _extension_loader: Node = null
 var _dock: Control = null
 var _export_stripper: ExportStripper = null
 var _was_playing := false
+var _game_exit := GameExit.new()
 ## Set by _disable_plugin (which the editor calls just before _exit_tree) so teardown also removes
 ## what must survive a mere editor restart: the autoload and default-valued settings.
 var _disabling := false
@@ -65,6 +68,7 @@ func _enter_tree() -> void:
 	_server.name = "MCPToolkitServer"
 	_server.setup(_registry, _auth)
 	_server.set_active_scene_provider(_context.edited_scene_path)
+	_server.push_errors(_context.log_hub().errors, "editor")
 	MetaCommands.register(_registry, _server)
 	EditorStatusCommands.register(_registry, _server)
 	CommandDomains.register_all(_registry, _context)
@@ -96,13 +100,16 @@ func _enter_tree() -> void:
 	_export_stripper = ExportStripper.new()
 	add_export_plugin(_export_stripper)
 	_ensure_autoload()
-	# 11. The debugger hook the debug.* commands read sessions through.
+	# 11. The debugger hook the debug.* commands read sessions through; its session ends feed
+	#     crash detection.
 	add_debugger_plugin(_context.debugger_plugin())
+	_context.debugger_plugin().connect("session_stopped", _on_game_session_stopped)
 
 
 func _exit_tree() -> void:
 	# 11.
 	if _context != null:
+		_context.debugger_plugin().disconnect("session_stopped", _on_game_session_stopped)
 		remove_debugger_plugin(_context.debugger_plugin())
 	# 10.
 	if _export_stripper != null:
@@ -207,12 +214,22 @@ func _watch_playtest() -> void:
 	if playing == _was_playing:
 		return
 	_was_playing = playing
+	_game_exit.play_state(playing)
 	if playing:
 		return
 	if _server != null:
 		_server.broadcast_notification(GAME_STOPPED)
 	if _registry_client != null:
 		_registry_client.clear_runtime()
+
+
+## A game's debugger session ended: report a crash (logs/game_exit.gd has the rule) before the
+## editor notices the stop and game_stopped follows.
+func _on_game_session_stopped() -> void:
+	if _context == null or _server == null or _registry_client == null:
+		return
+	if _game_exit.session_ended(_context.is_playing(), _registry_client.has_runtime()):
+		_server.broadcast_notification(GameExit.EVENT, GameExit.report(LogFile.path()))
 
 
 func _ensure_autoload() -> void:

@@ -15,18 +15,17 @@ const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
 const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
 const LogSources := preload("res://addons/godot_mcp_toolkit/logs/log_sources.gd")
 const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
+const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/console_commands.gd"
 
 
-## The capture lives as long as the registered command: clearing the registry frees it, and
-## freeing it removes the engine logger. `log_file` overrides the log file (tests).
-static func register(registry: RefCounted, _context: RefCounted, log_file: String = "") -> void:
+## The capture is the context's (log_hub(): the one the pushed errors read too). `log_file`
+## overrides the log file (tests).
+static func register(registry: RefCounted, context: RefCounted, log_file: String = "") -> void:
 	var script: Script = load(SELF_PATH)
-	var buffer := LogBuffer.new()
-	var capture := LogCapture.new()
-	capture.attach(buffer)
-	var sources := {"buffer": buffer, "capture": capture, "file": log_file}
+	var hub: LogHub = context.log_hub()
+	var sources := {"buffer": hub.buffer, "capture": hub.capture, "file": log_file}
 	registry.register_command("editor.get_console", Callable(script, "_cmd_get_console").bind(sources),
 		registry.create_options()
 		.with_description("Read the editor Output log, newest last, with level and text filters; since_id "

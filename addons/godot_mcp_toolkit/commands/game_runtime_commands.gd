@@ -12,17 +12,17 @@ const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const ExpressionRunner := preload("res://addons/godot_mcp_toolkit/scene/expression_runner.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
 const ScreenshotCapture := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_capture.gd")
-const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
 const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
 const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
 const LogSources := preload("res://addons/godot_mcp_toolkit/logs/log_sources.gd")
+const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/game_runtime_commands.gd"
 const VISIBILITY := ["public", "private", "all"]
 
 
-## `log_file` overrides the game's log file (tests). The log capture lives as long as the
-## registered debugger.get_log command.
+## `log_file` overrides the game's log file (tests). debugger.get_log reads the context's log
+## capture (log_hub()), the same one the server pushes errors.reported from.
 static func register(registry: RefCounted, context: RefCounted, log_file: String = "") -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("runtime.screenshot", Callable(script, "_cmd_screenshot").bind(context),
@@ -33,10 +33,8 @@ static func register(registry: RefCounted, context: RefCounted, log_file: String
 		registry.create_options()
 		.with_description("List the script variables of a node in the running game with their current values.")
 		.read_only())
-	var buffer := LogBuffer.new()
-	var capture := LogCapture.new()
-	capture.attach(buffer)
-	var sources := {"buffer": buffer, "capture": capture, "file": log_file}
+	var hub: LogHub = context.log_hub()
+	var sources := {"buffer": hub.buffer, "capture": hub.capture, "file": log_file}
 	registry.register_command("debugger.get_log", Callable(script, "_cmd_get_log").bind(sources),
 		registry.create_options()
 		.with_description("Read the running game's own output, newest last, optionally filtered.")

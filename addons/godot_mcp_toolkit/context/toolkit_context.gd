@@ -12,6 +12,9 @@ extends RefCounted
 ## missing override is an error, never a silent success.
 
 const UndoAction := preload("res://addons/godot_mcp_toolkit/scene/undo_action.gd")
+const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
+
+var _log_hub: LogHub = null
 
 
 ## The edited scene's root (editor) or the test/game scene (runtime); null when none is open.
@@ -171,3 +174,13 @@ func wait_frame() -> void:
 	var tree := Engine.get_main_loop() as SceneTree
 	if tree != null:
 		await tree.process_frame
+
+
+## This process's log capture (output lines and distinct errors, logs/log_hub.gd), made on first
+## use and living as long as the context: editor.get_console, debugger.get_log and the pushed
+## errors.reported all read this one, so they never disagree.
+func log_hub() -> LogHub:
+	if _log_hub == null:
+		_log_hub = LogHub.new()
+		_log_hub.attach()
+	return _log_hub

@@ -167,10 +167,14 @@ func _history() -> UndoRedo:
 
 # --- editor_advanced and debugger (issue 14) ------------------------------------------------------
 
-## Holds the editor's debugger sessions once the plugin has added it (add_debugger_plugin).
+## Holds the editor's debugger sessions once added; session_stopped feeds logs/game_exit.gd.
 class DebuggerHook extends EditorDebuggerPlugin:
+	signal session_stopped
 	func _has_capture(_prefix: String) -> bool:
 		return false
+
+	func _setup_session(session_id: int) -> void:
+		get_session(session_id).stopped.connect(func() -> void: session_stopped.emit())
 
 
 ## The hook the plugin adds with add_debugger_plugin (and removes on exit).

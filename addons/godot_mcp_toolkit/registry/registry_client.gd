@@ -109,6 +109,12 @@ func clear_runtime() -> void:
 	rebuild(EXIT_LOCK_WAIT_MS)
 
 
+## Editor: whether the game's runtime entry is published. A game that quits normally withdraws
+## it as its tree exits; a crashed one leaves it (logs/game_exit.gd).
+func has_runtime() -> bool:
+	return FileAccess.file_exists(_runtime_path())
+
+
 ## Editor exit: withdraw this editor's entry.
 func unregister() -> void:
 	_unwatch_project_name()

@@ -22,6 +22,9 @@ const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_
 const GameContext := preload("res://addons/godot_mcp_toolkit/runtime/game_context.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
+const ErrorPush := preload("res://addons/godot_mcp_toolkit/logs/error_push.gd")
+const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
+const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 
 ## Loaded by path, not preloaded: the registry writer is another module, and a game must still run
 ## (unpublished) if it is missing.
@@ -46,6 +49,8 @@ var _lane: DispatchLane = null
 var _registry: CommandRegistry = null
 var _context: GameContext = null
 var _registry_client: RefCounted = null
+var _notifier: Notifier = null
+var _error_push: ErrorPush = null
 
 
 ## `listener` defaults to the real socket (tests pass a fake: the web engine cannot listen).
@@ -69,11 +74,15 @@ func _process(_delta: float) -> void:
 	poll()
 
 
+## Network and dispatch work, then this frame's errors.reported (source "game").
 func poll() -> void:
 	if _transport != null:
 		_transport.poll()
 	if _lane != null:
 		_lane.tick()
+	if _error_push != null:
+		_context.log_hub().poll()
+		_error_push.tick()
 
 
 ## The registry the server dispatches through (tests inspect it; null before start()).
@@ -93,6 +102,7 @@ func start() -> bool:
 	_transport.bound.connect(_on_bound)
 	_transport.bind_failed.connect(_on_bind_failed)
 	_build_registry()
+	_start_error_push()
 	_router = Router.new(Callable(_registry, "is_dispatchable"))
 	var clock := Callable(Time, "get_ticks_msec")
 	_lane = DispatchLane.new(Callable(_registry, "dispatch_info"), _transport.send_response, _send_progress, clock,
@@ -109,6 +119,8 @@ func stop() -> void:
 		_registry.clear()
 		_registry = null
 	_lane = null
+	_error_push = null
+	_notifier = null
 	if _registry_client != null:
 		_registry_client.clear_runtime()
 		_registry_client = null
@@ -152,6 +164,17 @@ func _build_registry() -> void:
 	_registry.register_command("echo", Callable(script, "_cmd_echo"), _registry.create_options()
 		.with_description("Return the params unchanged (transport check).").read_only().scene_independent())
 	RuntimeDomains.register_all(_registry, _context)
+
+
+## The game's errors and warnings go to every authenticated bridge as they happen. Before Godot 4.5
+## there is no engine logger, so they are read from the game's log file as it grows.
+func _start_error_push() -> void:
+	var hub: LogHub = _context.log_hub()
+	if not hub.capture.is_attached() and not hub.is_following_file():
+		hub.follow_file(LogFile.path())
+	_notifier = Notifier.new(_transport.send_json, _transport.authed_peer_ids)
+	_error_push = ErrorPush.new(hub.errors, "game", _notifier.broadcast,
+		func() -> bool: return _transport != null and not _transport.authed_peer_ids().is_empty())
 
 
 static func _cmd_ping(_params: Dictionary) -> Dictionary:

@@ -19,6 +19,7 @@ const Notifier := preload("res://addons/godot_mcp_toolkit/transport/notifier.gd"
 const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
+const ErrorPush := preload("res://addons/godot_mcp_toolkit/logs/error_push.gd")
 
 ## The default editor band (C1); GODOT_MCP_EDITOR_PORT* move or pin it (port_config.gd).
 const PORT_MIN := 6550
@@ -34,6 +35,7 @@ var _notifier: Notifier = null
 var _error := ""
 var _lsp_status: Dictionary = {}
 var _read_only := false
+var _error_push: ErrorPush = null
 
 
 ## `registry` is the command registry, `auth` the token holder (validate()); `getenv` defaults to
@@ -95,6 +97,15 @@ func poll() -> void:
 		return
 	_transport.poll()
 	_lane.tick()
+	if _error_push != null:
+		_error_push.tick()
+
+
+## Pushes `store`'s errors (logs/error_store.gd) as errors.reported with `source` ("editor") to
+## every authenticated bridge, one notification per frame at most.
+func push_errors(store: RefCounted, source: String) -> void:
+	_error_push = ErrorPush.new(store, source, broadcast_notification,
+		func() -> bool: return _transport != null and not _transport.authed_peer_ids().is_empty())
 
 
 func is_listening() -> bool:

@@ -5,7 +5,7 @@ extends RefCounted
 ##   dispatch progress  {"jsonrpc": "2.0", "method": "_queued"|"_executing", "params": {"request_id"}}
 ##                      which the bridge matches to a pending request to restart its timeout;
 ##   plugin events      {"notification": <name>, "params": {...}}  (params left out when empty),
-##                      e.g. extensions.changed, game_stopped.
+##                      e.g. extensions.changed, game_stopped, errors.reported, game_crashed.
 ## Runtime-safe.
 
 const QUEUED := "_queued"
