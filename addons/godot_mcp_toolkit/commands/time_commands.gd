@@ -116,7 +116,7 @@ static func _cmd_step_until(params: Dictionary, job: RefCounted, context: RefCou
 	var cap := "max_frames (%d)" % frames["value"] if report["stopped"] == TimeKeeper.STOP_FRAMES \
 		else "timeout_ms (%d)" % int(timeout)
 	return _stopped_early(report, "TIMEOUT", "%s %s %s was not met within %s; last value %s" % [
-		condition.property, condition.operator, JSON.stringify(params.get("value", "")), cap,
+		condition.property, condition.operator, _shown(params.get("value", "")), cap,
 		JSON.stringify(report["value"])], "Step on with a higher max_frames, or check the condition.")
 
 
@@ -124,7 +124,7 @@ static func _cmd_set_scale(params: Dictionary, context: RefCounted) -> Dictionar
 	var scale: Variant = params.get("time_scale")
 	if not Params.is_number(scale) or float(scale) < MIN_SCALE or float(scale) > MAX_SCALE:
 		return ToolkitError.fail("INVALID_PARAMS", "time_scale must be a number from %s to %s, got %s" % [
-			MIN_SCALE, MAX_SCALE, JSON.stringify(scale)], "1.0 is normal speed; time_pause stops the game.")
+			_shown(MIN_SCALE), _shown(MAX_SCALE), _shown(scale)], "1.0 is normal speed; time_pause stops the game.")
 	var keeper := TimeKeeper.of(context)
 	var result := {"previous_time_scale": keeper.set_time_scale(float(scale))}
 	result.merge(keeper.state())
@@ -136,7 +136,7 @@ static func _frames(params: Dictionary, key: String, default: int) -> Dictionary
 	var frames: Variant = params.get(key, default)
 	if not Params.is_whole_number(frames) or int(frames) < 1 or int(frames) > MAX_FRAMES:
 		return {"error": ToolkitError.fail("INVALID_PARAMS", "%s must be a whole number from 1 to %d, got %s" % [
-			key, MAX_FRAMES, JSON.stringify(frames)], "Split a longer run into several steps.")}
+			key, MAX_FRAMES, _shown(frames)], "Split a longer run into several steps.")}
 	return {"value": int(frames)}
 
 
@@ -145,6 +145,13 @@ static func _unit(params: Dictionary) -> Dictionary:
 	if not physics is bool:
 		return {"error": ToolkitError.fail("INVALID_PARAMS", "physics must be true or false")}
 	return {"unit": TimeKeeper.UNIT_PHYSICS if physics else TimeKeeper.UNIT_PROCESS}
+
+
+## A request value as the caller wrote it: JSON numbers arrive as floats, so 3.0 is shown as 3.
+static func _shown(value: Variant) -> String:
+	if value is float and Params.is_whole_number(value) and absf(value) < 1e15:
+		return str(int(value))
+	return JSON.stringify(value)
 
 
 static func _counted(report: Dictionary) -> int:
