@@ -129,8 +129,8 @@ func step_until_cap() -> void:
 
 
 func time_scale() -> void:
-	var set := _call("time.set_scale", {"time_scale": 2.0})
-	Assert.eq([set["previous_time_scale"], set["time_scale"]], [1.0, 2.0], "doubled")
+	var scaled := _call("time.set_scale", {"time_scale": 2.0})
+	Assert.eq([scaled["previous_time_scale"], scaled["time_scale"]], [1.0, 2.0], "doubled")
 	_call("time.pause", {})
 	var stepped: Dictionary = await _step("time.step", {"frames": 4, "physics": true})
 	Assert.is_true(is_equal_approx(stepped["game_time_s"], 4 * 2.0 / Engine.physics_ticks_per_second),

@@ -74,26 +74,23 @@ func check() -> String:
 
 
 func holds(current: Variant) -> bool:
+	var result := false
 	match operator:
-		"eq":
-			return _equal(current, value)
-		"ne":
-			return not _equal(current, value)
+		"eq", "ne":
+			result = _equal(current, value) == (operator == "eq")
 		"lt":
-			return float(current) < float(value)
+			result = float(current) < float(value)
 		"le":
-			return float(current) <= float(value)
+			result = float(current) <= float(value)
 		"gt":
-			return float(current) > float(value)
+			result = float(current) > float(value)
 		"ge":
-			return float(current) >= float(value)
-		"truthy":
-			return _truthy(current)
-		"falsy":
-			return not _truthy(current)
+			result = float(current) >= float(value)
+		"truthy", "falsy":
+			result = _truthy(current) == (operator == "truthy")
 		"changed":
-			return not _equal(current, _start)
-	return false
+			result = not _equal(current, _start)
+	return result
 
 
 ## The request's value as an engine value ({"type": "Vector2", ...} tags as elsewhere, C7).
