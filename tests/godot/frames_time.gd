@@ -12,6 +12,7 @@ const Assert := preload("assert.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_domains.gd")
+const TimeKeeper := preload("res://addons/godot_mcp_toolkit/commands/time/time_keeper.gd")
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 
 const ACTION := "frames_jump"
@@ -145,7 +146,7 @@ func game_unpause_is_overridden() -> void:
 	await frames(6)
 	Assert.is_true(int(_rogue.get("unpaused")) >= 5, "the game unpaused its tree every frame")
 	Assert.eq(_counter.get("process_calls"), calls, "yet the nodes before the rogue script never ran")
-	var state := _call("time.state", {})
+	var state := _state()
 	Assert.eq([state["paused_by_assistant"], state["tree_paused"]], [true, true], "still held")
 	Assert.is_true(state["game_unpauses_overridden"] >= 5, "and the overrides are counted")
 	_rogue.set("armed", false)
@@ -176,6 +177,11 @@ func input_then_step() -> void:
 func frames(count: int) -> void:
 	for i in count:
 		await process_frame
+
+
+## The keeper's state as every time.* answer carries it.
+func _state() -> Dictionary:
+	return TimeKeeper.of(_context).state()
 
 
 func _call(method: String, params: Dictionary) -> Dictionary:

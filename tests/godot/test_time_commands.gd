@@ -12,6 +12,7 @@ const ResultExamples := preload("result_examples.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_domains.gd")
+const TimeKeeper := preload("res://addons/godot_mcp_toolkit/commands/time/time_keeper.gd")
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const DispatchLane := preload("res://addons/godot_mcp_toolkit/transport/dispatch/dispatch_lane.gd")
 
@@ -64,7 +65,7 @@ func cleanup() -> void:
 
 
 func test_pause_resume_and_state() -> void:
-	ResultExamples.check("time", "time.state", _call("time.state", {}), 0)
+	Assert.eq([_state()["paused_by_assistant"], _state()["tree_paused"]], [false, false], "not held at first")
 	ResultExamples.check("time", "time.pause", _call("time.pause", {}), 0)
 	Assert.is_true(_tree.paused, "the tree is paused")
 	Assert.is_false(_mover.can_process(), "so the game's nodes do not run")
@@ -161,7 +162,7 @@ func test_input_waits_for_the_step() -> void:
 	Assert.eq([sent["success"], sent["queued_until_step"]], [true, 1], "queued")
 	Assert.contains(sent["hint"], "time_step", "and says when it arrives")
 	Assert.eq([_catcher.got.size(), Input.is_action_pressed(ACTION)], [0, false], "not delivered while held")
-	Assert.eq(_call("time.state", {})["queued_input_events"], 1, "the state shows it waiting")
+	Assert.eq(_state()["queued_input_events"], 1, "the state shows it waiting")
 	var lane := _lane()
 	lane.submit(PEER, 1, "time.step", {"frames": 1})
 	_frame()
@@ -212,8 +213,13 @@ func test_bad_input_steps_nothing() -> void:
 			Assert.eq(_call_async(method, params).get("code"), "INVALID_PARAMS", "%s %s" % [method, JSON.stringify(params)])
 	var position_gt := _call_async("time.step_until", cases["time.step_until"][5])
 	Assert.contains(position_gt["error"], "Vector2", "an ordering on a vector names the type")
-	Assert.eq([_call("time.state", {})["paused_by_assistant"], _tree.paused, _mover.position.x], [false, false, 0.0],
+	Assert.eq([_state()["paused_by_assistant"], _tree.paused, _mover.position.x], [false, false, 0.0],
 		"nothing held, nothing stepped")
+
+
+## The keeper's state as every time.* answer carries it.
+func _state() -> Dictionary:
+	return TimeKeeper.of(_context).state()
 
 
 func _call(method: String, params: Dictionary) -> Dictionary:

@@ -3,7 +3,7 @@ extends RefCounted
 ## Deterministic time in the running game (Mode B, registered through runtime/runtime_domains.gd):
 ## time.pause / time.resume hold and release the game for the assistant, time.step runs N process
 ## or physics frames, time.step_until runs until a node's property meets a condition (capped by
-## frames and real time), time.set_scale sets Engine.time_scale, time.state reads it all. Every
+## frames and real time), time.set_scale sets Engine.time_scale. Every
 ## answer carries the state (paused_by_assistant, tree_paused, time_scale); every step its frame
 ## counts and game time. The clock itself is commands/time/time_keeper.gd.
 ## RUNTIME-REACHABLE: nothing here or below may name an Editor* class.
@@ -32,9 +32,6 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 		.with_description("Pause the running game and keep it paused whatever its scripts do.").scene_independent())
 	registry.register_command("time.resume", Callable(script, "_cmd_resume").bind(context), registry.create_options()
 		.with_description("Give the game its clock back (its own pause state is restored).").scene_independent())
-	registry.register_command("time.state", Callable(script, "_cmd_state").bind(context), registry.create_options()
-		.with_description("Whether the assistant holds the game paused, the tree's pause and the time scale.")
-		.read_only().scene_independent())
 	registry.register_command("time.step", Callable(script, "_cmd_step").bind(context), registry.create_options()
 		.with_description("Run the paused game for N process (or physics) frames, then hold it again.")
 		.cancellable().scene_independent())
@@ -57,10 +54,6 @@ static func _cmd_resume(_params: Dictionary, context: RefCounted) -> Dictionary:
 	var keeper := TimeKeeper.of(context)
 	keeper.release()
 	return ToolkitSuccess.ok(keeper.state())
-
-
-static func _cmd_state(_params: Dictionary, context: RefCounted) -> Dictionary:
-	return ToolkitSuccess.ok(TimeKeeper.of(context).state())
 
 
 static func _cmd_step(params: Dictionary, job: RefCounted, context: RefCounted) -> Dictionary:
