@@ -160,7 +160,7 @@ func test_input_waits_for_the_step() -> void:
 	var sent := _call_async("input.simulate", {"events": {"event_type": "action", "event_data": {"action": ACTION,
 		"pressed": true}}})
 	Assert.eq([sent["success"], sent["queued_until_step"]], [true, 1], "queued")
-	Assert.contains(sent["hint"], "time_step", "and says when it arrives")
+	Assert.contains(sent["hint"], "game_step", "and says when it arrives")
 	Assert.eq([_catcher.got.size(), Input.is_action_pressed(ACTION)], [0, false], "not delivered while held")
 	Assert.eq(_state()["queued_input_events"], 1, "the state shows it waiting")
 	var lane := _lane()

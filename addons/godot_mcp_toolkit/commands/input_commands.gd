@@ -62,7 +62,7 @@ static func _cmd_simulate(params: Dictionary, job: RefCounted, context: RefCount
 	var queued := results.filter(func(result: Dictionary) -> bool: return result.get("queued_until_step", false))
 	if not queued.is_empty():
 		report["queued_until_step"] = queued.size()
-		report["hint"] = "The game is paused by the assistant: these events reach it when time_step runs its first frame."
+		report["hint"] = "The game is paused by the assistant: these events reach it when game_step runs its first frame."
 	elif stopped.is_empty() and plans.any(func(plan: Dictionary) -> bool: return plan.get("tap", false)):
 		report["hint"] = "A key or action without \"pressed\" is pressed and released in the same frame: " \
 			+ "_input sees both, but code polling Input in _process may not. To hold it, send pressed: true, " \

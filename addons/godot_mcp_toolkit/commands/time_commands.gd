@@ -117,7 +117,7 @@ static func _cmd_set_scale(params: Dictionary, context: RefCounted) -> Dictionar
 	var scale: Variant = params.get("time_scale")
 	if not Params.is_number(scale) or float(scale) < MIN_SCALE or float(scale) > MAX_SCALE:
 		return ToolkitError.fail("INVALID_PARAMS", "time_scale must be a number from %s to %s, got %s" % [
-			_shown(MIN_SCALE), _shown(MAX_SCALE), _shown(scale)], "1.0 is normal speed; time_pause stops the game.")
+			_shown(MIN_SCALE), _shown(MAX_SCALE), _shown(scale)], "1.0 is normal speed; game_pause stops the game.")
 	var keeper := TimeKeeper.of(context)
 	var result := {"previous_time_scale": keeper.set_time_scale(float(scale))}
 	result.merge(keeper.state())
