@@ -27,7 +27,8 @@ carry them to the subprocess form):
 
 It is as strict as the toolkit where the toolkit is strict, so the bridge's tests meet the
 toolkit's real failures: a method the toolkit does not serve in this mode (the vocabulary of
-tests/data/reference/toolkit-methods.json, plus registered extensions) is answered -32601; a
+tests/data/reference/toolkit-methods.json, plus the methods of our own catalogue additions in
+their channel's mode, plus registered extensions) is answered -32601; a
 malformed frame gets the router's -32700/-32600; an inbound frame larger than the connection's
 buffer (``ws_buffer_kb``, default 1024 KiB, fixed when the connection is accepted) is dropped
 without a word, and a response larger than the buffer becomes ``RESPONSE_TOO_LARGE``;
@@ -59,6 +60,7 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from godot_bridge.catalogue import load_catalogue
 from tests.sim.examples import example_result
 from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
 
@@ -607,10 +609,15 @@ METHODS_FILE = Path(__file__).resolve().parents[1] / "data" / "reference" / "too
 
 
 def _load_methods() -> dict[str, frozenset[str]]:
-    """The JSON-RPC methods the toolkit serves in each mode (editor, runtime)."""
+    """The JSON-RPC methods the toolkit serves in each mode (editor, runtime): the reference's, plus
+    every catalogue tool's method in its channel's mode (our additions, e.g. time.* in the game;
+    scripts/gd_drift.py proves the toolkit registers each one in that mode)."""
     by_mode: dict[str, set[str]] = {}
     for entry in json.loads(METHODS_FILE.read_text(encoding="utf-8")):
         by_mode.setdefault(entry["mode"], set()).add(entry["method"])
+    for tool in load_catalogue().tools.values():
+        if tool.method and tool.channel in ("editor", "runtime"):
+            by_mode.setdefault(tool.channel, set()).add(tool.method)
     return {mode: frozenset(methods) for mode, methods in by_mode.items()}
 
 

@@ -24,7 +24,7 @@ def test_browse_lists_every_group_with_status(surface: Surface):
     answer, changed = discover(surface, {})
     assert not changed
     st = statuses(answer)
-    assert len(st) == 29 and st["audio"] == "already_loaded" and st["tilemap"] == "available"
+    assert len(st) == 30 and st["audio"] == "already_loaded" and st["tilemap"] == "available"
     assert all(isinstance(t, str) for g in answer["groups"] for t in g["tools"])
 
 

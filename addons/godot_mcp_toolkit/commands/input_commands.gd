@@ -14,6 +14,7 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const EventPlan := preload("res://addons/godot_mcp_toolkit/commands/input/input_event_plan.gd")
 const TextSender := preload("res://addons/godot_mcp_toolkit/commands/input/text_sender.gd")
 const NodePoint := preload("res://addons/godot_mcp_toolkit/commands/input/node_point.gd")
+const TimeKeeper := preload("res://addons/godot_mcp_toolkit/commands/time/time_keeper.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/input_commands.gd"
 const MAX_EVENTS := 500
@@ -53,12 +54,16 @@ static func _cmd_simulate(params: Dictionary, job: RefCounted, context: RefCount
 		if root == null:
 			stopped = STOP_NO_SCENE
 			break
-		results.append(_send(plan, root))
+		results.append(_send(plan, root, TimeKeeper.of(context)))
 		if plan["delay_after_ms"] > 0 and not await _wait(tree, plan["delay_after_ms"], job):
 			stopped = STOP_CANCELLED
 			break
 	var report := _report(plans.size(), results, summary, stopped)
-	if stopped.is_empty() and plans.any(func(plan: Dictionary) -> bool: return plan.get("tap", false)):
+	var queued := results.filter(func(result: Dictionary) -> bool: return result.get("queued_until_step", false))
+	if not queued.is_empty():
+		report["queued_until_step"] = queued.size()
+		report["hint"] = "The game is paused by the assistant: these events reach it when game_step runs its first frame."
+	elif stopped.is_empty() and plans.any(func(plan: Dictionary) -> bool: return plan.get("tap", false)):
 		report["hint"] = "A key or action without \"pressed\" is pressed and released in the same frame: " \
 			+ "_input sees both, but code polling Input in _process may not. To hold it, send pressed: true, " \
 			+ "delay_after_ms, then pressed: false."
@@ -93,8 +98,9 @@ static func _plan(events: Variant, root: Node) -> Dictionary:
 	return {"plans": plans}
 
 
-## Sends one planned event now; returns what was sent and anything worth knowing about it.
-static func _send(plan: Dictionary, root: Node) -> Dictionary:
+## Sends one planned event now (or, while time.pause holds the game, queues it for the next
+## time.step); returns what was sent and anything worth knowing about it.
+static func _send(plan: Dictionary, root: Node, keeper: RefCounted) -> Dictionary:
 	var result := {"index": plan["index"], "event_type": plan["event_type"]}
 	match plan["event_type"]:
 		"send_text":
@@ -115,10 +121,14 @@ static func _send(plan: Dictionary, root: Node) -> Dictionary:
 			plan["events"] = EventPlan.click_events(point["position"], from, plan["button_index"], plan["double_click"])
 			result["node_path"] = plan["node_path"]
 			result["position"] = {"x": point["position"].x, "y": point["position"].y}
-	for event: InputEvent in plan["events"]:
-		Input.parse_input_event(event)
-	# Delivered now, not at the next frame's flush: the caller sees the effect in the reply.
-	Input.flush_buffered_events()
+	if keeper != null and keeper.queue_input(plan["events"]):
+		# Paused nodes get no _input: the keeper delivers these when the next step's frame starts.
+		result["queued_until_step"] = true
+	else:
+		for event: InputEvent in plan["events"]:
+			Input.parse_input_event(event)
+		# Delivered now, not at the next frame's flush: the caller sees the effect in the reply.
+		Input.flush_buffered_events()
 	result["sent"] = (plan["events"] as Array).size()
 	var outside := _outside_warning(plan["events"], root)
 	if not outside.is_empty():
