@@ -11,6 +11,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/input_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/animation_player_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/game_runtime_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/perf_commands.gd",
 ]
 
 
