@@ -25,7 +25,8 @@ carry them to the subprocess form):
 
 It is as strict as the toolkit where the toolkit is strict, so the bridge's tests meet the
 toolkit's real failures: a method the toolkit does not serve in this mode (the vocabulary of
-tests/data/reference/toolkit-methods.json, plus registered extensions) is answered -32601; a
+tests/data/reference/toolkit-methods.json, our catalogue's own additions in the mode of their
+channel, and registered extensions) is answered -32601; a
 malformed frame gets the router's -32700/-32600; an inbound frame larger than the connection's
 buffer (``ws_buffer_kb``, default 1024 KiB, fixed when the connection is accepted) is dropped
 without a word, and a response larger than the buffer becomes ``RESPONSE_TOO_LARGE``;
@@ -57,6 +58,7 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from godot_bridge.catalogue import load_catalogue
 from tests.sim.examples import example_result
 from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
 
@@ -586,10 +588,15 @@ METHODS_FILE = Path(__file__).resolve().parents[1] / "data" / "reference" / "too
 
 
 def _load_methods() -> dict[str, frozenset[str]]:
-    """The JSON-RPC methods the toolkit serves in each mode (editor, runtime)."""
+    """The JSON-RPC methods the toolkit serves in each mode (editor, runtime): the reference's, plus
+    our own additions (catalogue methods the reference lacks, in the mode their channel names)."""
     by_mode: dict[str, set[str]] = {}
     for entry in json.loads(METHODS_FILE.read_text(encoding="utf-8")):
         by_mode.setdefault(entry["mode"], set()).add(entry["method"])
+    reference = set().union(*by_mode.values())
+    for tool in load_catalogue().tools.values():
+        if tool.method and tool.method not in reference and tool.channel in ("editor", "runtime"):
+            by_mode.setdefault(tool.channel, set()).add(tool.method)
     return {mode: frozenset(methods) for mode, methods in by_mode.items()}
 
 
