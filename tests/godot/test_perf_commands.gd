@@ -56,7 +56,7 @@ func cleanup() -> void:
 
 
 func test_snapshot_has_numbers_of_the_right_kinds() -> void:
-	var snap := _call("perf.snapshot", {})
+	var snap: Dictionary = _call("perf.snapshot", {})
 	ResultExamples.check(DOMAIN, "perf.snapshot", snap, 0)
 	var monitors: Dictionary = snap["monitors"]
 	for key: String in monitors:
@@ -161,7 +161,7 @@ func test_bad_sample_params_wait_for_nothing() -> void:
 	for params: Dictionary in cases:
 		var reply: Variant = _call("perf.sample", params)
 		Assert.is_true(reply is Dictionary and reply.get("code") == "INVALID_PARAMS", JSON.stringify(params))
-	var unknown := _call("perf.sample", ResultExamples.params(DOMAIN, "perf.sample", 1))
+	var unknown: Dictionary = _call("perf.sample", ResultExamples.params(DOMAIN, "perf.sample", 1))
 	ResultExamples.check(DOMAIN, "perf.sample", unknown, 1)
 	Assert.contains(unknown["hint"], "draw_calls", "the hint lists the names that exist")
 

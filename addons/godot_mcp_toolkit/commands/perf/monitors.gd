@@ -70,7 +70,7 @@ static func read(key: String) -> Variant:
 	if key.begins_with(CUSTOM_PREFIX):
 		return _number(Performance.get_custom_monitor(StringName(key.trim_prefix(CUSTOM_PREFIX))))
 	var entry: Array = TABLE[key]
-	var raw := Performance.get_monitor(ClassDB.class_get_integer_constant("Performance", entry[0]))
+	var raw := Performance.get_monitor(ClassDB.class_get_integer_constant("Performance", entry[0]) as Performance.Monitor)
 	match entry[1]:
 		"ms":
 			return raw * 1000.0
