@@ -101,6 +101,10 @@ func test_custom_monitors_are_read_and_sampled() -> void:
 	_pump_until(1)
 	var stats: Dictionary = _responses[1]["result"]["stats"]
 	Assert.eq(stats["custom:" + CUSTOM_ID], {"min": 7, "median": 7.0, "p95": 7, "max": 7}, "sampled per frame")
+	lane.submit(PEER, 5, "perf.sample", {"frames": 2, "monitors": ["frame_time_ms", "nodes", "nodes"]})
+	_pump_until(5)
+	Assert.eq(_responses[5]["result"]["stats"].keys(), ["frame_time_ms", "nodes"],
+		"frame time is always there; a name given twice is sampled once")
 
 
 func test_sample_finds_the_frames_a_node_burns() -> void:

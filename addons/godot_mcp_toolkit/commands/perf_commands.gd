@@ -128,10 +128,12 @@ static func _checked_sample(params: Dictionary) -> Dictionary:
 			"e.g. [\"process_time_ms\", \"draw_calls\"]")}
 	var keys: Array[String] = []
 	for name: Variant in wanted:
+		if name is String and name == FRAME_TIME:
+			continue  # always sampled; naming it is harmless
 		if not name is String or not Monitors.exists(name):
 			return {"error": ToolkitError.fail("INVALID_PARAMS", "monitors: unknown monitor %s" % JSON.stringify(name),
 				"Known here: %s, or custom:<id> for a monitor the game added." % ", ".join(Monitors.available()))}
-		if name != FRAME_TIME and not name in keys:
+		if not name in keys:
 			keys.append(name)
 	return {"frames": int(frames), "spike_factor": float(factor), "monitors": keys}
 
