@@ -20,6 +20,7 @@ const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolki
 const DispatchLane := preload("res://addons/godot_mcp_toolkit/transport/dispatch/dispatch_lane.gd")
 const Monitors := preload("res://addons/godot_mcp_toolkit/commands/perf/monitors.gd")
 const FrameStats := preload("res://addons/godot_mcp_toolkit/commands/perf/frame_stats.gd")
+const PerfCommands := preload("res://addons/godot_mcp_toolkit/commands/perf_commands.gd")
 
 const DOMAIN := "performance"
 const PEER := 9
@@ -156,6 +157,24 @@ func test_cancel_stops_sampling() -> void:
 	Assert.is_true(result["frames_sampled"] >= 1 and result["frames_sampled"] <= 3, "and stopped early")
 
 
+func test_a_slow_game_stops_at_the_time_limit() -> void:
+	var registry := CommandRegistry.new()
+	registry.configure("4.6.0", _context)
+	PerfCommands.register(registry, _context, 40)
+	var lane := DispatchLane.new(Callable(registry, "dispatch_info"),
+		func(_peer: int, frame: Dictionary) -> void: _responses[frame["id"]] = frame,
+		func(_peer: int, _kind: String, _id: Variant) -> void: pass,
+		func() -> int: return Time.get_ticks_msec(), func() -> int: return 5000)
+	lane.submit(PEER, 6, "perf.sample", {"frames": 600})
+	_pump_until(6, 10)
+	var result: Dictionary = _responses[6]["result"]
+	Assert.eq(result.get("stopped"), "time_limit", "stopped by the clock, not the frame count")
+	Assert.is_true(result["frames_sampled"] >= 1 and result["frames_sampled"] < 600, "a partial sample")
+	Assert.contains(result["hint"], "Ask for fewer frames", "and says what to do")
+	Assert.eq(result["stats"]["frame_time_ms"].keys(), ["min", "median", "p95", "max"], "still summarised")
+	registry.clear()
+
+
 func test_bad_sample_params_wait_for_nothing() -> void:
 	var cases := [
 		{"frames": 0}, {"frames": 601}, {"frames": 2.5}, {"frames": "10"},
@@ -263,10 +282,10 @@ func _lane() -> DispatchLane:
 
 ## Emits process_frame (what the engine does each frame) until request `id` is answered; returns
 ## how many frames that took.
-func _pump_until(id: int) -> int:
+func _pump_until(id: int, frame_ms: int = FRAME_MS) -> int:
 	var pumps := 0
 	while not _responses.has(id) and pumps < MAX_PUMPS:
-		OS.delay_msec(FRAME_MS)
+		OS.delay_msec(frame_ms)
 		_tree.process_frame.emit()
 		pumps += 1
 	Assert.is_true(_responses.has(id), "request %d answered within %d frames" % [id, MAX_PUMPS])

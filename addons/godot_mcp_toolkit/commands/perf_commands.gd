@@ -38,13 +38,14 @@ const SCRIPT_PROFILE := {"available": false,
 		+ "the game registers can be sampled as custom:<id>."}
 
 
-static func register(registry: RefCounted, context: RefCounted) -> void:
+## `limit_ms` overrides MAX_SAMPLE_MS (tests).
+static func register(registry: RefCounted, context: RefCounted, limit_ms: int = MAX_SAMPLE_MS) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("perf.snapshot", Callable(script, "_cmd_snapshot").bind(context),
 		registry.create_options()
 		.with_description("Read the running game's performance monitors now (fps, times, draw calls, objects, memory).")
 		.read_only().scene_independent())
-	registry.register_command("perf.sample", Callable(script, "_cmd_sample").bind(context),
+	registry.register_command("perf.sample", Callable(script, "_cmd_sample").bind(context, limit_ms),
 		registry.create_options()
 		.with_description("Sample performance monitors over N frames: min/median/p95/max and the frames that spiked.")
 		.read_only().scene_independent().cancellable())
@@ -63,7 +64,7 @@ static func _cmd_snapshot(_params: Dictionary, _context: RefCounted) -> Dictiona
 
 
 ## Cancellable: dispatch passes its job context (is_cancelled()) as the second argument.
-static func _cmd_sample(params: Dictionary, job: RefCounted, context: RefCounted) -> Dictionary:
+static func _cmd_sample(params: Dictionary, job: RefCounted, context: RefCounted, limit_ms: int) -> Dictionary:
 	var checked := _checked_sample(params)
 	if checked.has("error"):
 		return checked["error"]
@@ -82,7 +83,7 @@ static func _cmd_sample(params: Dictionary, job: RefCounted, context: RefCounted
 		if job != null and job.is_cancelled():
 			stopped = STOP_CANCELLED
 			break
-		if Time.get_ticks_msec() - started >= MAX_SAMPLE_MS:
+		if Time.get_ticks_msec() - started >= limit_ms:
 			stopped = STOP_TIME_LIMIT
 			break
 		await tree.process_frame
@@ -91,7 +92,12 @@ static func _cmd_sample(params: Dictionary, job: RefCounted, context: RefCounted
 		last = now
 		for key: String in keys:
 			series[key].append(Monitors.read(key))
-	return ToolkitSuccess.ok(_report(checked, frame_times, series, stopped, Time.get_ticks_msec() - started))
+	var elapsed := Time.get_ticks_msec() - started
+	var result := _report(checked, frame_times, series, stopped, elapsed)
+	if stopped == STOP_TIME_LIMIT:
+		result["hint"] = "Sampling stops after %d ms; the game ran %d of %d frames in that time. Ask for fewer frames." % [
+			limit_ms, frame_times.size(), checked["frames"]]
+	return ToolkitSuccess.ok(result)
 
 
 static func _report(checked: Dictionary, frame_times: Array, series: Dictionary, stopped: String,
@@ -107,8 +113,6 @@ static func _report(checked: Dictionary, frame_times: Array, series: Dictionary,
 		result["cancelled"] = true
 	elif stopped == STOP_TIME_LIMIT:
 		result["stopped"] = STOP_TIME_LIMIT
-		result["hint"] = "Sampling stops after %d s; the game ran %d of %d frames in that time. Ask for fewer frames." % [
-			MAX_SAMPLE_MS / 1000, frame_times.size(), checked["frames"]]
 	return result
 
 
