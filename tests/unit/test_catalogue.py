@@ -243,6 +243,9 @@ def test_counts(cat: Catalogue) -> None:
     assert [t.name for t in tools if t.godot_min] == ["scene_close"]
 
 
+ADDED_GROUP_NAMES = {"editor_lifecycle", "game_time", "performance"}
+
+
 def test_added_tools(cat: Catalogue) -> None:
     added = [cat.tools[name] for name in ADDED_TOOLS]
     assert all(not t.always_on and not t.meta for t in added), "additions load on demand"
@@ -256,7 +259,18 @@ def test_added_tools(cat: Catalogue) -> None:
     assert sorted(t.name for t in game_time) == [
         "game_pause", "game_resume", "game_set_time_scale", "game_step", "game_step_until"]
     assert all(t.channel == "runtime" and t.method and t.method.startswith("time.") for t in game_time)
-    assert len(added) == len(lifecycle) + len(game_time), "every addition is checked here"
+    assert {t.group for t in added} == ADDED_GROUP_NAMES, "each added group has its checks here or below"
+
+
+def test_performance_tools(cat: Catalogue) -> None:
+    """Issue 16 item 2: reads only, so read-only mode keeps them; the game's two go to the game."""
+    group = cat.groups["performance"]
+    assert group.tools == ["game_performance", "game_performance_sample", "editor_scene_stats"]
+    assert all(cat.tools[name].read_only_safe for name in group.tools)
+    assert [(cat.tools[name].channel, cat.tools[name].method) for name in group.tools] == [
+        ("runtime", "perf.snapshot"), ("runtime", "perf.sample"), ("editor", "perf.scene_counts")]
+    frames = cat.tools["game_performance_sample"].input_schema["properties"]["frames"]
+    assert (frames["minimum"], frames["maximum"]) == (1, 600)
 
 
 def test_group_members_are_derived_from_tools(cat: Catalogue) -> None:

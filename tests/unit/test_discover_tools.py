@@ -123,7 +123,7 @@ def test_read_only_hides_mutating_tools_and_empty_groups():
     assert len(visible) == 16
     for name in ro.group_names():
         ro.activate([name])
-    assert len(ro.visible()) == 41
+    assert len(ro.visible()) == 44
     assert all(t.annotations.get("readOnlyHint") and not t.annotations.get("destructiveHint") for t in ro.visible())
     assert len(ro.group_names()) < len(Surface(cat).group_names())
 

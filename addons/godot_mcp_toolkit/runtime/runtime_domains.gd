@@ -12,6 +12,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/animation_player_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/game_runtime_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/time_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/perf_commands.gd",
 ]
 
 
