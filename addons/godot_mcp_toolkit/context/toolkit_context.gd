@@ -12,6 +12,9 @@ extends RefCounted
 ## missing override is an error, never a silent success.
 
 const UndoAction := preload("res://addons/godot_mcp_toolkit/scene/undo_action.gd")
+## The file layer every file change goes through (checkpoint journal hook); subclasses that write
+## files (saving a scene) use it too.
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 
 ## The edited scene's root (editor) or the test/game scene (runtime); null when none is open.

@@ -98,15 +98,27 @@ func close_scene(path: String) -> Error:
 func save_scene(path: String) -> Error:
 	var active := edited_scene_path()
 	if path.is_empty() or path == active:
-		return EditorInterface.save_scene() if not active.is_empty() else ERR_DOES_NOT_EXIST
+		return _save_edited(active) if not active.is_empty() else ERR_DOES_NOT_EXIST
 	if not path in open_scene_paths():
 		return ERR_DOES_NOT_EXIST
 	EditorInterface.open_scene_from_path(path)
 	if edited_scene_path() != path:
 		return ERR_CANT_OPEN
-	var error := EditorInterface.save_scene()
+	var error := _save_edited(path)
 	if not active.is_empty():
 		EditorInterface.open_scene_from_path(active)
+	return error
+
+
+## Saves the edited scene (at `path`) through the checkpoint journal's announcements: the editor
+## writes the file itself, so the journal keeps the old bytes first and reads the new ones after.
+func _save_edited(path: String) -> Error:
+	var paths := PackedStringArray([path])
+	var error := ProjectWrites.before(paths)
+	if error != OK:
+		return error
+	error = EditorInterface.save_scene()
+	ProjectWrites.after(paths)
 	return error
 
 
