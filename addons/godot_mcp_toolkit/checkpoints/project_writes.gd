@@ -131,7 +131,8 @@ static func raw_write(path: String, data: PackedByteArray) -> Error:
 	if DirAccess.dir_exists_absolute(path):
 		return ERR_ALREADY_EXISTS
 	var parent := path.get_base_dir()
-	if not parent.is_empty() and not DirAccess.dir_exists_absolute(parent):
+	# The project root itself ("res://") always exists, though some file systems do not say so.
+	if not parent.is_empty() and not parent.ends_with("://") and not DirAccess.dir_exists_absolute(parent):
 		var made := DirAccess.make_dir_recursive_absolute(parent)
 		if made != OK:
 			return made
