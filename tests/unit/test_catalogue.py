@@ -19,7 +19,7 @@ JS_SAFE_INT = 9007199254740991
 BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "minItems")
 
 STARTUP_BUDGET = 22_000
-ALL_TOOLS_BUDGET = 70_000  # bench/report.py ALL_GROUPS_MAX
+ALL_TOOLS_BUDGET = 71_000  # bench/report.py ALL_GROUPS_MAX
 
 
 @pytest.fixture(scope="module")
@@ -239,12 +239,23 @@ def test_counts(cat: Catalogue) -> None:
 
 def test_added_tools(cat: Catalogue) -> None:
     added = [cat.tools[name] for name in ADDED_TOOLS]
-    assert sorted(ADDED_TOOLS) == ["editor_launch", "editor_restart"]
+    assert sorted(ADDED_TOOLS) == [
+        "checkpoint_create", "checkpoint_diff", "checkpoint_list", "checkpoint_restore", "editor_launch", "editor_restart",
+    ]
     assert all(not t.always_on and not t.meta for t in added), "additions load on demand"
-    assert all(t.channel == "bridge" and t.method is None for t in added)
-    assert not any(t.read_only_safe for t in added), "launching and restarting are hidden in read-only mode"
+    lifecycle = [cat.tools["editor_launch"], cat.tools["editor_restart"]]
+    assert all(t.channel == "bridge" and t.method is None for t in lifecycle)
+    assert not any(t.read_only_safe for t in lifecycle), "launching and restarting are hidden in read-only mode"
     restart = cat.tools["editor_restart"]
     assert restart.annotations.get("destructiveHint") is True
+
+
+def test_checkpoint_tools(cat: Catalogue) -> None:
+    tools = {name: cat.tools[name] for name in ("checkpoint_create", "checkpoint_list", "checkpoint_restore", "checkpoint_diff")}
+    assert all(t.channel == "editor" and t.method == name.replace("_", ".", 1) for name, t in tools.items())
+    assert [n for n, t in tools.items() if t.read_only_safe] == ["checkpoint_list", "checkpoint_diff"]
+    assert tools["checkpoint_restore"].annotations.get("destructiveHint") is True
+    assert tools["checkpoint_create"].annotations.get("destructiveHint") is False
 
 
 def test_group_members_are_derived_from_tools(cat: Catalogue) -> None:
