@@ -57,6 +57,7 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from godot_bridge.catalogue import load_catalogue
 from tests.sim.examples import example_result
 from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
 
@@ -586,10 +587,15 @@ METHODS_FILE = Path(__file__).resolve().parents[1] / "data" / "reference" / "too
 
 
 def _load_methods() -> dict[str, frozenset[str]]:
-    """The JSON-RPC methods the toolkit serves in each mode (editor, runtime)."""
+    """The JSON-RPC methods the toolkit serves in each mode (editor, runtime): the reference's
+    vocabulary plus the methods of our own catalogue additions (catalogue/DEVIATIONS.md), which
+    scripts/gd_drift.py holds to being registered in the toolkit."""
     by_mode: dict[str, set[str]] = {}
     for entry in json.loads(METHODS_FILE.read_text(encoding="utf-8")):
         by_mode.setdefault(entry["mode"], set()).add(entry["method"])
+    for tool in load_catalogue().tools.values():
+        if tool.method and tool.channel in ("editor", "runtime"):
+            by_mode.setdefault(tool.channel, set()).add(tool.method)
     return {mode: frozenset(methods) for mode, methods in by_mode.items()}
 
 
