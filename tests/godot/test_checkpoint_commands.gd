@@ -24,12 +24,15 @@ const OTHER_DOMAINS := [
 	"res://addons/godot_mcp_toolkit/commands/project_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/cleanup_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/user_data_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/asset_commands.gd",
 ]
 const DIR := "res://tmp_tests/checkpoint"
 const JOURNAL_ROOT := "user://tmp_tests/checkpoint_journal"
 const SETTING := "tmp_tests/checkpoint/level"
 const PLAYER := DIR + "/player.gd"
 const ENEMY := DIR + "/enemy.gd"
+## A 2x1 PNG.
+const PNG := "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="
 
 var _fx: DomainFixture = null
 var _journal: FileJournal = null
@@ -152,6 +155,34 @@ func test_hand_edited_file_is_a_conflict_and_left_alone() -> void:
 	Assert.eq(_fx.invoke("checkpoint.restore", {"id": id})["restored"], [{"path": PLAYER, "action": "rewritten"}],
 		"once the hand edit is gone, a second restore puts it back")
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), "extends Node\n", "as at the checkpoint")
+
+
+func test_imported_asset_goes_with_the_sidecars_the_engine_wrote() -> void:
+	_write(DIR + "/old.png", "not really a png")
+	_write(DIR + "/old.png.import", "[remap]\nimporter=\"texture\"\n")
+	var id: int = _fx.invoke("checkpoint.create", {"label": "before import"})["id"]
+	_ok(_fx.invoke("asset.import", {"base64_data": PNG, "dest_path": DIR + "/dot.png"}), "asset.import")
+	_ok(_fx.invoke("file.delete", {"file_path": DIR + "/old.png"}), "file.delete")
+	# What the editor's importer writes beside a new asset, after the toolkit's write.
+	_write(DIR + "/dot.png.import", "[remap]\n")
+	var diff := _fx.invoke("checkpoint.diff", {"id": id})
+	Assert.eq(diff["total_files"], 2, "sidecars are not listed as changes of their own")
+	var restored := _fx.invoke("checkpoint.restore", {"id": id})
+	Assert.eq(restored["conflicts"], [], "the engine's sidecar is not a hand edit")
+	Assert.is_false(FileAccess.file_exists(DIR + "/dot.png"), "the imported file is removed")
+	Assert.is_false(FileAccess.file_exists(DIR + "/dot.png.import"), "and the .import the editor made for it")
+	Assert.eq(FileAccess.get_file_as_string(DIR + "/old.png"), "not really a png", "the deleted asset is back")
+	Assert.eq(FileAccess.get_file_as_string(DIR + "/old.png.import"), "[remap]\nimporter=\"texture\"\n",
+		"with its .import")
+
+
+func test_a_removed_open_scene_is_closed() -> void:
+	var id: int = _fx.invoke("checkpoint.create", {"label": "x"})["id"]
+	_ok(_fx.invoke("scene.create", {"file_path": DIR + "/room.tscn", "root_type": "Node3D"}), "scene.create")
+	Assert.eq(_fx.context.open_scene(DIR + "/room.tscn"), OK, "opened")
+	var restored := _fx.invoke("checkpoint.restore", {"id": id})
+	Assert.eq(restored["closed"], [DIR + "/room.tscn"], "closed")
+	Assert.is_false(DIR + "/room.tscn" in _fx.context.open_scene_paths(), "no longer open")
 
 
 func test_journal_read_back_from_disk_still_restores() -> void:

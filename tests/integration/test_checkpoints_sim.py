@@ -64,7 +64,7 @@ async def test_restore_reports_conflicts_and_errors_whole(sim: ToolkitSim, bridg
     await _loaded(bridge)
     conflict = {"success": True, "id": 3, "label": "before", "restored": [], "unchanged": [], "failed": [],
                 "conflicts": [{"path": "res://player.gd", "reason": "changed by hand since the toolkit last wrote it"}],
-                "reloaded": [], "dropped": []}
+                "reloaded": [], "closed": [], "dropped": []}
     sim.script("checkpoint.restore", {"result": conflict})
     result = await bridge.call_tool("checkpoint_restore", {"id": 3})
     assert result["isError"] is False and result["structuredContent"]["conflicts"] == conflict["conflicts"]

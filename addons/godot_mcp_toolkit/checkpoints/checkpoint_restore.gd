@@ -19,7 +19,7 @@ const SettingsSync := preload("res://addons/godot_mcp_toolkit/checkpoints/settin
 
 
 ## The restore of checkpoint `id`: {"restored", "unchanged", "conflicts", "failed", "reloaded",
-## "dropped", ...} or {"error"} when there is no such checkpoint.
+## "closed", "dropped", ...} or {"error"} when there is no such checkpoint.
 static func run(journal: FileJournal, id: int, context: RefCounted) -> Dictionary:
 	var position := journal.find(id)
 	if position < 0:
@@ -51,7 +51,7 @@ static func run(journal: FileJournal, id: int, context: RefCounted) -> Dictionar
 		else:
 			restored_hashes[path] = entry["hash"]
 			report["restored"].append({"path": path, "action": done["action"]})
-	report["reloaded"] = _follow(restored_hashes.keys(), context)
+	_follow(restored_hashes.keys(), context, report)
 	report["dropped"] = journal.settle_restore(position, unresolved, restored_hashes)
 	report["id"] = id
 	report["label"] = checkpoint["label"]
@@ -106,20 +106,28 @@ static func _put_back(journal: FileJournal, path: String, entry: Dictionary, cur
 	return {"action": "recreated" if current.is_empty() else "rewritten"}
 
 
-## Makes the editor follow the files: open scenes reload, loaded resources (scripts included)
-## are reloaded or forgotten, the file index is told. Returns the paths reloaded.
-static func _follow(paths: Array, context: RefCounted) -> Array:
+## Makes the editor follow the files: open scenes reload (or close, when the restore removed
+## them), loaded resources (scripts included) are reloaded or forgotten, the file index is told.
+## Fills report["reloaded"] and report["closed"].
+static func _follow(paths: Array, context: RefCounted, report: Dictionary) -> void:
 	var reloaded: Array = []
+	var closed: Array = []
 	var open_scenes: PackedStringArray = context.call("open_scene_paths")
 	for path: String in paths:
-		if path in open_scenes and FileAccess.file_exists(path):
+		var exists := FileAccess.file_exists(path)
+		if path in open_scenes and exists:
 			context.call("reload_scene", path)
 			reloaded.append(path)
+		elif path in open_scenes:
+			# A scene the toolkit created and the restore removed; before 4.5 the tab stays open.
+			if int(context.call("close_scene", path)) == OK:
+				closed.append(path)
 		elif ResourceLoader.has_cached(path):
 			_reload_resource(path)
 			reloaded.append(path)
 	context.call("refresh_files", PackedStringArray(paths))
-	return reloaded
+	report["reloaded"] = reloaded
+	report["closed"] = closed
 
 
 static func _reload_resource(path: String) -> void:
