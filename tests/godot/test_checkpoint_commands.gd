@@ -185,6 +185,19 @@ func test_a_removed_open_scene_is_closed() -> void:
 	Assert.is_false(DIR + "/room.tscn" in _fx.context.open_scene_paths(), "no longer open")
 
 
+func test_a_hand_edit_the_toolkit_wrote_over_is_still_a_conflict() -> void:
+	_write(PLAYER, "extends Node\n")
+	var id: int = _fx.invoke("checkpoint.create", {"label": "before"})["id"]
+	_fx.invoke("script.write", {"file_path": PLAYER, "content": "extends Node2D\n"})
+	_write(PLAYER, "extends Node2D\n# the user's line\n")
+	_fx.invoke("script.edit", {"file_path": PLAYER, "old_string": "Node2D", "new_string": "Node3D"})
+	Assert.eq(FileAccess.get_file_as_string(PLAYER), "extends Node3D\n# the user's line\n",
+		"the edit kept the user's line")
+	var restored := _fx.invoke("checkpoint.restore", {"id": id})
+	Assert.eq((restored["conflicts"] as Array).size(), 1, "a conflict")
+	Assert.eq(FileAccess.get_file_as_string(PLAYER), "extends Node3D\n# the user's line\n", "the user's line survives")
+
+
 func test_journal_read_back_from_disk_still_restores() -> void:
 	_write(PLAYER, "extends Node\n")
 	var id: int = _fx.invoke("checkpoint.create", {"label": "before restart"})["id"]

@@ -28,7 +28,7 @@ static func run(journal: FileJournal, id: int, max_lines: int) -> Dictionary:
 			continue
 		var item := {"path": path, "status": _status(entry, current), "conflict": false}
 		var expected: Variant = journal.written_hash(path)
-		if expected == null or str(expected) != current:
+		if expected == null or str(expected) != current or journal.edited_over(path):
 			item["conflict"] = true
 			conflicts += 1
 		var diff := _text_diff(journal, entry, path, max_lines)

@@ -80,6 +80,8 @@ static func _conflict(journal: FileJournal, path: String, entry: Dictionary, cur
 			if path.begins_with(main + "."):
 				return "belongs to %s, which was changed by hand" % main
 		return ""
+	if journal.edited_over(path):
+		return "edited by hand after the checkpoint, then written over by the toolkit: restoring would lose that edit"
 	var expected: Variant = journal.written_hash(path)
 	if expected == null or current != str(expected):
 		if current.is_empty():
@@ -120,7 +122,8 @@ static func _follow(paths: Array, context: RefCounted, report: Dictionary) -> vo
 			reloaded.append(path)
 		elif path in open_scenes:
 			# A scene the toolkit created and the restore removed; before 4.5 the tab stays open.
-			if int(context.call("close_scene", path)) == OK:
+			var error: Error = context.close_scene(path)
+			if error == OK:
 				closed.append(path)
 		elif ResourceLoader.has_cached(path):
 			_reload_resource(path)

@@ -56,6 +56,11 @@ func find(id: int) -> int:
 	return -1
 
 
+## True when `path` was edited by hand and then written over by the toolkit after a checkpoint.
+func edited_over(path: String) -> bool:
+	return _index["edited_over"].has(path)
+
+
 ## The hash of what the toolkit last wrote at `path` ("" = it removed it); null when unknown.
 func written_hash(path: String) -> Variant:
 	return _index["written"].get(path)
@@ -77,6 +82,12 @@ func before_change(path: String) -> Error:
 	if list.is_empty() or not is_journalled_path(path):
 		return OK
 	var entries: Dictionary = list[list.size() - 1]["entries"]
+	if _tracked(path) and _index["written"].has(path) and str(_index["written"][path]) != JournalStore.hash_of(path):
+		# Edited by hand since the toolkit's last write, and about to be written over: a restore
+		# would throw that edit away, so the file is a conflict from now on.
+		_index["edited_over"][path] = true
+		if entries.has(path):
+			return _save()
 	if entries.has(path):
 		return OK
 	var added := false
@@ -247,10 +258,10 @@ func _collect() -> void:
 			var entry: Dictionary = checkpoint["entries"][path]
 			if entry["existed"]:
 				referenced[entry["hash"]] = true
-	var written: Dictionary = _index["written"]
-	for path: String in written.keys():
-		if not tracked.has(path):
-			written.erase(path)
+	for map: Dictionary in [_index["written"], _index["edited_over"]]:
+		for path: String in map.keys():
+			if not tracked.has(path):
+				map.erase(path)
 	store.collect_garbage(referenced)
 
 

@@ -22,7 +22,7 @@ func _init(root_dir: String) -> void:
 ## bad file is kept aside as index.json.bad rather than lost).
 func load_index() -> Dictionary:
 	var path := root.path_join(INDEX_FILE)
-	var fresh := {"format": FORMAT, "next_id": 1, "checkpoints": [], "written": {}, "dropped": []}
+	var fresh := {"format": FORMAT, "next_id": 1, "checkpoints": [], "written": {}, "edited_over": {}, "dropped": []}
 	if not FileAccess.file_exists(path):
 		return fresh
 	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(path))
@@ -31,6 +31,8 @@ func load_index() -> Dictionary:
 		var index: Dictionary = parsed
 		if not index.get("dropped") is Array:
 			index["dropped"] = []
+		if not index.get("edited_over") is Dictionary:
+			index["edited_over"] = {}
 		index["next_id"] = int(index.get("next_id", 1))
 		return index
 	DirAccess.rename_absolute(path, path + ".bad")
