@@ -104,17 +104,6 @@ static func write_png(image: Image, path: String) -> Error:
 	return error
 
 
-## Runs `work` (which writes `paths` by means this file cannot wrap, such as the editor saving a
-## scene) between the two announcements. Returns work's result, or the journal's error unrun.
-static func around(paths: PackedStringArray, work: Callable) -> Variant:
-	var error := before(paths)
-	if error != OK:
-		return error
-	var result: Variant = work.call()
-	after(paths)
-	return result
-
-
 ## Folders are not journalled (a restore recreates the parents of the files it puts back and
 ## leaves folders alone); they come through here so the static check sees every change.
 static func make_dir(path: String) -> Error:
@@ -125,8 +114,9 @@ static func remove_dir(path: String) -> Error:
 	return DirAccess.remove_absolute(path)
 
 
-## The write itself, unjournalled: for the journal's own restores (which journal by other means)
-## and for write_bytes above.
+## The write itself, unjournalled: for the journal's own files and restores (which record what
+## they did themselves) and for write_bytes above. A change this file cannot wrap (the editor
+## saving a scene) calls before() and after() around it instead.
 static func raw_write(path: String, data: PackedByteArray) -> Error:
 	if DirAccess.dir_exists_absolute(path):
 		return ERR_ALREADY_EXISTS
