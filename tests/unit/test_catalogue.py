@@ -243,7 +243,7 @@ def test_counts(cat: Catalogue) -> None:
     assert [t.name for t in tools if t.godot_min] == ["scene_close"]
 
 
-ADDED_GROUP_NAMES = {"editor_lifecycle", "game_time", "performance"}
+ADDED_GROUP_NAMES = {"editor_lifecycle", "game_time", "performance", "checkpoints"}
 
 
 def test_added_tools(cat: Catalogue) -> None:
@@ -271,6 +271,14 @@ def test_performance_tools(cat: Catalogue) -> None:
         ("runtime", "perf.snapshot"), ("runtime", "perf.sample"), ("editor", "perf.scene_counts")]
     frames = cat.tools["game_performance_sample"].input_schema["properties"]["frames"]
     assert (frames["minimum"], frames["maximum"]) == (1, 600)
+
+
+def test_checkpoint_tools(cat: Catalogue) -> None:
+    tools = {name: cat.tools[name] for name in ("checkpoint_create", "checkpoint_list", "checkpoint_restore", "checkpoint_diff")}
+    assert all(t.channel == "editor" and t.method == name.replace("_", ".", 1) for name, t in tools.items())
+    assert [n for n, t in tools.items() if t.read_only_safe] == ["checkpoint_list", "checkpoint_diff"]
+    assert tools["checkpoint_restore"].annotations.get("destructiveHint") is True
+    assert tools["checkpoint_create"].annotations.get("destructiveHint") is False
 
 
 def test_group_members_are_derived_from_tools(cat: Catalogue) -> None:

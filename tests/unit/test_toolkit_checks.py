@@ -16,12 +16,13 @@ sys.path.insert(0, str(REPO / "scripts"))
 import gd_check  # noqa: E402
 import gd_compat  # noqa: E402
 import gd_drift  # noqa: E402
+import gd_writes  # noqa: E402
 from gd_common import COMPAT_MAP_NAME, find_reference, functions, lex  # noqa: E402
 
 TK = "addons/godot_mcp_toolkit"
 
 
-@pytest.mark.parametrize("script", ["gd_check.py", "gd_drift.py", "gd_compat.py"])
+@pytest.mark.parametrize("script", ["gd_check.py", "gd_drift.py", "gd_compat.py", "gd_writes.py"])
 def test_check_passes_on_the_tree(script: str) -> None:
     result = subprocess.run(
         [sys.executable, str(REPO / "scripts" / script)], capture_output=True, text=True, timeout=300, check=False
@@ -88,6 +89,62 @@ def test_gd_check_flags_parse_errors_and_lint(tmp_path: Path) -> None:
 def test_gd_check_requires_the_committed_config(tmp_path: Path) -> None:
     _write(tmp_path, "addons/x/ok.gd", "extends RefCounted\n")
     assert gd_check.run(tmp_path) == [f"gdlintrc: {tmp_path / 'gdlintrc'} is missing"]
+
+
+# --- gd_writes -----------------------------------------------------------------------------------
+
+
+def test_writes_flags_every_raw_file_change() -> None:
+    source = """
+    func a(path: String, res: Resource, dir: DirAccess, image: Image) -> void:
+        var f := FileAccess.open(path, FileAccess.WRITE)
+        ResourceSaver.save(res, path)
+        ProjectSettings.save()
+        DirAccess.remove_absolute(path)
+        AtomicFile.write_text(path, "x")
+        image.save_png(path)
+        EditorInterface.save_scene()
+        ProjectWrites.raw_write(path, PackedByteArray())
+        var d := DirAccess.open("res://")
+        d.rename("a", "b")
+        var config := ConfigFile.new()
+        config.save(path)
+    """
+    calls = [call for _, call in gd_writes.raw_writes(textwrap.dedent(source))]
+    assert len(calls) == 10, calls
+
+
+def test_writes_accepts_the_door_announcements_comments_and_strings() -> None:
+    source = """
+    # ResourceSaver.save(res, path) in a comment
+    func a(path: String, res: Resource, image: Image) -> void:
+        ProjectWrites.save_resource(res, path)
+        ProjectWrites.write_png(image, path)
+        var text := "FileAccess.WRITE"
+        var bytes := image.save_png_to_buffer()
+        var f := FileAccess.open(path, FileAccess.READ)
+
+
+    func announced(path: String) -> Error:
+        var error := ProjectWrites.before(PackedStringArray([path]))
+        error = EditorInterface.save_scene()
+        ProjectWrites.after(PackedStringArray([path]))
+        return error
+    """
+    assert gd_writes.raw_writes(textwrap.dedent(source)) == []
+
+
+def test_writes_fails_on_a_new_site_and_a_stale_exemption(tmp_path: Path) -> None:
+    _write(tmp_path, f"{TK}/commands/new_commands.gd", "func a(p: String) -> void:\n\tDirAccess.remove_absolute(p)\n")
+    for key in gd_writes.EXEMPT:
+        _write(tmp_path, key, "func a(p: String) -> void:\n\tDirAccess.remove_absolute(p)\n")
+    stale = next(iter(gd_writes.EXEMPT))
+    _write(tmp_path, stale, "func a() -> void:\n\tpass\n")
+    problems = gd_writes.run(tmp_path)
+    assert len(problems) == 2, problems
+    assert sorted(p.split(":")[0] for p in problems) == sorted([f"{TK}/commands/new_commands.gd", stale])
+    assert any(p.startswith(f"{TK}/commands/new_commands.gd:2: `DirAccess.remove_absolute(`") for p in problems)
+    assert any(p.startswith(f"{stale}: exempt") for p in problems)
 
 
 # --- gd_drift ------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/audio_commands.gd"
 const LAYOUT_SETTING := "audio/buses/default_bus_layout"
@@ -178,7 +179,7 @@ static func _commit(context: RefCounted, description: String, change: Callable, 
 	var before := AudioServer.generate_bus_layout()
 	change.call()
 	var after := AudioServer.generate_bus_layout()
-	var saved := ResourceSaver.save(after, path)
+	var saved := ProjectWrites.save_resource(after, path)
 	if saved != OK:
 		apply_layout(before, path, existed)
 		return ToolkitError.fail("SAVE_FAILED", "Could not save the bus layout to %s: %s" % [path, error_string(saved)],
@@ -201,9 +202,9 @@ static func _commit(context: RefCounted, description: String, change: Callable, 
 static func apply_layout(layout: AudioBusLayout, path: String, keep_file: bool) -> void:
 	AudioServer.set_bus_layout(layout)
 	if keep_file:
-		ResourceSaver.save(layout, path)
-	elif FileAccess.file_exists(path):
-		DirAccess.remove_absolute(path)
+		ProjectWrites.save_resource(layout, path)
+	else:
+		ProjectWrites.remove_file(path)
 
 
 static func _apply_fields(index: int, params: Dictionary) -> void:

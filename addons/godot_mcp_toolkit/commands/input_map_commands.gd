@@ -8,6 +8,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const InputEvents := preload("res://addons/godot_mcp_toolkit/commands/input_map/input_events.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/input_map_commands.gd"
 const PREFIX := "input/"
@@ -155,7 +156,7 @@ static func apply_action(key: String, value: Variant) -> Error:
 	ProjectSettings.set_setting(key, value)
 	# The editor's own UI runs on its ui_* actions: a project's changes to them must not reach it.
 	if Engine.is_editor_hint() and ProjectSettings.property_can_revert(key):
-		return ProjectSettings.save()
+		return ProjectWrites.save_project_settings()
 	if InputMap.has_action(name):
 		InputMap.erase_action(name)
 	if value is Dictionary:
@@ -163,7 +164,7 @@ static func apply_action(key: String, value: Variant) -> Error:
 		for event: Variant in value.get("events", []):
 			if event is InputEvent:
 				InputMap.action_add_event(name, event)
-	return ProjectSettings.save()
+	return ProjectWrites.save_project_settings()
 
 
 ## The deadzone this Godot gives an action added without one (it changed between versions).

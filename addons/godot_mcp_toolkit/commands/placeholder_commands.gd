@@ -15,6 +15,7 @@ const Args := preload("res://addons/godot_mcp_toolkit/commands/world/args.gd")
 const TexturePainter := preload("res://addons/godot_mcp_toolkit/commands/placeholders/texture_painter.gd")
 const WavEncoder := preload("res://addons/godot_mcp_toolkit/commands/placeholders/wav_encoder.gd")
 const LabelFont := preload("res://addons/godot_mcp_toolkit/commands/placeholders/label_font.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/placeholder_commands.gd"
 const MAX_SIDE := 4096
@@ -152,18 +153,8 @@ static func _existing(path: String, mode: String, params: Dictionary) -> Diction
 ## Writes all of `bytes` to a sibling temp file, then renames it over `path`, so a failed write
 ## never leaves a half-written asset; then asks the editor to import it. {} on success.
 static func _write(path: String, bytes: PackedByteArray, context: RefCounted) -> Dictionary:
-	var temp := path + ".tmp"
-	var file := FileAccess.open(temp, FileAccess.WRITE)
-	if file == null:
-		var open_error := FileAccess.get_open_error()
-		return ToolkitError.fail("WRITE_FAILED", "Could not write %s (%s)" % [path, error_string(open_error)])
-	file.store_buffer(bytes)
-	var error := file.get_error()
-	file.close()
-	if error == OK:
-		error = DirAccess.rename_absolute(temp, path)
+	var error := ProjectWrites.write_bytes(path, bytes)
 	if error != OK:
-		DirAccess.remove_absolute(temp)
 		return ToolkitError.fail("WRITE_FAILED", "Could not write %s (%s)" % [path, error_string(error)])
 	context.refresh_files(PackedStringArray([path]))
 	return {}

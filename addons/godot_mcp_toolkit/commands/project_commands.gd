@@ -11,6 +11,7 @@ const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const Autoloads := preload("res://addons/godot_mcp_toolkit/commands/project/autoloads.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/project_commands.gd"
 ## A whole-project read is thousands of keys; past this many the reply stops and says so.
@@ -168,7 +169,7 @@ static func apply_settings(values: Dictionary, orders: Dictionary = {}) -> Error
 		ProjectSettings.set_setting(name, values[name])
 		if orders.has(name) and values[name] != null:
 			ProjectSettings.set_order(name, orders[name])
-	return ProjectSettings.save()
+	return ProjectWrites.save_project_settings()
 
 
 ## Records an already applied settings change: redo applies `done`, undo applies `before`
@@ -253,7 +254,7 @@ static func _cmd_folder_create(params: Dictionary, context: RefCounted) -> Dicti
 	if DirAccess.dir_exists_absolute(path):
 		return ToolkitSuccess.ok({"path": path, "status": "returned", "created": []})
 	var created := _missing_folders(path)
-	var error := DirAccess.make_dir_recursive_absolute(path)
+	var error := ProjectWrites.make_dir(path)
 	if error != OK:
 		_remove_folders(created, null)
 		return ToolkitError.fail("CREATE_DIR_FAILED", "Could not create %s: %s" % [path, error_string(error)])
@@ -277,7 +278,7 @@ static func _missing_folders(path: String) -> Array[String]:
 
 
 static func _make_folder(path: String, context_ref: WeakRef) -> void:
-	DirAccess.make_dir_recursive_absolute(path)
+	ProjectWrites.make_dir(path)
 	var context: RefCounted = context_ref.get_ref()
 	if context != null:
 		_refresh_folder(context, path)
@@ -287,7 +288,7 @@ static func _make_folder(path: String, context_ref: WeakRef) -> void:
 ## kept (remove fails on a non-empty folder), so an undo never deletes anyone's files.
 static func _remove_folders(folders: Array[String], context_ref: Variant) -> void:
 	for folder: String in folders:
-		DirAccess.remove_absolute(folder)
+		ProjectWrites.remove_dir(folder)
 	var context: RefCounted = (context_ref as WeakRef).get_ref() if context_ref is WeakRef else null
 	if context != null and not folders.is_empty():
 		_refresh_folder(context, folders[folders.size() - 1].get_base_dir())

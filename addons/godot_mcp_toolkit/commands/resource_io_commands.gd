@@ -15,6 +15,7 @@ const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd
 const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/commands/files/file_bytes.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/resource_io_commands.gd"
 const RESOURCE_EXTENSIONS := ["tres", "res"]
@@ -92,7 +93,7 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 		_put_back(resource, old)
 		return _first_failure(written)
 	var before: Variant = FileBytes.snapshot(path)
-	var error := ResourceSaver.save(resource, path)
+	var error := ProjectWrites.save_resource(resource, path)
 	if error != OK:
 		_put_back(resource, old)
 		return ToolkitError.fail("SAVE_FAILED", "Could not save %s: %s" % [path, error_string(error)],

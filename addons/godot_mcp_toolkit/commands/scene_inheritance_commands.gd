@@ -13,6 +13,7 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotency.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/scene_inheritance_commands.gd"
 const BASE_EXTENSIONS := ["tscn", "scn"]
@@ -58,7 +59,7 @@ static func _cmd_create_inherited(params: Dictionary, context: RefCounted) -> Di
 			"Check the folder is writable.")
 	var written := _root_of(path)
 	if written.get("inherits", "") != base:
-		DirAccess.remove_absolute(path)
+		ProjectWrites.remove_file(path)
 		return ToolkitError.fail("INTERNAL", "%s did not load back as inheriting %s; it was removed" % [path, base])
 	context.refresh_files(PackedStringArray([path]))
 	return ToolkitSuccess.ok(Idempotency.with_status({
@@ -109,12 +110,7 @@ static func _write(path: String, base: String, root_name: String) -> Error:
 	var text := "[gd_scene load_steps=2 format=3]\n\n"
 	text += "[ext_resource type=\"PackedScene\" path=\"%s\" id=\"1_base\"]\n\n" % base.c_escape()
 	text += "[node name=\"%s\" instance=ExtResource(\"1_base\")]\n" % root_name.c_escape()
-	var handle := FileAccess.open(path, FileAccess.WRITE)
-	if handle == null:
-		return FileAccess.get_open_error()
-	handle.store_string(text)
-	handle.close()
-	return OK
+	return ProjectWrites.write_text(path, text)
 
 
 ## {name, type, node_count, inherits} of a scene's root from its packed state; {} when unreadable.

@@ -16,6 +16,7 @@ const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/commands/files/file_bytes.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/user_data_commands.gd"
 const USER_ONLY_HINT := "Save tools work under user:// only; use script_read / script_write for res:// files."
@@ -135,7 +136,7 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 	if path == FileGuard.USER_PREFIX or DirAccess.dir_exists_absolute(path):
 		return ToolkitError.fail("INVALID_PARAMS", "%s is a folder, not a file" % path)
 	# Saves live in folders the game makes; creating them here spares a round trip.
-	var folder_error := DirAccess.make_dir_recursive_absolute(path.get_base_dir())
+	var folder_error := ProjectWrites.make_dir(path.get_base_dir())
 	if folder_error != OK:
 		return ToolkitError.fail("SAVE_WRITE_FAILED", "Could not create the folder %s: %s" % [
 			path.get_base_dir(), error_string(folder_error)])
@@ -160,7 +161,7 @@ static func _cmd_delete(params: Dictionary, context: RefCounted) -> Dictionary:
 		return target["error"]
 	var path: String = target["path"]
 	var before: Variant = FileBytes.snapshot(path)
-	var error := DirAccess.remove_absolute(path)
+	var error := ProjectWrites.remove_file(path)
 	if error != OK:
 		return ToolkitError.fail("SAVE_DELETE_FAILED", "Could not delete %s: %s" % [path, error_string(error)])
 	FileBytes.record(context, "MCP: delete %s" % path.get_file(), path, before, null)

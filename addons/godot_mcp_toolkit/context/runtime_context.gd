@@ -131,7 +131,7 @@ func save_scene(path: String) -> Error:
 		var error := packed.pack(root)
 		if error != OK:
 			return error
-		error = ResourceSaver.save(packed, target)
+		error = ProjectWrites.save_resource(packed, target)
 		if error != OK:
 			return error
 	saved_scenes.append(target)

@@ -12,6 +12,8 @@ const SCAN_IDLE_TIMEOUT_MS := "mcp_toolkit/concurrency/scan_idle_timeout_ms"
 const MUTATION_WATCHDOG_GRACE_MS := "mcp_toolkit/concurrency/mutation_watchdog_grace_ms"
 const AUDIT_ENABLED := "mcp_toolkit/audit/enabled"
 
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+
 ## key -> {default, min, max}; limits are clamped to [min, max] on read so a hand-edited
 ## project.godot cannot starve or flood the transport.
 const DEFINITIONS := {
@@ -114,7 +116,7 @@ static func set_int(key: String, value: int) -> int:
 static func _save_project_settings() -> Error:
 	if not Engine.is_editor_hint():
 		return OK
-	return ProjectSettings.save()
+	return ProjectWrites.save_project_settings()
 
 
 static func _property_info(key: String, definition: Dictionary) -> Dictionary:

@@ -94,18 +94,22 @@ func close_scene(path: String) -> Error:
 
 
 ## save_scene_as() would write the *active* scene under `path`; to save another open scene we
-## switch to its tab, save it, and switch back.
+## switch to its tab, save it, and switch back. The editor writes the file itself, so the
+## checkpoint journal is told before and after (checkpoints/project_writes.gd).
 func save_scene(path: String) -> Error:
 	var active := edited_scene_path()
-	if path.is_empty() or path == active:
-		return EditorInterface.save_scene() if not active.is_empty() else ERR_DOES_NOT_EXIST
-	if not path in open_scene_paths():
+	var target := active if path.is_empty() else path
+	if target.is_empty() or not (target == active or target in open_scene_paths()):
 		return ERR_DOES_NOT_EXIST
-	EditorInterface.open_scene_from_path(path)
-	if edited_scene_path() != path:
-		return ERR_CANT_OPEN
-	var error := EditorInterface.save_scene()
-	if not active.is_empty():
+	if target != active:
+		EditorInterface.open_scene_from_path(target)
+		if edited_scene_path() != target:
+			return ERR_CANT_OPEN
+	var error := ProjectWrites.before(PackedStringArray([target]))
+	if error == OK:
+		error = EditorInterface.save_scene()
+		ProjectWrites.after(PackedStringArray([target]))
+	if target != active and not active.is_empty():
 		EditorInterface.open_scene_from_path(active)
 	return error
 

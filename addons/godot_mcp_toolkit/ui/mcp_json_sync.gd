@@ -9,6 +9,7 @@ extends RefCounted
 const McpJson := preload("mcp_json.gd")
 const AtomicFile := preload("../registry/store/atomic_file.gd")
 const JsonText := preload("json_text.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const FILE_NAME := ".mcp.json"
 
@@ -53,7 +54,7 @@ static func write(path: String = "", os_name: String = "", env_overrides: Dictio
 		return "%s was not changed: %s" % [state.path, state.error]
 	var host := os_name if not os_name.is_empty() else OS.get_name()
 	var merged := McpJson.merge(state.config, host, env_overrides)
-	var error := AtomicFile.write_text(state.path, JSON.stringify(merged, "  ", false) + "\n")
+	var error := ProjectWrites.write_text(state.path, JSON.stringify(merged, "  ", false) + "\n")
 	if error != OK:
 		return "could not write %s: %s" % [state.path, error_string(error)]
 	return ""

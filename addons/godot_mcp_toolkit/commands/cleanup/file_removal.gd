@@ -10,6 +10,7 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 ## Never deleted: the project file, the editor's cache folder, the project root.
 const PROTECTED_FILES := ["res://project.godot"]
@@ -226,25 +227,20 @@ class RemovalBatch:
 	## The paths that could not be removed ("" when all went).
 	func remove_all() -> String:
 		for file: String in _files:
-			if FileAccess.file_exists(file) and DirAccess.remove_absolute(file) != OK:
+			if ProjectWrites.remove_file(file) != OK:
 				return file
 		var deepest_first := _folders.duplicate()
 		deepest_first.reverse()
 		for folder: String in deepest_first:
-			if DirAccess.dir_exists_absolute(folder) and DirAccess.remove_absolute(folder) != OK:
+			if DirAccess.dir_exists_absolute(folder) and ProjectWrites.remove_dir(folder) != OK:
 				return folder
 		refresh()
 		return ""
 
 	func restore_all() -> void:
 		for folder: String in _folders:
-			DirAccess.make_dir_recursive_absolute(folder)
+			ProjectWrites.make_dir(folder)
 		for file: String in _bytes:
-			if FileAccess.file_exists(file):
-				continue
-			DirAccess.make_dir_recursive_absolute(file.get_base_dir())
-			var handle := FileAccess.open(file, FileAccess.WRITE)
-			if handle != null:
-				handle.store_buffer(_bytes[file])
-				handle.close()
+			if not FileAccess.file_exists(file):
+				ProjectWrites.write_bytes(file, _bytes[file])
 		refresh()

@@ -6,6 +6,7 @@ extends RefCounted
 ## Runtime-safe. Undo steps hold the context weakly (the history lives inside it).
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/files/file_bytes.gd"
 
@@ -20,18 +21,7 @@ static func snapshot(path: String) -> Variant:
 ## Writes `data` to `path` through a sibling temp file renamed over it, so a failed write leaves
 ## the old file whole. OK or the error.
 static func write(path: String, data: PackedByteArray) -> Error:
-	var temp := path + ".mcp_tmp"
-	var file := FileAccess.open(temp, FileAccess.WRITE)
-	if file == null:
-		return FileAccess.get_open_error()
-	file.store_buffer(data)
-	var error := file.get_error()
-	file.close()
-	if error == OK:
-		error = DirAccess.rename_absolute(temp, path)
-	if error != OK:
-		DirAccess.remove_absolute(temp)
-	return error
+	return ProjectWrites.write_bytes(path, data)
 
 
 ## Records the undo entry for a change already made on disk: `before` / `after` are bytes or null
@@ -55,8 +45,7 @@ static func add_steps(action: RefCounted, context: RefCounted, path: String, bef
 static func restore(path: String, data: Variant, context_ref: WeakRef) -> void:
 	var error := OK
 	if data == null:
-		if FileAccess.file_exists(path):
-			error = DirAccess.remove_absolute(path)
+		error = ProjectWrites.remove_file(path)
 		if ResourceLoader.has_cached(path):
 			# A removed file must not keep answering load() from the cache.
 			load(path).resource_path = ""

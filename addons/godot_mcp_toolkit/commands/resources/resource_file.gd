@@ -12,6 +12,7 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/commands/files/file_bytes.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/resources/resource_file.gd"
 const EXTENSIONS := ["tres", "res"]
@@ -88,7 +89,7 @@ static func load_texture(value: Variant, key: String) -> Dictionary:
 ## reload of the cached copy open scenes share.
 static func save(resource: Resource, path: String, description: String, context: RefCounted) -> Dictionary:
 	var before: Variant = FileBytes.snapshot(path)
-	var error := ResourceSaver.save(resource, path)
+	var error := ProjectWrites.save_resource(resource, path)
 	if error != OK:
 		if before != null:
 			FileBytes.write(path, before)

@@ -9,6 +9,7 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/contract/screenshot_response.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const ALLOWED_PREFIXES := ["user://screenshots/"]
 ## Frames to wait after restoring a minimized window before giving up on it.
@@ -61,10 +62,10 @@ static func shaped(image: Image, chosen: Dictionary, remediation: PackedStringAr
 
 static func _save(image: Image, path: String) -> Dictionary:
 	var folder := path.get_base_dir()
-	var made := DirAccess.make_dir_recursive_absolute(ProjectSettings.globalize_path(folder))
+	var made := ProjectWrites.make_dir(ProjectSettings.globalize_path(folder))
 	if made != OK:
 		return {"ok": false, "error": ToolkitError.fail("INTERNAL", "Cannot create %s (%s)" % [folder, error_string(made)])}
-	var error := image.save_png(path)
+	var error := ProjectWrites.write_png(image, path)
 	if error != OK:
 		return {"ok": false, "error": ToolkitError.fail("INTERNAL", "Cannot write %s (%s)" % [path, error_string(error)])}
 	var file := FileAccess.open(path, FileAccess.READ)

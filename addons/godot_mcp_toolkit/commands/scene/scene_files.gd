@@ -12,6 +12,7 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotency.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SCENE_EXTENSIONS := ["tscn", "scn"]
 
@@ -181,7 +182,7 @@ static func _write_packed(root: Node, path: String) -> Dictionary:
 	var error := packed.pack(root)
 	if error != OK:
 		return ToolkitError.fail("PACK_FAILED", "Could not pack the scene (%s)" % error_string(error))
-	error = ResourceSaver.save(packed, path)
+	error = ProjectWrites.save_resource(packed, path)
 	if error != OK:
 		return ToolkitError.fail("SAVE_FAILED", "Could not write %s (%s)" % [path, error_string(error)],
 			"Check the folder exists and is writable.")

@@ -6,12 +6,12 @@ extends RefCounted
 ## Runtime-safe.
 ##
 ## The file is written before the undo entry is recorded (commit without executing), so a write
-## that fails leaves no history entry and the old file intact (AtomicFile replaces it whole).
+## that fails leaves no history entry and the old file intact (the write replaces it whole).
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
-const AtomicFile := preload("res://addons/godot_mcp_toolkit/registry/store/atomic_file.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 ## Undo/redo steps call this file's static functions through its script resource.
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_files.gd"
@@ -74,7 +74,7 @@ static func commit(context: RefCounted, path: String, text: String, previous: Va
 	if previous is String and previous == text:
 		status = STATUS_UNCHANGED
 	else:
-		var error := AtomicFile.write_text(path, text)
+		var error := ProjectWrites.write_text(path, text)
 		if error != OK:
 			return ToolkitError.fail("WRITE_FAILED", "Could not write %s: %s" % [path, error_string(error)],
 				"The file was left as it was. Check that the folder is writable.")
@@ -88,7 +88,7 @@ static func commit(context: RefCounted, path: String, text: String, previous: Va
 
 ## Undo/redo step: `path` holds `text` again (write, reindex, reload).
 static func apply_text(path: String, text: String, context_ref: WeakRef) -> void:
-	if AtomicFile.write_text(path, text) != OK:
+	if ProjectWrites.write_text(path, text) != OK:
 		push_error("MCP toolkit: undo/redo could not write %s" % path)
 		return
 	_refresh(context_ref, path)
@@ -97,7 +97,7 @@ static func apply_text(path: String, text: String, context_ref: WeakRef) -> void
 
 ## Undo step of a created file: it is removed again.
 static func remove_file(path: String, context_ref: WeakRef) -> void:
-	if FileAccess.file_exists(path) and DirAccess.remove_absolute(path) != OK:
+	if ProjectWrites.remove_file(path) != OK:
 		push_error("MCP toolkit: undo could not remove %s" % path)
 		return
 	_refresh(context_ref, path)

@@ -7,6 +7,7 @@ extends RefCounted
 ## resource the editor has loaded. Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/world/resource_file.gd"
 
@@ -32,7 +33,7 @@ static func open(path: String, type_name: String) -> Dictionary:
 static func commit(opened: Dictionary, path: String, context: RefCounted, description: String) -> Dictionary:
 	var resource: Resource = opened["resource"]
 	if opened["created"]:
-		var error := ResourceSaver.save(resource, path)
+		var error := ProjectWrites.save_resource(resource, path)
 		if error != OK:
 			return _save_failed(path, error)
 		resource.take_over_path(path)
@@ -72,7 +73,7 @@ static func restore(resource: Resource, values: Dictionary, path: String) -> Err
 	for name: String in values:
 		resource.set(name, values[name])
 	resource.emit_changed()
-	return ResourceSaver.save(resource, path)
+	return ProjectWrites.save_resource(resource, path)
 
 
 static func _save_failed(path: String, error: Error) -> Dictionary:

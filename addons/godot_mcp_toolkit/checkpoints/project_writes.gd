@@ -1,0 +1,141 @@
+@tool
+extends RefCounted
+## The one door through which the toolkit changes files: every write, create, delete, resource
+## save, project-settings save and folder change goes through a function here (scripts/gd_writes.py
+## fails the build on a raw write anywhere else). Each change is announced to the checkpoint
+## journal before it happens (so the original bytes are kept) and after (so the journal knows what
+## the toolkit left there, and can tell a later hand edit apart). Without an installed journal, or
+## without a checkpoint, the announcements cost nothing. Runtime-safe.
+##
+## A journal that cannot keep the original refuses the change: the caller gets the error and the
+## file is untouched, so a restore can never miss a file the toolkit changed.
+
+const TMP_SUFFIX := ".mcp_tmp"
+const PROJECT_FILE := "res://project.godot"
+
+## The active journal (checkpoints/file_journal.gd), or null. Static because the undo/redo steps
+## that write files are static functions with no context at hand; one editor has one journal.
+static var _journal: RefCounted = null
+
+
+static func install(journal: RefCounted) -> void:
+	_journal = journal
+
+
+## Removes `journal` if it is the active one (a test leaving must not remove a newer one).
+static func uninstall(journal: RefCounted) -> void:
+	if _journal == journal:
+		_journal = null
+
+
+static func journal() -> RefCounted:
+	return _journal
+
+
+## Announces that `paths` are about to change. An error means: do not change them.
+static func before(paths: PackedStringArray) -> Error:
+	if _journal == null:
+		return OK
+	for path: String in paths:
+		var error: Error = _journal.call("before_change", ProjectSettings.localize_path(path))
+		if error != OK:
+			push_error("MCP toolkit: could not journal %s before changing it (%s); it was left as it was"
+				% [path, error_string(error)])
+			return error
+	return OK
+
+
+## Announces that `paths` changed (or a change failed: the journal reads what is there now).
+static func after(paths: PackedStringArray) -> void:
+	if _journal == null:
+		return
+	for path: String in paths:
+		_journal.call("after_change", ProjectSettings.localize_path(path))
+
+
+## Replaces `path` with `data` through a sibling temp file renamed over it: a failed write leaves
+## the old file whole. Makes missing parent folders; refuses a folder at `path`.
+static func write_bytes(path: String, data: PackedByteArray) -> Error:
+	var error := before(PackedStringArray([path]))
+	if error == OK:
+		error = raw_write(path, data)
+		after(PackedStringArray([path]))
+	return error
+
+
+static func write_text(path: String, text: String) -> Error:
+	return write_bytes(path, text.to_utf8_buffer())
+
+
+## Deletes the file at `path` (OK when there is none).
+static func remove_file(path: String) -> Error:
+	if not FileAccess.file_exists(path):
+		return OK
+	var error := before(PackedStringArray([path]))
+	if error == OK:
+		error = DirAccess.remove_absolute(path)
+		after(PackedStringArray([path]))
+	return error
+
+
+## ResourceSaver.save, journalled (with the sidecars the engine may write next to it).
+static func save_resource(resource: Resource, path: String, flags: int = 0) -> Error:
+	var error := before(PackedStringArray([path]))
+	if error == OK:
+		error = ResourceSaver.save(resource, path, flags)
+		after(PackedStringArray([path]))
+	return error
+
+
+## ProjectSettings.save: project.godot is journalled like any other file.
+static func save_project_settings() -> Error:
+	var error := before(PackedStringArray([PROJECT_FILE]))
+	if error == OK:
+		error = ProjectSettings.save()
+		after(PackedStringArray([PROJECT_FILE]))
+	return error
+
+
+static func write_png(image: Image, path: String) -> Error:
+	var error := before(PackedStringArray([path]))
+	if error == OK:
+		error = image.save_png(path)
+		after(PackedStringArray([path]))
+	return error
+
+
+## Folders are not journalled (a restore recreates the parents of the files it puts back and
+## leaves folders alone); they come through here so the static check sees every change.
+static func make_dir(path: String) -> Error:
+	return DirAccess.make_dir_recursive_absolute(path)
+
+
+static func remove_dir(path: String) -> Error:
+	return DirAccess.remove_absolute(path)
+
+
+## The write itself, unjournalled: for the journal's own files and restores (which record what
+## they did themselves) and for write_bytes above. A change this file cannot wrap (the editor
+## saving a scene) calls before() and after() around it instead.
+static func raw_write(path: String, data: PackedByteArray) -> Error:
+	if DirAccess.dir_exists_absolute(path):
+		return ERR_ALREADY_EXISTS
+	var parent := path.get_base_dir()
+	# The project root itself ("res://") always exists, though some file systems do not say so.
+	if not parent.is_empty() and not parent.ends_with("://") and not DirAccess.dir_exists_absolute(parent):
+		var made := DirAccess.make_dir_recursive_absolute(parent)
+		if made != OK:
+			return made
+	var temp := path + TMP_SUFFIX
+	var file := FileAccess.open(temp, FileAccess.WRITE)
+	if file == null:
+		return FileAccess.get_open_error()
+	file.store_buffer(data)
+	file.flush()
+	var error := file.get_error()
+	file.close()
+	if error == OK:
+		error = DirAccess.rename_absolute(temp, path)
+	if error != OK:
+		DirAccess.remove_absolute(temp)
+	return error
