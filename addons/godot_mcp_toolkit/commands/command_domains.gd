@@ -39,6 +39,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/debug_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/editor_advanced_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/animation_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/testing_commands.gd",
 ]
 
 
