@@ -239,10 +239,16 @@ def test_counts(cat: Catalogue) -> None:
 
 def test_added_tools(cat: Catalogue) -> None:
     added = [cat.tools[name] for name in ADDED_TOOLS]
-    assert sorted(ADDED_TOOLS) == ["editor_launch", "editor_restart"]
+    assert sorted(ADDED_TOOLS) == ["editor_launch", "editor_restart", "test_list", "test_run"]
     assert all(not t.always_on and not t.meta for t in added), "additions load on demand"
-    assert all(t.channel == "bridge" and t.method is None for t in added)
-    assert not any(t.read_only_safe for t in added), "launching and restarting are hidden in read-only mode"
+    lifecycle = [cat.tools["editor_launch"], cat.tools["editor_restart"]]
+    assert all(t.channel == "bridge" and t.method is None for t in lifecycle)
+    assert not any(t.read_only_safe for t in lifecycle), "launching and restarting are hidden in read-only mode"
+    testing = {name: cat.tools[name] for name in ("test_list", "test_run")}
+    assert all(t.channel == "editor" and t.method == name.replace("_", ".") for name, t in testing.items())
+    assert testing["test_list"].read_only_safe, "listing tests is a read"
+    assert not testing["test_run"].read_only_safe, "running runs project code: hidden in read-only mode"
+    assert testing["test_run"].wait_param == "timeout_ms"
     restart = cat.tools["editor_restart"]
     assert restart.annotations.get("destructiveHint") is True
 

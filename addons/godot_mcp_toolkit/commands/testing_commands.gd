@@ -197,7 +197,8 @@ static func _read_report(framework: String, report: String) -> Dictionary:
 	return JUnitReport.parse(FileAccess.get_file_as_string(path))
 
 
-static func _summary(run: Dictionary, stop: String, timeout: int, include_passed: bool, planned: Dictionary) -> Dictionary:
+static func _summary(run: Dictionary, stop: String, timeout: int, include_passed: bool,
+		planned: Dictionary) -> Dictionary:
 	var tests: Array = run["tests"]
 	var totals := JUnitReport.totals(tests)
 	var shown := tests if include_passed else tests.filter(func(t: Dictionary) -> bool: return t["status"] != "passed")

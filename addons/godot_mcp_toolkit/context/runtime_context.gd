@@ -29,6 +29,18 @@ var scans := 0
 var debugger := {"available": true, "active": false, "paused": false}
 var continued := 0
 
+# --- testing (issue 17) ---------------------------------------------------------------------------
+# A fake process table: a test sets `process_runner`, a Callable(path, args) -> Dictionary that does
+# what the real process would (writes its report) and says {"polls": frames it keeps running (-1 =
+# never ends), "exit_code": int}. Without it no process can start, as in a game.
+
+## The folder test commands treat as the project (tests point it at a scratch project).
+var project_dir := "res://"
+var process_runner := Callable()
+## What was started ({"path", "args"}) and killed, in order.
+var started_processes: Array[Dictionary] = []
+var killed_processes: Array[int] = []
+
 var _root: Node = null
 var _undo_redo := UndoRedo.new()
 var _open_scenes := PackedStringArray()
@@ -36,6 +48,9 @@ var _edited_path := ""
 var _playing := false
 var _settings: Dictionary = {}
 var _breakpoints := PackedStringArray()
+## pid -> {"polls", "exit_code"} of the fake processes.
+var _processes: Dictionary = {}
+var _next_pid := 1000
 
 
 func _init(root: Node = null) -> void:
@@ -235,19 +250,6 @@ func wait_frame() -> void:
 
 
 # --- testing (issue 17) ---------------------------------------------------------------------------
-# A fake process table: a test sets `process_runner`, a Callable(path, args) -> Dictionary that does
-# what the real process would (writes its report) and says {"polls": frames it keeps running (-1 =
-# never ends), "exit_code": int}. Without it no process can start, as in a game.
-
-## The folder test commands treat as the project (tests point it at a scratch project).
-var project_dir := "res://"
-var process_runner := Callable()
-## What was started ({"path", "args"}) and killed, in order.
-var started_processes: Array[Dictionary] = []
-var killed_processes: Array[int] = []
-var _processes: Dictionary = {}
-var _next_pid := 1000
-
 
 func project_root() -> String:
 	return project_dir
