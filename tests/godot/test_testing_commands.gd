@@ -13,6 +13,7 @@ const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const JUnitReport := preload("res://addons/godot_mcp_toolkit/commands/testing/junit_report.gd")
 const Frameworks := preload("res://addons/godot_mcp_toolkit/commands/testing/test_frameworks.gd")
+const RuntimeAutoload := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runtime_autoload.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/testing_commands.gd"
 const DIR := "res://tmp_tests/testing"
@@ -216,6 +217,14 @@ func test_bad_params_are_refused() -> void:
 			{"include_passed": "yes"}, {"suite_path": 3}, {"framework": "jest"}]:
 		Assert.eq(_run(params)["code"], "INVALID_PARAMS", JSON.stringify(params))
 	Assert.eq(_fx.context.started_processes, [], "nothing started")
+
+
+func test_a_test_process_serves_no_runtime_channel() -> void:
+	var args := Frameworks.command(Frameworks.GUT, "/p", GUT_SUITE, "", PackedStringArray(), "/r.xml")
+	Assert.is_true(RuntimeAutoload.is_script_run(args), "GUT's run is a --script run: no runtime server")
+	Assert.is_true(RuntimeAutoload.is_script_run(PackedStringArray(["--script", "res://x.gd"])), "long form")
+	Assert.is_false(RuntimeAutoload.is_script_run(PackedStringArray(["--path", "/p", "res://main.tscn"])),
+		"a game the editor plays is served")
 
 
 # --- helpers ---------------------------------------------------------------------------------------
