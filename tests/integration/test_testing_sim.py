@@ -103,3 +103,19 @@ async def test_run_progress_reaches_the_mcp_client(mode: str, data_home: Path, p
         assert values == sorted(values) and len(set(values)) == len(values)
     finally:
         await sim.stop()
+
+
+async def test_malformed_counts_are_not_forwarded(sim: ToolkitSim, make_bridge: BridgeFactory) -> None:
+    example = _example("test.run", 0)
+    sim.script("test.run", {"progress": {"progress": "one", "total": 2, "message": "bad"}},
+               {"progress": {"progress": 1, "message": "no total"}},
+               {"progress": {"progress": 1, "total": 2, "message": "good"}}, {"result": example["result"]})
+    bridge = await make_bridge()
+    seen: list[str | None] = []
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        seen.append(message)
+
+    out = await bridge.forward(tool("test_run"), example["params"], progress=progress)
+    assert not out.is_error, out.structured
+    assert "good" in seen and "bad" not in seen and "no total" not in seen
