@@ -148,6 +148,8 @@ func test_failing_gut_run_reports_each_test_and_progress() -> void:
 		"-s", "res://addons/gut/gut_cmdln.gd"], "headless, on the project, GUT's command-line entry")
 	for expected: String in ["-gconfig=", "-gtest=" + GUT_SUITE, "-gexit"]:
 		Assert.is_true(expected in args, "passes %s" % expected)
+	Assert.is_true(args[-1].begins_with("-gjunit_xml_file=user://godot_mcp_toolkit/test_runs/"),
+		"the report goes to user://, which the test process resolves to the same folder")
 	Assert.eq(_progress, [[1.0, 1.0, GUT_SUITE + ": finished (2 passed, 1 failed, 0 errored, 1 skipped)"]],
 		"progress after the suite")
 	Assert.eq(DirAccess.get_directories_at("user://godot_mcp_toolkit/test_runs"), PackedStringArray(),
@@ -162,6 +164,7 @@ func test_passing_run_of_one_gdunit4_test() -> void:
 	var args: PackedStringArray = _fx.context.started_processes[0]["args"]
 	for expected: String in ["--ignoreHeadlessMode", "-c", "-a", GDUNIT_SUITE, "-rd"]:
 		Assert.is_true(expected in args, "passes %s" % expected)
+	Assert.is_true(args[args.find("-rd") + 1].begins_with("user://"), "gdUnit4 reads an absolute /path as res://")
 	var ignored := PackedStringArray()
 	for i in args.size():
 		if args[i] == "-i":

@@ -134,7 +134,9 @@ static func _frameworks(params: Dictionary, root: String) -> Dictionary:
 static func _run_suite(unit: Dictionary, index: int, run: Dictionary, tool_ctx: RefCounted,
 		context: RefCounted) -> Dictionary:
 	var framework: String = unit["framework"]
-	var report := ProjectSettings.globalize_path("%s/%d_%s" % [run["dir"], index, framework])
+	# A user:// path: the test process runs the same project, so it resolves to the same folder, and
+	# gdUnit4 would read an absolute "/..." report folder as res://.
+	var report := "%s/%d_%s" % [run["dir"], index, framework]
 	if framework == Frameworks.GUT:
 		report += ".xml"
 	var project := ProjectSettings.globalize_path(context.project_root()).trim_suffix("/")
