@@ -179,7 +179,7 @@ static func _run_suite(unit: Dictionary, index: int, run: Dictionary, tool_ctx: 
 				test["file"] = unit["path"]  # GUT's "at line N" is in the suite's own script
 			tests.append(test)
 	summary["status"] = "finished"
-	summary["tests"] = tests.size()
+	summary["test_count"] = tests.size()
 	return {"suite": summary, "tests": tests, "stop": ""}
 
 
