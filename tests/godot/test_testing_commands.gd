@@ -39,6 +39,8 @@ func _init() -> void:
 		+ "func test_heals():\n\tpass\n\nfunc helper():\n\tpass\n")
 	_write(GUT_PROJECT, "test/unit/player_helpers.gd", "extends RefCounted\n\nfunc test_not_a_suite():\n\tpass\n")
 	_write(GUT_PROJECT, "test/integration/test_level.gd", "extends GutTest\n\nfunc test_loads():\n\tpass\n")
+	_write(GUT_PROJECT, "test/unit/test_gd_style.gd",
+		"class_name GdStyle extends GdUnitTestSuite\n\nfunc test_x():\n\tpass\n")
 	_write(GDUNIT_PROJECT, "addons/gdUnit4/bin/GdUnitCmdTool.gd", "extends SceneTree\n")
 	_write(GDUNIT_PROJECT, "addons/gdUnit4/plugin.cfg", "[plugin]\nname=\"gdUnit4\"\nversion=\"5.0.3\"\n")
 	_write(GDUNIT_PROJECT, "test/InventoryTest.gd", "extends GdUnitTestSuite\n\nfunc test_add_item() -> void:\n\tpass\n\n"
@@ -109,7 +111,8 @@ func test_detects_frameworks_and_lists_suites_by_their_conventions() -> void:
 	_fx.context.project_dir = GUT_PROJECT
 	var listed := _fx.example("test.list", 0)
 	Assert.eq((listed["suites"] as Array).map(func(s: Dictionary) -> String: return s["path"]),
-		["res://test/integration/test_level.gd", GUT_SUITE], "test_*.gd under res://test, helpers left out")
+		["res://test/integration/test_level.gd", GUT_SUITE],
+		"test_*.gd under res://test; helpers and a gdUnit4 suite named like GUT's left out")
 	_write(GUT_PROJECT, ".gutconfig.json", JSON.stringify({"dirs": ["res://test/unit"], "prefix": "test_"}))
 	var configured := _fx.invoke("test.list", {})
 	Assert.eq((configured["suites"] as Array).map(func(s: Dictionary) -> String: return s["path"]), [GUT_SUITE],

@@ -47,6 +47,9 @@ static func suites(root: String, framework: String) -> Array[Dictionary]:
 		for dir: String in rules["dirs"]:
 			_collect(root, dir, rules["include_subdirs"], files)
 		files = _named(files, rules["prefix"], rules["suffix"])
+		# A gdUnit4 suite may follow GUT's naming too; it is gdUnit4's to run.
+		var foreign := _extending(root, files, "GdUnitTestSuite")
+		files = PackedStringArray(Array(files).filter(func(path: String) -> bool: return not path in foreign))
 	else:
 		for dir: String in DEFAULT_DIRS:
 			_collect(root, dir, true, files)
@@ -137,7 +140,8 @@ static func _named(paths: PackedStringArray, prefix: String, suffix: String) -> 
 
 static func _extending(root: String, paths: PackedStringArray, base: String) -> PackedStringArray:
 	var kept := PackedStringArray()
-	var pattern := RegEx.create_from_string("(?m)^extends\\s+[\"']?[^\\n]*%s" % base)
+	# "extends X", "extends \"res://.../X.gd\"" or "class_name Name extends X" at a line start.
+	var pattern := RegEx.create_from_string("(?m)^(class_name\\s+\\w+\\s+)?extends\\s+[^\\n]*%s" % base)
 	for path: String in paths:
 		if pattern.search(FileAccess.get_file_as_string(on_disk(root, path))) != null and not path in kept:
 			kept.append(path)
