@@ -58,6 +58,9 @@ static func parse(text: String) -> Dictionary:
 					current = {}
 	if not saw_root:
 		return {"ok": false, "error": "the report has no <testsuites> or <testsuite> element"}
+	if not current.is_empty():
+		# A process killed while writing leaves a report that stops inside a test.
+		return {"ok": false, "error": "the report is cut off inside testcase %s" % current["name"]}
 	return {"ok": true, "tests": tests}
 
 
