@@ -5,6 +5,12 @@ another one in the editor, ``editor_wait_for_idle``) would otherwise be silent f
 look hung. ``WaitReporter`` sends a progress notification with a message the moment a wait
 starts or changes, then repeats it every ``interval`` seconds until the wait ends. Without a
 progress callback (the client sent no progress token) it does nothing and starts no task.
+
+A command that can count (``test_run``: suites done of all) reports ``counted(progress, total)``;
+from then on every notification carries a total. MCP wants progress to grow with each
+notification, so counts are shifted past what the waits already sent, and the repeats between two
+counts grow by ``REPEAT_STEP`` (a thousandth: 999 repeats, over half an hour at 2 s, before they
+would reach the next count).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ log = logging.getLogger(__name__)
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 
 INTERVAL_S = 2.0
+REPEAT_STEP = 0.001
 
 
 class WaitReporter:
@@ -26,7 +33,10 @@ class WaitReporter:
         self._report = report
         self.interval = interval
         self.message: str | None = None
-        self._sent = 0
+        self._last = 0.0  # the progress value last sent
+        self._base: float | None = None  # counts start after what the waits sent before them
+        self._total: float | None = None
+        self._counted: tuple[float, str] | None = None  # a count not sent yet: (progress, message)
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
@@ -36,6 +46,18 @@ class WaitReporter:
         if self._report is None or message == self.message:
             return
         self.message = message
+        self._changed.set()
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="godot-bridge progress")
+
+    def counted(self, progress: float, total: float, message: str) -> None:
+        """The command reports how far it is (``progress`` of ``total``): sent at once."""
+        if self._report is None:
+            return
+        if self._base is None:
+            self._base = self._last
+        self._total = self._base + total
+        self._counted = (self._base + progress, message)
         self._changed.set()
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="godot-bridge progress")
@@ -59,23 +81,38 @@ class WaitReporter:
         task, self._task = self._task, None
         if task is not None:
             await task
+        # A count that arrived just before the reply is still news (the last suite finished).
+        await self._send_counted()
 
     async def _run(self) -> None:
         while not self._closed:
             await self._changed.wait()
             self._changed.clear()
-            while self.message is not None and not self._closed:
-                await self._send(self.message)
+            while not self._closed:
+                sent = await self._send_counted()
+                if self.message is None:
+                    break
+                if not sent:
+                    await self._send(self._last + (1 if self._total is None else REPEAT_STEP), self.message)
                 try:
                     await asyncio.wait_for(self._changed.wait(), self.interval)
                     self._changed.clear()
                 except TimeoutError:
                     pass
 
-    async def _send(self, message: str) -> None:
+    async def _send_counted(self) -> bool:
+        if self._counted is None:
+            return False
+        value, message = self._counted
+        self._counted = None
+        # Never backwards, even if repeats ran past a count (they stop short of the next one).
+        await self._send(max(value, self._last + REPEAT_STEP), message)
+        return True
+
+    async def _send(self, value: float, message: str) -> None:
         assert self._report is not None
-        self._sent += 1  # progress must increase with each notification
+        self._last = value  # progress must increase with each notification
         try:
-            await self._report(self._sent, None, message)
+            await self._report(value, self._total, message)
         except Exception as exc:  # a client gone away must not fail the call itself
             log.debug("progress notification failed: %s", exc)

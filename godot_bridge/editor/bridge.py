@@ -46,6 +46,7 @@ from godot_bridge.editor.forward import (
 )
 from godot_bridge.editor.link import EditorLink
 from godot_bridge.editor.registry import RegistryEntry, registry_path
+from godot_bridge.editor.rpc import OnProgress
 from godot_bridge.editor.runtime import RuntimeLink
 from godot_bridge.editor.timing import Timing
 from godot_bridge.editor.watch import RegistryWatcher
@@ -387,7 +388,7 @@ class EditorBridge:
         *,
         channel: str = EDITOR,
         timeout: float | None = None,
-        on_progress: Callable[[str], None] | None = None,
+        on_progress: OnProgress | None = None,
     ) -> Any:
         """The raw toolkit result of one request; raises ToolError."""
         resolved = CHANNEL_ALIASES.get(channel)
@@ -464,9 +465,14 @@ class EditorBridge:
         if own_wait is not None:
             waits.waiting(own_wait)
 
-        def on_rpc(state: str) -> None:
-            # The toolkit parks a command behind the one holding its lane (_queued), then runs it.
-            if state == "_queued":
+        def on_rpc(state: str, note: dict[str, Any]) -> None:
+            # The toolkit parks a command behind the one holding its lane (_queued), then runs it;
+            # a long command may count its way through (_progress: e.g. test suites done of all).
+            if state == "_progress":
+                counted = _counted(note)
+                if counted is not None:
+                    waits.counted(*counted)
+            elif state == "_queued":
                 waits.waiting(f"'{method}' is queued in the editor behind another command")
             elif own_wait is not None:
                 waits.waiting(own_wait)
@@ -570,3 +576,13 @@ class EditorBridge:
             "runtime_detail": f"the game's runtime channel did not come up within {wait:g} s ({detail}); "
             f"runtime tools report GAME_NOT_RUNNING until it does. Check {self._game_log_tool} for a crash.",
         }
+
+
+def _counted(note: dict[str, Any]) -> tuple[float, float, str] | None:
+    """A ``_progress`` notification's (progress, total, message); None when it is malformed."""
+    progress, total, message = note.get("progress"), note.get("total"), note.get("message", "")
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (progress, total))
+    if not numbers or not isinstance(message, str):
+        log.debug("ignoring a malformed _progress notification: %s", note)
+        return None
+    return float(progress), float(total), message

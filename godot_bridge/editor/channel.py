@@ -20,7 +20,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from godot_bridge.editor.rpc import Kind, PendingCall, RpcCorrelator
+from godot_bridge.editor.rpc import Kind, OnProgress, PendingCall, RpcCorrelator
 from godot_bridge.errors import ToolError
 
 log = logging.getLogger(__name__)
@@ -213,7 +213,7 @@ class WsChannel:
         params: dict[str, Any] | None = None,
         timeout: float | None = None,
         *,
-        on_progress: Callable[[str], None] | None = None,
+        on_progress: OnProgress | None = None,
     ) -> Any:
         """Send one request and await its result. Cancelling the awaiting task sends ``_cancel``.
 

@@ -35,7 +35,7 @@ from godot_bridge.config import Settings
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.channel import NotDelivered, WsChannel
 from godot_bridge.editor.registry import RegistryEntry, project_key, read_registry, registry_problem
-from godot_bridge.editor.rpc import PendingCall
+from godot_bridge.editor.rpc import OnProgress, PendingCall
 from godot_bridge.editor.timing import Timing
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
 
@@ -388,7 +388,7 @@ class EditorLink:
         params: dict[str, Any] | None = None,
         timeout: float | None = None,
         *,
-        on_progress: Callable[[str], None] | None = None,
+        on_progress: OnProgress | None = None,
     ) -> Any:
         """Send on the editor channel; a request that provably never left is retried once."""
         for attempt in (1, 2):

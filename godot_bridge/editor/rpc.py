@@ -7,7 +7,8 @@ The channel hands every frame it receives to ``RpcCorrelator.handle`` and awaits
   int survives the round trip; ids coming back as ``1.0`` or ``"1"`` still match);
 * one pending future per call, with a deadline that ``_queued``/``_executing``
   progress notifications restart (a command parked behind the editor's mutation
-  lock is alive, not hung);
+  lock is alive, not hung), and ``_progress`` (a long command's counted progress:
+  ``progress``, ``total``, ``message``) too;
 * the mapping of JSON-RPC error replies to ``ToolError`` codes;
 * the ``_cancel`` notification frame for a call being abandoned.
 """
@@ -24,15 +25,20 @@ from typing import Any
 
 from godot_bridge.errors import ToolError
 
+# Told each progress notification of a call: its method and params ({"request_id"}, and for
+# _progress also "progress", "total", "message").
+OnProgress = Callable[[str, dict[str, Any]], None]
+
 log = logging.getLogger(__name__)
 
-PROGRESS_METHODS = ("_queued", "_executing")
+PROGRESS_METHODS = ("_queued", "_executing", "_progress")
+COUNTED = "_progress"
 WATCHDOG_CODE = -32000
 
 
 class Kind(Enum):
     RESPONSE = "response"  # resolved (or failed) a pending call
-    PROGRESS = "progress"  # _queued/_executing: a pending call's deadline restarted
+    PROGRESS = "progress"  # _queued/_executing/_progress: a pending call's deadline restarted
     PUSH = "push"  # an unsolicited broadcast (extensions.changed, game_stopped, ...)
     STALE = "stale"  # a reply for a call nobody waits for any more (timed out, cancelled)
     INVALID = "invalid"  # not something this protocol understands
@@ -46,7 +52,7 @@ class PendingCall:
     deadline: float
     future: asyncio.Future[Any]
     progress: str | None = None  # the last progress notification seen, for the timeout message
-    on_progress: Callable[[str], None] | None = None  # told "_queued" / "_executing" as they arrive
+    on_progress: OnProgress | None = None  # told _queued / _executing / _progress as they arrive
 
 
 def normalize_id(value: Any) -> int | None:
@@ -95,7 +101,7 @@ class RpcCorrelator:
         method: str,
         params: dict[str, Any] | None,
         timeout: float | None = None,
-        on_progress: Callable[[str], None] | None = None,
+        on_progress: OnProgress | None = None,
     ) -> tuple[PendingCall, dict[str, Any]]:
         """Register a new call; returns it and the frame to send."""
         self._next_id += 1
@@ -134,7 +140,7 @@ class RpcCorrelator:
             call.progress = method
             if call.on_progress is not None:
                 try:
-                    call.on_progress(method)
+                    call.on_progress(method, params)
                 except Exception:  # reporting must never break correlation
                     log.exception("progress callback for '%s' failed", call.method)
             return Kind.PROGRESS
@@ -181,7 +187,7 @@ class RpcCorrelator:
 
     def _timeout_error(self, call: PendingCall) -> ToolError:
         if call.progress:
-            state = call.progress.lstrip("_")
+            state = "making progress" if call.progress == COUNTED else call.progress.lstrip("_")
             message = f"'{call.method}' got no reply within {call.timeout:g} s after the editor reported it {state}"
         else:
             message = f"'{call.method}' got no reply within {call.timeout:g} s"

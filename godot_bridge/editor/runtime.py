@@ -27,7 +27,7 @@ from godot_bridge.config import Settings
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.channel import NotDelivered, WsChannel
 from godot_bridge.editor.registry import RegistryEntry
-from godot_bridge.editor.rpc import PendingCall
+from godot_bridge.editor.rpc import OnProgress, PendingCall
 from godot_bridge.editor.timing import Timing
 from godot_bridge.errors import ToolError
 
@@ -132,7 +132,7 @@ class RuntimeLink:
         params: dict[str, Any] | None = None,
         timeout: float | None = None,
         *,
-        on_progress: Callable[[str], None] | None = None,
+        on_progress: OnProgress | None = None,
     ) -> Any:
         ch = await self.ensure()
         try:

@@ -13,6 +13,7 @@ const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_t
 const CommandOptions := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_command_options.gd")
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const Router := preload("res://addons/godot_mcp_toolkit/transport/dispatch/server_request_router.gd")
+const Notifier := preload("res://addons/godot_mcp_toolkit/transport/notifier.gd")
 
 const PEER := 1
 
@@ -176,6 +177,22 @@ func _read(_params: Dictionary) -> Dictionary:
 func _slow_read(_params: Dictionary) -> Dictionary:
 	await release_read
 	return {"success": true, "done": "slow_read"}
+
+
+func test_handlers_report_counted_progress_through_the_lane() -> void:
+	var counted: Array = []
+	_lane.set_progress_reporter(func(peer_id: int, id: Variant, progress: float, total: float, message: String) -> void:
+		counted.append([peer_id, id, progress, total, message]))
+	_lane.submit(PEER, 4, "test.cancellable", {})
+	_last_ctx.report_progress(1, 3, "one of three")
+	Assert.eq(counted, [[PEER, 4, 1.0, 3.0, "one of three"]], "the reporter hears the handler, with its request")
+	release_slow.emit()
+	var unwired := ToolContext.new(5, PEER, "test.cancellable")
+	unwired.report_progress(2, 3, "nobody listens")
+	Assert.eq(counted.size(), 1, "a context without a reporter stays quiet")
+	Assert.eq(Notifier.counted_frame(4, 1, 3, "one of three"), {"jsonrpc": "2.0", "method": "_progress",
+		"params": {"request_id": 4, "progress": 1, "total": 3, "message": "one of three"}},
+		"the wire frame: a notification (no id), matched to its request like _queued")
 
 
 func _cancellable(_params: Dictionary, ctx: ToolContext) -> Dictionary:

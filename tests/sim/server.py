@@ -17,6 +17,7 @@ carry them to the subprocess form):
     {"rpc_error": {"code", "message"}}     reply with a JSON-RPC error
     {"sleep": seconds}                 delay before the next step
     {"queued": true} / {"executing": true}  send the progress notification
+    {"progress": {"progress", "total", "message"}}  send a counted _progress for this call
     {"push": {...}}                    broadcast a frame to every authed peer
     {"send": {...}}                    send a raw frame on this connection
     {"close": {"code", "reason"}}      close this connection mid-call
@@ -475,6 +476,9 @@ class ToolkitSim:
                 await self._send(ws, {"jsonrpc": "2.0", "method": "_queued", "params": {"request_id": rid}})
             elif step.get("executing"):
                 await self._send(ws, {"jsonrpc": "2.0", "method": "_executing", "params": {"request_id": rid}})
+            elif "progress" in step:
+                note = {"request_id": rid, **step["progress"]}
+                await self._send(ws, {"jsonrpc": "2.0", "method": "_progress", "params": note})
             elif "push" in step:
                 await self.push(step["push"])
             elif "send" in step:

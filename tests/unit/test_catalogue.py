@@ -243,7 +243,7 @@ def test_counts(cat: Catalogue) -> None:
     assert [t.name for t in tools if t.godot_min] == ["scene_close"]
 
 
-ADDED_GROUP_NAMES = {"editor_lifecycle", "game_time", "performance", "checkpoints"}
+ADDED_GROUP_NAMES = {"editor_lifecycle", "game_time", "performance", "checkpoints", "testing"}
 
 
 def test_added_tools(cat: Catalogue) -> None:
@@ -259,6 +259,11 @@ def test_added_tools(cat: Catalogue) -> None:
     assert sorted(t.name for t in game_time) == [
         "game_pause", "game_resume", "game_set_time_scale", "game_step", "game_step_until"]
     assert all(t.channel == "runtime" and t.method and t.method.startswith("time.") for t in game_time)
+    testing = {name: cat.tools[name] for name in ("test_list", "test_run")}
+    assert all(t.channel == "editor" and t.method == name.replace("_", ".") for name, t in testing.items())
+    assert testing["test_list"].read_only_safe, "listing tests is a read"
+    assert not testing["test_run"].read_only_safe, "running runs project code: hidden in read-only mode"
+    assert testing["test_run"].wait_param == "timeout_ms"
     assert {t.group for t in added} == ADDED_GROUP_NAMES, "each added group has its checks here or below"
 
 

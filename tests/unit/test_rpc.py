@@ -103,6 +103,27 @@ async def test_progress_restarts_the_deadline():
     assert rpc.handle({"jsonrpc": "2.0", "method": "_queued", "params": {"request_id": 12345}}) is Kind.STALE
 
 
+async def test_counted_progress_restarts_the_deadline_and_carries_its_counts():
+    clock = Clock()
+    heard: list[tuple[str, dict[str, object]]] = []
+    rpc = RpcCorrelator(default_timeout=10, clock=clock)
+    call, frame = rpc.request("test.run", {}, on_progress=lambda method, note: heard.append((method, note)))
+    clock.now = 109
+    note = {"request_id": frame["id"], "progress": 1, "total": 3, "message": "res://test/test_a.gd: finished"}
+    assert rpc.handle({"jsonrpc": "2.0", "method": "_progress", "params": note}) is Kind.PROGRESS
+    assert call.deadline == 119 and call.progress == "_progress"
+    assert heard == [("_progress", note)]
+    assert rpc.handle({"jsonrpc": "2.0", "method": "_progress", "params": {"request_id": 999, "progress": 1}}) is Kind.STALE
+
+
+async def test_timeout_after_counted_progress_says_so():
+    rpc = RpcCorrelator()
+    call, frame = rpc.request("test.run", {}, timeout=0.05)
+    rpc.handle({"jsonrpc": "2.0", "method": "_progress", "params": {"request_id": frame["id"], "progress": 1, "total": 2}})
+    with pytest.raises(ToolError, match="after the editor reported it making progress"):
+        await rpc.wait(call)
+
+
 async def test_timeout_after_progress_says_so():
     rpc = RpcCorrelator(default_timeout=0.2)
     call, frame = rpc.request("scene.save", {}, timeout=0.05)

@@ -41,6 +41,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/animation_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/scene_stats_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/checkpoint_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/testing_commands.gd",
 ]
 
 

@@ -29,6 +29,18 @@ var scans := 0
 var debugger := {"available": true, "active": false, "paused": false}
 var continued := 0
 
+# --- testing (issue 17) ---------------------------------------------------------------------------
+# A fake process table: a test sets `process_runner`, a Callable(path, args) -> Dictionary that does
+# what the real process would (writes its report) and says {"polls": frames it keeps running (-1 =
+# never ends), "exit_code": int}. Without it no process can start, as in a game.
+
+## The folder test commands treat as the project (tests point it at a scratch project).
+var project_dir := "res://"
+var process_runner := Callable()
+## What was started ({"path", "args"}) and killed, in order.
+var started_processes: Array[Dictionary] = []
+var killed_processes: Array[int] = []
+
 var _root: Node = null
 var _undo_redo := UndoRedo.new()
 var _open_scenes := PackedStringArray()
@@ -36,6 +48,9 @@ var _edited_path := ""
 var _playing := false
 var _settings: Dictionary = {}
 var _breakpoints := PackedStringArray()
+## pid -> {"polls", "exit_code"} of the fake processes.
+var _processes: Dictionary = {}
+var _next_pid := 1000
 
 
 func _init(root: Node = null) -> void:
@@ -232,3 +247,45 @@ func debug_continue() -> Error:
 ## is bounded by a timeout still reaches it.
 func wait_frame() -> void:
 	OS.delay_msec(1)
+
+
+# --- testing (issue 17) ---------------------------------------------------------------------------
+
+func project_root() -> String:
+	return project_dir
+
+
+func executable_path() -> String:
+	return "/fake/godot"
+
+
+func start_process(path: String, args: PackedStringArray) -> int:
+	started_processes.append({"path": path, "args": args})
+	if not process_runner.is_valid():
+		return -1
+	var plan: Dictionary = process_runner.call(path, args)
+	_next_pid += 1
+	_processes[_next_pid] = {"polls": int(plan.get("polls", 0)), "exit_code": int(plan.get("exit_code", 0))}
+	return _next_pid
+
+
+func is_process_running(pid: int) -> bool:
+	var process: Dictionary = _processes.get(pid, {})
+	if process.is_empty() or process["polls"] == 0:
+		return false
+	if process["polls"] > 0:
+		process["polls"] -= 1
+	return true
+
+
+func kill_process(pid: int) -> Error:
+	if not _processes.has(pid):
+		return ERR_DOES_NOT_EXIST
+	killed_processes.append(pid)
+	_processes[pid]["polls"] = 0
+	_processes[pid]["exit_code"] = -1
+	return OK
+
+
+func process_exit_code(pid: int) -> int:
+	return int(_processes.get(pid, {}).get("exit_code", -1))

@@ -188,3 +188,38 @@ func log_hub() -> LogHub:
 		_log_hub = LogHub.new()
 		_log_hub.attach()
 	return _log_hub
+
+
+# --- testing (issue 17): a separate Godot process runs the project's tests ----------------------
+# Real here (OS is runtime-safe, so the editor context inherits these as they are); the runtime
+# context replaces them with a recorded fake so tests need no second process.
+
+## The project folder the test commands read (frameworks, suites): res:// in the editor.
+func project_root() -> String:
+	return "res://"
+
+
+## The Godot binary this editor runs on, to start a test process with.
+func executable_path() -> String:
+	return OS.get_executable_path()
+
+
+## Starts `path` with `args` without waiting; the pid, or -1 when it could not start.
+func start_process(path: String, args: PackedStringArray) -> int:
+	return OS.create_process(path, args, false)
+
+
+func is_process_running(pid: int) -> bool:
+	return OS.is_process_running(pid)
+
+
+func kill_process(pid: int) -> Error:
+	return OS.kill(pid)
+
+
+## The exit code of a finished process; -1 when unknown (Godot before 4.3 cannot tell).
+func process_exit_code(pid: int) -> int:
+	if Engine.get_version_info().hex < 0x040300:
+		return -1
+	# Named by string: OS.get_process_exit_code does not exist (so would not compile) before 4.3.
+	return int(OS.call("get_process_exit_code", pid))

@@ -11,6 +11,9 @@ var request_id: Variant = null
 ## Which connection sent it; cancellation is scoped to that peer.
 var peer_id := 0
 var method := ""
+## Set by the dispatch lane: `reporter(peer_id, request_id, progress, total, message)` sends the
+## `_progress` notification (C5). Unset (tests, the game) makes report_progress a no-op.
+var reporter := Callable()
 
 var _cancelled := false
 
@@ -23,6 +26,12 @@ func _init(for_request: Variant = null, from_peer: int = 0, for_method: String =
 
 func is_cancelled() -> bool:
 	return _cancelled
+
+
+## Tells the caller how far a long command is (e.g. 3 of 10 suites run); `progress` must grow.
+func report_progress(progress: float, total: float, message: String = "") -> void:
+	if reporter.is_valid():
+		reporter.call(peer_id, request_id, progress, total, message)
 
 
 ## Idempotent: a second cancel does not emit again.

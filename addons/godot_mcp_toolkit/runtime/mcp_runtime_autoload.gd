@@ -13,7 +13,7 @@ var _server: Node = null
 
 
 func _ready() -> void:
-	if Engine.is_editor_hint() or not OS.has_feature("editor"):
+	if Engine.is_editor_hint() or not OS.has_feature("editor") or is_script_run(OS.get_cmdline_args()):
 		return
 	if not ResourceLoader.exists(SERVER_PATH):
 		return
@@ -25,3 +25,10 @@ func _ready() -> void:
 		return
 	_server.name = "MCPRuntimeServer"
 	add_child(_server)
+
+
+## A process started with --script is not a game: test_run's GUT / gdUnit4 processes (started from
+## the editor's binary, so with the editor feature) would otherwise publish a runtime port that the
+## bridge takes for the game's.
+static func is_script_run(args: PackedStringArray) -> bool:
+	return "-s" in args or "--script" in args

@@ -57,6 +57,7 @@ func setup(registry: RefCounted, auth: RefCounted, getenv: Callable = Callable()
 	_router = Router.new(Callable(registry, "is_dispatchable"))
 	_lane = DispatchLane.new(Callable(registry, "dispatch_info"), _transport.send_response, _send_progress, clock,
 		func() -> int: return Settings.get_int(Settings.MUTATION_WATCHDOG_GRACE_MS))
+	_lane.set_progress_reporter(_send_counted)
 	_transport.set_idle_check(func(peer_id: int) -> bool: return not _lane.has_jobs(peer_id))
 
 
@@ -207,6 +208,10 @@ func _on_text(peer_id: int, text: String) -> void:
 
 func _send_progress(peer_id: int, method: String, request_id: Variant) -> void:
 	_transport.send_json(peer_id, Notifier.progress_frame(method, request_id))
+
+
+func _send_counted(peer_id: int, request_id: Variant, progress: float, total: float, message: String) -> void:
+	_transport.send_json(peer_id, Notifier.counted_frame(request_id, progress, total, message))
 
 
 func _on_peer_changed(_peer_id: int) -> void:

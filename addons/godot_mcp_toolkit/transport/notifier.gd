@@ -4,12 +4,15 @@ extends RefCounted
 ## purpose because the bridge reads them differently:
 ##   dispatch progress  {"jsonrpc": "2.0", "method": "_queued"|"_executing", "params": {"request_id"}}
 ##                      which the bridge matches to a pending request to restart its timeout;
+##   counted progress   {"jsonrpc": "2.0", "method": "_progress", "params": {"request_id", "progress",
+##                      "total", "message"}} from a long handler (test.run), read the same way;
 ##   plugin events      {"notification": <name>, "params": {...}}  (params left out when empty),
 ##                      e.g. extensions.changed, game_stopped, errors.reported, game_crashed.
 ## Runtime-safe.
 
 const QUEUED := "_queued"
 const EXECUTING := "_executing"
+const PROGRESS := "_progress"
 
 ## `send(peer_id, frame: Dictionary)` and `peer_ids() -> Array` (authenticated peers).
 var _send: Callable
@@ -23,6 +26,11 @@ func _init(send: Callable, peer_ids: Callable) -> void:
 
 static func progress_frame(method: String, request_id: Variant) -> Dictionary:
 	return {"jsonrpc": "2.0", "method": method, "params": {"request_id": request_id}}
+
+
+static func counted_frame(request_id: Variant, progress: float, total: float, message: String) -> Dictionary:
+	return {"jsonrpc": "2.0", "method": PROGRESS, "params": {
+		"request_id": request_id, "progress": progress, "total": total, "message": message}}
 
 
 static func event_frame(event_name: String, params: Dictionary = {}) -> Dictionary:

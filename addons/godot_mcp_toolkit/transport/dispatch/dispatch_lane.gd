@@ -30,6 +30,8 @@ var _progress: Callable
 var _clock: Callable
 ## `active_scene() -> String`: res:// path of the active scene tab; unset disables the lease.
 var _active_scene := Callable()
+## `report(peer_id, request_id, progress, total, message)` for a handler's counted _progress.
+var _report := Callable()
 var _watchdog: Watchdog
 
 var _serial := 0
@@ -55,6 +57,11 @@ func set_active_scene_provider(provider: Callable) -> void:
 	_active_scene = provider
 
 
+## Lets cancellable handlers report counted progress (ToolContext.report_progress); unset, they cannot.
+func set_progress_reporter(report: Callable) -> void:
+	_report = report
+
+
 func set_affinity(peer_id: int, scene_path: String) -> void:
 	if scene_path.is_empty():
 		_affinity.erase(peer_id)
@@ -78,6 +85,7 @@ func submit(peer_id: int, id: Variant, method: String, params: Dictionary) -> vo
 		"serial": _serial, "peer_id": peer_id, "id": id, "method": method, "params": params,
 		"info": info, "ctx": ToolContext.new(id, peer_id, method), "since_ms": int(_clock.call()),
 	}
+	(job["ctx"] as ToolContext).reporter = _report
 	if _lease_blocks(job):
 		_park(_lease_waiting, job)
 		return
