@@ -74,4 +74,4 @@ async def test_read_only_mode(data_home: Path, project_dir: Path):
             assert all(t.annotations.read_only_hint and not t.annotations.destructive_hint for t in tools)
             answer = json.loads((await client.call_tool("discover_tools", {})).content[0].text)
             await client.call_tool("discover_tools", {"request": [g["name"] for g in answer["groups"]]})
-            assert len((await client.list_tools()).tools) == 44
+            assert len((await client.list_tools()).tools) == 47

@@ -19,7 +19,7 @@ JS_SAFE_INT = 9007199254740991
 BOUND_KEYS = ("minimum", "maximum", "exclusiveMinimum", "minItems")
 
 STARTUP_BUDGET = 22_000
-ALL_TOOLS_BUDGET = 72_000  # bench/report.py ALL_GROUPS_MAX (raised from 70,000 for the game_time group)
+ALL_TOOLS_BUDGET = 76_000  # bench/report.py ALL_GROUPS_MAX: 70,000 for the reference surface + lifecycle; the 14 tools of issues 16-17 add ~5 KB
 
 
 @pytest.fixture(scope="module")

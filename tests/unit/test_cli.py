@@ -12,12 +12,12 @@ from godot_bridge.catalogue import load_catalogue
 from godot_bridge.cli import UsageError, parse_args
 
 GOLDEN_TOOLS_COUNT = """\
-Total tools:  119
+Total tools:  128
   Eager:      34
-  On-demand:  85
+  On-demand:  94
 Meta:         2 (also eager — always in tools/list)
-Groups:       30
-Operations (built-in): 167
+Groups:       33
+Operations (built-in): 176
 Startup surface (eager + meta): 36
 """
 
@@ -36,7 +36,7 @@ def test_list_eager_is_sorted_and_complete():
     data = json.loads(run("--list-eager").stdout)
     assert data["eager"] == sorted(data["eager"]) and len(data["eager"]) == 34
     assert data["meta"] == ["discover_tools", "extensions_refresh"]
-    assert list(data["groups"]) == sorted(data["groups"]) and len(data["groups"]) == 30
+    assert list(data["groups"]) == sorted(data["groups"]) and len(data["groups"]) == 33
     cat = load_catalogue()
     assert sum(len(v) for v in data["groups"].values()) == len(cat.on_demand_tools())
 

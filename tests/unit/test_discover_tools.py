@@ -24,7 +24,7 @@ def test_browse_lists_every_group_with_status(surface: Surface):
     answer, changed = discover(surface, {})
     assert not changed
     st = statuses(answer)
-    assert len(st) == 30 and st["audio"] == "already_loaded" and st["tilemap"] == "available"
+    assert len(st) == 33 and st["audio"] == "already_loaded" and st["tilemap"] == "available"
     assert all(isinstance(t, str) for g in answer["groups"] for t in g["tools"])
 
 
@@ -123,7 +123,7 @@ def test_read_only_hides_mutating_tools_and_empty_groups():
     assert len(visible) == 16
     for name in ro.group_names():
         ro.activate([name])
-    assert len(ro.visible()) == 44
+    assert len(ro.visible()) == 47
     assert all(t.annotations.get("readOnlyHint") and not t.annotations.get("destructiveHint") for t in ro.visible())
     assert len(ro.group_names()) < len(Surface(cat).group_names())
 

@@ -15,6 +15,8 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Frameworks := preload("res://addons/godot_mcp_toolkit/commands/testing/test_frameworks.gd")
 const JUnitReport := preload("res://addons/godot_mcp_toolkit/commands/testing/junit_report.gd")
+# Reports live under user:// (never journalled), but every file change goes through one layer.
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/testing_commands.gd"
 const DEFAULT_TIMEOUT_MS := 300000
@@ -69,7 +71,7 @@ static func _cmd_run(params: Dictionary, tool_ctx: RefCounted, context: RefCount
 	var runs: Array[Dictionary] = planned["runs"]
 	var run := {"started": Time.get_ticks_msec(), "deadline": Time.get_ticks_msec() + int(timeout),
 		"dir": "%s/run_%d_%d" % [REPORT_DIR, Time.get_ticks_usec(), randi()], "tests": [], "suites": []}
-	DirAccess.make_dir_recursive_absolute(run["dir"])
+	ProjectWrites.make_dir(run["dir"])
 	var stop := ""
 	for index in runs.size():
 		var unit: Dictionary = runs[index]
@@ -249,5 +251,5 @@ static func _remove_tree(path: String) -> void:
 	for folder: String in DirAccess.get_directories_at(path):
 		_remove_tree(path.path_join(folder))
 	for file_name: String in DirAccess.get_files_at(path):
-		DirAccess.remove_absolute(path.path_join(file_name))
-	DirAccess.remove_absolute(path)
+		ProjectWrites.remove_file(path.path_join(file_name))
+	ProjectWrites.remove_dir(path)

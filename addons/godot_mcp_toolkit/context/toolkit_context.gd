@@ -13,12 +13,11 @@ extends RefCounted
 
 const UndoAction := preload("res://addons/godot_mcp_toolkit/scene/undo_action.gd")
 const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
-
-var _log_hub: LogHub = null
-
 ## The file layer every file change goes through (checkpoint journal hook); subclasses that write
 ## files (saving a scene) use it too.
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+
+var _log_hub: LogHub = null
 
 
 ## The edited scene's root (editor) or the test/game scene (runtime); null when none is open.
