@@ -9,35 +9,32 @@ is decided in ``dispatch``. Announcing a tool-list change reaches both eras: a
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 import anyio
 from mcp.server.caching import CacheHint
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.dispatch import UnknownTool
 from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.eras import EraRouter
-from godot_bridge.mcp.stdio import serve_stdio
+from godot_bridge.mcp.protocol import MODERN_VERSIONS, SERVER_NAME, SERVER_TITLE, call_result, tools_result
+from godot_bridge.mcp.protocol import LATEST_HANDSHAKE
+from godot_bridge.mcp.stdio import QueueLines, _WireIn, _WireOut, settle_cancelled
 
 log = logging.getLogger(__name__)
 
 
 def build_server(app: BridgeApp, bus: InMemorySubscriptionBus) -> Server[Any]:
-    def complete(ctx: Any, result: dict[str, Any]) -> dict[str, Any]:
-        # 2026-07-28 results must say they are complete; handshake results must not carry it.
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            result["resultType"] = "complete"
-        return result
-
     async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        return complete(ctx, {"tools": app.tools()})
+        return tools_result(app.tools(), ctx.protocol_version in MODERN_VERSIONS)
 
     async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
         async def progress(done: float, total: float | None, message: str | None) -> None:
@@ -47,19 +44,12 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus) -> Server[Any]:
             outcome = await app.call_tool(params.name, params.arguments, progress)
         except UnknownTool as exc:
             raise MCPError(INVALID_PARAMS, str(exc)) from None
-        result: dict[str, Any] = {"content": outcome.content, "isError": outcome.is_error}
-        structured = outcome.structured
-        if structured is not None:
-            if not isinstance(structured, dict) and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-                # Handshake-era structuredContent must be an object.
-                structured = {"result": structured}
-            result["structuredContent"] = structured
-        return complete(ctx, result)
+        return call_result(outcome, ctx.protocol_version in MODERN_VERSIONS)
 
     server: Server[Any] = Server(
-        "godot-bridge",
+        SERVER_NAME,
         version=__version__,
-        title="Godot Bridge",
+        title=SERVER_TITLE,
         instructions=INSTRUCTIONS,
         # Never reuse: the list changes with discover_tools, the editor version and extensions.
         cache_hints={"tools/list": CacheHint(0, "private"), "server/discover": CacheHint(0, "private"),
@@ -75,37 +65,39 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus) -> Server[Any]:
     return server
 
 
-async def run_stdio(app: BridgeApp) -> None:
-    bus = InMemorySubscriptionBus()
-    server = build_server(app, bus)
-    init_options = server.create_initialization_options(NotificationOptions(tools_changed=True))
-    router: EraRouter | None = None
-    send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
+class SdkBackend:
+    """The SDK path behind the lean front (``front.py``): every line the lean path declines.
 
-    def make_handlers(dispatcher: Any) -> tuple[Any, Any]:
-        nonlocal router
-        router = EraRouter(server, dispatcher, init_options)
-        return router.on_request, router.on_notify
+    Built on first need (its module is imported off the event loop); reads the lines the front
+    hands over, in order, and writes its answers to the same pipe.
+    """
 
-    def announce() -> None:
-        # Called from sync code (surface changes); the announcer task does the I/O.
-        try:
-            send_announce.send_nowait(None)
-        except anyio.WouldBlock:
-            pass  # announcements are already queued and unsent; one more would say nothing new
+    def __init__(self, front: Any) -> None:
+        self.bus = InMemorySubscriptionBus()
+        self.server = build_server(front.app, self.bus)
+        init_options = self.server.create_initialization_options(NotificationOptions(tools_changed=True))
+        self._send, receive = anyio.create_memory_object_stream[bytes](math.inf)
+        out = _WireOut(front.writer, front.unanswered)
+        wire_in = _WireIn(QueueLines(receive), out, front.unanswered, grace=False)
+        self.dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(wire_in, out)  # type: ignore[arg-type]
+        # The handshake era continues where the lean path left it (the version an initialize it served negotiated).
+        self.router = EraRouter(self.server, self.dispatcher, init_options,
+                                handshake_version=front.handshake_version or LATEST_HANDSHAKE,
+                                client_params=front.handshake_params)
+        self._unanswered = front.unanswered
 
-    app.on_list_changed(announce)
+    @property
+    def handshake_seen(self) -> bool:
+        return self.router.handshake_seen
 
-    async def announcer(dispatcher: Any) -> None:
-        await app.start()
-        async with recv_announce:
-            async for _ in recv_announce:
-                await bus.publish(ToolsListChanged())
-                if router is not None and router.handshake_seen:
-                    await dispatcher.notify("notifications/tools/list_changed", None)
+    def feed(self, line: bytes) -> None:
+        self._send.send_nowait(line)
 
-    try:
-        await serve_stdio(make_handlers, on_ready=announcer)
-    finally:
-        with anyio.CancelScope(shield=True):
-            await app.aclose()
+    def end(self) -> None:
+        self._send.close()
+
+    async def run(self) -> None:
+        await self.dispatcher.run(settle_cancelled(self.router.on_request, self._unanswered), self.router.on_notify)
+
+    async def publish_list_changed(self) -> None:
+        await self.bus.publish(ToolsListChanged())
