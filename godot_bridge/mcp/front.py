@@ -160,6 +160,7 @@ class StdioFront:
             self._backend.feed(line)
             return
         if not self._pending:
+            log.info("loading the MCP SDK path for a message the lean path does not serve")
             assert self._tg is not None
             self._tg.start_soon(self._load_backend)
         self._pending.append(line)
