@@ -84,6 +84,9 @@ class StdioFront:
         self.handshake_seen = False
         self._tools_wire: dict[bool, tuple[list[dict[str, Any]], list[dict[str, Any]] | None]] = {}
         self._tg: anyio.abc.TaskGroup | None = None
+        self._running = 0  # lean request tasks not yet finished (answer written or owed none)
+        self._lean_idle = anyio.Event()
+        self._lean_idle.set()
 
     # -- output ---------------------------------------------------------------------------
     async def write(self, line: bytes | None) -> None:
@@ -184,10 +187,21 @@ class StdioFront:
         entry = _InFlight()
         self._in_flight[lean.coerce_id(request.rid)] = entry  # a duplicate id replaces the older, as in the SDK
         self.unanswered.started(request.rid)
+        if not self._running:
+            self._lean_idle = anyio.Event()
+        self._running += 1
         assert self._tg is not None
         self._tg.start_soon(self._run, request, entry)
 
     async def _run(self, request: lean.Request, entry: _InFlight) -> None:
+        try:
+            await self._run_one(request, entry)
+        finally:
+            self._running -= 1
+            if not self._running:
+                self._lean_idle.set()
+
+    async def _run_one(self, request: lean.Request, entry: _InFlight) -> None:
         line: bytes | None = None
         try:
             with entry.scope:
@@ -271,7 +285,9 @@ class StdioFront:
         with anyio.move_on_after(EOF_GRACE_S):
             await self.unanswered.idle.wait()
         for entry in list(self._in_flight.values()):
-            entry.scope.cancel()
+            entry.scope.cancel()  # each then answers "Connection closed", as the SDK's dispatcher does
+        with anyio.move_on_after(5):
+            await self._lean_idle.wait()
         if self._pending or self._backend is not None:
             with anyio.move_on_after(30):  # the import may still be running
                 await self._backend_ready.wait()
