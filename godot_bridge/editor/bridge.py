@@ -135,16 +135,19 @@ class EditorBridge:
 
     # -- lifecycle -----------------------------------------------------------
 
+    def read_registry(self) -> None:
+        """The registry may already know the Godot version: the surface can gate tools before connecting."""
+        try:
+            self._editor.lookup()
+        except Exception:
+            log.exception("initial registry read failed")
+
     async def start(self) -> None:
         """Start connecting and watching in the background; never raises, returns at once."""
         if self._started:
             return
         self._started = True
-        try:
-            # The registry may already know the Godot version: the surface can gate tools before connecting.
-            self._editor.lookup()
-        except Exception:
-            log.exception("initial registry read failed")
+        self.read_registry()
         self._editor.start()
         self._watcher.start()
 

@@ -42,6 +42,9 @@ from godot_bridge.mcp.wire import LineError, decode_line
 
 log = logging.getLogger(__name__)
 
+# The longest the editor dial waits for the first answer to go out.
+DIAL_DELAY_S = 1.0
+
 
 def lean_wanted(env: dict[str, str] | None = None) -> bool:
     env = dict(os.environ) if env is None else env
@@ -84,6 +87,9 @@ class StdioFront:
         self.handshake_seen = False
         self._tools_wire: dict[bool, tuple[list[dict[str, Any]], list[dict[str, Any]] | None]] = {}
         self._tg: anyio.abc.TaskGroup | None = None
+        # Set once the first answer is out (or something needs the editor): the editor dial, and
+        # the websockets/watchfiles imports it brings, wait for it (issue 18).
+        self.first_answer = anyio.Event()
         self._running = 0  # lean request tasks not yet finished (answer written or owed none)
         self._lean_idle = anyio.Event()
         self._lean_idle.set()
@@ -96,6 +102,7 @@ class StdioFront:
             await self.writer.write(line)
         except (OSError, RuntimeError) as exc:
             log.debug("dropped an answer: the client is gone (%s)", exc)
+        self.first_answer.set()
 
     async def notify_list_changed(self) -> None:
         if self.handshake_seen or getattr(self._backend, "handshake_seen", False):
@@ -159,6 +166,7 @@ class StdioFront:
 
     # -- the SDK path ---------------------------------------------------------------------
     def _forward(self, line: bytes) -> None:
+        self.first_answer.set()  # the SDK path may need the editor (resources) and loads anyway
         if self._backend is not None:
             self._backend.feed(line)
             return
@@ -260,6 +268,7 @@ class StdioFront:
         return lean.stamped(result, modern)
 
     async def _call(self, request: lean.Request) -> bytes | None:
+        self.first_answer.set()  # a call needs the editor now
         params, token = request.params, request.progress_token
         progress = None
         if token is not None:
@@ -304,6 +313,7 @@ async def run_stdio(app: BridgeApp, *, stdin: BinaryIO | None = None, stdout: Bi
     # The writer first: nothing may read input before we know where answers go.
     writer = await open_writer(wire)
     reader = await open_reader(stdin or sys.stdin.buffer)
+    app.prepare()
     front = StdioFront(app, reader, writer, lean_path=lean_wanted() if lean_path is None else lean_path)
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
 
@@ -317,6 +327,8 @@ async def run_stdio(app: BridgeApp, *, stdin: BinaryIO | None = None, stdout: Bi
     app.on_list_changed(announce)
 
     async def announcer() -> None:
+        with anyio.move_on_after(DIAL_DELAY_S):  # a client that sends nothing still gets its editor
+            await front.first_answer.wait()
         await app.start()
         async with recv_announce:
             async for _ in recv_announce:
