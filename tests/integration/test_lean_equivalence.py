@@ -19,10 +19,6 @@ import pytest
 from tests.bridge_process import MODERN, MODERN_META, BridgeProcess
 from tests.sim.server import ToolkitSim
 
-pytestmark = pytest.mark.skipif(
-    __import__("importlib").util.find_spec("orjson") is None, reason="the lean path needs orjson (the fast extra)"
-)
-
 SDK_LOADED = b"loading the MCP SDK path"
 
 
