@@ -197,3 +197,13 @@ async def test_tool_list_change_and_group_loading_are_equal(pair: Pair, sim: Too
     await pair.exchange(call(2, "discover_tools", {"request": "animation"}), answers=2)
     await pair.exchange(req(3, "tools/list"))
     await pair.exchange(req(4, "tools/list", modern=True))
+
+
+async def test_progress_notifications_are_equal(pair: Pair, sim: ToolkitSim):
+    # The editor parks the call behind another (_queued): a client that asked hears why it waits.
+    steps = ({"queued": True}, {"sleep": 0.3}, {"result": {"success": True, "name": "demo"}})
+    sim.script("project.get_settings", *steps, times=4)
+    for rid, modern in ((1, False), (2, True)):
+        lines = await pair.exchange(call(rid, "project_get_settings", {}, modern=modern,
+                                         _meta={"progressToken": f"tok{rid}"}), answers=2)
+        assert b"notifications/progress" in lines[0] and f'"id":{rid}'.encode() in lines[1]
