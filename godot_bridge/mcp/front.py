@@ -18,7 +18,7 @@ import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 import anyio
@@ -224,9 +224,10 @@ class StdioFront:
         if entry.cancelled_by_client:
             self.unanswered.finished(request.rid)  # a cancelled request is never answered
             return
-        if line is None:  # stopped at shutdown, like the SDK's dispatcher answers
-            line = lean.error(request.rid, CONNECTION_CLOSED, "Connection closed")
-        with anyio.CancelScope(shield=True):
+        if line is None:  # stopped at shutdown: answered as the SDK's dispatcher answers, whatever else stops
+            with anyio.CancelScope(shield=True):
+                await self.write(lean.error(request.rid, CONNECTION_CLOSED, "Connection closed"))
+        else:
             await self.write(line)
         self.unanswered.finished(request.rid)
 
@@ -283,8 +284,9 @@ class StdioFront:
             outcome = await self.app.call_tool(params["name"], params.get("arguments"), progress)
         except UnknownTool as exc:
             return lean.error(request.rid, INVALID_PARAMS, str(exc))
-        outcome = replace(outcome, content=[lean.wire_content(block) for block in outcome.content])
-        return lean.response(request.rid, lean.stamped(call_result(outcome, request.modern), request.modern))
+        result = call_result(outcome, request.modern, splice=lean.splice)
+        result["content"] = [lean.wire_content(block) for block in result["content"]]
+        return lean.response(request.rid, lean.stamped(result, request.modern))
 
     # -- end of input ---------------------------------------------------------------------
     async def _end_of_input(self) -> None:

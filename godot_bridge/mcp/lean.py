@@ -293,17 +293,44 @@ def encode(message: dict[str, Any]) -> bytes | None:
     """
     assert orjson is not None
     try:
-        return orjson.dumps(message) + b"\n"
+        return orjson.dumps(message, default=_for_orjson) + b"\n"  # type: ignore[no-any-return]
     except (TypeError, orjson.JSONEncodeError):
         pass
     try:
-        return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=_for_json).encode("utf-8") + b"\n"
     except UnicodeEncodeError:
         pass
     except (TypeError, ValueError) as exc:
         log.error("cannot serialize an outgoing message: %s", exc)
         return None
-    return json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
+    return json.dumps(message, ensure_ascii=True, separators=(",", ":"), default=_for_json).encode("ascii") + b"\n"
+
+
+class _Spliced:
+    """Already-encoded JSON (a tool's sorted structured content): orjson writes the bytes as they
+    are; the json fallback, which cannot, writes the value they encode."""
+
+    __slots__ = ("data", "fragment")
+
+    def __init__(self, data: bytes) -> None:
+        assert orjson is not None
+        self.data, self.fragment = data, orjson.Fragment(data)
+
+
+def splice(data: bytes) -> Any:
+    return _Spliced(data)
+
+
+def _for_orjson(value: Any) -> Any:
+    if isinstance(value, _Spliced):
+        return value.fragment
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _for_json(value: Any) -> Any:
+    if isinstance(value, _Spliced):
+        return json.loads(value.data)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def response(rid: str | int | None, result: dict[str, Any]) -> bytes | None:

@@ -9,7 +9,7 @@ fails a test instead of a session.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from godot_bridge.results import ToolOutcome
@@ -63,13 +63,19 @@ def tools_result(tools: list[dict[str, Any]], modern: bool) -> dict[str, Any]:
     return complete({"tools": tools}, modern)
 
 
-def call_result(outcome: ToolOutcome, modern: bool) -> dict[str, Any]:
-    """A ``tools/call`` result from what the tool produced."""
+def call_result(outcome: ToolOutcome, modern: bool, splice: Callable[[bytes], Any] | None = None) -> dict[str, Any]:
+    """A ``tools/call`` result from what the tool produced.
+
+    ``splice``: the encoder's way to carry already-encoded JSON (``orjson.Fragment``); given, the
+    structured content is its bytes wherever no wrapping is needed, never parsed and re-encoded.
+    """
     result: dict[str, Any] = {"content": outcome.content, "isError": outcome.is_error}
-    structured = outcome.structured
-    if structured is not None:
-        if not isinstance(structured, dict) and not modern:
+    if outcome.has_structured:
+        if not outcome.structured_is_object and not modern:
             # Handshake-era structuredContent must be an object.
-            structured = {"result": structured}
-        result["structuredContent"] = structured
+            result["structuredContent"] = {"result": outcome.structured}
+        elif splice is not None and outcome.structured_json is not None:
+            result["structuredContent"] = splice(outcome.structured_json)
+        else:
+            result["structuredContent"] = outcome.structured
     return complete(result, modern)
