@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 import anyio
 import anyio.abc
@@ -58,8 +58,11 @@ class _InFlight:
     cancelled_by_client: bool = False
 
 
-class Backend:
+class Backend(Protocol):
     """What the front needs from the SDK path (``server.SdkBackend``)."""
+
+    @property
+    def handshake_seen(self) -> bool: ...
 
     def feed(self, line: bytes) -> None: ...
 
@@ -105,7 +108,7 @@ class StdioFront:
         self.first_answer.set()
 
     async def notify_list_changed(self) -> None:
-        if self.handshake_seen or getattr(self._backend, "handshake_seen", False):
+        if self.handshake_seen or (self._backend is not None and self._backend.handshake_seen):
             await self.write(lean.notify("notifications/tools/list_changed"))
         if self._backend is not None:
             await self._backend.publish_list_changed()
