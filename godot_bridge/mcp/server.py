@@ -1,5 +1,8 @@
 """The SDK's low-level ``Server`` wired to ``BridgeApp``: list tools, call tools, listen.
 
+On stdio it serves only what the lean path (``front.py``, ``lean.py``) leaves to it, through
+``SdkBackend``; over HTTP (``http.py``) it serves everything.
+
 Thin by design: it translates between MCP shapes and the app; what a tool does
 is decided in ``dispatch``. Announcing a tool-list change reaches both eras: a
 ``notifications/tools/list_changed`` for handshake clients and a
@@ -10,14 +13,14 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server.caching import CacheHint
-from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp_types import INVALID_PARAMS
 
 from godot_bridge import __version__
@@ -25,9 +28,18 @@ from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.dispatch import UnknownTool
 from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.eras import EraRouter
-from godot_bridge.mcp.protocol import MODERN_VERSIONS, SERVER_NAME, SERVER_TITLE, call_result, tools_result
-from godot_bridge.mcp.protocol import LATEST_HANDSHAKE
-from godot_bridge.mcp.stdio import QueueLines, _WireIn, _WireOut, settle_cancelled
+from godot_bridge.mcp.protocol import (
+    LATEST_HANDSHAKE,
+    MODERN_VERSIONS,
+    SERVER_NAME,
+    SERVER_TITLE,
+    call_result,
+    tools_result,
+)
+from godot_bridge.mcp.stdio import QueueLines, WireIn, WireOut, settle_cancelled
+
+if TYPE_CHECKING:
+    from godot_bridge.mcp.front import StdioFront
 
 log = logging.getLogger(__name__)
 
@@ -72,13 +84,13 @@ class SdkBackend:
     hands over, in order, and writes its answers to the same pipe.
     """
 
-    def __init__(self, front: Any) -> None:
+    def __init__(self, front: StdioFront) -> None:
         self.bus = InMemorySubscriptionBus()
         self.server = build_server(front.app, self.bus)
         init_options = self.server.create_initialization_options(NotificationOptions(tools_changed=True))
         self._send, receive = anyio.create_memory_object_stream[bytes](math.inf)
-        out = _WireOut(front.writer, front.unanswered)
-        wire_in = _WireIn(QueueLines(receive), out, front.unanswered, grace=False)
+        out = WireOut(front.writer, front.unanswered)
+        wire_in = WireIn(QueueLines(receive), out, front.unanswered, grace=False)
         self.dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(wire_in, out)  # type: ignore[arg-type]
         # The handshake era continues where the lean path left it (the version an initialize it served negotiated).
         self.router = EraRouter(self.server, self.dispatcher, init_options,

@@ -45,7 +45,7 @@ class _Lines:
         self._writer.close()
 
 
-class _WireOut:
+class WireOut:
     """The dispatcher's write stream: each message goes straight to the pipe (no writer task hop)."""
 
     def __init__(self, lines: LineWriter, unanswered: Unanswered) -> None:
@@ -66,22 +66,22 @@ class _WireOut:
     async def aclose(self) -> None:
         return None
 
-    async def __aenter__(self) -> _WireOut:
+    async def __aenter__(self) -> WireOut:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         return None
 
 
-class _WireIn:
+class WireIn:
     """The dispatcher's read stream: one parsed message per line; bad lines are answered here."""
 
-    def __init__(self, lines: LineReader, out: _WireOut, unanswered: Unanswered, *, grace: bool = True) -> None:
+    def __init__(self, lines: LineReader, out: WireOut, unanswered: Unanswered, *, grace: bool = True) -> None:
         self._lines, self._out, self._unanswered = lines, out, unanswered
         # False when the lean front already gave requests their grace at end of input.
         self._grace = grace
 
-    def __aiter__(self) -> _WireIn:
+    def __aiter__(self) -> WireIn:
         return self
 
     async def __anext__(self) -> SessionMessage:
@@ -116,7 +116,7 @@ class _WireIn:
     async def aclose(self) -> None:
         return None
 
-    async def __aenter__(self) -> _WireIn:
+    async def __aenter__(self) -> WireIn:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -171,8 +171,8 @@ async def serve_stdio(
     writer = await open_writer(wire)
     lines = _Lines(await open_reader(stdin or sys.stdin.buffer), writer)
     unanswered = Unanswered()
-    out = _WireOut(lines, unanswered)
-    dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(_WireIn(lines, out, unanswered), out)  # type: ignore[arg-type]
+    out = WireOut(lines, unanswered)
+    dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(WireIn(lines, out, unanswered), out)  # type: ignore[arg-type]
     handle_request, on_notify = make_handlers(dispatcher)
 
     on_request = settle_cancelled(handle_request, unanswered)
