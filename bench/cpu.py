@@ -29,6 +29,7 @@ from bench.procs import BridgeSpec, ProcessPool, Sim, StdioBridge, reference_spe
 from bench.run import CHEAP_TOOL, TREE_METHOD, TREE_TOOL, tree_reply_of
 
 REFERENCE_DIR = Path(__file__).resolve().parent / ".reference"
+TREE_BYTES = 900 * 1024
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -78,7 +79,8 @@ async def one_round(spec: BridgeSpec, tmp: Path, calls: int, tree_calls: int, po
         await pool.discard(b)
     await pool.discard(sim)
     script = home / "script.json"
-    script.write_text(json.dumps({TREE_METHOD: {"steps": [{"result": tree_reply_of(1024 * 1024)}], "times": None}}))
+    # ~0.9 MiB: the simulator refuses a reply frame above its 1020 KiB buffer (RESPONSE_TOO_LARGE).
+    script.write_text(json.dumps({TREE_METHOD: {"steps": [{"result": tree_reply_of(TREE_BYTES)}], "times": None}}))
     sim = pool.add(await Sim(home, project, instant=False, script=script).start())
     b = pool.add(await StdioBridge(spec, home, project, home / f"{spec.name}-tree.stderr").start())
     await b.initialize()

@@ -56,6 +56,9 @@ class Sim:
     instant: bool = True
     script: Path | None = None
     plugin_version: str = "1.0.2"  # the reference logs a major-version mismatch error for 0.x
+    # The editor's frame buffer (KiB), as a project would raise it: the 1 MiB payloads do not fit the
+    # toolkit's default 1024 KiB (1020 KiB of payload), and the reference cannot raise it itself.
+    ws_buffer_kb: int | None = None
     info: dict[str, Any] = field(default_factory=dict)
     proc: asyncio.subprocess.Process | None = None
 
@@ -66,6 +69,8 @@ class Sim:
             argv.append("--instant")
         if self.script is not None:
             argv += ["--script", str(self.script)]
+        if self.ws_buffer_kb is not None:
+            argv += ["--ws-buffer-kb", str(self.ws_buffer_kb)]
         stderr = open(self.data_home / "sim.stderr", "ab")  # noqa: SIM115 - handed to the child
         try:
             self.proc = await asyncio.create_subprocess_exec(

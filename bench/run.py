@@ -70,6 +70,8 @@ CHEAP_TOOL, CHEAP_METHOD = "scene_get_tree", "scene.get_tree"
 # Sized replies: the same tool as text, and a screenshot (image block) from the editor_advanced group.
 IMAGE_TOOL, IMAGE_METHOD, IMAGE_GROUP = "editor_screenshot", "editor.screenshot", "editor_advanced"
 PAYLOAD_SIZES = (1024, 64 * 1024, 512 * 1024, 1024 * 1024)
+# The simulated editor's frame buffer (KiB): room for the largest payload plus its envelope.
+PAYLOAD_BUFFER_KB = 4096
 # A nested, scene-tree-like result (dicts of dicts, many small keys): what sorting and encoding cost.
 TREE_TOOL, TREE_METHOD = "project_get_settings", "project.get_settings"
 PHASES = ("spawn", "latency", "payload", "context", "memory")
@@ -238,7 +240,7 @@ class Run:
         if script is not None:
             script_path = home / "script.json"
             script_path.write_text(json.dumps(script), encoding="utf-8")
-        sim = Sim(home, project, instant=script is None, script=script_path)
+        sim = Sim(home, project, instant=script is None, script=script_path, ws_buffer_kb=PAYLOAD_BUFFER_KB)
         self.pool.add(sim)
         return await sim.start()
 

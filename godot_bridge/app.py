@@ -89,6 +89,10 @@ class BridgeApp:
         # The dock shows the language server's state; a (re)started editor has forgotten it.
         await self.lsp.refresh_status(force=True)
 
+    def prepare(self) -> None:
+        """What the first tools/list needs before the editor is dialled: the Godot version the registry knows."""
+        self.editor.read_registry()
+
     async def start(self) -> None:
         await self.editor.start()
         self.live_config.start()

@@ -22,7 +22,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from dataclasses import dataclass, field, replace
+
+from godot_bridge.shapes import ShapeError, build, check_fields
 
 Channel = Literal["editor", "runtime", "lsp", "bridge"]
 
@@ -62,87 +64,59 @@ def _parse_version(value: str | None) -> tuple[int, int] | None:
     return int(match.group(1)), int(match.group(2))
 
 
-class ToolDef(BaseModel):
-    """One MCP tool: how it is shown (description, schema, annotations) and where it goes."""
+@dataclass(frozen=True)
+class ToolDef:
+    """One MCP tool: how it is shown (description, schema, annotations) and where it goes.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    A plain frozen dataclass checked by ``shapes`` (issue 18: no pydantic at start-up).
+    """
 
     name: str
     method: str | None
     channel: Channel
-    group: str | None = None
-    meta: bool = False
     description: str
     annotations: dict[str, bool]
+    input_schema: dict[str, Any]
+    group: str | None = None
+    meta: bool = False
     godot_min: str | None = None
     godot_max: str | None = None
     # Path parameter -> allowed prefixes; "frames[].texture_path" reaches into arrays of objects.
-    path_params: dict[str, list[str]] = Field(default_factory=dict)
+    path_params: dict[str, list[str]] = field(default_factory=dict)
     # Words a path parameter takes instead of a path (game_start.scene_path "main").
-    path_literals: dict[str, list[str]] = Field(default_factory=dict)
+    path_literals: dict[str, list[str]] = field(default_factory=dict)
     success_hint: str | None = None
     operation_param: str | None = None
     operations: list[str] | None = None
     timeout_ms: int | None = None
     # Accepted spellings mapped to the schema's value before validation, e.g. channel "game" -> "runtime".
-    value_aliases: dict[str, dict[str, str]] = Field(default_factory=dict)
+    value_aliases: dict[str, dict[str, str]] = field(default_factory=dict)
     # A parameter holding a wait the caller asked for (ms); the call timeout grows to cover it.
     wait_param: str | None = None
     # A call whose whole point is to wait: what it waits for, sent as progress to a client that asked.
     wait_message: str | None = None
-    handling: list[Handling] = Field(default_factory=list)
-    input_schema: dict[str, Any]
+    handling: list[Handling] = field(default_factory=list)
 
-    @field_validator("name")
-    @classmethod
-    def _check_name(cls, value: str) -> str:
-        if not _TOOL_NAME.match(value):
-            raise ValueError("must be 1-128 chars of A-Z a-z 0-9 _ . -")
-        return value
-
-    @field_validator("method")
-    @classmethod
-    def _check_method(cls, value: str | None) -> str | None:
-        if value is not None and not _METHOD.match(value):
-            raise ValueError("must be a toolkit method name such as scene.create")
-        return value
-
-    @field_validator("description")
-    @classmethod
-    def _check_description(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value
-
-    @field_validator("annotations")
-    @classmethod
-    def _check_annotations(cls, value: dict[str, bool]) -> dict[str, bool]:
-        unknown = sorted(set(value) - ANNOTATION_KEYS)
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if not _TOOL_NAME.match(self.name):
+            raise ShapeError("field name: must be 1-128 chars of A-Z a-z 0-9 _ . -")
+        if self.method is not None and not _METHOD.match(self.method):
+            raise ShapeError("field method: must be a toolkit method name such as scene.create")
+        if not self.description.strip():
+            raise ShapeError("field description: must not be empty")
+        unknown = sorted(set(self.annotations) - ANNOTATION_KEYS)
         if unknown:
-            raise ValueError(f"unknown annotation key(s) {unknown}")
-        return value
-
-    @field_validator("godot_min", "godot_max")
-    @classmethod
-    def _check_version(cls, value: str | None) -> str | None:
-        if value is not None and not _VERSION.match(value):
-            raise ValueError("must look like 4.5 (major.minor[.patch])")
-        return value
-
-    @field_validator("path_params")
-    @classmethod
-    def _check_path_params(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
-        for param, prefixes in value.items():
+            raise ShapeError(f"field annotations: unknown annotation key(s) {unknown}")
+        for key in ("godot_min", "godot_max"):
+            value = getattr(self, key)
+            if value is not None and not _VERSION.match(value):
+                raise ShapeError(f"field {key}: must look like 4.5 (major.minor[.patch])")
+        for param, prefixes in self.path_params.items():
             if not prefixes or not all(prefixes):
-                raise ValueError(f"{param}: needs at least one non-empty prefix")
-        return value
-
-    @field_validator("timeout_ms")
-    @classmethod
-    def _check_timeout(cls, value: int | None) -> int | None:
-        if value is not None and value <= 0:
-            raise ValueError("must be a positive number of milliseconds")
-        return value
+                raise ShapeError(f"field path_params: {param}: needs at least one non-empty prefix")
+        if self.timeout_ms is not None and self.timeout_ms <= 0:
+            raise ShapeError("field timeout_ms: must be a positive number of milliseconds")
 
     @property
     def always_on(self) -> bool:
@@ -175,15 +149,17 @@ class ToolDef(BaseModel):
         return 1
 
 
-class GroupDef(BaseModel):
+@dataclass(frozen=True)
+class GroupDef:
     """An on-demand group; ``tools`` is derived from the tools' ``group`` fields."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     description: str
     keywords: list[str]
-    tools: list[str] = Field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 class Catalogue:
@@ -258,14 +234,6 @@ def _list_under(data: Any, key: str, path: Path) -> list[Any]:
     return data[key]
 
 
-def _loc(error: dict[str, Any]) -> str:
-    return ".".join(str(part) for part in error["loc"]) or "(tool)"
-
-
-def _describe(exc: ValidationError) -> str:
-    return "; ".join(f"field {_loc(e)}: {e['msg']}" for e in exc.errors(include_url=False))
-
-
 def _load_groups(path: Path) -> list[dict[str, Any]]:
     raw = _list_under(_read_json(path), "groups", path)
     seen: set[str] = set()
@@ -279,9 +247,9 @@ def _load_groups(path: Path) -> list[dict[str, Any]]:
             # Membership is recorded on each tool; a second list here could disagree with it.
             raise CatalogueError(f"{path}: {label}: field tools: not allowed, set 'group' on the tools instead")
         try:
-            GroupDef.model_validate(entry)
-        except ValidationError as exc:
-            raise CatalogueError(f"{path}: {label}: {_describe(exc)}") from exc
+            build(GroupDef, entry)
+        except ShapeError as exc:
+            raise CatalogueError(f"{path}: {label}: {exc}") from exc
         if name in seen:
             raise CatalogueError(f"{path}: {label}: duplicate group name")
         seen.add(name)
@@ -363,9 +331,9 @@ def _load_tool_file(path: Path) -> Iterable[tuple[ToolDef, str]]:
         name = entry.get("name") if isinstance(entry, dict) else None
         where = f"{path}: tool {name!r}" if isinstance(name, str) else f"{path}: tool #{index}"
         try:
-            tool = ToolDef.model_validate(entry)
-        except ValidationError as exc:
-            raise CatalogueError(f"{where}: {_describe(exc)}") from exc
+            tool = build(ToolDef, entry)
+        except ShapeError as exc:
+            raise CatalogueError(f"{where}: {exc}") from exc
         _check_tool(tool, where)
         yield tool, where
 
@@ -389,7 +357,7 @@ def _apply_hints(path: Path, tools: dict[str, ToolDef], origin: dict[str, Path])
         if tools[name].success_hint is not None:
             # One place per fact: a tool file's success_hint and this file must not both speak.
             raise CatalogueError(f"{path}: hint for {name!r}: {origin[name]} already sets its success_hint")
-        out[name] = tools[name].model_copy(update={"success_hint": hint})
+        out[name] = replace(tools[name], success_hint=hint)
     return out
 
 

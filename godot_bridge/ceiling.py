@@ -34,7 +34,7 @@ def result_size(outcome: ToolOutcome) -> int:
                 size += len(value)
                 if key == "text":
                     text_size += len(value)
-    if outcome.structured is not None:
+    if outcome.has_structured:
         size += text_size  # structuredContent repeats the text block's payload
     return size
 

@@ -205,7 +205,7 @@ def serve(settings: Settings) -> int:
 
     from godot_bridge.app import BridgeApp
     from godot_bridge.mcp.loop import backend_options
-    from godot_bridge.mcp.server import run_stdio
+    from godot_bridge.mcp.front import run_stdio
 
     try:
         app = BridgeApp(settings)

@@ -13,9 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from dataclasses import dataclass, field
 
 from godot_bridge.catalogue import catalogue_dir
+from godot_bridge.shapes import build, check_fields
 
 PROMPTS_FILE = "prompts.json"
 _PLACEHOLDER = re.compile(r"\{(\w+)(:choice)?\}")
@@ -25,27 +26,28 @@ class PromptError(ValueError):
     """Bad arguments for a prompt, or a malformed prompts file; the message says what."""
 
 
-class PromptArgument(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+@dataclass(frozen=True)
+class PromptArgument:
     name: str
     description: str
     required: bool = False
     choices: dict[str, str] | None = None
     default: str | None = None
 
+    def __post_init__(self) -> None:
+        check_fields(self)
 
-class PromptDef(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
+@dataclass(frozen=True)
+class PromptDef:
     name: str
     title: str
     description: str
-    arguments: list[PromptArgument] = Field(default_factory=list)
     text: list[str]
+    arguments: list[PromptArgument] = field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _check(self) -> PromptDef:
+    def __post_init__(self) -> None:
+        check_fields(self)
         args = {a.name: a for a in self.arguments}
         for line in self.text:
             for name, choice in _PLACEHOLDER.findall(line):
@@ -56,7 +58,6 @@ class PromptDef(BaseModel):
         for a in self.arguments:
             if a.default is not None and a.choices and a.default not in a.choices:
                 raise ValueError(f"argument {a.name}: default {a.default!r} is not one of its choices")
-        return self
 
     def listing(self) -> dict[str, Any]:
         return {
@@ -120,9 +121,9 @@ def _load(path: Path) -> dict[str, PromptDef]:
     out: dict[str, PromptDef] = {}
     for index, entry in enumerate(data["prompts"]):
         try:
-            prompt = PromptDef.model_validate(entry)
-        except ValidationError as exc:
-            raise PromptError(f"{path}: prompt #{index}: {exc.errors(include_url=False)}") from exc
+            prompt = build(PromptDef, entry)
+        except ValueError as exc:  # ShapeError, or a placeholder/default rule above
+            raise PromptError(f"{path}: prompt #{index}: {exc}") from exc
         if prompt.name in out:
             raise PromptError(f"{path}: duplicate prompt {prompt.name!r}")
         out[prompt.name] = prompt

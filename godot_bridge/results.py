@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from godot_bridge.errors import ToolError
@@ -21,13 +20,51 @@ except ImportError:  # pragma: no cover - exercised by the tests that hide orjso
     orjson = None  # type: ignore[assignment]
 
 
-@dataclass
-class ToolOutcome:
-    """A transport-neutral tool result; the MCP layer turns it into ``CallToolResult``."""
+_UNPARSED = object()
 
-    content: list[dict[str, Any]]
-    structured: Any = None
-    is_error: bool = False
+
+class ToolOutcome:
+    """A transport-neutral tool result; the MCP layer turns it into ``CallToolResult``.
+
+    ``structured_json``, when set, is the exact (key-sorted) JSON of ``structured``, as orjson
+    wrote it for the text block. ``structured`` is then parsed from it only when someone reads
+    it: the lean path splices the bytes into its answer instead (issue 18: parsing and
+    re-encoding a 1 MiB tree was a quarter of that call's CPU).
+    """
+
+    __slots__ = ("content", "is_error", "structured_json", "_structured")
+
+    def __init__(self, content: list[dict[str, Any]], structured: Any = None, is_error: bool = False, *,
+                 structured_json: bytes | None = None) -> None:
+        self.content = content
+        self.is_error = is_error
+        self.structured_json = structured_json
+        self._structured = _UNPARSED if structured_json is not None else structured
+
+    @property
+    def structured(self) -> Any:
+        if self._structured is _UNPARSED:
+            assert orjson is not None and self.structured_json is not None
+            self._structured = orjson.loads(self.structured_json)
+        return self._structured
+
+    @property
+    def has_structured(self) -> bool:
+        return self.structured_json is not None or self._structured is not None
+
+    @property
+    def structured_is_object(self) -> bool:
+        if self.structured_json is not None:
+            return self.structured_json[:1] == b"{"
+        return isinstance(self._structured, dict)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ToolOutcome):
+            return NotImplemented
+        return (self.content, self.structured, self.is_error) == (other.content, other.structured, other.is_error)
+
+    def __repr__(self) -> str:
+        return f"ToolOutcome(content={self.content!r}, structured={self.structured!r}, is_error={self.is_error!r})"
 
 
 def sort_keys(value: Any) -> Any:
@@ -82,7 +119,22 @@ def sorted_and_text(value: Any) -> tuple[Any, str]:
     return _sorted_and_text_py(value)
 
 
+def _sorted_json(value: Any) -> bytes | None:
+    """orjson's key-sorted encoding of a non-string payload, or None when orjson cannot (or is absent)."""
+    if orjson is None or isinstance(value, str):
+        return None
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)  # type: ignore[no-any-return]
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+
+
 def _outcome(payload: Any, *, is_error: bool = False) -> ToolOutcome:
+    data = _sorted_json(payload)
+    if data is not None:
+        # The text block and structuredContent are the same bytes; the structure is parsed on demand.
+        return ToolOutcome(content=[{"type": "text", "text": data.decode("utf-8")}], is_error=is_error,
+                           structured_json=data)
     structured, text = sorted_and_text(payload)
     return ToolOutcome(content=[{"type": "text", "text": text}], structured=structured, is_error=is_error)
 
@@ -121,12 +173,10 @@ def screenshot(payload: dict[str, Any]) -> ToolOutcome:
     image = payload.get("image_base64")
     meta = {k: v for k, v in payload.items() if k != "image_base64"}
     if isinstance(image, str) and image:
-        structured, text = sorted_and_text(meta)
         mime = payload.get("mime_type") or "image/png"
-        return ToolOutcome(
-            content=[{"type": "image", "data": image, "mimeType": mime}, {"type": "text", "text": text}],
-            structured=structured,
-        )
+        with_image = _outcome(meta)
+        with_image.content.insert(0, {"type": "image", "data": image, "mimeType": mime})
+        return with_image
     if payload.get("path"):
         return success(meta)
     return failure(ToolError("EMPTY_CONTENT", "the capture returned neither image data nor a saved file path"))

@@ -148,18 +148,22 @@ class EditorBridge:
 
     # -- lifecycle -----------------------------------------------------------
 
+    def read_registry(self) -> RegistryEntry | None:
+        """The registry may already know the Godot version: the surface can gate tools before connecting."""
+        try:
+            return self._editor.lookup()
+        except Exception:
+            log.exception("initial registry read failed")
+            return None
+
     async def start(self) -> None:
         """Start connecting and watching in the background; never raises, returns at once."""
         if self._started:
             return
         self._started = True
-        try:
-            # The registry may already know the Godot version: the surface can gate tools before connecting.
-            entry = self._editor.lookup()
-            if entry is not None and self._runtime.target(entry) is not None:
-                self._spawn(self._connect_game())  # a game already running: hear its errors
-        except Exception:
-            log.exception("initial registry read failed")
+        entry = self.read_registry()
+        if entry is not None and self._runtime.target(entry) is not None:
+            self._spawn(self._connect_game())  # a game already running: hear its errors
         self._editor.start()
         self._watcher.start()
 

@@ -15,13 +15,32 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+import orjson
 
 from godot_bridge.editor.rpc import Kind, OnProgress, PendingCall, RpcCorrelator
 from godot_bridge.errors import ToolError
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
+
+
+class _NotYetRaised(Exception):
+    """Stands in for websockets' ConnectionClosed until the first dial imports websockets."""
+
+
+# websockets is imported by the first dial, not at start-up (issue 18: it is off the first
+# answer). Nothing can raise ConnectionClosed before a connection exists, so until then the
+# name may stand for a class nothing raises.
+ConnectionClosed: type[Exception] = _NotYetRaised
+
+
+def _load_websockets() -> None:
+    global ConnectionClosed
+    from websockets.exceptions import ConnectionClosed as closed
+
+    ConnectionClosed = closed
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +133,10 @@ class WsChannel:
 
     async def open(self, token: TokenProvider, client_version: str, *, connect_timeout: float, auth_timeout: float) -> dict[str, Any]:
         """Connect and authenticate; returns the ack. Raises CONNECT_FAILED or AUTH_FAILED."""
+        _load_websockets()
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidHandshake, InvalidURI
+
         try:
             ws = await connect(
                 self.url,
@@ -276,6 +299,12 @@ class WsChannel:
 
 
 def _decode(raw: str | bytes) -> Any:
+    # orjson parses a large frame (a scene tree) in about half json's time (issue 18); what it
+    # refuses (NaN, a lone surrogate, an integer beyond 64 bits) json may still read, as before.
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass
     try:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):  # a frame nested too deep is just unreadable

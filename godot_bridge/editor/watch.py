@@ -18,7 +18,6 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from watchfiles import awatch
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +76,8 @@ class RegistryWatcher:
             # Anything may have changed while we were not watching.
             self._notify()
             try:
+                from watchfiles import awatch  # imported when watching starts, not at start-up (issue 18)
+
                 watcher = awatch(
                     directory,
                     stop_event=self._stop,

@@ -20,9 +20,7 @@ from typing import Any
 
 from mcp_types import (
     INTERNAL_ERROR,
-    INVALID_PARAMS,
     INVALID_REQUEST,
-    PARSE_ERROR,
     ErrorData,
     JSONRPCError,
     JSONRPCMessage,
@@ -33,40 +31,9 @@ from mcp_types import (
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from godot_bridge.mcp.wire import MAX_DEPTH, LineError, decode_line, request_id, too_deep
+
 log = logging.getLogger(__name__)
-
-# Deepest JSON nesting we accept in one message. Real tool arguments stay far below it
-# (a tagged value inside an array inside an object is 4); Python's recursion gives out near 1000.
-MAX_DEPTH = 100
-
-
-def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """True when ``value`` nests containers deeper than ``limit`` (iterative: deep input cannot recurse us)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return False
-
-
-def _not_json(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
-
-
-def _request_id(obj: Any) -> str | int | None:
-    rid = obj.get("id") if isinstance(obj, dict) else None
-    if isinstance(rid, bool) or not isinstance(rid, str | int):
-        return None
-    return rid
-
 
 def error(rid: Any, code: int, message: str) -> JSONRPCError:
     return JSONRPCError(jsonrpc="2.0", id=rid, error=ErrorData(code=code, message=message))
@@ -78,26 +45,13 @@ def classify_line(line: bytes) -> SessionMessage | JSONRPCError | None:
     if not text:
         return None
     try:
-        obj = json.loads(text, parse_constant=_not_json)
-    except (ValueError, UnicodeDecodeError):
-        # ValueError also covers what Python's parser refuses beyond JSON's grammar: an integer
-        # longer than sys.get_int_max_str_digits(), and NaN/Infinity (not JSON at all).
-        return error(None, PARSE_ERROR, "Parse error: the line is not valid JSON")
-    except RecursionError:
-        return error(None, PARSE_ERROR, f"Parse error: the line nests deeper than {MAX_DEPTH} levels")
-    if isinstance(obj, list):
-        return error(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are not supported")
-    # Nesting needs an opening bracket per level: a line with few of them cannot be too deep,
-    # and counting bytes is far cheaper than walking the value (this is every call's path).
-    if text.count(b"[") + text.count(b"{") > MAX_DEPTH and too_deep(obj):
-        rid = _request_id(obj)
-        if rid is not None and isinstance(obj.get("method"), str):
-            return error(rid, INVALID_PARAMS, f"Invalid params: nested deeper than {MAX_DEPTH} levels")
-        return error(rid, INVALID_REQUEST, f"Invalid Request: nested deeper than {MAX_DEPTH} levels")
+        obj = decode_line(text)
+    except LineError as exc:
+        return error(exc.rid, exc.code, exc.message)
     try:
         return SessionMessage(jsonrpc_message_adapter.validate_python(obj, by_name=False))
     except ValidationError:
-        return error(_request_id(obj), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+        return error(request_id(obj), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
 
 
 def encode_message(message: JSONRPCMessage) -> bytes | None:

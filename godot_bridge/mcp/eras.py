@@ -28,31 +28,22 @@ from mcp_types import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
-    PROTOCOL_VERSION_META_KEY,
     SERVER_INFO_META_KEY,
+    InitializeRequestParams,
 )
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION
+from mcp_types.version import LATEST_MODERN_VERSION
 from pydantic import ValidationError
 
 from godot_bridge.mcp import sdk_private
+from godot_bridge.mcp.protocol import (
+    HANDSHAKE_VERSIONS,
+    LATEST_HANDSHAKE,
+    MODERN_ONLY_METHODS,
+    is_modern,
+    needs_envelope_message,
+)
 
 log = logging.getLogger(__name__)
-
-# The handshake versions we negotiate: every one the SDK speaks (a client whose newest is
-# 2024-11-05 must get 2024-11-05 back, or it gives up); anything else gets the newest.
-HANDSHAKE_VERSIONS = tuple(sorted(HANDSHAKE_PROTOCOL_VERSIONS, reverse=True))
-LATEST_HANDSHAKE = HANDSHAKE_VERSIONS[0]
-# Methods that exist only in the 2026-07-28 era.
-MODERN_ONLY_METHODS = frozenset({"server/discover", "subscriptions/listen"})
-
-
-def is_modern(method: str, params: Mapping[str, Any] | None) -> bool:
-    """A request is 2026-07-28 when its ``_meta`` names a protocol version; ``initialize`` never is."""
-    if method == "initialize" or not isinstance(params, Mapping):
-        return False
-    meta = params.get("_meta")
-    return isinstance(meta, Mapping) and PROTOCOL_VERSION_META_KEY in meta
-
 
 def _check_envelope_types(params: Mapping[str, Any]) -> None:
     """The SDK ladder checks presence; we also refuse mistyped values with -32602."""
@@ -74,11 +65,22 @@ def _internal(exc: Exception) -> MCPError:
 class EraRouter:
     """The dispatcher's ``on_request``/``on_notify`` pair, routing each message to its era."""
 
-    def __init__(self, server: Server[Any], outbound: Outbound, init_options: InitializationOptions) -> None:
+    def __init__(
+        self,
+        server: Server[Any],
+        outbound: Outbound,
+        init_options: InitializationOptions,
+        *,
+        handshake_version: str = LATEST_HANDSHAKE,
+        client_params: Mapping[str, Any] | None = None,
+    ) -> None:
         self.server = server
         self._modern_outbound = sdk_private.notify_only(outbound)
         # No admission gate: a handshake-era request is served with or without `initialize`.
-        self._legacy = sdk_private.handshake_connection(outbound, LATEST_HANDSHAKE)
+        # A router built after the lean path served `initialize` starts from what that negotiated.
+        self._legacy = sdk_private.handshake_connection(outbound, handshake_version)
+        if client_params is not None:
+            self._legacy.client_params = InitializeRequestParams.model_validate(client_params, by_name=False)
         self._legacy_runner = ServerRunner(server, self._legacy, None, init_options=init_options)
         self.handshake_seen = False
 
@@ -119,7 +121,7 @@ class EraRouter:
     ) -> dict[str, Any]:
         if method in MODERN_ONLY_METHODS:
             # What tells a probing client "this is a handshake request; initialize instead".
-            raise MCPError(METHOD_NOT_FOUND, f"Method not found: {method} needs a 2026-07-28 _meta envelope")
+            raise MCPError(METHOD_NOT_FOUND, needs_envelope_message(method))
         if method == "initialize":
             self.handshake_seen = True
             params = dict(params or {})

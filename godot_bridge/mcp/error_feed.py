@@ -125,6 +125,10 @@ class ErrorFeed:
 
     # -- from the store to the clients --------------------------------------------------
 
+    def backlog(self, new: list[ErrorEntry]) -> None:
+        """Errors that arrived before this feed existed (stdio loads it when the first one comes)."""
+        self._changed(new)
+
     def _changed(self, new: list[ErrorEntry]) -> None:
         # Synchronous (the store is fed by the WebSocket reader); the pump does the I/O.
         self._logs.extend(log_events(new))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import selectors
 import sys
 from typing import BinaryIO, Protocol
@@ -39,6 +40,14 @@ class LineWriter(Protocol):
     async def flush(self) -> None: ...
 
     def close(self) -> None: ...
+
+
+def claim_stdout() -> BinaryIO:
+    """A private handle on the real stdout; fd 1 itself now writes to stderr (no stray print reaches the wire)."""
+    sys.stdout.flush()
+    wire = os.dup(1)
+    os.dup2(2, 1)
+    return os.fdopen(wire, "wb", buffering=0)
 
 
 def _pollable(stream: BinaryIO) -> bool:

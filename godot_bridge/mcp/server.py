@@ -1,25 +1,29 @@
 """The SDK's low-level ``Server`` wired to ``BridgeApp``: list tools, call tools, listen.
 
+On stdio it serves only what the lean path (``front.py``, ``lean.py``) leaves to it, through
+``SdkBackend``; over HTTP (``http.py``) it serves everything.
+
 Thin by design: it translates between MCP shapes and the app; what a tool does
 is decided in ``dispatch``. Announcing a tool-list change reaches both eras: a
 ``notifications/tools/list_changed`` for handshake clients and a
 ``ToolsListChanged`` event on the ``subscriptions/listen`` bus for 2026-07-28.
 Pushed Godot errors reach clients through ``error_feed`` (log notifications and
-``godot://errors`` updates).
+``godot://errors`` updates); on stdio the front loads this path when the first one arrives.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+import math
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server.caching import CacheHint
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp_types import INVALID_PARAMS, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
@@ -27,20 +31,25 @@ from godot_bridge.dispatch import UnknownTool
 from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed, ErrorListen
-from godot_bridge.mcp.stdio import serve_stdio
+from godot_bridge.mcp.protocol import (
+    LATEST_HANDSHAKE,
+    MODERN_VERSIONS,
+    SERVER_NAME,
+    SERVER_TITLE,
+    call_result,
+    tools_result,
+)
+from godot_bridge.mcp.stdio import QueueLines, WireIn, WireOut, settle_cancelled
+
+if TYPE_CHECKING:
+    from godot_bridge.mcp.front import StdioFront
 
 log = logging.getLogger(__name__)
 
 
 def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed | None = None) -> Server[Any]:
-    def complete(ctx: Any, result: dict[str, Any]) -> dict[str, Any]:
-        # 2026-07-28 results must say they are complete; handshake results must not carry it.
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            result["resultType"] = "complete"
-        return result
-
     async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        return complete(ctx, {"tools": app.tools()})
+        return tools_result(app.tools(), ctx.protocol_version in MODERN_VERSIONS)
 
     async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
         async def progress(done: float, total: float | None, message: str | None) -> None:
@@ -50,14 +59,7 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
             outcome = await app.call_tool(params.name, params.arguments, progress)
         except UnknownTool as exc:
             raise MCPError(INVALID_PARAMS, str(exc)) from None
-        result: dict[str, Any] = {"content": outcome.content, "isError": outcome.is_error}
-        structured = outcome.structured
-        if structured is not None:
-            if not isinstance(structured, dict) and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-                # Handshake-era structuredContent must be an object.
-                structured = {"result": structured}
-            result["structuredContent"] = structured
-        return complete(ctx, result)
+        return call_result(outcome, ctx.protocol_version in MODERN_VERSIONS)
 
     if feed is None:  # no transport pumps it (tests building a bare server): no standing stream either
         feed = ErrorFeed(app.errors, bus, standing=False)
@@ -75,9 +77,9 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         return {}
 
     server: Server[Any] = Server(
-        "godot-bridge",
+        SERVER_NAME,
         version=__version__,
-        title="Godot Bridge",
+        title=SERVER_TITLE,
         instructions=INSTRUCTIONS,
         # Never reuse: the list changes with discover_tools, the editor version and extensions.
         cache_hints={"tools/list": CacheHint(0, "private"), "server/discover": CacheHint(0, "private"),
@@ -98,42 +100,48 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
     return server
 
 
-async def run_stdio(app: BridgeApp) -> None:
-    bus = InMemorySubscriptionBus()
-    feed = ErrorFeed(app.errors, bus, standing=True)
-    server = build_server(app, bus, feed)
-    init_options = server.create_initialization_options(NotificationOptions(tools_changed=True))
-    router: EraRouter | None = None
-    send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
+class SdkBackend:
+    """The SDK path behind the lean front (``front.py``): every line the lean path declines.
 
-    def make_handlers(dispatcher: Any) -> tuple[Any, Any]:
-        nonlocal router
-        router = EraRouter(server, dispatcher, init_options)
-        return router.on_request, router.on_notify
+    Built on first need (its module is imported off the event loop); reads the lines the front
+    hands over, in order, and writes its answers to the same pipe.
+    """
 
-    def announce() -> None:
-        # Called from sync code (surface changes); the announcer task does the I/O.
-        try:
-            send_announce.send_nowait(None)
-        except anyio.WouldBlock:
-            pass  # announcements are already queued and unsent; one more would say nothing new
+    def __init__(self, front: StdioFront) -> None:
+        self.bus = InMemorySubscriptionBus()
+        # Created before the front lets go of the errors it kept while this path loaded (no await between).
+        self.errors = ErrorFeed(front.app.errors, self.bus, standing=True)
+        self.server = build_server(front.app, self.bus, self.errors)
+        self._front = front
+        init_options = self.server.create_initialization_options(NotificationOptions(tools_changed=True))
+        self._send, receive = anyio.create_memory_object_stream[bytes](math.inf)
+        out = WireOut(front.writer, front.unanswered)
+        wire_in = WireIn(QueueLines(receive), out, front.unanswered, grace=False)
+        self.dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(wire_in, out)  # type: ignore[arg-type]
+        # The handshake era continues where the lean path left it (the version an initialize it served negotiated).
+        self.router = EraRouter(self.server, self.dispatcher, init_options,
+                                handshake_version=front.handshake_version or LATEST_HANDSHAKE,
+                                client_params=front.handshake_params)
+        self._unanswered = front.unanswered
 
-    app.on_list_changed(announce)
+    @property
+    def handshake_seen(self) -> bool:
+        return self.router.handshake_seen
 
-    def handshake_ready() -> bool:
-        return router is not None and router.handshake_seen
+    def feed(self, line: bytes) -> None:
+        self._send.send_nowait(line)
 
-    async def announcer(dispatcher: Any) -> None:
-        await app.start()
-        async with anyio.create_task_group() as tg, recv_announce:
-            tg.start_soon(feed.run, dispatcher.notify, handshake_ready)
-            async for _ in recv_announce:
-                await bus.publish(ToolsListChanged())
-                if handshake_ready():
-                    await dispatcher.notify("notifications/tools/list_changed", None)
+    def end(self) -> None:
+        self._send.close()
 
-    try:
-        await serve_stdio(make_handlers, on_ready=announcer)
-    finally:
-        with anyio.CancelScope(shield=True):
-            await app.aclose()
+    def _handshake_ready(self) -> bool:
+        return self._front.handshake_seen or self.router.handshake_seen
+
+    async def run(self) -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self.errors.run, self.dispatcher.notify, self._handshake_ready)
+            await self.dispatcher.run(settle_cancelled(self.router.on_request, self._unanswered), self.router.on_notify)
+            tg.cancel_scope.cancel()
+
+    async def publish_list_changed(self) -> None:
+        await self.bus.publish(ToolsListChanged())

@@ -25,24 +25,10 @@ from mcp.shared.message import SessionMessage
 from mcp_types import PARSE_ERROR, JSONRPCError, JSONRPCRequest, JSONRPCResponse
 
 from godot_bridge.mcp.codec import classify_line, encode_message, error
-from godot_bridge.mcp.lineio import LineReader, LineWriter, open_reader, open_writer
+from godot_bridge.mcp.lineio import LineReader, LineWriter, claim_stdout, open_reader, open_writer
+from godot_bridge.mcp.unanswered import EOF_GRACE_S, STREAMING_METHODS, Unanswered
 
 log = logging.getLogger(__name__)
-
-
-def claim_stdout() -> BinaryIO:
-    """A private handle on the real stdout; fd 1 itself now writes to stderr."""
-    sys.stdout.flush()
-    wire = os.dup(1)
-    os.dup2(2, 1)
-    return os.fdopen(wire, "wb", buffering=0)
-
-
-# How long answers to requests still running at end of input may take. Short: a client that
-# closed its input is leaving, and a call the editor never answers must not hold it (issue 11).
-EOF_GRACE_S = 3.0
-# A listen stream stays open until the client goes; it is not a request waiting for an answer.
-STREAMING_METHODS = frozenset({"subscriptions/listen"})
 
 
 class _Lines:
@@ -59,50 +45,10 @@ class _Lines:
         self._writer.close()
 
 
-def _key(rid: Any) -> tuple[str, Any]:
-    return (type(rid).__name__, rid)  # 1 and "1" are different requests
-
-
-class _Unanswered:
-    """Requests read but not yet answered on the wire, so end of input can wait for their answers.
-
-    A request counts as answered when its response line has been written (not when its handler
-    returns: a write still queued behind another would be cancelled at shutdown and lost), or
-    when the client cancelled it (it gets no answer by design).
-    """
-
-    def __init__(self) -> None:
-        self._open: dict[tuple[str, Any], int] = {}
-        self.idle = anyio.Event()
-        self.idle.set()
-
-    def started(self, rid: Any) -> None:
-        if not self._open:
-            self.idle = anyio.Event()
-        key = _key(rid)
-        self._open[key] = self._open.get(key, 0) + 1
-
-    @property
-    def count(self) -> int:
-        return sum(self._open.values())
-
-    def finished(self, rid: Any) -> None:
-        key = _key(rid)
-        left = self._open.get(key)
-        if left is None:
-            return  # an answer to a line that never became a request (e.g. refused as too deep)
-        if left > 1:
-            self._open[key] = left - 1
-        else:
-            del self._open[key]
-            if not self._open:
-                self.idle.set()
-
-
-class _WireOut:
+class WireOut:
     """The dispatcher's write stream: each message goes straight to the pipe (no writer task hop)."""
 
-    def __init__(self, lines: _Lines, unanswered: _Unanswered) -> None:
+    def __init__(self, lines: LineWriter, unanswered: Unanswered) -> None:
         self._lines, self._unanswered = lines, unanswered
 
     async def send(self, msg: SessionMessage) -> None:
@@ -120,20 +66,22 @@ class _WireOut:
     async def aclose(self) -> None:
         return None
 
-    async def __aenter__(self) -> _WireOut:
+    async def __aenter__(self) -> WireOut:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         return None
 
 
-class _WireIn:
+class WireIn:
     """The dispatcher's read stream: one parsed message per line; bad lines are answered here."""
 
-    def __init__(self, lines: _Lines, out: _WireOut, unanswered: _Unanswered) -> None:
+    def __init__(self, lines: LineReader, out: WireOut, unanswered: Unanswered, *, grace: bool = True) -> None:
         self._lines, self._out, self._unanswered = lines, out, unanswered
+        # False when the lean front already gave requests their grace at end of input.
+        self._grace = grace
 
-    def __aiter__(self) -> _WireIn:
+    def __aiter__(self) -> WireIn:
         return self
 
     async def __anext__(self) -> SessionMessage:
@@ -151,6 +99,8 @@ class _WireIn:
                 return item
         # End of input: answer what is already running (a piped batch of requests expects
         # its answers) before the dispatcher cancels in-flight work.
+        if not self._grace:
+            raise StopAsyncIteration
         if self._unanswered.count:
             log.info("end of input with %d request(s) unanswered; waiting up to %g s", self._unanswered.count, EOF_GRACE_S)
         with anyio.move_on_after(EOF_GRACE_S):
@@ -166,11 +116,42 @@ class _WireIn:
     async def aclose(self) -> None:
         return None
 
-    async def __aenter__(self) -> _WireIn:
+    async def __aenter__(self) -> WireIn:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         return None
+
+
+def settle_cancelled(handle_request: Any, unanswered: Unanswered) -> Any:
+    """``handle_request`` that counts a request the client cancelled as settled (it is never answered)."""
+
+    async def on_request(dctx: Any, method: str, params: Any) -> dict[str, Any]:
+        try:
+            return await handle_request(dctx, method, params)
+        finally:
+            # The dispatcher checks the same flag before writing, however the handler ended.
+            cancel_requested = getattr(dctx, "cancel_requested", None)
+            if cancel_requested is not None and cancel_requested.is_set() and method not in STREAMING_METHODS:
+                unanswered.finished(dctx.request_id)
+
+    return on_request
+
+
+class QueueLines:
+    """Lines the lean front handed over, as the SDK path's line reader."""
+
+    def __init__(self, receive: Any) -> None:
+        self._receive = receive
+
+    async def readline(self) -> bytes:
+        try:
+            return await self._receive.receive()  # type: ignore[no-any-return]
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            return b""
+
+    def close(self) -> None:
+        self._receive.close()
 
 
 async def serve_stdio(
@@ -189,20 +170,12 @@ async def serve_stdio(
     # The writer first: nothing may read input before we know where answers go.
     writer = await open_writer(wire)
     lines = _Lines(await open_reader(stdin or sys.stdin.buffer), writer)
-    unanswered = _Unanswered()
-    out = _WireOut(lines, unanswered)
-    dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(_WireIn(lines, out, unanswered), out)  # type: ignore[arg-type]
+    unanswered = Unanswered()
+    out = WireOut(lines, unanswered)
+    dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(WireIn(lines, out, unanswered), out)  # type: ignore[arg-type]
     handle_request, on_notify = make_handlers(dispatcher)
 
-    async def on_request(dctx: Any, method: str, params: Any) -> dict[str, Any]:
-        try:
-            return await handle_request(dctx, method, params)
-        finally:
-            # A request the client cancelled is never answered (the dispatcher checks the same flag
-            # before writing), however its handler ended: no answer is owed.
-            cancel_requested = getattr(dctx, "cancel_requested", None)
-            if cancel_requested is not None and cancel_requested.is_set() and method not in STREAMING_METHODS:
-                unanswered.finished(dctx.request_id)
+    on_request = settle_cancelled(handle_request, unanswered)
 
     async with anyio.create_task_group() as tg:
         if on_ready is not None:

@@ -161,3 +161,56 @@ def test_stdio_fuzz(app: BridgeApp, modern: bool) -> None:
             assert answered.get(json.dumps(rid)) == 1, (rid, lines, out)
 
     run()
+
+
+async def serve_front(app: BridgeApp, lines: list[str], lean_path: bool) -> list[bytes]:
+    """The shipped stdio front (lean path on or off) over real pipes, without dialling the editor."""
+    from godot_bridge.mcp.front import StdioFront
+    from godot_bridge.mcp.lineio import open_reader, open_writer
+
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    sink: list[bytes] = []
+    data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogatepass")
+    threads = [threading.Thread(target=_pump_in, args=(in_w, data)), threading.Thread(target=_pump_out, args=(out_r, sink))]
+    for thread in threads:
+        thread.start()
+    stdin, stdout = os.fdopen(in_r, "rb"), os.fdopen(out_w, "wb", buffering=0)
+    try:
+        with anyio.fail_after(20):
+            writer = await open_writer(stdout)
+            reader = await open_reader(stdin)
+            await StdioFront(app, reader, writer, lean_path=lean_path).serve()
+            reader.close()
+            writer.close()
+    finally:
+        stdout.close()
+        stdin.close()
+        for thread in threads:
+            thread.join(5)
+    return sink[0].splitlines() if sink else []
+
+
+@pytest.mark.parametrize("modern", [False, True], ids=["handshake", "2026-07-28"])
+def test_lean_front_answers_fuzz_as_the_sdk_path(tmp_path_factory: pytest.TempPathFactory, modern: bool) -> None:
+    """The same generated session through the lean front and through the SDK path: the same lines.
+
+    Answers to different requests may come in a different order (each path runs requests
+    concurrently), so the lines are compared as a sorted list. A fresh app per run: a call may
+    change what the app lists.
+    """
+    home = tmp_path_factory.mktemp("fuzz-lean")
+    (home / "project").mkdir()
+
+    def fresh() -> BridgeApp:
+        return BridgeApp(Settings(project_path=home / "project", env={"XDG_DATA_HOME": str(home / "data")}))
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(session(modern))
+    def run(case: tuple[list[str], list[Any]]) -> None:
+        lines, _ = case
+        lean_out = anyio.run(serve_front, fresh(), lines, True)
+        sdk_out = anyio.run(serve_front, fresh(), lines, False)
+        assert sorted(lean_out) == sorted(sdk_out), lines
+
+    run()

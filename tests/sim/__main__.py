@@ -56,6 +56,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-game", action="store_true", help="game.start/stop are plain echoes")
     p.add_argument("--token", help="fixed token instead of a random one")
     p.add_argument("--auth-timeout", type=float, default=2.0)
+    p.add_argument("--ws-buffer-kb", type=int, help="the editor's WebSocket buffer (KiB) as if set in the project; "
+                   "default 1024, as the toolkit's")
     p.add_argument("-v", "--verbose", action="store_true")
     return p.parse_args(argv)
 
@@ -133,6 +135,8 @@ async def _main(args: argparse.Namespace) -> int:
         instant=args.instant,
         game=not args.no_game,
     )
+    if args.ws_buffer_kb is not None:
+        sim.limits["ws_buffer_kb"] = args.ws_buffer_kb  # a project setting: every connection gets it
     if args.script:
         _load_script(sim, args.script)
     await sim.start(args.port)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import re
 from dataclasses import dataclass, field
@@ -278,7 +280,7 @@ def test_a_new_path_like_parameter_is_caught():
     schema["properties"]["icon_file"] = {"type": "string"}
     schema["properties"]["items"] = {"type": "array", "items": {"type": "object", "properties": {
         "where": {"type": "string", "description": "a res:// folder"}}}}
-    grown = base.model_copy(update={"input_schema": schema})
+    grown = dataclasses.replace(base, input_schema=schema)
     assert unguarded_paths([grown]) == ["scene_open.icon_file", "scene_open.items[].where"]
 
 

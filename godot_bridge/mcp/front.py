@@ -1,0 +1,370 @@
+"""MCP over stdio with the lean path in front and the SDK loaded only when needed.
+
+Every input line is decoded here (``wire.py``). A request the lean path takes (``lean.py``)
+is served on the spot; everything else is queued, in order, for the SDK path (``stdio.py``'s
+dispatcher and ``eras.EraRouter``, built by ``server.SdkBackend``). The SDK is imported in a
+worker thread the first time a line needs it, so lean calls keep being answered while it loads
+(issue 18: importing it on the event loop stalled every call ~0.8 s). Both paths write to the
+same pipe and share one record of unanswered requests, so end of input waits for either.
+
+``GODOT_BRIDGE_LEAN=0`` (or ``lean=False``) sends every line to the SDK: the reference the
+lean path is compared against in tests and in ``bench``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Protocol
+
+import anyio
+import anyio.abc
+
+from godot_bridge.app import INSTRUCTIONS, BridgeApp
+from godot_bridge.dispatch import UnknownTool
+from godot_bridge.mcp import lean
+from godot_bridge.mcp.lineio import LineReader, LineWriter, claim_stdout, open_reader, open_writer
+from godot_bridge.mcp.protocol import (
+    CONNECTION_CLOSED,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    call_result,
+    needs_envelope_message,
+    tools_result,
+)
+from godot_bridge.mcp.unanswered import EOF_GRACE_S, Unanswered
+from godot_bridge.mcp.wire import LineError, decode_line
+
+log = logging.getLogger(__name__)
+
+# The longest the editor dial waits for the first answer to go out.
+DIAL_DELAY_S = 1.0
+
+
+def lean_wanted(env: dict[str, str] | None = None) -> bool:
+    env = dict(os.environ) if env is None else env
+    off = env.get("GODOT_BRIDGE_LEAN", "1").strip().lower() in ("0", "false", "no", "off")
+    return lean.available() and not off
+
+
+@dataclass
+class _InFlight:
+    scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
+    cancelled_by_client: bool = False
+
+
+class Backend(Protocol):
+    """What the front needs from the SDK path (``server.SdkBackend``)."""
+
+    @property
+    def handshake_seen(self) -> bool: ...
+
+    def feed(self, line: bytes) -> None: ...
+
+    def end(self) -> None: ...
+
+    async def run(self) -> None: ...
+
+    async def publish_list_changed(self) -> None: ...
+
+    @property
+    def errors(self) -> Any: ...  # its ErrorFeed
+
+
+class StdioFront:
+    def __init__(self, app: BridgeApp, reader: LineReader, writer: LineWriter, *, lean_path: bool = True) -> None:
+        self.app = app
+        self._reader, self.writer = reader, writer
+        self._lean = lean_path
+        self.unanswered = Unanswered()
+        self._in_flight: dict[Any, _InFlight] = {}
+        self._backend: Backend | None = None
+        self._backend_ready = anyio.Event()
+        self._backend_done = anyio.Event()
+        self._pending: list[bytes] = []  # lines for the SDK path while it loads
+        self._loading = False
+        # Pushed Godot errors are delivered by the SDK path's feed (error_feed.py): the first one loads
+        # it; what arrives meanwhile is kept here and handed over (issue 16).
+        self._early_errors: list[Any] = []
+        app.errors.on_change(self._on_errors)
+        # The handshake era's negotiated version while the lean path owns it; None once the SDK does.
+        self.handshake_version: str | None = lean.LATEST_HANDSHAKE
+        self.handshake_params: dict[str, Any] | None = None
+        self.handshake_seen = False
+        self._tools_wire: dict[bool, tuple[list[dict[str, Any]], list[dict[str, Any]] | None]] = {}
+        self._tg: anyio.abc.TaskGroup | None = None
+        # Set once the first answer is out (or something needs the editor): the editor dial, and
+        # the websockets/watchfiles imports it brings, wait for it (issue 18).
+        self.first_answer = anyio.Event()
+        self._running = 0  # lean request tasks not yet finished (answer written or owed none)
+        self._lean_idle = anyio.Event()
+        self._lean_idle.set()
+
+    # -- output ---------------------------------------------------------------------------
+    async def write(self, line: bytes | None) -> None:
+        if line is None:
+            return
+        try:
+            await self.writer.write(line)
+        except (OSError, RuntimeError) as exc:
+            log.debug("dropped an answer: the client is gone (%s)", exc)
+        self.first_answer.set()
+
+    async def notify_list_changed(self) -> None:
+        if self.handshake_seen or (self._backend is not None and self._backend.handshake_seen):
+            await self.write(lean.notify("notifications/tools/list_changed"))
+        if self._backend is not None:
+            await self._backend.publish_list_changed()
+
+    # -- input ----------------------------------------------------------------------------
+    async def serve(self, on_ready: Callable[[], Awaitable[None]] | None = None) -> None:
+        async with anyio.create_task_group() as tg:
+            self._tg = tg
+            if on_ready is not None:
+                tg.start_soon(on_ready)
+            while line := await self._reader.readline():
+                await self._route(line)
+            await self._end_of_input()
+            tg.cancel_scope.cancel()
+
+    async def _route(self, line: bytes) -> None:
+        text = line.strip()
+        if not text:
+            return
+        if not self._lean:
+            self._forward(line)
+            return
+        try:
+            obj = decode_line(text)
+        except LineError as exc:
+            await self.write(lean.error(exc.rid, exc.code, exc.message))
+            return
+        request = lean.take(obj, self.handshake_version)
+        if request is not None and not self._lean_can_serve(request):
+            request = None
+        if request is not None:
+            self._start(request)
+            return
+        note = lean.notification(obj)
+        if note == "notifications/cancelled":
+            self._cancel(obj)
+        if note is not None and self._backend is None and not self._loading:
+            return  # nothing on the SDK side to tell
+        if isinstance(obj, dict) and obj.get("method") == "initialize" and "id" in obj:
+            self.handshake_seen = True
+            self.handshake_version = None  # the SDK negotiates this handshake; it owns the era from now on
+        self._forward(line)
+
+    def _lean_can_serve(self, request: lean.Request) -> bool:
+        if request.method == "initialize":
+            # Once the SDK path exists, it negotiates: its handshake connection must know the version.
+            return self._backend is None and not self._loading
+        if request.method == "tools/list":
+            return self._tools_wire_of(request.modern) is not None
+        return True
+
+    def _cancel(self, obj: dict[str, Any]) -> None:
+        rid = lean.cancelled_id(obj)
+        entry = self._in_flight.get(lean.coerce_id(rid)) if rid is not None else None
+        if entry is not None:
+            entry.cancelled_by_client = True
+            entry.scope.cancel()
+
+    # -- the SDK path ---------------------------------------------------------------------
+    def _forward(self, line: bytes) -> None:
+        self.first_answer.set()  # the SDK path may need the editor (resources) and loads anyway
+        if self._backend is not None:
+            self._backend.feed(line)
+            return
+        if not self._loading:
+            log.info("loading the MCP SDK path for a message the lean path does not serve")
+            self._start_loading()
+        self._pending.append(line)
+
+    def _on_errors(self, new: list[Any]) -> None:
+        if self._backend is not None:
+            return  # its feed listens to the store itself
+        self._early_errors.extend(new)
+        if not self._loading and self._tg is not None:
+            log.info("loading the MCP SDK path to deliver pushed Godot errors")
+            self._start_loading()
+
+    def _start_loading(self) -> None:
+        self._loading = True
+        assert self._tg is not None
+        self._tg.start_soon(self._load_backend)
+
+    async def _load_backend(self) -> None:
+        # Imported in a worker thread: the event loop keeps serving lean calls meanwhile.
+        server = await anyio.to_thread.run_sync(importlib.import_module, "godot_bridge.mcp.server")
+        backend: Backend = server.SdkBackend(self)
+        backend.errors.backlog(self._early_errors)
+        self._early_errors = []
+        for line in self._pending:
+            backend.feed(line)
+        self._pending.clear()
+        self._backend = backend
+        self._backend_ready.set()
+        try:
+            await backend.run()
+        finally:
+            self._backend_done.set()
+
+    # -- lean requests --------------------------------------------------------------------
+    def _start(self, request: lean.Request) -> None:
+        entry = _InFlight()
+        self._in_flight[lean.coerce_id(request.rid)] = entry  # a duplicate id replaces the older, as in the SDK
+        self.unanswered.started(request.rid)
+        if not self._running:
+            self._lean_idle = anyio.Event()
+        self._running += 1
+        assert self._tg is not None
+        self._tg.start_soon(self._run, request, entry)
+
+    async def _run(self, request: lean.Request, entry: _InFlight) -> None:
+        try:
+            await self._run_one(request, entry)
+        finally:
+            self._running -= 1
+            if not self._running:
+                self._lean_idle.set()
+
+    async def _run_one(self, request: lean.Request, entry: _InFlight) -> None:
+        line: bytes | None = None
+        try:
+            with entry.scope:
+                line = await self._answer(request)
+        except Exception as exc:  # noqa: BLE001 - the wire gets no internals; our log gets the detail
+            log.error("request handler failed", exc_info=exc)
+            line = lean.error(request.rid, INTERNAL_ERROR, "Internal error")
+        finally:
+            key = lean.coerce_id(request.rid)
+            if self._in_flight.get(key) is entry:
+                del self._in_flight[key]
+        if entry.cancelled_by_client:
+            self.unanswered.finished(request.rid)  # a cancelled request is never answered
+            return
+        if line is None:  # stopped at shutdown: answered as the SDK's dispatcher answers, whatever else stops
+            with anyio.CancelScope(shield=True):
+                await self.write(lean.error(request.rid, CONNECTION_CLOSED, "Connection closed"))
+        else:
+            await self.write(line)
+        self.unanswered.finished(request.rid)
+
+    async def _answer(self, request: lean.Request) -> bytes | None:
+        method, rid, modern = request.method, request.rid, request.modern
+        if method in lean.MODERN_ONLY_METHODS and not modern:
+            return lean.error(rid, METHOD_NOT_FOUND, needs_envelope_message(method))
+        if method == "tools/call":
+            return await self._call(request)
+        if method == "tools/list":
+            return lean.response(rid, self._tools_list(modern))
+        if method == "initialize":
+            self.handshake_seen = True
+            self.handshake_version = lean.negotiated(request.params)
+            self.handshake_params = request.params
+            return lean.response(rid, lean.initialize_result(self.handshake_version, INSTRUCTIONS))
+        if method == "server/discover":
+            return lean.response(rid, lean.discover_result(INSTRUCTIONS))
+        # ping
+        return lean.response(rid, lean.modern_ping_result() if modern else {})
+
+    def _tools_wire_of(self, modern: bool) -> list[dict[str, Any]] | None:
+        """The tools array laid out for the wire, rebuilt when the app's list changes; None: not coverable."""
+        tools = self.app.tools()
+        cached = self._tools_wire.get(modern)
+        if cached is None or cached[0] is not tools:
+            shaped = [lean.wire_tool(tool, modern) for tool in tools]
+            cached = (tools, None if any(t is None for t in shaped) else shaped)  # type: ignore[misc]
+            self._tools_wire[modern] = cached
+        return cached[1]
+
+    def _tools_list(self, modern: bool) -> dict[str, Any]:
+        tools = self._tools_wire_of(modern)
+        if tools is None:  # the list changed between routing and serving into a shape we do not cover
+            raise RuntimeError("a tool has fields the lean layout does not cover; see lean.wire_tool")
+        result = tools_result(tools, modern)
+        if modern:
+            result = {"cacheScope": "private", **result, "ttlMs": 0}
+        return lean.stamped(result, modern)
+
+    async def _call(self, request: lean.Request) -> bytes | None:
+        self.first_answer.set()  # a call needs the editor now
+        params, token = request.params, request.progress_token
+        progress = None
+        if token is not None:
+            async def progress(done: float, total: float | None, message: str | None) -> None:
+                body: dict[str, Any] = {"progressToken": token, "progress": done}
+                if total is not None:
+                    body["total"] = total
+                if message is not None:
+                    body["message"] = message
+                await self.write(lean.notify("notifications/progress", body))
+        try:
+            outcome = await self.app.call_tool(params["name"], params.get("arguments"), progress)
+        except UnknownTool as exc:
+            return lean.error(request.rid, INVALID_PARAMS, str(exc))
+        result = call_result(outcome, request.modern, splice=lean.splice)
+        result["content"] = [lean.wire_content(block) for block in result["content"]]
+        return lean.response(request.rid, lean.stamped(result, request.modern))
+
+    # -- end of input ---------------------------------------------------------------------
+    async def _end_of_input(self) -> None:
+        # Answer what is already running (a piped batch expects its answers), then stop the rest.
+        if self.unanswered.count:
+            log.info("end of input with %d request(s) unanswered; waiting up to %g s", self.unanswered.count, EOF_GRACE_S)
+        with anyio.move_on_after(EOF_GRACE_S):
+            await self.unanswered.idle.wait()
+        for entry in list(self._in_flight.values()):
+            entry.scope.cancel()  # each then answers "Connection closed", as the SDK's dispatcher does
+        with anyio.move_on_after(5):
+            await self._lean_idle.wait()
+        if self._loading or self._backend is not None:
+            with anyio.move_on_after(30):  # the import may still be running
+                await self._backend_ready.wait()
+            if self._backend is not None:
+                self._backend.end()
+                await self._backend_done.wait()
+        with anyio.move_on_after(5):  # answers written but still buffered must reach the client
+            await self.writer.flush()
+
+
+async def run_stdio(app: BridgeApp, *, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
+                    lean_path: bool | None = None) -> None:
+    wire = stdout or claim_stdout()
+    # The writer first: nothing may read input before we know where answers go.
+    writer = await open_writer(wire)
+    reader = await open_reader(stdin or sys.stdin.buffer)
+    app.prepare()
+    front = StdioFront(app, reader, writer, lean_path=lean_wanted() if lean_path is None else lean_path)
+    send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
+
+    def announce() -> None:
+        # Called from sync code (surface changes); the announcer task does the I/O.
+        try:
+            send_announce.send_nowait(None)
+        except anyio.WouldBlock:
+            pass  # announcements are already queued and unsent; one more would say nothing new
+
+    app.on_list_changed(announce)
+
+    async def announcer() -> None:
+        with anyio.move_on_after(DIAL_DELAY_S):  # a client that sends nothing still gets its editor
+            await front.first_answer.wait()
+        await app.start()
+        async with recv_announce:
+            async for _ in recv_announce:
+                await front.notify_list_changed()
+
+    try:
+        await front.serve(on_ready=announcer)
+    finally:
+        reader.close()
+        writer.close()
+        with anyio.CancelScope(shield=True):
+            await app.aclose()

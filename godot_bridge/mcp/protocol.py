@@ -1,0 +1,81 @@
+"""MCP protocol facts and the tool-result projection, without importing the SDK.
+
+Both serving paths use this module: the SDK's low-level ``Server`` handlers (``server.py``)
+and the lean path for hot methods (``lean.py``), so what a ``tools/list`` or ``tools/call``
+result contains is decided once. The constants mirror the SDK's (``mcp_types``);
+``tests/unit/test_lean.py`` checks that they still agree, so an SDK upgrade that moves one
+fails a test instead of a session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from godot_bridge.results import ToolOutcome
+
+MODERN_VERSION = "2026-07-28"
+MODERN_VERSIONS = frozenset({MODERN_VERSION})
+# Newest first: a client whose newest is 2024-11-05 must get 2024-11-05 back, or it gives up.
+HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+LATEST_HANDSHAKE = HANDSHAKE_VERSIONS[0]
+
+PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion"
+CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"
+CLIENT_INFO_META_KEY = "io.modelcontextprotocol/clientInfo"
+SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo"
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+CONNECTION_CLOSED = -32000
+
+# Methods that exist only in the 2026-07-28 era.
+MODERN_ONLY_METHODS = frozenset({"server/discover", "subscriptions/listen"})
+
+SERVER_NAME = "godot-bridge"
+SERVER_TITLE = "Godot Bridge"
+
+
+def is_modern(method: str, params: Mapping[str, Any] | None) -> bool:
+    """A request is 2026-07-28 when its ``_meta`` names a protocol version; ``initialize`` never is."""
+    if method == "initialize" or not isinstance(params, Mapping):
+        return False
+    meta = params.get("_meta")
+    return isinstance(meta, Mapping) and PROTOCOL_VERSION_META_KEY in meta
+
+
+def needs_envelope_message(method: str) -> str:
+    """What tells a probing client "this is a handshake request; initialize instead"."""
+    return f"Method not found: {method} needs a 2026-07-28 _meta envelope"
+
+
+def complete(result: dict[str, Any], modern: bool) -> dict[str, Any]:
+    """2026-07-28 results must say they are complete; handshake results must not carry it."""
+    if modern:
+        result["resultType"] = "complete"
+    return result
+
+
+def tools_result(tools: list[dict[str, Any]], modern: bool) -> dict[str, Any]:
+    return complete({"tools": tools}, modern)
+
+
+def call_result(outcome: ToolOutcome, modern: bool, splice: Callable[[bytes], Any] | None = None) -> dict[str, Any]:
+    """A ``tools/call`` result from what the tool produced.
+
+    ``splice``: the encoder's way to carry already-encoded JSON (``orjson.Fragment``); given, the
+    structured content is its bytes wherever no wrapping is needed, never parsed and re-encoded.
+    """
+    result: dict[str, Any] = {"content": outcome.content, "isError": outcome.is_error}
+    if outcome.has_structured:
+        if not outcome.structured_is_object and not modern:
+            # Handshake-era structuredContent must be an object.
+            result["structuredContent"] = {"result": outcome.structured}
+        elif splice is not None and outcome.structured_json is not None:
+            result["structuredContent"] = splice(outcome.structured_json)
+        else:
+            result["structuredContent"] = outcome.structured
+    return complete(result, modern)
