@@ -246,3 +246,23 @@ async def test_capabilities_and_opt_ins_on_the_raw_wire(sim: ToolkitSim, data_ho
         bad_level = await bridge.request("logging/setLevel", {"level": "loud"})
         assert bad_level["error"]["code"] == -32602
         assert await bridge.close() == 0  # ends cleanly with the listen stream still open
+
+
+async def test_a_lean_only_session_still_hears_a_pushed_error(sim: ToolkitSim, data_home: Path, project: Path):
+    """The hot methods never load the SDK path on stdio (issue 18); the first pushed error must (issue 16)."""
+    async with BridgeProcess(bridge_env(data_home, project)) as bridge:
+        init = await bridge.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                                   "clientInfo": {"name": "t", "version": "1"}})
+        assert init["result"]["capabilities"]["logging"] == {}
+        await bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert "tools" in (await bridge.request("tools/list", {}))["result"]
+        await until(lambda: sim.peer_count == 1, 10)
+        await sim.notify("errors.reported", reported("editor", entry(1, "first, before any SDK request")))
+        message = await bridge.wait_notification("notifications/message")
+        assert message["params"]["level"] == "error"
+        assert message["params"]["data"]["message"] == "first, before any SDK request"
+        # And the SDK path, now loaded, keeps the session's era: a resources read answers.
+        read = await bridge.request("resources/read", {"uri": ERRORS})
+        doc = json.loads(read["result"]["contents"][0]["text"])
+        assert [e["message"] for e in doc["entries"]] == ["first, before any SDK request"]
+        assert await bridge.close() == 0
