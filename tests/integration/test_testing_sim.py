@@ -10,6 +10,8 @@ back, and turn the counts into MCP ``notifications/progress`` in both protocol e
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 from pathlib import Path
 from typing import Any
@@ -63,7 +65,7 @@ async def test_counted_progress_keeps_a_long_run_alive(sim: ToolkitSim, make_bri
         seen.append((value, total, message))
 
     args = {**example["params"], "timeout_ms": 1}  # the wait_param: timeout = 1 ms + 10 s margin
-    out = await bridge.forward(tool("test_run").model_copy(update={"timeout_ms": 400, "wait_param": None}),
+    out = await bridge.forward(dataclasses.replace(tool("test_run"), timeout_ms=400, wait_param=None),
                                args, progress=progress)
     assert not out.is_error, out.structured
     assert out.structured["totals"] == example["result"]["totals"]
