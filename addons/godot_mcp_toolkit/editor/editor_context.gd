@@ -93,9 +93,8 @@ func close_scene(path: String) -> Error:
 	return error
 
 
-## save_scene_as() would write the *active* scene under `path`; to save another open scene we
-## switch to its tab, save it, and switch back. The editor writes the file itself, so the
-## checkpoint journal is told before and after (checkpoints/project_writes.gd).
+## save_scene_as() would write the *active* scene: switch to the target's tab, save, switch back.
+## The editor writes the file, so the checkpoint journal is told before and after.
 func save_scene(path: String) -> Error:
 	var active := edited_scene_path()
 	var target := active if path.is_empty() else path
@@ -181,7 +180,6 @@ class DebuggerHook extends EditorDebuggerPlugin:
 		get_session(session_id).stopped.connect(func() -> void: session_stopped.emit())
 
 
-## The hook the plugin adds with add_debugger_plugin (and removes on exit).
 func debugger_plugin() -> EditorDebuggerPlugin:
 	if _debugger_hook == null:
 		_debugger_hook = DebuggerHook.new()
