@@ -45,3 +45,14 @@ func test_non_strings_and_empty_are_invalid_path() -> void:
 func _denied(verdict: Dictionary, code: String, what: String) -> void:
 	Assert.is_false(verdict["ok"], "%s refused" % what)
 	Assert.eq(verdict.get("error", {}).get("code"), code, "%s -> %s" % [what, code])
+
+
+func test_param_names_the_parameter_and_the_expected_kind() -> void:
+	Assert.eq(FileGuard.param("res://a//b.tres", "file_path", ["tres", "res"]), {"path": "res://a/b.tres"}, "ok")
+	var missing: Dictionary = FileGuard.param(null, "file_path")["error"]
+	Assert.eq([missing["code"], missing["error"]], ["INVALID_PARAMS", "Missing required parameter(s): file_path"], "null")
+	var not_text: Dictionary = FileGuard.param(3, "scene_path")["error"]
+	Assert.eq(not_text["error"], "scene_path must be a string", "not a string")
+	var wrong: Dictionary = FileGuard.param("res://a.png", "scene_path", ["tscn", "scn"])["error"]
+	Assert.eq([wrong["code"], wrong["error"]], ["INVALID_PATH", "scene_path must end in .tscn or .scn: res://a.png"], "kind")
+	Assert.eq(FileGuard.param("res://../x.tres", "file_path")["error"]["code"], "PATH_DENIED", "guard applies")

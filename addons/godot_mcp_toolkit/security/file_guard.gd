@@ -34,6 +34,23 @@ static func check(path: Variant, allow_user: bool = false,
 	return {"ok": true, "path": normalized}
 
 
+## check() for a command parameter: {"path": normalized} or {"error": envelope} naming `key` when
+## it is missing, not a string, refused, or (with `extensions`, lower case) of another kind.
+static func param(value: Variant, key: String, extensions: Array = []) -> Dictionary:
+	if value == null:
+		return {"error": ToolkitError.fail("INVALID_PARAMS", "Missing required parameter(s): %s" % key)}
+	if not value is String:
+		return {"error": ToolkitError.fail("INVALID_PARAMS", "%s must be a string" % key)}
+	var verdict := check(value)
+	if not verdict["ok"]:
+		return {"error": verdict["error"]}
+	var path: String = verdict["path"]
+	if not extensions.is_empty() and not path.get_extension().to_lower() in extensions:
+		var kinds := " or ".join(PackedStringArray(extensions.map(func(ext: String) -> String: return "." + ext)))
+		return {"error": ToolkitError.fail("INVALID_PATH", "%s must end in %s: %s" % [key, kinds, path])}
+	return {"path": path}
+
+
 ## `\` -> `/`, surrounding whitespace trimmed, `./` segments and doubled slashes after the scheme
 ## collapsed. Does not touch `..` (check() refuses it instead).
 static func normalize(path: String) -> String:

@@ -26,14 +26,10 @@ const DEPENDENTS_LIMIT := 50
 ## {"path": normalized} or {"error": envelope}: a string through the file guard, never a protected
 ## file or folder.
 static func check_path(value: Variant, key: String) -> Dictionary:
-	if value == null:
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "Missing required parameter(s): %s" % key)}
-	if not value is String:
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "%s must be a string" % key)}
-	var verdict := FileGuard.check(value)
-	if not verdict["ok"]:
-		return {"error": verdict["error"]}
-	var path: String = (verdict["path"] as String).trim_suffix("/")
+	var checked := FileGuard.param(value, key)
+	if checked.has("error"):
+		return checked
+	var path: String = (checked["path"] as String).trim_suffix("/")
 	if path == "res:" or path == "res://":
 		return {"error": ToolkitError.fail("PATH_DENIED", "The project root cannot be deleted")}
 	if is_protected(path):

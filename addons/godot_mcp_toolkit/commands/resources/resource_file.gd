@@ -20,17 +20,7 @@ const EXTENSIONS := ["tres", "res"]
 
 ## {"path"} (normalized) or {"error"}: a string, allowed by the file guard, ending in .tres/.res.
 static func check_path(value: Variant, key: String = "file_path") -> Dictionary:
-	if value == null:
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "Missing required parameter(s): %s" % key)}
-	if not value is String:
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "%s must be a string" % key)}
-	var verdict := FileGuard.check(value)
-	if not verdict["ok"]:
-		return {"error": verdict["error"]}
-	var path: String = verdict["path"]
-	if not path.get_extension().to_lower() in EXTENSIONS:
-		return {"error": ToolkitError.fail("INVALID_PATH", "%s must end in .tres or .res: %s" % [key, path])}
-	return {"path": path}
+	return FileGuard.param(value, key, EXTENSIONS)
 
 
 ## {"path"} for a new file: check_path plus an existing folder.
@@ -67,14 +57,10 @@ static func load_copy(value: Variant, type_name: String, maker: String) -> Dicti
 
 ## {"path", "texture"} or {"error"} for a texture the project can load (PNG imported, .tres, ...).
 static func load_texture(value: Variant, key: String) -> Dictionary:
-	if value == null:
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "Missing required parameter(s): %s" % key)}
-	if not value is String:
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "%s must be a string" % key)}
-	var verdict := FileGuard.check(value)
-	if not verdict["ok"]:
-		return {"error": verdict["error"]}
-	var path: String = verdict["path"]
+	var checked := FileGuard.param(value, key)
+	if checked.has("error"):
+		return checked
+	var path: String = checked["path"]
 	if not ResourceLoader.exists(path):
 		return {"error": ToolkitError.fail("NOT_FOUND", "No texture at %s" % path,
 			"Check the path; a new image needs the editor to import it first.")}

@@ -138,15 +138,7 @@ static func _save_open(path: String, context: RefCounted, root: Node) -> Diction
 
 ## {"path": normalized res:// scene path} or {"error": envelope}.
 static func _scene_path(value: Variant, key: String) -> Dictionary:
-	if not value is String:
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "%s must be a string" % key)}
-	var verdict := FileGuard.check(value)
-	if not verdict["ok"]:
-		return {"error": verdict["error"]}
-	var path: String = verdict["path"]
-	if not path.get_extension().to_lower() in SCENE_EXTENSIONS:
-		return {"error": ToolkitError.fail("INVALID_PATH", "%s must end in .tscn or .scn: %s" % [key, path])}
-	return {"path": path}
+	return FileGuard.param(value, key, SCENE_EXTENSIONS)
 
 
 ## {name, type, node_count} of a saved scene's root, read from its packed state; {} if unreadable.
