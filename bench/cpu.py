@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.procs import BridgeSpec, ProcessPool, Sim, StdioBridge, reference_spec
+from bench.procs import BridgeSpec, ProcessPool, Sim, StdioBridge, compile_bytecode, reference_spec
 from bench.run import CHEAP_TOOL, TREE_METHOD, TREE_TOOL, tree_reply_of
 
 REFERENCE_DIR = Path(__file__).resolve().parent / ".reference"
@@ -44,6 +44,7 @@ def variant(text: str) -> BridgeSpec:
         return reference_spec(REFERENCE_DIR)
     name, _, rest = text.partition("=")
     root, *pairs = rest.split(",")
+    compile_bytecode(Path(root).resolve())
     env = {"PYTHONPATH": str(Path(root).resolve())}
     env.update(dict(p.split("=", 1) for p in pairs))
     # -P: the bridge imports from ROOT in PYTHONPATH, not from bench's working directory.

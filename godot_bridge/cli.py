@@ -204,14 +204,16 @@ def serve(settings: Settings) -> int:
     import anyio
 
     from godot_bridge.app import BridgeApp
-    from godot_bridge.mcp.loop import backend_options
+    from godot_bridge.heap import tune_for_serving
     from godot_bridge.mcp.front import run_stdio
+    from godot_bridge.mcp.loop import backend_options
 
     try:
         app = BridgeApp(settings)
     except Exception as exc:
         sys.stderr.write(f"godot-bridge: error: {exc}\n")
         return 1
+    tune_for_serving()
     try:
         anyio.run(run_stdio, app, backend_options=backend_options())
     except KeyboardInterrupt:
@@ -232,6 +234,7 @@ def serve_http(settings: Settings, args: Args) -> int:
     import anyio
 
     from godot_bridge.app import BridgeApp
+    from godot_bridge.heap import tune_for_serving
     from godot_bridge.mcp.http import run_http
     from godot_bridge.mcp.loop import backend_options
 
@@ -241,6 +244,7 @@ def serve_http(settings: Settings, args: Args) -> int:
         sys.stderr.write(f"godot-bridge: error: {exc}\n")
         return 1
     logging.getLogger("godot_bridge").info("serving MCP at http://%s:%d/mcp", options.host, options.port)
+    tune_for_serving()
     try:
         anyio.run(run_http, app, options, backend_options=backend_options())
     except KeyboardInterrupt:

@@ -53,6 +53,7 @@ class PendingCall:
     future: asyncio.Future[Any]
     progress: str | None = None  # the last progress notification seen, for the timeout message
     on_progress: OnProgress | None = None  # told _queued / _executing / _progress as they arrive
+    timer: asyncio.TimerHandle | None = None  # the deadline's timer while someone waits
 
 
 def normalize_id(value: Any) -> int | None:
@@ -167,23 +168,28 @@ class RpcCorrelator:
         # One timer per call that re-arms itself when progress moved the deadline: cheaper on
         # the hot path than asyncio.wait/wait_for, which build a waiter and a timer per await.
         loop = asyncio.get_running_loop()
-
-        def expire() -> None:
-            nonlocal timer
-            if call.future.done():
-                return
-            remaining = call.deadline - self._clock()
-            if remaining > 0:
-                timer = loop.call_later(remaining, expire)
-            else:
-                call.future.set_exception(self._timeout_error(call))
-
-        timer = loop.call_later(max(call.deadline - self._clock(), 0.0), expire)
+        self._arm(loop, call, max(call.deadline - self._clock(), 0.0))
         try:
             return await call.future
         finally:
-            timer.cancel()
+            # call -> timer -> call is a reference cycle: break it, or the result (a whole scene
+            # tree) waits for the cyclic garbage collector instead of being freed on return.
+            if call.timer is not None:
+                call.timer.cancel()
+                call.timer = None
             self._pending.pop(call.id, None)
+
+    def _arm(self, loop: asyncio.AbstractEventLoop, call: PendingCall, delay: float) -> None:
+        call.timer = loop.call_later(delay, self._expire, loop, call)
+
+    def _expire(self, loop: asyncio.AbstractEventLoop, call: PendingCall) -> None:
+        if call.future.done() or call.timer is None:
+            return
+        remaining = call.deadline - self._clock()
+        if remaining > 0:
+            self._arm(loop, call, remaining)
+        else:
+            call.future.set_exception(self._timeout_error(call))
 
     def _timeout_error(self, call: PendingCall) -> ToolError:
         if call.progress:

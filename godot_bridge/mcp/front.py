@@ -42,7 +42,7 @@ from godot_bridge.mcp.wire import LineError, decode_line
 
 log = logging.getLogger(__name__)
 
-# The longest the editor dial waits for the first answer to go out.
+# The longest the editor dial waits for the first tools list to go out.
 DIAL_DELAY_S = 1.0
 
 
@@ -98,9 +98,11 @@ class StdioFront:
         self.handshake_seen = False
         self._tools_wire: dict[bool, tuple[list[dict[str, Any]], list[dict[str, Any]] | None]] = {}
         self._tg: anyio.abc.TaskGroup | None = None
-        # Set once the first answer is out (or something needs the editor): the editor dial, and
-        # the websockets/watchfiles imports it brings, wait for it (issue 18).
-        self.first_answer = anyio.Event()
+        # Set once the first tools list is out (or something needs the editor): the editor dial,
+        # and the websockets/watchfiles imports it brings (~20 ms on the event loop), wait for it,
+        # so a handshake client's initialize -> tools/list pair is not held up between its two
+        # answers (issue 18).
+        self.tools_listed = anyio.Event()
         self._running = 0  # lean request tasks not yet finished (answer written or owed none)
         self._lean_idle = anyio.Event()
         self._lean_idle.set()
@@ -113,7 +115,6 @@ class StdioFront:
             await self.writer.write(line)
         except (OSError, RuntimeError) as exc:
             log.debug("dropped an answer: the client is gone (%s)", exc)
-        self.first_answer.set()
 
     async def notify_list_changed(self) -> None:
         if self.handshake_seen or (self._backend is not None and self._backend.handshake_seen):
@@ -177,7 +178,7 @@ class StdioFront:
 
     # -- the SDK path ---------------------------------------------------------------------
     def _forward(self, line: bytes) -> None:
-        self.first_answer.set()  # the SDK path may need the editor (resources) and loads anyway
+        self.tools_listed.set()  # the SDK path may need the editor (resources) and loads anyway
         if self._backend is not None:
             self._backend.feed(line)
             return
@@ -254,6 +255,8 @@ class StdioFront:
                 await self.write(lean.error(request.rid, CONNECTION_CLOSED, "Connection closed"))
         else:
             await self.write(line)
+            if request.method == "tools/list":
+                self.tools_listed.set()
         self.unanswered.finished(request.rid)
 
     async def _answer(self, request: lean.Request) -> bytes | None:
@@ -294,7 +297,7 @@ class StdioFront:
         return lean.stamped(result, modern)
 
     async def _call(self, request: lean.Request) -> bytes | None:
-        self.first_answer.set()  # a call needs the editor now
+        self.tools_listed.set()  # a call needs the editor now
         params, token = request.params, request.progress_token
         progress = None
         if token is not None:
@@ -354,8 +357,8 @@ async def run_stdio(app: BridgeApp, *, stdin: BinaryIO | None = None, stdout: Bi
     app.on_list_changed(announce)
 
     async def announcer() -> None:
-        with anyio.move_on_after(DIAL_DELAY_S):  # a client that sends nothing still gets its editor
-            await front.first_answer.wait()
+        with anyio.move_on_after(DIAL_DELAY_S):  # a client that lists no tools still gets its editor
+            await front.tools_listed.wait()
         await app.start()
         async with recv_announce:
             async for _ in recv_announce:
