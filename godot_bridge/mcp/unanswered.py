@@ -5,9 +5,8 @@ Shared by the lean path (``front.py``) and the SDK path (``stdio.py``) on one pi
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
-
-import anyio
 
 # How long answers to requests still running at end of input may take. Short: a client that
 # closed its input is leaving, and a call the editor never answers must not hold it (issue 11).
@@ -28,12 +27,14 @@ class Unanswered:
 
     def __init__(self) -> None:
         self._open: dict[tuple[str, Any], int] = {}
-        self.idle = anyio.Event()
+        # asyncio's Event, not anyio's: both serving paths run on asyncio (or uvloop), and anyio's
+        # Event looks the backend up on every creation, once per call (issue 18).
+        self.idle = asyncio.Event()
         self.idle.set()
 
     def started(self, rid: Any) -> None:
         if not self._open:
-            self.idle = anyio.Event()
+            self.idle.clear()
         key = _key(rid)
         self._open[key] = self._open.get(key, 0) + 1
 
