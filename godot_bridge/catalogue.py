@@ -55,6 +55,7 @@ class CatalogueError(Exception):
     """The catalogue on disk is malformed; the message names the file, the tool and the field."""
 
 
+@functools.cache  # a handful of distinct strings, read on every call's version check
 def _parse_version(value: str | None) -> tuple[int, int] | None:
     if value is None:
         return None
