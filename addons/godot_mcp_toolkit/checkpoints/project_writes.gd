@@ -114,6 +114,17 @@ static func remove_dir(path: String) -> Error:
 	return DirAccess.remove_absolute(path)
 
 
+## A folder and everything in it, each file through remove_file (journalled like any other).
+static func remove_tree(path: String) -> void:
+	if not DirAccess.dir_exists_absolute(path):
+		return
+	for folder: String in DirAccess.get_directories_at(path):
+		remove_tree(path.path_join(folder))
+	for file_name: String in DirAccess.get_files_at(path):
+		remove_file(path.path_join(file_name))
+	remove_dir(path)
+
+
 ## The write itself, unjournalled: for the journal's own files and restores (which record what
 ## they did themselves) and for write_bytes above. A change this file cannot wrap (the editor
 ## saving a scene) calls before() and after() around it instead.

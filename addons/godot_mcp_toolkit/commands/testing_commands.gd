@@ -83,7 +83,7 @@ static func _cmd_run(params: Dictionary, tool_ctx: RefCounted, context: RefCount
 		run["tests"].append_array(outcome["tests"])
 		stop = outcome["stop"]
 		tool_ctx.report_progress(index + 1, runs.size(), _progress_text(outcome["suite"], outcome["tests"]))
-	_remove_tree(run["dir"])
+	ProjectWrites.remove_tree(run["dir"])
 	return ToolkitSuccess.ok(_summary(run, stop, int(timeout), include_passed, planned))
 
 
@@ -243,13 +243,3 @@ static func _names(frameworks: Array[Dictionary]) -> Array:
 
 static func _refuse(code: String, message: String, hint: String = "") -> Dictionary:
 	return {"ok": false, "error": ToolkitError.fail(code, message, hint)}
-
-
-static func _remove_tree(path: String) -> void:
-	if not DirAccess.dir_exists_absolute(path):
-		return
-	for folder: String in DirAccess.get_directories_at(path):
-		_remove_tree(path.path_join(folder))
-	for file_name: String in DirAccess.get_files_at(path):
-		ProjectWrites.remove_file(path.path_join(file_name))
-	ProjectWrites.remove_dir(path)
