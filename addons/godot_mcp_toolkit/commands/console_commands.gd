@@ -12,7 +12,6 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
-const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
 const LogSources := preload("res://addons/godot_mcp_toolkit/logs/log_sources.gd")
 const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
 const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
@@ -44,16 +43,10 @@ static func _cmd_get_console(params: Dictionary, sources: Dictionary) -> Diction
 	var clear: Variant = params.get("clear_buffer", false)
 	if not clear is bool:
 		return ToolkitError.fail("INVALID_PARAMS", "clear_buffer must be true or false")
-	var capture: LogCapture = sources["capture"]
-	var source: Variant = params.get("source", LogSources.default_source(capture))
-	var bad_source := LogSources.check(source)
-	if not bad_source.is_empty():
-		return bad_source
-	var read := LogSources.read(source, capture, sources["buffer"], sources["file"])
-	if not read["ok"]:
-		return read["error"]
-	var result := LogQuery.page(read["entries"], chosen, "console", "editor:%s" % source)
-	result["source"] = source
+	var paged := LogSources.page(params, sources, chosen, "console", "editor")
+	if not paged["ok"]:
+		return paged["error"]
+	var result: Dictionary = paged["result"]
 	if clear:
 		result["cleared"] = (sources["buffer"] as LogBuffer).clear()
 	return ToolkitSuccess.ok(result)

@@ -12,7 +12,6 @@ const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const ExpressionRunner := preload("res://addons/godot_mcp_toolkit/scene/expression_runner.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
 const ScreenshotCapture := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_capture.gd")
-const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
 const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
 const LogSources := preload("res://addons/godot_mcp_toolkit/logs/log_sources.gd")
 const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
@@ -84,17 +83,10 @@ static func _cmd_get_log(params: Dictionary, sources: Dictionary) -> Dictionary:
 	var chosen := LogQuery.filters_of(params, ["limit", "text_filter", "is_regex"])
 	if not chosen["ok"]:
 		return chosen["error"]
-	var capture: LogCapture = sources["capture"]
-	var source: Variant = params.get("source", LogSources.default_source(capture))
-	var bad_source := LogSources.check(source)
-	if not bad_source.is_empty():
-		return bad_source
-	var read := LogSources.read(source, capture, sources["buffer"], sources["file"])
-	if not read["ok"]:
-		return read["error"]
-	var result := LogQuery.page(read["entries"], chosen, "game_log", "game:%s" % source)
-	result["source"] = source
-	return ToolkitSuccess.ok(result)
+	var paged := LogSources.page(params, sources, chosen, "game_log", "game")
+	if not paged["ok"]:
+		return paged["error"]
+	return ToolkitSuccess.ok(paged["result"])
 
 
 static func _cmd_execute(params: Dictionary, context: RefCounted) -> Dictionary:

@@ -8,6 +8,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
 const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
 const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
+const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
 
 const SOURCES := ["buffer", "file"]
 
@@ -39,3 +40,22 @@ static func read(source: String, capture: LogCapture, buffer: LogBuffer, log_fil
 		return {"ok": false, "error": ToolkitError.fail("LOG_UNAVAILABLE", "The log file cannot be read: %s"
 			% file["reason"], hint)}
 	return {"ok": true, "entries": file["entries"]}
+
+
+## One page of `params.source` (default: the buffer where this engine fills one), filtered by
+## `chosen` (LogQuery.filters_of), its entries labelled `kind` from "<origin>:<source>", with the
+## source named: {"ok": true, "result"} or {"ok": false, "error"}. `sources`: the log hub's
+## "capture", "buffer" and "file".
+static func page(params: Dictionary, sources: Dictionary, chosen: Dictionary, kind: String,
+		origin: String) -> Dictionary:
+	var capture: LogCapture = sources["capture"]
+	var source: Variant = params.get("source", default_source(capture))
+	var bad_source := check(source)
+	if not bad_source.is_empty():
+		return {"ok": false, "error": bad_source}
+	var entries := read(source, capture, sources["buffer"], sources["file"])
+	if not entries["ok"]:
+		return entries
+	var result := LogQuery.page(entries["entries"], chosen, kind, "%s:%s" % [origin, source])
+	result["source"] = source
+	return {"ok": true, "result": result}
