@@ -16,6 +16,7 @@ const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_
 const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_domains.gd")
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const DispatchLane := preload("res://addons/godot_mcp_toolkit/transport/dispatch/dispatch_lane.gd")
+const RecordingLane := preload("recording_lane.gd")
 
 const ACTION := "test_jump"
 const CATCHER_SOURCE := "extends Node\n\nvar got: Array = []\nvar jump_seen: Array = []\n\n" \
@@ -223,10 +224,7 @@ func _call(params: Dictionary) -> Dictionary:
 
 
 func _lane() -> DispatchLane:
-	return DispatchLane.new(Callable(_registry, "dispatch_info"),
-		func(_peer: int, frame: Dictionary) -> void: _responses[frame["id"]] = frame,
-		func(_peer: int, _kind: String, _id: Variant) -> void: pass,
-		func() -> int: return Time.get_ticks_msec(), func() -> int: return 5000)
+	return RecordingLane.over(_registry, _responses)
 
 
 ## Emits process_frame (what the engine does each frame) until request `id` is answered; returns

@@ -18,6 +18,7 @@ const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_
 const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_domains.gd")
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const DispatchLane := preload("res://addons/godot_mcp_toolkit/transport/dispatch/dispatch_lane.gd")
+const RecordingLane := preload("recording_lane.gd")
 const Monitors := preload("res://addons/godot_mcp_toolkit/commands/perf/monitors.gd")
 const FrameStats := preload("res://addons/godot_mcp_toolkit/commands/perf/frame_stats.gd")
 const PerfCommands := preload("res://addons/godot_mcp_toolkit/commands/perf_commands.gd")
@@ -161,10 +162,7 @@ func test_a_slow_game_stops_at_the_time_limit() -> void:
 	var registry := CommandRegistry.new()
 	registry.configure("4.6.0", _context)
 	PerfCommands.register(registry, _context, 40)
-	var lane := DispatchLane.new(Callable(registry, "dispatch_info"),
-		func(_peer: int, frame: Dictionary) -> void: _responses[frame["id"]] = frame,
-		func(_peer: int, _kind: String, _id: Variant) -> void: pass,
-		func() -> int: return Time.get_ticks_msec(), func() -> int: return 5000)
+	var lane := RecordingLane.over(registry, _responses)
 	lane.submit(PEER, 6, "perf.sample", {"frames": 600})
 	_pump_until(6, 10)
 	var result: Dictionary = _responses[6]["result"]
@@ -274,10 +272,7 @@ func _call(method: String, params: Dictionary) -> Variant:
 
 
 func _lane() -> DispatchLane:
-	return DispatchLane.new(Callable(_registry, "dispatch_info"),
-		func(_peer: int, frame: Dictionary) -> void: _responses[frame["id"]] = frame,
-		func(_peer: int, _kind: String, _id: Variant) -> void: pass,
-		func() -> int: return Time.get_ticks_msec(), func() -> int: return 5000)
+	return RecordingLane.over(_registry, _responses)
 
 
 ## Emits process_frame (what the engine does each frame) until request `id` is answered; returns

@@ -15,6 +15,7 @@ const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_
 const TimeKeeper := preload("res://addons/godot_mcp_toolkit/commands/time/time_keeper.gd")
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const DispatchLane := preload("res://addons/godot_mcp_toolkit/transport/dispatch/dispatch_lane.gd")
+const RecordingLane := preload("recording_lane.gd")
 
 const ACTION := "time_test_jump"
 const CATCHER_SOURCE := "extends Node\n\nvar got: Array = []\n\n" \
@@ -236,10 +237,7 @@ func _call_async(method: String, params: Dictionary) -> Dictionary:
 
 
 func _lane() -> DispatchLane:
-	return DispatchLane.new(Callable(_registry, "dispatch_info"),
-		func(_peer: int, frame: Dictionary) -> void: _responses[frame["id"]] = frame,
-		func(_peer: int, _kind: String, _id: Variant) -> void: pass,
-		func() -> int: return Time.get_ticks_msec(), func() -> int: return 5000)
+	return RecordingLane.over(_registry, _responses)
 
 
 ## One frame as the engine runs it: the frame signal, then the node pass (Mover moves if it may).
