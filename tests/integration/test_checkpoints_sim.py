@@ -9,14 +9,14 @@ real toolkit) come back whole.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from tests.bridge_process import BridgeProcess
 from tests.sim.examples import load_examples
+from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
 TOOLS = {
@@ -25,16 +25,6 @@ TOOLS = {
     "checkpoint_diff": "checkpoint.diff",
     "checkpoint_restore": "checkpoint.restore",
 }
-
-
-@pytest.fixture
-async def sim(data_home: Path, project_dir: Path) -> AsyncIterator[ToolkitSim]:
-    s = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
 
 
 def _example(method: str, index: int = 0) -> dict[str, Any]:

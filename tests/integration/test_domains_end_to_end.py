@@ -5,8 +5,6 @@ Godot engine by tests/godot): what a client gets back is exactly what the toolki
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,17 +12,8 @@ import pytest
 from godot_bridge.catalogue import ToolDef, load_catalogue
 from tests.bridge_process import BridgeProcess
 from tests.sim.examples import load_examples
+from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
-
-
-@pytest.fixture
-async def sim(data_home: Path, project_dir: Path) -> AsyncIterator[ToolkitSim]:
-    s = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
 
 
 def _success_example(method: str) -> dict[str, Any] | None:

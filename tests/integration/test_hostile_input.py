@@ -16,6 +16,7 @@ import pytest
 
 from godot_bridge.mcp.codec import MAX_DEPTH
 from tests.bridge_process import MODERN_META, ROOT, BridgeProcess, bridge_env
+from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
 
@@ -62,16 +63,6 @@ async def test_lone_surrogates_in_id_method_and_tool_name(bridge: BridgeProcess)
     resp = await bridge.request("tools/call", {"name": "\udc00", "arguments": {}})
     assert resp["error"]["code"] == -32602 and "\udc00" in resp["error"]["message"]
     await still_serving(bridge)
-
-
-@pytest.fixture
-async def sim(data_home: Path, project_dir: Path):
-    s = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
 
 
 async def test_lone_surrogate_argument_is_refused_and_the_connection_survives(sim: ToolkitSim, bridge: BridgeProcess):

@@ -10,26 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from tests.bridge_process import MODERN, MODERN_META, BridgeProcess
+from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
 SDK_LOADED = b"loading the MCP SDK path"
-
-
-@pytest.fixture
-async def sim(data_home: Path, project_dir: Path) -> AsyncIterator[ToolkitSim]:
-    s = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
 
 
 class Pair:

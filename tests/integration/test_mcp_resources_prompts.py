@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from tests.bridge_process import ROOT, bridge_env
+from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
 ERAS = ["legacy", "2026-07-28"]
@@ -219,16 +219,6 @@ async def test_discover_tools_result_holds_the_activated_schemas(mode: str, data
                 assert tool["description"] == listed[name].description
             again = json.loads((await client.call_tool("discover_tools", {"request": "audio"})).content[0].text)
             assert "activated_tools" not in again  # nothing new was activated
-
-
-@pytest.fixture
-async def sim(data_home: Path, project_dir: Path) -> AsyncIterator[ToolkitSim]:
-    s = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
 
 
 @pytest.mark.parametrize("mode", ERAS)

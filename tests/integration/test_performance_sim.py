@@ -10,28 +10,18 @@ scene counts) with its params intact, and the client gets the toolkit's shape ba
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.bridge_process import BridgeProcess
+from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
 RESULTS = Path(__file__).resolve().parents[1] / "fixtures" / "toolkit" / "results" / "performance.json"
 TOOLS = {"game_performance": "perf.snapshot", "game_performance_sample": "perf.sample",
          "editor_scene_stats": "perf.scene_counts"}
-
-
-@pytest.fixture
-async def sim(data_home: Path, project_dir: Path) -> AsyncIterator[ToolkitSim]:
-    s = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
 
 
 def _examples() -> list[tuple[str, dict[str, Any]]]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import json
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from godot_bridge.images import DEFAULT_MAX_COUNT
 from tests.bridge_process import ROOT, bridge_env
 from tests.pngs import make_png
 from tests.sim.fixtures import tool
+from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
 ERAS = ["legacy", "2026-07-28"]
@@ -30,16 +30,6 @@ UNKNOWN = "godot://screenshots/" + "0" * 24 + ".png"
 def params(data_home: Path, project: Path, extra: dict[str, str] | None = None) -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable, args=["-m", "godot_bridge"],
                                  env=bridge_env(data_home, project, extra), cwd=str(ROOT))
-
-
-@pytest.fixture
-async def sim(data_home: Path, project_dir: Path) -> AsyncIterator[ToolkitSim]:
-    s = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
 
 
 def shot(png: bytes, **extra: Any) -> dict[str, Any]:

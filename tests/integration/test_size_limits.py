@@ -4,22 +4,12 @@ take is refused before it is sent; a result above GODOT_MCP_RESULT_LIMIT is refu
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from tests.bridge_process import BridgeProcess
+from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
-
-
-@pytest.fixture
-async def sim(data_home: Path, project_dir: Path):
-    s = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
-    await s.start()
-    try:
-        yield s
-    finally:
-        await s.stop()
 
 
 def body(result: dict) -> dict:

@@ -71,6 +71,19 @@ async def sim(data_home: Path, project: Path) -> AsyncIterator[ToolkitSim]:
         await server.stop()
 
 
+@pytest.fixture
+async def process_sim(data_home: Path, project_dir: Path) -> AsyncIterator[ToolkitSim]:
+    """The editor a spawned bridge process talks to (``spawn_bridge`` / ``bridge`` in tests/conftest.py):
+    the project with its project.godot, Godot 4.5.1, no language server. A module whose tests drive
+    the real process takes it as its ``sim`` with ``from tests.sim.fixtures import process_sim as sim``."""
+    server = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
 BridgeFactory = Callable[..., Awaitable[EditorBridge]]
 
 
