@@ -21,15 +21,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.procs import BridgeSpec, ProcessPool, Sim, StdioBridge, compile_bytecode, ours_spec, reference_spec
+from bench.procs import BridgeSpec, ProcessPool, Sim, StdioBridge, ours_spec, reference_spec
 from bench.run import PAYLOAD_BUFFER_KB, TREE_METHOD, TREE_TOOL, rotate, split, tree_reply_of
-from tests.bridge_process import ROOT
 
 REFERENCE_DIR = Path(__file__).resolve().parent / ".reference"
 
 
-def text_only_spec() -> BridgeSpec:
-    compile_bytecode(ROOT)
+def text_only_spec() -> BridgeSpec:  # bytecode: compiled by ours_spec(), which runs first
     return BridgeSpec("ours-text-only", (sys.executable, "-m", "bench.text_only_bridge"), modern=True)
 
 

@@ -183,7 +183,7 @@ class RpcCorrelator:
         call.timer = loop.call_later(delay, self._expire, loop, call)
 
     def _expire(self, loop: asyncio.AbstractEventLoop, call: PendingCall) -> None:
-        if call.future.done() or call.timer is None:
+        if call.future.done():
             return
         remaining = call.deadline - self._clock()
         if remaining > 0:
