@@ -7,6 +7,7 @@ extends RefCounted
 
 const FileJournal := preload("res://addons/godot_mcp_toolkit/checkpoints/file_journal.gd")
 const JournalStore := preload("res://addons/godot_mcp_toolkit/checkpoints/journal_store.gd")
+const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 
 ## Larger files are not diffed (the lines would be cut anyway, and reading them costs).
 const TEXT_LIMIT := 256 * 1024
@@ -73,8 +74,8 @@ static func _text(data: Variant) -> Variant:
 
 ## The block that differs between two texts, after their common first and last lines.
 static func lines_diff(old_text: String, new_text: String, max_lines: int) -> Dictionary:
-	var old_lines := _lines(old_text)
-	var new_lines := _lines(new_text)
+	var old_lines := ScriptFiles.split_lines(old_text)
+	var new_lines := ScriptFiles.split_lines(new_text)
 	var head := 0
 	while head < old_lines.size() and head < new_lines.size() and old_lines[head] == new_lines[head]:
 		head += 1
@@ -91,12 +92,3 @@ static func lines_diff(old_text: String, new_text: String, max_lines: int) -> Di
 	if truncated:
 		out.resize(max_lines)
 	return {"old_start": head + 1, "new_start": head + 1, "lines": out, "truncated": truncated}
-
-
-static func _lines(text: String) -> PackedStringArray:
-	if text.is_empty():
-		return PackedStringArray()
-	var lines := text.split("\n")
-	if text.ends_with("\n"):
-		lines.remove_at(lines.size() - 1)
-	return lines
