@@ -70,6 +70,16 @@ async def test_every_member_of_every_wrong_type_is_answered(spawn_bridge, lean: 
     assert bridge.proc is not None and bridge.proc.returncode is None
 
 
+@pytest.mark.parametrize("modern", [False, True], ids=["handshake", "2026-07-28"])
+async def test_params_of_the_wrong_type_name_the_field(bridge: BridgeProcess, modern: bool):
+    """Method params the SDK validates (not the envelope's): -32602 naming the field, not a bare
+    "Invalid request parameters"."""
+    resp = await bridge.request("tools/call", {"name": {"a": 1}, "arguments": []}, modern=modern)
+    message = resp["error"]["message"]
+    assert resp["error"]["code"] == -32602 and "params.name" in message and "params.arguments" in message, message
+    await still_serving(bridge)
+
+
 async def test_lone_surrogates_in_id_method_and_tool_name(bridge: BridgeProcess):
     fut = bridge.expect("\ud800")
     await bridge.send_raw('{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}')
