@@ -136,8 +136,7 @@ static func _write_target(params: Dictionary) -> Dictionary:
 		return checked
 	var path: String = checked["path"]
 	if not path.get_extension().to_lower() in RESOURCE_EXTENSIONS:
-		return {"ok": false, "error": ToolkitError.fail("INVALID_PATH",
-			"%s is not a resource file name: use .tres (text) or .res (binary)" % path)}
+		return {"ok": false, "error": FileGuard.wrong_extension("file_path", path, RESOURCE_EXTENSIONS)}
 	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
 		return {"ok": false, "error": ToolkitError.fail("PARENT_NOT_FOUND",
 			"The folder %s does not exist" % path.get_base_dir(), "Create it first with folder_create.")}

@@ -124,8 +124,7 @@ static func res_file(params: Dictionary, key: String, extensions: Array) -> Dict
 		return {"error": checked["error"]}
 	var path: String = checked["path"]
 	if not path.get_extension().to_lower() in extensions:
-		return {"error": ToolkitError.fail("INVALID_PATH", "%s must end in .%s: %s" % [
-			key, " or .".join(PackedStringArray(extensions)), path])}
+		return {"error": FileGuard.wrong_extension(key, path, extensions)}
 	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
 		return {"error": ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
 			"Create it first with folder_create, or pick an existing folder.")}
