@@ -75,12 +75,15 @@ static func _plan(raw: Variant, i: int) -> Dictionary:
 	if not raw is Dictionary:
 		return _bad("%s must be an object {type_name, property_type, property, value}" % where)
 	var edit: Dictionary = raw
+	var unknown := Args.keys(edit, ["type_name", "property_type", "property", "value"], where)
+	if not unknown.is_empty():
+		return unknown
 	for key: String in ["type_name", "property"]:
 		if not edit.get(key) is String or (edit[key] as String).is_empty():
 			return _bad("%s.%s must be a non-empty string" % [where, key])
 	var kind := Args.choice(edit, "property_type", "", PROPERTY_TYPES)
 	if kind.has("error"):
-		return _bad("%s.%s" % [where, kind["error"]["error"]])
+		return Args.nested(where, kind)
 	if not edit.has("value"):
 		return _bad("%s.value is required (null clears the item)" % where)
 	var planned := {"type_name": edit["type_name"], "property_type": kind["value"], "property": edit["property"],
@@ -97,9 +100,7 @@ static func _plan(raw: Variant, i: int) -> Dictionary:
 static func _value(kind: String, raw: Variant, where: String) -> Dictionary:
 	match kind:
 		"color":
-			var color: Variant = Args.parse_color(raw)
-			return _bad("%s.value must be a color ({r,g,b,a}, [r,g,b,a], name or hex)" % where) if color == null else {
-				"value": color}
+			return Args.color_value(raw, where + ".value")
 		"constant", "font_size":
 			var number := Args.integer({"value": raw}, "value", 0, 0 if kind == "font_size" else -100000, 100000)
 			return _bad("%s.%s" % [where, number["error"]["error"]]) if number.has("error") else number
@@ -128,6 +129,10 @@ static func _loaded(kind: String, raw: Variant, where: String) -> Dictionary:
 ## A StyleBoxFlat from {bg_color, border_color, border_width, corner_radius, content_margin}, or
 ## {"type": "StyleBoxEmpty"}.
 static func _stylebox(spec: Dictionary, where: String) -> Dictionary:
+	var unknown := Args.keys(spec, ["type", "bg_color", "border_color", "border_width", "corner_radius",
+		"content_margin"], where + ".value")
+	if not unknown.is_empty():
+		return unknown
 	var type_name: Variant = spec.get("type", "StyleBoxFlat")
 	if type_name == "StyleBoxEmpty":
 		return {"value": StyleBoxEmpty.new()}
@@ -141,7 +146,7 @@ static func _stylebox(spec: Dictionary, where: String) -> Dictionary:
 		["margin", Args.number(spec, "content_margin", -1.0, -1.0, 10000.0)],
 	])
 	if read.has("error"):
-		return _bad("%s.value.%s" % [where, read["error"]["error"]])
+		return Args.nested(where + ".value", read)
 	var values: Dictionary = read["values"]
 	var box := StyleBoxFlat.new()
 	box.bg_color = values["bg"]

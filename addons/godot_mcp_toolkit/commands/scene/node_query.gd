@@ -195,6 +195,10 @@ static func _check_query(request: Dictionary) -> Dictionary:
 	for raw: Variant in request["property_filters"]:
 		if not raw is Dictionary or not (raw as Dictionary).get("property") is String or not (raw as Dictionary).has("value"):
 			return _bad("each property filter needs property (a string) and value")
+		var unknown := Params.reject_unknown_keys(raw, ["property", "operator", "value"],
+			"property filter %s" % raw["property"])
+		if not unknown.is_empty():
+			return {"error": unknown}
 		var operator: Variant = raw.get("operator", "eq")
 		if not operator in OPERATORS:
 			return _bad("operator must be one of %s, got %s" % [", ".join(PackedStringArray(OPERATORS)), str(operator)])
