@@ -55,7 +55,7 @@ func test_list_filters_types_and_truncation() -> void:
 	Assert.eq(prefix["files"], [{"path": DIR + "/sky.tres", "type": "GradientTexture1D"}], "a file-name prefix")
 	var missing := _fx.invoke("asset.list", ResultExamples.params("asset", "asset.list", 2))
 	ResultExamples.check("asset", "asset.list", missing, 2)
-	Assert.eq(_fx.invoke("asset.list", {"class_filter": "NoSuchClass"})["code"], "INVALID_PARAMS", "unknown class")
+	Assert.eq(_fx.invoke("asset.list", {"class_filter": "NoSuchClass"})["code"], "UNKNOWN_CLASS", "unknown class")
 	Assert.eq(_fx.invoke("asset.list", {"path_prefix": "user://"})["code"], "PATH_DENIED", "res:// only")
 	Assert.eq(_fx.invoke("asset.list", {"limit": 0})["code"], "INVALID_PARAMS", "limit >= 1")
 	Assert.eq(_fx.invoke("asset.list", {"extension_filter": "png"})["code"], "INVALID_PARAMS", "an array")

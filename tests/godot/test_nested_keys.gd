@@ -12,7 +12,6 @@ const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_domains.gd")
-const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 
 const SCRATCH := "res://tmp_tests/nested_keys"
 const SHEET := SCRATCH + "/sheet.tres"
@@ -149,7 +148,7 @@ func _cases() -> Array:
 func test_every_nested_object_refuses_an_unknown_key_by_name() -> void:
 	var before := _snapshot()
 	for case: Array in _cases():
-		var result := _invoke(case[0], case[1])
+		var result := _fx.invoke(case[0], case[1])
 		var where := "%s %s" % [case[0], JSON.stringify(case[1])]
 		Assert.eq(result.get("code"), "INVALID_PARAMS" if case[0] != "node.set_property" or case[1].has("batch")
 			else "INVALID_VALUE", "%s refused -> %s" % [where, result.get("error")])
@@ -160,20 +159,11 @@ func test_every_nested_object_refuses_an_unknown_key_by_name() -> void:
 
 
 func test_the_type_tag_is_still_accepted_in_vectors_and_colors() -> void:
-	var tagged := _invoke("3d.create_light", {"parent_path": ".", "light_type": "omni",
+	var tagged := _fx.invoke("3d.create_light", {"parent_path": ".", "light_type": "omni",
 		"position": {"type": "Vector3", "x": 1, "y": 2, "z": 3}, "color": {"type": "Color", "r": 1, "g": 0, "b": 0}})
 	Assert.eq(tagged.get("success"), true, "tagged vector and color accepted: %s" % tagged.get("error"))
 	var light := _root.get_node_or_null(str(tagged.get("node_path", "")))
 	Assert.eq(light.position if light != null else null, Vector3(1, 2, 3), "and applied")
-
-
-## The registered handler, given a tool context when it is cancellable (input.simulate).
-func _invoke(method: String, params: Dictionary) -> Dictionary:
-	var info := _fx.registry.dispatch_info(method)
-	var args: Array = [params]
-	if info["cancellable"]:
-		args.append(ToolContext.new(1, 1, method))
-	return (info["handler"] as Callable).callv(args)
 
 
 ## What the refusals must leave alone: the scene's node names and the scratch files' bytes.

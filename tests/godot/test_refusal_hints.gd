@@ -14,7 +14,7 @@ const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command
 const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_domains.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
-const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
+const DomainFixture := preload("domain_fixture.gd")
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 
 const CATALOGUE_DIR := "res://catalogue/tools"
@@ -61,7 +61,7 @@ func test_every_wrongly_typed_parameter_is_refused_with_a_hint() -> void:
 		if info.is_empty():
 			continue
 		for params: Dictionary in _probes(tool["input_schema"]):
-			var result: Variant = _call(info, params)
+			var result: Variant = DomainFixture.call_handler(info, params.duplicate(true))
 			if not result is Dictionary:
 				continue  # a coroutine that got past its checks: not a refusal to judge
 			probed += 1
@@ -107,14 +107,6 @@ func _dispatch_info(method: String) -> Dictionary:
 		if registry.is_dispatchable(method):
 			return registry.dispatch_info(method)
 	return {}
-
-
-static func _call(info: Dictionary, params: Dictionary) -> Variant:
-	var handler: Callable = info["handler"]
-	var args: Array = [params.duplicate(true)]
-	if info["cancellable"]:
-		args.append(ToolContext.new(1, 1, info["method"]))
-	return handler.callv(args)
 
 
 static func _catalogue_tools() -> Array[Dictionary]:
