@@ -42,3 +42,17 @@ def test_every_bridge_refusal_has_a_hint():
 def test_the_payload_carries_the_codes_hint():
     assert ToolError("READ_FAILED", "x").payload()["hint"] == BRIDGE_HINTS["READ_FAILED"]
     assert ToolError("INVALID_PARAMS", "x", hint="do this").payload()["hint"] == "do this"
+
+
+def test_the_simulator_answers_with_the_toolkits_default_hints():
+    """tests/sim reads DEFAULT_HINTS from the toolkit's source: one hint for every code."""
+    import json
+
+    from tests.sim.hints import default_hints, hint_for
+
+    codes = json.loads((SOURCE.parent / "tests" / "data" / "reference" / "error-codes.json").read_text())
+    hints = default_hints()
+    assert sorted(hints) == sorted(codes["toolkit_codes"])
+    assert all(text.strip() for text in hints.values())
+    assert hint_for("INVALID_PARAMS").startswith("Fix the parameter the error names")
+    assert hint_for("AN_EXTENSION_CODE") == "Read the error, fix what it names, then retry."
