@@ -347,7 +347,7 @@ def _env_key_problems(env: Mapping[str, str]) -> tuple[list[str], list[str]]:
 def check_mcp_json(ctx: Context) -> list[Check]:
     if not ctx.configs:
         return [Check("mcp_json", ".mcp.json", "warn", f"none in {ctx.project} (fine if your MCP client is configured elsewhere)",
-                      f"Use the plugin dock's 'Write .mcp.json' button, or create .mcp.json with {{{_MCP_SNIPPET}}}.")]
+                      f"Run godot-bridge init, or use the plugin dock's 'Write .mcp.json' button, or create .mcp.json with {{{_MCP_SNIPPET}}}.")]
     lines: list[Check] = []
     for cfg in ctx.configs:
         name = cfg.label

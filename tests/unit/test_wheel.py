@@ -7,6 +7,7 @@ two runs never share a build folder.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -80,3 +81,46 @@ def test_wheel_version_matches(wheel: zipfile.ZipFile) -> None:
                    if line.startswith("Version:"))
     assert version == __version__
     assert plugin_version(wheel.read(IN_WHEEL + "plugin.cfg").decode()) == version
+
+
+def test_installed_wheel_sets_a_project_up(wheel: zipfile.ZipFile, tmp_path: Path) -> None:
+    """What a fresh machine does: install the wheel, run `godot-bridge init`, and get a project whose
+    project.godot enables the plugin, whose .mcp.json points at the bridge, and which passes every
+    doctor check that does not need a running editor."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps", "--quiet",
+         str(wheel.filename)], capture_output=True, text=True, timeout=300, check=False, stdin=subprocess.DEVNULL)
+    assert installed.returncode == 0, installed.stderr
+    # The dependencies come from this interpreter's site-packages (an index install takes ~30 s); the
+    # fresh venv's own site-packages comes first, so godot_bridge is the wheel's.
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    deps = next(p for p in map(Path, sys.path) if p.name == "site-packages" and (p / "mcp").is_dir())
+    (site / "deps.pth").write_text(str(deps) + "\n", encoding="utf-8")
+    project = tmp_path / "game"
+    project.mkdir()
+    (project / "project.godot").write_text('config_version=5\n\n[application]\n\nconfig/name="G"\n', encoding="utf-8")
+    data = tmp_path / "xdg"
+    data.mkdir()
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "XDG_DATA_HOME": str(data), "HOME": str(tmp_path)}
+    done = subprocess.run([str(venv / "bin" / "godot-bridge"), "init", "--project", str(project)], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    probe = subprocess.run([str(venv / "bin" / "python"), "-c", "import godot_bridge; print(godot_bridge.__file__)"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=True)
+    assert Path(probe.stdout.strip()).parent == site / "godot_bridge", "the wheel's code ran, not the checkout's"
+    assert 'enabled=PackedStringArray("res://addons/godot_mcp_toolkit/plugin.cfg")' in (
+        project / "project.godot").read_text(encoding="utf-8")
+    entry = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["godot-mcp-toolkit"]
+    assert "godot-bridge" in entry["args"]
+    copied = files(project / ADDON_REL)
+    assert all(copied[rel].read_bytes() == path.read_bytes() for rel, path in files(ADDON).items())
+    checks = json.loads(subprocess.run(
+        [str(venv / "bin" / "godot-bridge"), "doctor", "--json", "--project", str(project)], cwd=tmp_path, env=env,
+        capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL).stdout)["checks"]
+    by_id = {c["id"]: c for c in checks}
+    for name in ("python", "packages", "project", "mcp_json", "limits"):
+        assert by_id[name]["status"] == "ok", by_id[name]
+    assert "godot-bridge 0.1.0" in by_id["packages"]["detail"] and "not installed as a package" not in by_id[
+        "packages"]["detail"]
