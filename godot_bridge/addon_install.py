@@ -28,6 +28,9 @@ from typing import Literal
 from godot_bridge.toolkit_files import files, read_version
 
 RECORD = ".godot-bridge-install.json"
+# Files Godot writes beside a resource once the project is opened (4.4+ script UIDs, import data):
+# the engine's, not the user's, so they are neither reported nor kept when their file goes.
+SIDECARS = (".uid", ".import")
 
 Status = Literal["missing", "same", "older", "newer", "modified", "unknown"]
 _NUMBERS = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?")
@@ -118,7 +121,7 @@ def plan(source: Path, target: Path, version: str, *, force: bool = False) -> Ad
     present = {rel: path.read_bytes() for rel, path in files(target).items() if rel != RECORD}
     installed = read_version(target)
     differing = sorted(rel for rel, data in shipped.items() if present.get(rel) != data)
-    foreign = sorted(rel for rel in present if rel not in shipped)
+    foreign = sorted(rel for rel in present if rel not in shipped and not rel.endswith(SIDECARS))
     status = _status(installed, version, not differing)
     record = _record(target)
     if status == "older" and record is not None:
@@ -130,9 +133,10 @@ def plan(source: Path, target: Path, version: str, *, force: bool = False) -> Ad
         return AddonPlan(status, version, installed, differing=differing, foreign=foreign, blocked=blocked)
     writes = {rel: shipped[rel] for rel in shipped if present.get(rel) != shipped[rel]}
     old = [rel for rel in foreign if record is not None and rel in record and _sha(present[rel]) == record[rel]]
+    old += [rel + end for rel in old for end in SIDECARS if rel + end in present]
     wanted = record_bytes(version, shipped)
     recorded = (target / RECORD).read_bytes() if (target / RECORD).is_file() else None
     if writes or old or recorded != wanted:
         writes[RECORD] = wanted
-    return AddonPlan(status, version, installed, writes=writes, removes=old, differing=differing,
+    return AddonPlan(status, version, installed, writes=writes, removes=sorted(old), differing=differing,
                      foreign=[rel for rel in foreign if rel not in old])

@@ -127,6 +127,9 @@ def test_older_copy_is_upgraded_and_its_old_files_cleaned(project: Path, env: di
     (addon / "commands" / "retired_commands.gd").write_text("extends RefCounted\n", encoding="utf-8")
     present = {rel: p.read_bytes() for rel, p in files(addon).items()}
     (addon / addon_install.RECORD).write_bytes(addon_install.record_bytes("0.0.9", present))
+    # What Godot 4.4+ writes beside each script once the project is opened: not the user's files.
+    (addon / "commands" / "retired_commands.gd.uid").write_text("uid://b1\n", encoding="utf-8")
+    (addon / "plugin.gd.uid").write_text("uid://b2\n", encoding="utf-8")
     (addon / "mcp_extensions").mkdir()
     (addon / "mcp_extensions" / "mine.gd").write_text("extends Node\n", encoding="utf-8")
     assert run_init(project, env) == 0
@@ -135,8 +138,10 @@ def test_older_copy_is_upgraded_and_its_old_files_cleaned(project: Path, env: di
     now = snapshot(addon)
     assert {rel: now[rel] for rel in shipped()} == shipped()
     assert "commands/retired_commands.gd" not in now, "a file the old install put there and this one does not ship"
+    assert "commands/retired_commands.gd.uid" not in now, "its Godot sidecar goes with it"
+    assert now["plugin.gd.uid"] == b"uid://b2\n", "a sidecar of a file that stays is left to Godot"
     assert now["mcp_extensions/mine.gd"] == b"extends Node\n", "the user's own file stays"
-    assert "keep 1 file(s)" in out and "mcp_extensions/mine.gd" in out
+    assert "keep 1 file(s)" in out and "mcp_extensions/mine.gd" in out, "sidecars are not the user's files"
 
 
 def test_older_copy_without_a_record_is_upgraded(project: Path, env: dict[str, str]) -> None:
