@@ -39,3 +39,20 @@ func test_quoted_arguments_keep_their_spaces() -> void:
 	Assert.eq(Array(RunArgs.split("--name \"my game\" 'a b' c")), ["--name", "\"my game\"", "'a b'", "c"], "split")
 	Assert.eq(RunArgs.with_extra("--name \"my game\"", PackedStringArray(HEADLESS)), "--name \"my game\" --headless",
 		"joined back")
+
+
+## The editor context's play: the setting holds the extra argument while the game is started (after
+## a frame, for the Run Instances dialog of 4.3+) and is back as it was right after.
+func test_play_with_sets_the_setting_for_one_launch() -> void:
+	var before: Variant = ProjectSettings.get_setting(RunArgs.SETTING, "")
+	ProjectSettings.set_setting(RunArgs.SETTING, "--verbose")
+	var seen := {"at_play": "", "frames": 0}
+	var play := func() -> void: seen["at_play"] = str(ProjectSettings.get_setting(RunArgs.SETTING))
+	var frame := func() -> void: seen["frames"] = int(seen["frames"]) + 1
+	await RunArgs.play_with(PackedStringArray(HEADLESS), play, frame)
+	Assert.eq(seen["at_play"], "--verbose --headless", "the game is started with it")
+	Assert.eq(seen["frames"], 1, "after one frame")
+	Assert.eq(ProjectSettings.get_setting(RunArgs.SETTING), "--verbose", "put back right after")
+	await RunArgs.play_with(PackedStringArray(), play, frame)
+	Assert.eq([seen["at_play"], seen["frames"]], ["--verbose", 1], "nothing to add: no change, no wait")
+	ProjectSettings.set_setting(RunArgs.SETTING, before)

@@ -9,8 +9,6 @@ extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## The undo manager is passed in (the plugin's get_undo_redo()), since
 ## EditorInterface.get_editor_undo_redo() is 4.4+ only.
 
-const RunArgs := preload("res://addons/godot_mcp_toolkit/commands/game/run_args.gd")
-
 var _manager: EditorUndoRedoManager = null
 ## The debugger plugin (issue 14: debug.* commands), made on first use.
 var _debugger_hook: EditorDebuggerPlugin = null
@@ -124,26 +122,15 @@ func set_editor_setting(name: String, value: Variant) -> void:
 	EditorInterface.get_editor_settings().set_setting(name, value)
 
 
-## `extra_args` reach the game through editor/run/main_run_args, set for this one launch and put
-## back right after: the editor reads that setting when it starts the game (4.3+ through its Run
-## Instances dialog, which picks a change up one frame later), and it is never saved by this.
 func play_scene(path: String = "", extra_args: PackedStringArray = PackedStringArray()) -> Error:
+	var play := Callable(EditorInterface, "play_custom_scene").bind(path)
 	if path.is_empty():
 		if str(ProjectSettings.get_setting("application/run/main_scene", "")).is_empty():
 			return ERR_UNCONFIGURED
+		play = Callable(EditorInterface, "play_main_scene")
 	elif not ResourceLoader.exists(path):
 		return ERR_FILE_NOT_FOUND
-	var previous := str(ProjectSettings.get_setting(RunArgs.SETTING, ""))
-	var with_extra := RunArgs.with_extra(previous, extra_args)
-	if with_extra != previous:
-		ProjectSettings.set_setting(RunArgs.SETTING, with_extra)
-		await wait_frame()
-	if path.is_empty():
-		EditorInterface.play_main_scene()
-	else:
-		EditorInterface.play_custom_scene(path)
-	if with_extra != previous:
-		ProjectSettings.set_setting(RunArgs.SETTING, previous)
+	await preload("res://addons/godot_mcp_toolkit/commands/game/run_args.gd").play_with(extra_args, play, wait_frame)
 	return OK
 
 

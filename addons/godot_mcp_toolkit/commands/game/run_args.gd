@@ -1,8 +1,8 @@
 @tool
 extends RefCounted
 ## The game's command line as the editor builds it from the project setting editor/run/main_run_args:
-## where an engine argument (such as --headless) must go in it so Godot reads it. Pure and
-## runtime-safe; the editor context swaps the setting around a play (editor/editor_context.gd).
+## where an engine argument (such as --headless) must go in it so Godot reads it, and a play with
+## the setting changed for that one launch (the editor context's play_scene). Runtime-safe.
 ##
 ## The setting is split on spaces (quotes keep a space inside one argument). With "%command%" the
 ## part before it wraps the executable and only the part after it reaches Godot. A standalone
@@ -12,6 +12,21 @@ extends RefCounted
 const SETTING := "editor/run/main_run_args"
 const PLACEHOLDER := "%command%"
 const USER_ARGS := ["--", "++"]
+
+
+## Calls `play` with `extra` in the setting, then puts the setting back as it was. The editor reads
+## it when it starts the game: 4.2 at once, 4.3+ through its Run Instances dialog, which takes a
+## change one frame later (its settings_changed is deferred), so `wait_frame` is awaited in between.
+## Nothing here saves project.godot.
+static func play_with(extra: PackedStringArray, play: Callable, wait_frame: Callable) -> void:
+	var previous := str(ProjectSettings.get_setting(SETTING, ""))
+	var changed := with_extra(previous, extra)
+	if changed != previous:
+		ProjectSettings.set_setting(SETTING, changed)
+		await wait_frame.call()
+	play.call()
+	if changed != previous:
+		ProjectSettings.set_setting(SETTING, previous)
 
 
 ## `raw` with each of `extra` added where Godot reads it as an engine argument; `raw` itself when
