@@ -46,6 +46,7 @@ class AddonPlan:
     differing: list[str] = field(default_factory=list)  # files whose content is not the shipped one
     foreign: list[str] = field(default_factory=list)  # files the toolkit does not ship (left alone)
     blocked: str | None = None  # why nothing is written without force
+    forceable: bool = True  # whether --force would write it anyway
 
     @property
     def changes(self) -> bool:
@@ -116,7 +117,8 @@ def plan(source: Path, target: Path, version: str, *, force: bool = False) -> Ad
                 return AddonPlan("same", version, read_version(resolved))
             return AddonPlan("unknown", version, read_version(resolved),
                              blocked=f"{target} is a symbolic link to {resolved}, which holds another toolkit; "
-                                     "not writing through it (replace the link with a folder, or update its target)")
+                                     "not writing through it (replace the link with a folder, or update its target)",
+                             forceable=False)
         return AddonPlan("missing", version, None, writes={**shipped, RECORD: record_bytes(version, shipped)})
     present = {rel: path.read_bytes() for rel, path in files(target).items() if rel != RECORD}
     installed = read_version(target)

@@ -71,8 +71,9 @@ def _plan_addon(plan: Plan, force: bool) -> None:
     addon = addon_install.plan(source, target, version, force=force)
     plan.addon = addon
     if addon.blocked is not None:
-        raise InitError(f"{ADDON_REL}: {addon.blocked}. Nothing was changed; run again with --force to replace "
-                        f"them with toolkit {version} (your changes to those files are lost)")
+        advice = (f"; run again with --force to replace it with toolkit {version} (changes made to its files are "
+                  "lost)") if addon.forceable else ""
+        raise InitError(f"{ADDON_REL}: {addon.blocked}. Nothing was changed{advice}")
     # The install record goes last, after the files it lists.
     ordered = sorted(addon.writes.items(), key=lambda item: (item[0] == addon_install.RECORD, item[0]))
     plan.changes += [file_batch.Change(target / rel, data) for rel, data in ordered]

@@ -189,6 +189,24 @@ def test_same_version_edited_lists_the_files(project: Path, env: dict[str, str],
     assert snapshot(project) == before
 
 
+def test_a_linked_toolkit_is_never_written_through(project: Path, env: dict[str, str], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    (project / "addons").mkdir()
+    link = project / ADDON_REL
+    link.symlink_to(toolkit_dir(), target_is_directory=True)  # a developer's checkout, linked in
+    assert run_init(project, env) == 0
+    assert "copy toolkit" not in capsys.readouterr().out and link.is_symlink()
+    other = tmp_path / "other_toolkit"
+    shutil.copytree(toolkit_dir(), other)
+    (other / "plugin.gd").write_text("# elsewhere\n", encoding="utf-8")
+    link.unlink()
+    link.symlink_to(other, target_is_directory=True)
+    assert run_init(project, env, "--force") == 1
+    err = capsys.readouterr().err
+    assert "symbolic link" in err and "--force" not in err
+    assert (other / "plugin.gd").read_text(encoding="utf-8") == "# elsewhere\n"
+
+
 # -- files the user already has -----------------------------------------------------------------
 
 
