@@ -61,6 +61,7 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from godot_bridge import private_files
 from godot_bridge.catalogue import load_catalogue
 from tests.sim.examples import example_result
 from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
@@ -161,8 +162,10 @@ class ToolkitSim:
         return f"ws://127.0.0.1:{self.port}"
 
     def write_token(self) -> None:
-        self.token_path.parent.mkdir(parents=True, exist_ok=True)
-        self.token_path.write_text(self.token, encoding="utf-8")  # raw, no trailing newline (C2)
+        """As the toolkit writes it: a 0700 folder, a 0600 file, the raw token (no trailing newline, C2)."""
+        self.token_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with private_files.open_private(self.token_path) as file:
+            file.write(self.token.encode("utf-8"))
 
     def entry(self) -> dict[str, Any]:
         """This editor's entry file, as registry_entry.gd build_entry() shapes it."""
