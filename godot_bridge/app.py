@@ -41,6 +41,7 @@ def warn_contradictory_annotations(catalogue: Catalogue) -> None:
 
 class BridgeApp:
     def __init__(self, settings: Settings, catalogue: Catalogue | None = None) -> None:
+        from godot_bridge.editor.autolaunch import AutoLaunch
         from godot_bridge.editor.bridge import EditorBridge
         from godot_bridge.editor.lifecycle import EditorLifecycle
         from godot_bridge.lsp.tools import LspService
@@ -61,6 +62,8 @@ class BridgeApp:
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
         self.lifecycle = EditorLifecycle(self.editor)
+        # GODOT_MCP_AUTOLAUNCH follows the live settings (a .mcp.json edit turns it on or off).
+        self.editor.autolaunch = AutoLaunch(lambda: self.settings.autolaunch, self.lifecycle.launch)
         self.dispatch = ToolDispatch(
             self.surface,
             self.editor,

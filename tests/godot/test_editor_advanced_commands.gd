@@ -86,6 +86,18 @@ func test_screenshot_refusals() -> void:
 	_fx.context.set_scene_root(_root)
 
 
+func test_headless_editor_screenshot_is_refused_with_a_hint() -> void:
+	_fx.context.headless = true
+	var reply := _fx.invoke("editor.screenshot", {"image_response_mode": "disk", "save_path": DIR.path_join("h.png")})
+	var no_scene_either := _fx.invoke("editor.screenshot", {"node_path": "Nope"})
+	_fx.context.headless = false
+	Assert.eq([reply["success"], reply["code"]], [false, "HEADLESS_UNSUPPORTED"], "refused, not an empty image")
+	Assert.contains(reply["error"], "headless", "says why")
+	Assert.contains(reply["hint"], "xvfb-run", "says how to get a display")
+	Assert.is_false(FileAccess.file_exists(DIR.path_join("h.png")), "nothing written")
+	Assert.eq(no_scene_either["code"], "HEADLESS_UNSUPPORTED", "the display is the first thing missing")
+
+
 func test_minimized_window_needs_force() -> void:
 	_fx.context.viewport_can_draw = false
 	ResultExamples.check("editor_advanced", "editor.screenshot", _fx.invoke("editor.screenshot", {}), 2)

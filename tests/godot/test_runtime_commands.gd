@@ -187,6 +187,19 @@ func test_screenshot_of_the_game_window() -> void:
 		_call("runtime.screenshot", ResultExamples.params("runtime", "runtime.screenshot", 1)), 1)
 
 
+## A game started headless (from a headless editor) has no frame to capture: a clear refusal, not an
+## empty image.
+func test_screenshot_of_a_headless_game_is_refused() -> void:
+	_context.headless = true
+	var reply := _call("runtime.screenshot", {"image_response_mode": "both", "save_path": "user://screenshots/test_h.png"})
+	_context.headless = false
+	Assert.eq([reply["success"], reply["code"]], [false, "HEADLESS_UNSUPPORTED"], "refused")
+	Assert.contains(reply["error"], "headless", "says why")
+	Assert.contains(reply["hint"], "runtime_get_node_state", "says what works instead")
+	Assert.is_false(FileAccess.file_exists("user://screenshots/test_h.png"), "nothing written")
+	Assert.is_true(_call("runtime.screenshot", {"image_detail": "low"})["success"], "a game with a window still can")
+
+
 func test_server_dispatches_runtime_domains_over_a_socket() -> void:
 	var env := {"GODOT_MCP_RUNTIME_PORT": "47981", "GODOT_MCP_TOKEN_PATH": TOKEN_PATH}
 	var getenv := func(name: String) -> String: return str(env.get(name, ""))

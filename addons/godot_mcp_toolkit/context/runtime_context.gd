@@ -15,6 +15,10 @@ var refreshed_files := PackedStringArray()
 var saved_scenes := PackedStringArray()
 var closed_scenes := PackedStringArray()
 var played_scenes := PackedStringArray()
+## The extra command-line arguments of each play, in step with played_scenes.
+var played_args: Array[PackedStringArray] = []
+## Whether this process has no display; a test sets it to stand in for `godot --headless`.
+var headless := DisplayServer.get_name() == "headless"
 var modified_count := 0
 # --- editor_advanced and debugger (issue 14) ------------------------------------------------------
 # Stand-ins the tests drive: the game's own viewport for the capture, a busy countdown for the
@@ -161,7 +165,7 @@ func set_editor_setting(name: String, value: Variant) -> void:
 	_settings[name] = value
 
 
-func play_scene(path: String = "") -> Error:
+func play_scene(path: String = "", extra_args: PackedStringArray = PackedStringArray()) -> Error:
 	var target := path
 	if target.is_empty():
 		target = str(ProjectSettings.get_setting("application/run/main_scene", ""))
@@ -170,6 +174,7 @@ func play_scene(path: String = "") -> Error:
 	if not ResourceLoader.exists(target):
 		return ERR_FILE_NOT_FOUND
 	played_scenes.append(target)
+	played_args.append(extra_args)
 	_playing = true
 	return OK
 
@@ -184,6 +189,10 @@ func is_playing() -> bool:
 
 func is_editor() -> bool:
 	return false
+
+
+func is_headless() -> bool:
+	return headless
 
 
 func _undo_manager() -> Object:
