@@ -35,11 +35,13 @@ class Read:
 
 @dataclass(frozen=True)
 class FileHas:
-    """A file on the engine's disk after the call: ``text`` appears in it, or it is gone (``gone``)."""
+    """A file on the engine's disk after the call: ``text`` appears in it; or it is a folder
+    (``dir``); or nothing is at that path any more (``gone``)."""
 
     path: str
     text: str = ""
     gone: bool = False
+    dir: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Call:
     effect: Read | None = None
     undone: Read | None = None  # after the editor's undo; then redo must bring `effect` back
     file: FileHas | None = None
+    image: bool = False  # the answer carries an image (a PNG inline)
     host: str = ""  # a host action before the call: "play" (the user presses Play), "stop"
 
     @property
@@ -128,9 +131,12 @@ async def judge_read(bridge: BridgeProcess, read: Read, when: str) -> str:
 
 
 async def judge_file(host: EngineHost, check: FileHas) -> str:
-    data = await host.read_file(check.path)
+    kind = await host.path_kind(check.path)
     if check.gone:
-        return f"{check.path} still exists" if data is not None else ""
+        return f"{check.path} still exists" if kind is not None else ""
+    if check.dir:
+        return "" if kind == "dir" else f"{check.path} is not a folder ({kind})"
+    data = await host.read_file(check.path)
     if data is None:
         return f"{check.path} was not written"
     return "" if check.text.encode() in data else f"{check.path} lacks {check.text!r}: {data[:300]!r}"
@@ -152,6 +158,9 @@ async def run_call(bridge: BridgeProcess, host: EngineHost, call: Call) -> Outco
         problems.append(f"failed: {json.dumps(outcome.answer)[:800]}")
         return outcome
     where = missing(outcome.answer, call.result)
+    if call.image and not any(block.get("type") == "image" and block.get("mimeType") == "image/png"
+                              and block.get("data") for block in result.get("content", [])):
+        problems.append("no PNG image in the answer")
     if where:
         problems.append(f"answer {where}; got {json.dumps(outcome.answer)[:600]}")
     checks: list[Callable[[], Awaitable[str]]] = []

@@ -32,12 +32,15 @@ EDITOR: list[Call] = [
     # --- reading the edited scene
     Call("scene_get_tree", {}, "the edited scene's tree",
          result={"scene_path": "res://scenes/main.tscn", "tree": {"name": "Main", "children": [{"name": "Player"}]}}),
-    Call("scene_query", {"class_filter": "Node2D"}, "every Node2D"),
-    Call("scene_spatial_map", {}, "where the 2D nodes are"),
+    Call("scene_query", {"class_filter": "Node2D"}, "every Node2D",
+         result={"total_matches": 3, "nodes": [{"path": "Player"}, {"path": "Player/Sprite"}]}),
+    Call("scene_spatial_map", {}, "where the 2D nodes are",
+         result={"nodes": [{"path": "Player", "position": [100.0, 200.0]}]}),
     Call("node_get_property", {"node_path": "Player", "property": "position"}, "a property's value",
          result={"value": vec2(100, 200)}),
-    Call("node_get_property_list", {"node_path": "Player"}, "a node's properties"),
-    Call("signal_list", {"node_path": "Hud"}, "a node's signals"),
+    Call("node_get_property_list", {"node_path": "Player"}, "a node's properties",
+         result={"class": "Node2D", "properties": [{"name": "visible", "value": True}]}),
+    Call("signal_list", {"node_path": "Hud"}, "a node's signals", result={"signals": [{"name": "resized"}]}),
     # --- changing it, undoably
     Call("node_set_property", {"node_path": "Player", "property": "position", "value": vec2(5, 6)},
          "move the player", effect=prop("Player", "position", vec2(5, 6)),
@@ -61,21 +64,24 @@ EDITOR: list[Call] = [
          effect=Read("signal_list", {"node_path": "Hud", "include_connections": True},
                      {"signals": [{"name": "resized", "connections": [{"method_name": "on_hud_resized", "target_path": "Player"}]}]})),
     # --- files
-    Call("folder_create", {"path": "res://e2e"}, "a folder for what the calls make"),
+    Call("folder_create", {"path": "res://e2e"}, "a folder for what the calls make", file=FileHas("res://e2e", dir=True)),
     Call("script_write", {"file_path": "res://e2e/mover.gd", "content": MOVER_GD}, "a new script",
          file=FileHas("res://e2e/mover.gd", MOVER_GD)),
-    Call("script_read", {"file_path": "res://e2e/mover.gd"}, "read it back"),
+    Call("script_read", {"file_path": "res://e2e/mover.gd"}, "read it back",
+         result={"total_lines": 3, "content": Has("var speed := 200.0")}),
     Call("script_edit", {"file_path": "res://e2e/mover.gd", "old_string": "200.0", "new_string": "320.0"},
          "edit one occurrence", file=FileHas("res://e2e/mover.gd", "var speed := 320.0")),
-    Call("script_check", {"file_path": "res://e2e/mover.gd"}, "it compiles"),
+    Call("script_check", {"file_path": "res://e2e/mover.gd"}, "it compiles", result={"valid": True, "errors": []}),
     Call("node_set_script", {"node_path": "Player/Sprite", "script_path": "res://e2e/mover.gd"}, "attach it",
          effect=Read("node_get_property", {"node_path": "Player/Sprite", "property": "speed"}, {"value": 320.0})),
     Call("editor_save_scene", {}, "save the edited scene", file=FileHas("res://scenes/main.tscn", '"Barrel"')),
     # --- the project
-    Call("project_get_settings", {"prefix": "application/config/"}, "settings by prefix"),
+    Call("project_get_settings", {"prefix": "application/config/"}, "settings by prefix",
+         result={"settings": Has('"application/config/name":"godot-bridge e2e"')}),
     Call("project_set_setting", {"setting": "application/config/description", "value": "end to end"},
          "change a setting",
-         effect=Read("project_get_settings", {"prefix": "application/config/description"}),
+         effect=Read("project_get_settings", {"prefix": "application/config/description"},
+                     {"settings": Has('"end to end"')}),
          file=FileHas("res://project.godot", 'config/description="end to end"')),
     Call("script_write", {"file_path": "res://e2e/globals.gd", "content": "extends Node\n\nvar lives := 3\n"},
          "an autoload's script"),
@@ -83,12 +89,13 @@ EDITOR: list[Call] = [
          "register an autoload",
          effect=Read("autoload_manage", {"action": "list"}, {"autoloads": [{"name": "E2eGlobals"}]})),
     # --- console, code, extensions, discovery
-    Call("editor_get_console", {}, "the editor's output"),
+    Call("editor_get_console", {}, "the editor's output", result={"source": "buffer", "entries": []}),
     Call("execute_code", {"code": "get_node(\"Player\").position", "channel": "editor"},
          "an expression over the edited scene", result={"value": vec2(8, 10)}),
     Call("extensions_refresh", {}, "the project's extensions", result={"commands": [{"method": "wordtools.count"}]}),
-    Call("discover_tools", {"request": "classdb"}, "load a group"),
-    Call("debugger_get_log", {"limit": 5}, "the last game's log with no game running"),
+    Call("discover_tools", {"request": "classdb"}, "load a group",
+         result={"activated_tools": [{"name": "classdb_get_info"}, {"name": "classdb_search"}]}),
+    Call("debugger_get_log", {"limit": 5}, "the last game's log with no game running", result={"source": "file"}),
     # --- scenes
     Call("scene_create", {"file_path": "res://e2e/level.tscn", "root_type": "Node3D"}, "a new scene file",
          file=FileHas("res://e2e/level.tscn", 'type="Node3D"')),
@@ -113,9 +120,13 @@ def res(path: str) -> dict[str, str]:
     return {"type": "Resource", "path": path}
 
 
+def expr(code: str, value: object) -> Read:
+    """An expression evaluated over the edited scene in the engine, and the value it must give."""
+    return Read("execute_code", {"code": code, "channel": "editor"}, {"value": value})
+
+
 def node_class(path: str, cls: str) -> Read:
-    return Read("scene_get_tree", {}, {"success": True}) if not path else Read(
-        "execute_code", {"code": f"get_node(\"{path}\").get_class()", "channel": "editor"}, {"value": cls})
+    return expr(f"get_node(\"{path}\").get_class()", cls)
 
 
 PNG_2X1 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg=="
@@ -134,7 +145,7 @@ GROUPS: list[Call] = [
     Call("3d_create_camera", {"parent_path": "World3D", "name": "Eye", "projection": "orthogonal", "size": 10},
          "a camera", effect=prop("World3D/Eye", "size", 10.0), undone=no_node("World3D/Eye")),
     Call("3d_setup_environment", {"parent_path": "World3D", "tonemap": "aces"}, "an environment",
-         effect=node_class("World3D/WorldEnvironment", "WorldEnvironment")),
+         effect=node_class("World3D/WorldEnvironment", "WorldEnvironment"), undone=no_node("World3D/WorldEnvironment")),
     # animation_authoring
     Call("animation_keyframe", {"action": "add", "player_path": "Mover", "animation_name": "walk",
                                 "track_path": "Player:position", "time": 0.5, "value": vec2(10, 20)},
@@ -145,11 +156,12 @@ GROUPS: list[Call] = [
          "the keys of a track", result={"keys": [{"time": 0.5}]}),
     Call("scene_create_node", {"class_name": "AnimationTree", "parent_path": ".", "node_name": "Tree",
                                "properties": {"anim_player": {"type": "NodePath", "path": "../Mover"}}},
-         "an AnimationTree"),
+         "an AnimationTree", effect=node_class("Tree", "AnimationTree"), undone=no_node("Tree")),
     Call("animationtree_edit", {"node_path": "Tree", "action": "set_root", "root_type": "AnimationNodeStateMachine"},
          "a state machine root",
          effect=Read("animationtree_list", {"node_path": "Tree"}, {"root_type": "AnimationNodeStateMachine"})),
-    Call("animationtree_list", {"node_path": "Tree"}, "the tree's nodes"),
+    Call("animationtree_list", {"node_path": "Tree"}, "the tree's nodes",
+         result={"anim_player": "../Mover", "nodes": [{"name": "Start"}, {"name": "End"}]}),
     # asset_ops
     Call("asset_list", {"path_prefix": "res://scenes"}, "the scenes", result={"files": [{"path": "res://scenes/main.tscn"}]}),
     Call("asset_get_dependencies", {"file_path": "res://scenes/game.tscn"}, "what a scene uses",
@@ -161,50 +173,60 @@ GROUPS: list[Call] = [
          effect=Read("audiobus_list", {}, {"buses": [{"name": "Music"}]})),
     Call("audiobus_list", {}, "the buses", result={"buses": [{"name": "Master"}]}),
     # classdb
-    Call("classdb_get_info", {"class_name": "Node2D", "sections": ["signals"]}, "a class's signals"),
+    Call("classdb_get_info", {"class_name": "Timer", "sections": ["signals"]}, "a class's signals",
+         result={"base": "Node", "signals": [{"name": "timeout"}]}),
     Call("classdb_search", {"pattern": "Timer", "instantiable_only": True}, "classes by name",
          result={"classes": [{"name": "Timer"}]}),
     # debugger
-    Call("debug_state", {}, "the debugger"),
+    Call("debug_state", {}, "the debugger", result={"game_running": False, "paused": False}),
     Call("debug_set_breakpoint", {"file_path": "res://e2e/mover.gd", "line": 3}, "a breakpoint",
          effect=Read("debug_list_breakpoints", {}, {"breakpoints": [{"file_path": "res://e2e/mover.gd", "line": 3}]})),
-    Call("debug_list_breakpoints", {}, "the breakpoints"),
+    Call("debug_list_breakpoints", {}, "the breakpoints", result={"count": 1}),
     Call("debug_continue", {}, "continue with no game under the debugger", code="GAME_NOT_RUNNING"),
     # editor_advanced
-    Call("editor_screenshot", {"image_detail": "low"}, "the editor's viewport"),
-    Call("editor_refresh", {}, "rescan the project"),
-    Call("editor_wait_for_idle", {"timeout_ms": 2000}, "wait until the editor is idle"),
+    Call("editor_screenshot", {"image_detail": "low"}, "the editor's viewport",
+         result={"mime_type": "image/png", "image_detail": "low"}, image=True),
+    Call("editor_refresh", {}, "rescan the project", result={"scope": "project"}),
+    Call("editor_wait_for_idle", {"timeout_ms": 2000}, "wait until the editor is idle", result={"idle": True}),
     # editor_lifecycle (the bridge's own: an editor answers, so nothing is started)
     Call("editor_launch", {"timeout_s": 30}, "an editor is already running", result={"status": "already_running"}),
     # input_map
     Call("input_map_action", {"action": "add", "name": "e2e_dash", "deadzone": 0.2}, "a new action",
          effect=Read("project_get_settings", {"prefix": "input/e2e_dash"}, {"settings": Has('"input/e2e_dash":{"deadzone":0.2')})),
     Call("input_map_event", {"action": "bind", "name": "e2e_dash", "event": {"type": "key", "keycode": "SHIFT"}},
-         "a key for it"),
+         "a key for it", result={"events": [{"type": "key", "keycode": "Shift"}]},
+         file=FileHas("res://project.godot", "e2e_dash={")),
     # layer_naming
     Call("layer_names_set", {"category": "2d_physics", "layers": {"1": "player", "2": "walls"}}, "name two layers",
          file=FileHas("res://project.godot", '2d_physics/layer_2="walls"')),
-    Call("layer_names_get", {"category": "2d_physics"}, "the layer names"),
+    Call("layer_names_get", {"category": "2d_physics"}, "the layer names",
+         result={"layers": Has('{"1":"player","2":"walls"}')}),
     # navigation
     Call("scene_create_node", {"class_name": "NavigationRegion2D", "parent_path": ".", "node_name": "Floor"},
-         "a navigation region"),
+         "a navigation region", effect=node_class("Floor", "NavigationRegion2D")),
     Call("navigation_edit", {"node_path": "Floor", "action": "set",
                              "outlines": [[{"x": 0, "y": 0}, {"x": 200, "y": 0}, {"x": 200, "y": 200},
                                            {"x": 0, "y": 200}]]},
-         "an outline", undone=Read("scene_get_tree", {}, {"success": True})),
+         "an outline", effect=expr("get_node(\"Floor\").navigation_polygon.get_outline_count()", 1),
+         undone=expr("get_node(\"Floor\").navigation_polygon == null", True)),
     # particles
     Call("particles_create", {"parent_path": ".", "type": "2d", "preset": "fire", "name": "Fire", "amount": 16},
          "fire particles", effect=prop("Fire", "amount", 16), undone=no_node("Fire")),
     # path_editing
-    Call("scene_create_node", {"class_name": "Path2D", "parent_path": ".", "node_name": "Track"}, "a path"),
+    Call("scene_create_node", {"class_name": "Path2D", "parent_path": ".", "node_name": "Track"}, "a path",
+         effect=node_class("Track", "Path2D")),
     Call("path2d_edit_curve", {"node_path": "Track", "action": "set",
                                "points": [{"position": {"x": 0, "y": 0}}, {"position": {"x": 100, "y": 0}}]},
-         "a curve on it"),
+         "a curve on it", effect=expr("get_node(\"Track\").curve.point_count", 2),
+         undone=expr("get_node(\"Track\").curve == null", True)),
     Call("scene_create_node", {"class_name": "Sprite2D", "parent_path": ".", "node_name": "Rock",
-                               "properties": {"texture": res(SHEET)}}, "a sprite with a texture"),
-    Call("collision_from_texture", {"sprite_path": "Rock"}, "its collision shape traced"),
+                               "properties": {"texture": res(SHEET)}}, "a sprite with a texture",
+         effect=expr("get_node(\"Rock\").texture.get_width()", 64)),
+    Call("collision_from_texture", {"sprite_path": "Rock"}, "its collision shape traced",
+         effect=expr("get_node(\"CollisionPolygon2D\").polygon.size()", 4), undone=no_node("CollisionPolygon2D")),
     # performance (the editor's half; the game's below)
-    Call("editor_scene_stats", {}, "what the edited scene is made of"),
+    Call("editor_scene_stats", {}, "what the edited scene is made of",
+         result={"by_class": {"GPUParticles2D": 1, "Path2D": 1}}),
     # placeholders
     Call("texture_generate", {"file_path": "res://e2e/ball.png", "shape": "circle", "width": 32, "height": 16,
                               "fill_color": "red"}, "a placeholder texture", file=FileHas("res://e2e/ball.png", "PNG")),
@@ -224,13 +246,14 @@ GROUPS: list[Call] = [
     Call("resource_write", {"file_path": "res://e2e/title.tres", "type": "LabelSettings",
                             "properties": {"font_size": 24}}, "a resource file",
          file=FileHas("res://e2e/title.tres", "font_size = 24")),
-    Call("resource_load", {"file_path": "res://e2e/title.tres"}, "read it back"),
+    Call("resource_load", {"file_path": "res://e2e/title.tres"}, "read it back",
+         result={"class": "LabelSettings", "properties": {"font_size": 24}}),
     # scene_advanced
     Call("scene_diff", {"before": {"tree": {"name": "Main", "class": "Node2D", "path": ".", "children": []}},
                         "after": {"tree": {"name": "Main", "class": "Node2D", "path": ".",
                                            "children": [{"name": "New", "class": "Node", "path": "New",
                                                          "children": []}]}}},
-         "two snapshots compared"),
+         "two snapshots compared", result={"added": [{"path": "New", "class": "Node"}], "removed": []}),
     Call("scene_instantiate", {"parent_path": ".", "scene_path": "res://scenes/game.tscn", "as_name": "Level"},
          "a scene instanced into the edited one", effect=prop("Level", "name", "Level"), undone=no_node("Level")),
     # scene_inheritance
@@ -254,7 +277,8 @@ GROUPS: list[Call] = [
                                                            "frame_count": 2}]},
          "frames cut from a sheet", file=FileHas("res://e2e/grid.tres", "idle")),
     # testing
-    Call("test_list", {}, "the project's test frameworks (none installed)"),
+    Call("test_list", {}, "the project's test frameworks (none installed)",
+         result={"frameworks": [], "suites": [], "total_suites": 0}),
     # theme
     Call("theme_edit", {"file_path": "res://e2e/ui.tres",
                         "edits": [{"type_name": "Label", "property_type": "font_size", "property": "font_size",
@@ -264,31 +288,33 @@ GROUPS: list[Call] = [
     Call("tileset_create", {"file_path": TILESET, "texture_path": SHEET, "tile_size": {"x": 16, "y": 16},
                             "physics": True}, "a tile set from a texture", file=FileHas(TILESET, "TileSet")),
     Call("tileset_add_source", {"file_path": TILESET, "texture_path": SHEET, "tile_size": {"x": 32, "y": 32}},
-         "a second source"),
-    Call("tileset_remove_source", {"file_path": TILESET, "source_id": 1}, "remove it"),
+         "a second source", result={"sources": [0, 1]}, file=FileHas(TILESET, "TileSetAtlasSource")),
+    Call("tileset_remove_source", {"file_path": TILESET, "source_id": 1}, "remove it", result={"sources": [0]}),
     Call("tileset_add_alternative", {"file_path": TILESET, "atlas_x": 1, "atlas_y": 0, "flip_h": True},
-         "an alternative tile"),
+         "an alternative tile", result={"alternative_id": 1}),
     Call("tileset_remove_alternative", {"file_path": TILESET, "atlas_x": 1, "atlas_y": 0, "alternative_id": 1},
-         "remove it"),
+         "remove it", result={"alternatives_left": 0}),
     Call("tileset_setup_layers", {"file_path": TILESET, "custom_data": [{"name": "damage", "type": "int"}],
                                   "navigation_layers": 1},
-         "custom data and navigation layers"),
+         "custom data and navigation layers", file=FileHas(TILESET, 'custom_data_layer_0/name = "damage"')),
     Call("tileset_edit_physics", {"file_path": TILESET, "tiles": [{"atlas_x": 0, "atlas_y": 0,
-                                                                   "physics_polygon": "full"}]}, "a solid tile"),
+                                                                   "physics_polygon": "full"}]}, "a solid tile",
+         file=FileHas(TILESET, "0:0/0/physics_layer_0/polygon_0/points")),
     Call("tileset_edit_custom_data", {"file_path": TILESET, "tiles": [{"atlas_x": 1, "atlas_y": 0,
                                                                        "custom_data": {"damage": 5}}]},
-         "custom data on a tile"),
+         "custom data on a tile", file=FileHas(TILESET, "1:0/0/custom_data_0 = 5")),
     Call("scene_create_node", {"class_name": "TileMapLayer", "parent_path": ".", "node_name": "Ground",
-                               "properties": {"tile_set": res(TILESET)}}, "a tile map layer"),
+                               "properties": {"tile_set": res(TILESET)}}, "a tile map layer",
+         effect=expr("get_node(\"Ground\").tile_set.resource_path", TILESET)),
     Call("tilemap_set_cells", {"node_path": "Ground", "cells": [{"x": 1, "y": 2, "source_id": 0, "atlas_x": 1,
                                                                  "atlas_y": 0}]},
          "paint a cell",
          effect=Read("tilemap_read_cells", {"node_path": "Ground"}, {"cells": [{"x": 1, "y": 2, "atlas_x": 1}]})),
-    Call("tilemap_read_cells", {"node_path": "Ground"}, "read the cells"),
+    Call("tilemap_read_cells", {"node_path": "Ground"}, "read the cells", result={"total": 1}),
     # user_data
     Call("save_write", {"path": "user://e2e/slot1.json", "content": "{\"level\": 3}\n"}, "a save file",
          file=FileHas("user://e2e/slot1.json", '{"level": 3}')),
-    Call("save_read", {"path": "user://e2e/slot1.json"}, "read it"),
+    Call("save_read", {"path": "user://e2e/slot1.json"}, "read it", result={"content": Has('{"level": 3}')}),
     Call("save_list", {"path": "user://e2e"}, "the save folder", result={"files": [{"name": "slot1.json"}]}),
     Call("save_delete", {"path": "user://e2e/slot1.json"}, "delete it", file=FileHas("user://e2e/slot1.json", gone=True)),
     # extensions: a tool of the project's own extension (res://mcp_extensions/)
@@ -299,11 +325,14 @@ GROUPS: list[Call] = [
          file=FileHas("res://e2e/caves.tres", gone=True)),
     Call("script_delete", {"file_path": "res://e2e/globals.gd"}, "delete a script",
          file=FileHas("res://e2e/globals.gd", gone=True)),
-    Call("scene_close", {"file_path": "res://e2e/level.tscn"}, "close a scene that is open but not edited"),
+    Call("scene_close", {"file_path": "res://e2e/level.tscn"}, "close a scene that is open but not edited",
+         result={"open_scenes": ["res://scenes/main.tscn"]}),
     Call("scene_delete", {"file_path": "res://e2e/hero.tscn"}, "delete a scene",
          file=FileHas("res://e2e/hero.tscn", gone=True)),
-    Call("folder_create", {"path": "res://e2e/junk/deep"}, "a folder tree to delete"),
-    Call("folder_delete", {"path": "res://e2e/junk", "recursive": True}, "delete it"),
+    Call("folder_create", {"path": "res://e2e/junk/deep"}, "a folder tree to delete",
+         file=FileHas("res://e2e/junk/deep", dir=True)),
+    Call("folder_delete", {"path": "res://e2e/junk", "recursive": True}, "delete it",
+         file=FileHas("res://e2e/junk", gone=True)),
 ]
 
 CALLS: list[Call] = [*EDITOR, *GROUPS]

@@ -197,9 +197,14 @@ class EngineHost:
         await self.relay.ask("stop")
 
     async def read_file(self, res_path: str) -> bytes | None:
-        """A file of the engine's project as bytes; None when it does not exist."""
+        """A file of the engine's project as bytes; None when there is no file there."""
         reply = await self.relay.ask("read_file", path=res_path)
-        return base64.b64decode(reply["base64"]) if reply.get("exists") else None
+        return base64.b64decode(reply["base64"]) if reply.get("kind") == "file" else None
+
+    async def path_kind(self, res_path: str) -> str | None:
+        """"file", "dir", or None when nothing is at that path in the engine's project."""
+        kind = (await self.relay.ask("read_file", path=res_path)).get("kind")
+        return str(kind) if kind else None
 
     def bridge_env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         """The bridge's environment: this project and data home, nothing of the developer's."""

@@ -51,6 +51,6 @@ async def test_call(outcomes: dict[str, Outcome], name: str) -> None:
     assert not outcome.problems, f"{name}: " + "\n".join(outcome.problems)
 
 
-def test_call_names_are_unique() -> None:
+async def test_call_names_are_unique() -> None:
     names = [call.name for call in CALLS]
     assert len(names) == len(set(names)), [n for n in names if names.count(n) > 1]

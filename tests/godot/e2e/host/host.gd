@@ -141,10 +141,13 @@ func _on_op(op: Dictionary) -> void:
 	_link.send(reply)
 
 
+## {"kind": "file", "base64": the bytes}, {"kind": "dir"}, or {"kind": null} when nothing is there.
 static func _read_file(path: String) -> Dictionary:
+	if DirAccess.dir_exists_absolute(path):
+		return {"kind": "dir"}
 	if not FileAccess.file_exists(path):
-		return {"exists": false}
-	return {"exists": true, "base64": Marshalls.raw_to_base64(FileAccess.get_file_as_bytes(path))}
+		return {"kind": null}
+	return {"kind": "file", "base64": Marshalls.raw_to_base64(FileAccess.get_file_as_bytes(path))}
 
 
 func _shutdown() -> void:
