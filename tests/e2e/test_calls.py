@@ -48,6 +48,10 @@ async def outcomes(stdio: BridgeProcess, engine_host: EngineHost) -> dict[str, O
 @pytest.mark.parametrize("name", [call.name for call in CALLS])
 async def test_call(outcomes: dict[str, Outcome], name: str) -> None:
     outcome = outcomes[name]
+    if outcome.call.pending:
+        if outcome.problems:
+            pytest.xfail(f"known defect: {outcome.call.pending}: " + "\n".join(outcome.problems))
+        pytest.fail(f"{name} passes now: drop its `pending` note ({outcome.call.pending})")
     assert not outcome.problems, f"{name}: " + "\n".join(outcome.problems)
 
 
