@@ -1,24 +1,173 @@
-"""The wire between the real bridge and the real toolkit: auth, first calls."""
+"""The wire between the real bridge and the real toolkit in the engine: auth refused by the toolkit
+(1008, carried through the relay unchanged), unknown methods, a command queued behind a slow one
+reported as progress, a cancelled call that leaves the next one working, a burst of 50 concurrent
+calls each answered under its own id, an oversize request refused."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+import pytest_asyncio
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from tests.bridge_process import BridgeProcess
+from tests.e2e.call_list import body
+from tests.e2e.conftest import open_bridge
 from tests.e2e.engine_host import EngineHost
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-def body(result: dict) -> dict:
-    return json.loads(result["content"][0]["text"])
-
-
-async def test_first_call_reaches_the_toolkit(stdio: BridgeProcess, engine_host: EngineHost) -> None:
+async def test_first_call_reaches_the_toolkit(stdio: BridgeProcess) -> None:
     result = await stdio.call_tool("scene_get_tree", {})
     assert result["isError"] is False, result
     tree = body(result)
     assert tree["scene_path"] == "res://scenes/main.tscn"
-    assert [child["name"] for child in tree["tree"]["children"]] == ["Player", "Hud", "Mover", "World3D"]
+    assert tree["tree"]["name"] == "Main"
+
+
+# --- auth and raw JSON-RPC, straight to the toolkit's port (the relay only carries frames) -------
+
+async def raw_session(host: EngineHost, token: str) -> Any:
+    ws = await connect(f"ws://127.0.0.1:{host.editor_port}", max_size=None, compression=None, ping_interval=None)
+    await ws.send(json.dumps({"auth": token}))
+    return ws
+
+
+async def test_a_wrong_token_is_closed_1008_by_the_toolkit(engine_host: EngineHost) -> None:
+    ws = await raw_session(engine_host, "0" * 64)
+    with pytest.raises(ConnectionClosed):
+        await asyncio.wait_for(ws.recv(), 10)
+    assert ws.close_code == 1008
+    assert ws.close_reason == "invalid token"
+
+
+async def test_the_right_token_is_acked_with_the_engine_version(engine_host: EngineHost) -> None:
+    ws = await raw_session(engine_host, engine_host.published.token)
+    try:
+        ack = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert ack["authed"] is True and ack["godot_version"].startswith("4.6")
+        await ws.send(json.dumps({"jsonrpc": "2.0", "id": 7, "method": "no.such.method", "params": {}}))
+        reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert reply["id"] == 7 and reply["error"]["code"] == -32601
+        await ws.send("{not json")
+        assert json.loads(await asyncio.wait_for(ws.recv(), 10))["error"]["code"] == -32700
+    finally:
+        await ws.close()
+
+
+async def test_a_bridge_with_a_wrong_token_is_refused(engine_host: EngineHost, tmp_path: Path) -> None:
+    wrong = tmp_path / "mcp_token"
+    wrong.write_text("f" * 64, encoding="utf-8")
+    refusals = len([c for c in engine_host.relay.close_codes if c[1] == 1008])
+    bridge = await open_bridge(engine_host, {"GODOT_MCP_TOKEN_PATH": str(wrong)})
+    try:
+        result = await bridge.call_tool("scene_get_tree", {}, timeout=60)
+        assert result["isError"] is True
+        assert body(result)["code"] in {"AUTH_FAILED", "EDITOR_NOT_CONNECTED"}, body(result)
+        assert "1008" in json.dumps(body(result)) or "token" in json.dumps(body(result)).lower()
+    finally:
+        await bridge.close()
+    # The close came from the engine's side of the relay: the toolkit refused the token.
+    assert len([c for c in engine_host.relay.close_codes if c[1] == 1008]) > refusals
+
+
+# --- queueing, cancel, concurrency, size (the game's lane: a step waits for real frames) ---------
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def playing(engine_host: EngineHost, stdio: BridgeProcess) -> AsyncIterator[None]:
+    """A game running (Play pressed) and held by the assistant, for calls that wait on real frames."""
+    await stdio.call_tool("discover_tools", {"request": "game_time"})
+    engine_host.published.runtime.clear()
+    assert await engine_host.press_play() == 0
+    assert await asyncio.to_thread(engine_host.published.runtime.wait, 30)
+    paused = await stdio.call_tool("game_pause", {}, timeout=60)
+    assert paused["isError"] is False, paused
+    try:
+        yield
+    finally:
+        await stdio.call_tool("game_stop", {})
+
+
+def progress_for(bridge: BridgeProcess, token: str) -> list[dict[str, Any]]:
+    return [n["params"] for n in bridge.notifications
+            if n.get("method") == "notifications/progress" and n["params"].get("progressToken") == token]
+
+
+async def test_a_call_queued_behind_a_slow_one_reports_progress(stdio: BridgeProcess, playing: None) -> None:
+    slow = asyncio.create_task(stdio.call_tool("game_step", {"frames": 90}, timeout=60))
+    await asyncio.sleep(0.3)
+    queued = await stdio.request("tools/call", {"name": "game_step", "arguments": {"frames": 1},
+                                                "_meta": {"progressToken": "queued-step"}}, timeout=60)
+    first = await slow
+    assert body(first)["process_frames"] == 90
+    assert body(queued["result"])["process_frames"] == 1
+    notes = progress_for(stdio, "queued-step")
+    assert notes, "the queued call sent no progress"
+    assert any("queued" in str(note.get("message", "")) for note in notes), notes
+
+
+async def test_a_cancelled_call_leaves_the_next_one_working(stdio: BridgeProcess, playing: None) -> None:
+    rid = "cancel-me"
+    waiting = stdio.expect(rid)
+    await stdio.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                      "params": {"name": "game_step", "arguments": {"frames": 1200}}})
+    await asyncio.sleep(0.5)
+    await stdio.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                      "params": {"requestId": rid, "reason": "changed my mind"}})
+    started = time.monotonic()
+    after = await stdio.call_tool("game_step", {"frames": 2}, timeout=15)
+    assert body(after)["process_frames"] == 2, after
+    # 1200 frames are 20 s: had the toolkit not stopped the cancelled step, this one would wait for it.
+    assert time.monotonic() - started < 10
+    if waiting.done():  # an answer to a cancelled request is allowed, but never a success for it
+        assert waiting.result().get("result", {}).get("isError", True) is not False
+    else:
+        waiting.cancel()
+
+
+async def test_fifty_concurrent_calls_each_get_their_own_answer(stdio: BridgeProcess) -> None:
+    ids = [f"burst-{i}" for i in range(50)]
+    futures = {rid: stdio.expect(rid) for rid in ids}
+    for i, rid in enumerate(ids):
+        await stdio.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                          "params": {"name": "execute_code",
+                                     "arguments": {"code": f"{i} * 7 + 1", "channel": "editor"}}})
+    answers = await asyncio.wait_for(asyncio.gather(*futures.values()), 60)
+    for i, (rid, answer) in enumerate(zip(ids, answers, strict=True)):
+        assert answer["id"] == rid
+        assert body(answer["result"])["value"] == i * 7 + 1, answer
+
+
+async def test_an_oversize_request_is_refused_and_the_wire_stays_up(stdio: BridgeProcess) -> None:
+    huge = "# " + "x" * (2 * 1024 * 1024) + "\n"
+    result = await stdio.call_tool("script_write", {"file_path": "res://e2e/huge.gd", "content": huge}, timeout=60)
+    assert result["isError"] is True and body(result)["code"] == "REQUEST_TOO_LARGE", body(result)
+    after = await stdio.call_tool("scene_get_tree", {"max_depth": 1})
+    assert after["isError"] is False
+
+
+async def test_an_oversize_frame_is_never_served_and_the_link_stays_up(engine_host: EngineHost) -> None:
+    """Past the bridge's own check: a frame bigger than the engine's inbound buffer (1024 KiB) is never
+    dispatched (a native engine drops it whole; this web engine hands the toolkit a cut copy, which it
+    refuses as unparseable), and the same connection answers the next request."""
+    ws = await raw_session(engine_host, engine_host.published.token)
+    try:
+        await asyncio.wait_for(ws.recv(), 10)
+        big = {"jsonrpc": "2.0", "id": 1, "method": "script.read", "params": {"file_path": "x" * (1200 * 1024)}}
+        await ws.send(json.dumps(big))
+        await ws.send(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "echo", "params": {"n": 2}}))
+        replies = []
+        while not replies or replies[-1].get("id") != 2:
+            replies.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+        assert replies[-1] == {"jsonrpc": "2.0", "id": 2, "result": {"success": True, "echo": {"n": 2}}}
+        assert all(reply.get("id") != 1 for reply in replies), replies
+    finally:
+        await ws.close()
