@@ -9,6 +9,8 @@ since the bridge process belongs to it.
 
 from __future__ import annotations
 
+import asyncio
+
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -56,3 +58,19 @@ async def stdio(engine_host: EngineHost) -> AsyncIterator[BridgeProcess]:
         yield bridge
     finally:
         await bridge.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def playing(engine_host: EngineHost, stdio: BridgeProcess) -> AsyncIterator[None]:
+    """A game running (the user pressed Play) and held by the assistant (game_pause), so calls that
+    wait on real frames are deterministic; stopped through the bridge afterwards."""
+    await stdio.call_tool("discover_tools", {"request": "game_time"})
+    engine_host.published.runtime.clear()
+    assert await engine_host.press_play() == 0
+    assert await asyncio.to_thread(engine_host.published.runtime.wait, 30), "the game never published its port"
+    paused = await stdio.call_tool("game_pause", {}, timeout=60)
+    assert paused["isError"] is False, paused
+    try:
+        yield
+    finally:
+        await stdio.call_tool("game_stop", {})

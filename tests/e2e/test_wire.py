@@ -8,12 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -80,21 +78,6 @@ async def test_a_bridge_with_a_wrong_token_is_refused(engine_host: EngineHost, t
 
 
 # --- queueing, cancel, concurrency, size (the game's lane: a step waits for real frames) ---------
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def playing(engine_host: EngineHost, stdio: BridgeProcess) -> AsyncIterator[None]:
-    """A game running (Play pressed) and held by the assistant, for calls that wait on real frames."""
-    await stdio.call_tool("discover_tools", {"request": "game_time"})
-    engine_host.published.runtime.clear()
-    assert await engine_host.press_play() == 0
-    assert await asyncio.to_thread(engine_host.published.runtime.wait, 30)
-    paused = await stdio.call_tool("game_pause", {}, timeout=60)
-    assert paused["isError"] is False, paused
-    try:
-        yield
-    finally:
-        await stdio.call_tool("game_stop", {})
-
 
 def progress_for(bridge: BridgeProcess, token: str) -> list[dict[str, Any]]:
     return [n["params"] for n in bridge.notifications
