@@ -13,10 +13,16 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from tests.bridge_process import BridgeProcess
+from godot_bridge.catalogue import load_catalogue
 from tests.e2e.engine_host import EngineHost
+
+
+class Caller(Protocol):
+    """A client of the bridge (stdio: tests/bridge_process.py; HTTP: tests/e2e/test_http.py)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]: ...
 
 
 class Has(str):
@@ -133,11 +139,11 @@ def json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-async def call_tool(bridge: BridgeProcess, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+async def call_tool(bridge: Caller, tool: str, args: dict[str, Any]) -> dict[str, Any]:
     return await bridge.call_tool(tool, args, timeout=60)
 
 
-async def judge_read(bridge: BridgeProcess, read: Read, when: str) -> str:
+async def judge_read(bridge: Caller, read: Read, when: str) -> str:
     result = await call_tool(bridge, read.tool, read.args)
     answer = body(result)
     if read.code is not None:
@@ -162,7 +168,7 @@ async def judge_file(host: EngineHost, check: FileHas) -> str:
     return "" if check.text.encode() in data else f"{check.path} lacks {check.text!r}: {data[:300]!r}"
 
 
-async def run_call(bridge: BridgeProcess, host: EngineHost, call: Call) -> Outcome:
+async def run_call(bridge: Caller, host: EngineHost, call: Call) -> Outcome:
     outcome = Outcome(call)
     problems = outcome.problems
     result = await call_tool(bridge, call.tool, call.args)
@@ -204,14 +210,27 @@ async def run_call(bridge: BridgeProcess, host: EngineHost, call: Call) -> Outco
     return outcome
 
 
-async def run_calls(bridge: BridgeProcess, host: EngineHost, calls: Sequence[Call],
-                    before: Callable[[Call], Awaitable[None]] | None = None) -> list[Outcome]:
-    """Every call in order; ``before`` runs first for each (group loading, host actions)."""
+async def prepare(bridge: Caller, host: EngineHost, loaded: set[str], call: Call) -> None:
+    """Load the call's group once, and do what the user does first (press Play or Stop)."""
+    tool = load_catalogue().tools.get(call.tool)
+    if tool is not None and tool.group and tool.group not in loaded:
+        await bridge.call_tool("discover_tools", {"request": tool.group})
+        loaded.add(tool.group)
+    if call.host == "play":
+        host.published.runtime.clear()
+        if await host.press_play() != 0:
+            raise RuntimeError("the engine host did not play the game")
+    elif call.host == "stop":
+        await host.press_stop()
+
+
+async def run_calls(bridge: Caller, host: EngineHost, calls: Sequence[Call]) -> list[Outcome]:
+    """Every call in order, each after its preparation (group loading, host actions)."""
     outcomes = []
+    loaded: set[str] = set()
     for call in calls:
-        if before is not None:
-            await before(call)
         try:
+            await prepare(bridge, host, loaded, call)
             outcomes.append(await run_call(bridge, host, call))
         except Exception as exc:  # one broken call must not hide the others' verdicts
             outcomes.append(Outcome(call, problems=[f"raised {exc!r}"]))

@@ -400,3 +400,24 @@ GAME: list[Call] = [
 ]
 
 CALLS: list[Call] = [*EDITOR, *GROUPS, *GAME]
+
+# The same kinds of calls through `godot-bridge --http` (tests/e2e/test_http.py): reads, an undoable
+# mutation, a file, an error path, a group, the game. Independent of CALLS (either may run first).
+HTTP_CALLS: list[Call] = [
+    Call("scene_get_tree", {"max_depth": 1}, "the tree over HTTP", result={"scene_path": "res://scenes/main.tscn"}),
+    Call("node_set_property", {"node_path": "Hud/Score", "property": "text", "value": "Score: 7"},
+         "a label's text over HTTP", effect=prop("Hud/Score", "text", "Score: 7"),
+         undone=prop("Hud/Score", "text", "Score: 0")),
+    Call("scene_create_node", {"class_name": "Timer", "parent_path": ".", "node_name": "HttpTimer",
+                               "properties": {"wait_time": 2.5}},
+         "a node over HTTP", effect=prop("HttpTimer", "wait_time", 2.5), undone=no_node("HttpTimer")),
+    Call("script_write", {"file_path": "res://scripts/http.gd", "content": "extends Timer\n"}, "a file over HTTP",
+         file=FileHas("res://scripts/http.gd", "extends Timer\n")),
+    Call("node_get_property", {"node_path": "Nobody", "property": "name"}, "a missing node over HTTP",
+         code="NOT_FOUND"),
+    Call("save_write", {"path": "user://e2e/http.json", "content": "{}"}, "a group's tool over HTTP",
+         file=FileHas("user://e2e/http.json", "{}")),
+    Call("runtime_get_script_vars", {"node_path": PLAYER}, "the game over HTTP", host="play",
+         result={"variables": [{"name": "speed", "value": 60.0}]}),
+    Call("game_stop", {}, "stop it over HTTP", result={"status": "stopped"}),
+]

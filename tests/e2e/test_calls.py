@@ -13,35 +13,17 @@ from collections.abc import Sequence
 import pytest
 import pytest_asyncio
 
-from godot_bridge.catalogue import load_catalogue
 from tests.bridge_process import BridgeProcess
-from tests.e2e.call_list import Call, Outcome, run_calls
+from tests.e2e.call_list import Outcome, run_calls
 from tests.e2e.calls import CALLS
 from tests.e2e.engine_host import EngineHost
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-async def _prepare(bridge: BridgeProcess, host: EngineHost, loaded: set[str], call: Call) -> None:
-    """Load the call's group once, and do what the user does first (press Play or Stop)."""
-    group = load_catalogue().tools[call.tool].group if call.tool in load_catalogue().tools else None
-    if group and group not in loaded:
-        await bridge.call_tool("discover_tools", {"request": group})
-        loaded.add(group)
-    if call.host == "play":
-        assert await host.press_play() == 0
-    elif call.host == "stop":
-        await host.press_stop()
-
-
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def outcomes(stdio: BridgeProcess, engine_host: EngineHost) -> dict[str, Outcome]:
-    loaded: set[str] = set()
-
-    async def before(call: Call) -> None:
-        await _prepare(stdio, engine_host, loaded, call)
-
-    ran: Sequence[Outcome] = await run_calls(stdio, engine_host, CALLS, before)
+    ran: Sequence[Outcome] = await run_calls(stdio, engine_host, CALLS)
     return {outcome.call.name: outcome for outcome in ran}
 
 
