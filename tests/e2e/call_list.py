@@ -29,6 +29,10 @@ class Has(str):
     """In an expectation: a text that must appear in the actual string (untrusted-wrapped reads)."""
 
 
+class Near(float):
+    """In an expectation: a number within 0.5 of this one (a position after real frames)."""
+
+
 class Kind(str):
     """In an expectation: any value of this JSON type ("number", "string", ...), for values that
     differ per run (a frame rate)."""
@@ -68,6 +72,8 @@ class Call:
     image: bool = False  # the answer carries an image (a PNG inline)
     host: str = ""  # a host action before the call: "play" (the user presses Play), "stop"
     pending: str = ""  # a known toolkit defect that makes this call fail today (the test xfails, strict)
+    # arguments taken from an earlier call's answer: argument -> (that call's name, key of its answer)
+    bind: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -77,6 +83,7 @@ class Call:
 @dataclass
 class Outcome:
     call: Call
+    args: dict[str, Any] = field(default_factory=dict)  # as sent (with `bind` filled in)
     answer: dict[str, Any] | None = None  # the tool result's structured body
     is_error: bool | None = None
     problems: list[str] = field(default_factory=list)
@@ -117,6 +124,9 @@ def missing(actual: Any, expected: Any, at: str = "") -> str:
             if not any(not missing(candidate, item, at) for candidate in actual):
                 return f"{at}: no item matching {item!r} in {actual!r}"[:600]
         return ""
+    if isinstance(expected, Near):
+        close = isinstance(actual, int | float) and not isinstance(actual, bool) and abs(actual - expected) <= 0.5
+        return "" if close else f"{at}: {actual!r} is not near {float(expected)}"
     if isinstance(expected, Kind):
         return "" if json_type(actual) == expected else f"{at}: {actual!r} is not a {expected}"
     if isinstance(expected, Has):
@@ -168,10 +178,10 @@ async def judge_file(host: EngineHost, check: FileHas) -> str:
     return "" if check.text.encode() in data else f"{check.path} lacks {check.text!r}: {data[:300]!r}"
 
 
-async def run_call(bridge: Caller, host: EngineHost, call: Call) -> Outcome:
-    outcome = Outcome(call)
+async def run_call(bridge: Caller, host: EngineHost, call: Call, args: dict[str, Any]) -> Outcome:
+    outcome = Outcome(call, args)
     problems = outcome.problems
-    result = await call_tool(bridge, call.tool, call.args)
+    result = await call_tool(bridge, call.tool, args)
     outcome.answer = body(result)
     outcome.is_error = bool(result.get("isError"))
     if call.code is not None:
@@ -226,12 +236,23 @@ async def prepare(bridge: Caller, host: EngineHost, loaded: set[str], call: Call
 
 async def run_calls(bridge: Caller, host: EngineHost, calls: Sequence[Call]) -> list[Outcome]:
     """Every call in order, each after its preparation (group loading, host actions)."""
-    outcomes = []
+    outcomes: dict[str, Outcome] = {}
     loaded: set[str] = set()
     for call in calls:
         try:
+            args = bound_args(call, outcomes)
             await prepare(bridge, host, loaded, call)
-            outcomes.append(await run_call(bridge, host, call))
+            outcomes[call.name] = await run_call(bridge, host, call, args)
         except Exception as exc:  # one broken call must not hide the others' verdicts
-            outcomes.append(Outcome(call, problems=[f"raised {exc!r}"]))
-    return outcomes
+            outcomes[call.name] = Outcome(call, problems=[f"raised {exc!r}"])
+    return list(outcomes.values())
+
+
+def bound_args(call: Call, earlier: dict[str, Outcome]) -> dict[str, Any]:
+    args = dict(call.args)
+    for name, (source, key) in call.bind.items():
+        answer = earlier[source].answer if source in earlier else None
+        if not answer or key not in answer:
+            raise RuntimeError(f"{call.name}: {source} gave no {key!r} to pass as {name}")
+        args[name] = answer[key]
+    return args

@@ -11,7 +11,7 @@ create lives under res://e2e/ and user://e2e/.
 
 from __future__ import annotations
 
-from tests.e2e.call_list import Call, FileHas, Has, Kind, Read
+from tests.e2e.call_list import Call, FileHas, Has, Kind, Near, Read
 
 
 def vec2(x: float, y: float) -> dict[str, object]:
@@ -279,11 +279,23 @@ GROUPS: list[Call] = [
     # testing
     Call("test_list", {}, "the project's test frameworks (none installed)",
          result={"frameworks": [], "suites": [], "total_suites": 0}),
+    Call("test_run", {}, "run the project's tests (no framework installed)", code="NOT_FOUND"),
+    # checkpoints (the byte-for-byte round trip is tests/e2e/test_checkpoints.py)
+    Call("checkpoint_create", {"label": "before the theme"}, "mark a checkpoint", result={"label": "before the theme"}),
+    Call("checkpoint_list", {}, "the checkpoints", result={"checkpoints": [{"label": "before the theme"}]}),
     # theme
     Call("theme_edit", {"file_path": "res://e2e/ui.tres",
                         "edits": [{"type_name": "Label", "property_type": "font_size", "property": "font_size",
                                    "value": 24}]},
          "a theme", file=FileHas("res://e2e/ui.tres", "Label/font_sizes/font_size = 24")),
+    Call("checkpoint_diff", {}, "what changed since", bind={"id": ("checkpoint_create:mark a checkpoint", "id")},
+         result={"files": [{"path": "res://e2e/ui.tres", "status": "created"}]}),
+    Call("checkpoint_restore", {}, "roll it back", bind={"id": ("checkpoint_create:mark a checkpoint", "id")},
+         file=FileHas("res://e2e/ui.tres", gone=True)),
+    Call("theme_edit", {"file_path": "res://e2e/ui.tres",
+                        "edits": [{"type_name": "Label", "property_type": "font_size", "property": "font_size",
+                                   "value": 24}]},
+         "the theme again", file=FileHas("res://e2e/ui.tres", "Label/font_sizes/font_size = 24")),
     # tileset, tileset_edit, tilemap
     Call("tileset_create", {"file_path": TILESET, "texture_path": SHEET, "tile_size": {"x": 16, "y": 16},
                             "physics": True}, "a tile set from a texture", file=FileHas(TILESET, "TileSet")),
@@ -295,14 +307,26 @@ GROUPS: list[Call] = [
     Call("tileset_remove_alternative", {"file_path": TILESET, "atlas_x": 1, "atlas_y": 0, "alternative_id": 1},
          "remove it", result={"alternatives_left": 0}),
     Call("tileset_setup_layers", {"file_path": TILESET, "custom_data": [{"name": "damage", "type": "int"}],
-                                  "navigation_layers": 1},
-         "custom data and navigation layers", file=FileHas(TILESET, 'custom_data_layer_0/name = "damage"')),
+                                  "navigation_layers": 1, "occlusion_layers": 1,
+                                  "terrain_sets": [{"mode": "match_sides", "terrains": ["grass", "water"]}]},
+         "custom data, navigation, occlusion and terrain layers",
+         file=FileHas(TILESET, 'custom_data_layer_0/name = "damage"')),
     Call("tileset_edit_physics", {"file_path": TILESET, "tiles": [{"atlas_x": 0, "atlas_y": 0,
                                                                    "physics_polygon": "full"}]}, "a solid tile",
          file=FileHas(TILESET, "0:0/0/physics_layer_0/polygon_0/points")),
     Call("tileset_edit_custom_data", {"file_path": TILESET, "tiles": [{"atlas_x": 1, "atlas_y": 0,
                                                                        "custom_data": {"damage": 5}}]},
          "custom data on a tile", file=FileHas(TILESET, "1:0/0/custom_data_0 = 5")),
+    Call("tileset_edit_navigation", {"file_path": TILESET, "tiles": [{"atlas_x": 0, "atlas_y": 0,
+                                                                      "navigation_polygon": "full"}]},
+         "a walkable tile", file=FileHas(TILESET, "0:0/0/navigation_layer_0/polygon")),
+    Call("tileset_edit_terrain", {"file_path": TILESET, "tiles": [{"atlas_x": 0, "atlas_y": 0, "terrain_set": 0,
+                                                                   "terrain": 0,
+                                                                   "terrain_peering": {"right_side": 1}}]},
+         "a terrain tile", file=FileHas(TILESET, "0:0/0/terrain = 0")),
+    Call("tileset_edit_visuals", {"file_path": TILESET, "tiles": [{"atlas_x": 1, "atlas_y": 0, "probability": 0.25,
+                                                                   "z_index": 2}]},
+         "a rarer tile drawn on top", file=FileHas(TILESET, "1:0/0/z_index = 2")),
     Call("scene_create_node", {"class_name": "TileMapLayer", "parent_path": ".", "node_name": "Ground",
                                "properties": {"tile_set": res(TILESET)}}, "a tile map layer",
          effect=expr("get_node(\"Ground\").tile_set.resource_path", TILESET)),
@@ -381,8 +405,9 @@ GAME: list[Call] = [
     Call("game_pause", {}, "hold the game", result={"paused_by_assistant": True, "tree_paused": True}),
     Call("runtime_set_property", {"node_path": PLAYER, "property": "speed", "value": 60}, "let it move again",
          effect=game_var("speed", 60.0)),
-    Call("game_step", {"frames": 10}, "ten frames", result={"process_frames": 10, "game_time_s": 1 / 6},
-         effect=Read("runtime_get_node_state", {"node_path": PLAYER}, {"properties": {"position": vec2(15, 6)}})),
+    Call("game_step", {"frames": 10}, "ten frames", result={"process_frames": 10, "game_time_s": Near(1 / 6)},
+         effect=Read("runtime_get_node_state", {"node_path": PLAYER},
+                     {"properties": {"position": {"x": Near(15), "y": 6.0}}})),
     Call("game_step_until", {"node_path": PLAYER, "property": "position:x", "operator": "ge", "value": 20,
                              "max_frames": 120}, "until the player passes x = 20",
          result={"met": True, "stopped": "condition"}),

@@ -17,6 +17,8 @@ import pytest
 import pytest_asyncio
 
 from tests.bridge_process import BridgeProcess
+from tests.e2e.call_list import Outcome, run_calls
+from tests.e2e.calls import CALLS
 from tests.e2e.engine_host import EngineHost
 from tests.gd_engine import EngineUnavailable, find_engine
 
@@ -74,3 +76,9 @@ async def playing(engine_host: EngineHost, stdio: BridgeProcess) -> AsyncIterato
         yield
     finally:
         await stdio.call_tool("game_stop", {})
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def outcomes(stdio: BridgeProcess, engine_host: EngineHost) -> dict[str, Outcome]:
+    """The whole call list (tests/e2e/calls.py) run once, in order, through the stdio bridge."""
+    return {outcome.call.name: outcome for outcome in await run_calls(stdio, engine_host, CALLS)}

@@ -8,23 +8,12 @@ one test case reporting what went wrong with it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
-import pytest_asyncio
 
-from tests.bridge_process import BridgeProcess
-from tests.e2e.call_list import Outcome, run_calls
+from tests.e2e.call_list import Outcome
 from tests.e2e.calls import CALLS
-from tests.e2e.engine_host import EngineHost
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
-async def outcomes(stdio: BridgeProcess, engine_host: EngineHost) -> dict[str, Outcome]:
-    ran: Sequence[Outcome] = await run_calls(stdio, engine_host, CALLS)
-    return {outcome.call.name: outcome for outcome in ran}
 
 
 @pytest.mark.parametrize("name", [call.name for call in CALLS])
