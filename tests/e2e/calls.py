@@ -418,6 +418,11 @@ GAME: list[Call] = [
     Call("runtime_get_script_vars", {"node_path": PLAYER}, "no game any more", code="GAME_NOT_RUNNING"),
     Call("game_stop", {}, "with no game", result={"status": "not_running"}),
     Call("debugger_get_log", {"limit": 5}, "the stopped game's log, from the editor", result={"source": "file"}),
+]
+
+# Calls a known toolkit defect makes fail today: run after CALLS, each an xfail (strict, so the test
+# says when it passes and the note can go). Not counted in the README's "N of M".
+PENDING: list[Call] = [
     Call("game_start", {"scene_path": GAME_SCENE}, "start the game from the editor",
          result={"status": "started", "runtime_connected": True}, effect=game_var("speed", 60.0),
          pending=GAME_START_DEFECT),
@@ -425,6 +430,10 @@ GAME: list[Call] = [
 ]
 
 CALLS: list[Call] = [*EDITOR, *GROUPS, *GAME]
+# The toolkit's groups no call here reaches, and why: Godot's GDScript language server is part of
+# the editor, which the engine host (an export template) does not have.
+NOT_HERE = {"lsp_code_analysis": "needs the editor's GDScript language server",
+            "lsp_code_navigation": "needs the editor's GDScript language server"}
 
 # The same kinds of calls through `godot-bridge --http` (tests/e2e/test_http.py): reads, an undoable
 # mutation, a file, an error path, a group, the game. Independent of CALLS (either may run first).

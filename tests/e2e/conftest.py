@@ -18,7 +18,7 @@ import pytest_asyncio
 
 from tests.bridge_process import BridgeProcess
 from tests.e2e.call_list import Outcome, run_calls
-from tests.e2e.calls import CALLS
+from tests.e2e.calls import CALLS, PENDING
 from tests.e2e.engine_host import EngineHost
 from tests.gd_engine import EngineUnavailable, find_engine
 
@@ -80,5 +80,7 @@ async def playing(engine_host: EngineHost, stdio: BridgeProcess) -> AsyncIterato
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def outcomes(stdio: BridgeProcess, engine_host: EngineHost) -> dict[str, Outcome]:
-    """The whole call list (tests/e2e/calls.py) run once, in order, through the stdio bridge."""
-    return {outcome.call.name: outcome for outcome in await run_calls(stdio, engine_host, CALLS)}
+    """The whole call list (tests/e2e/calls.py) run once, in order, through the stdio bridge, then
+    the calls a known defect holds back."""
+    ran = await run_calls(stdio, engine_host, [*CALLS, *PENDING])
+    return {outcome.call.name: outcome for outcome in ran}

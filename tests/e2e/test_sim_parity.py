@@ -20,7 +20,7 @@ import pytest_asyncio
 from godot_bridge.catalogue import load_catalogue
 from tests.bridge_process import BridgeProcess, bridge_env
 from tests.e2e.call_list import Call, Outcome, body, json_type
-from tests.e2e.calls import CALLS
+from tests.e2e.calls import CALLS, PENDING
 from tests.e2e.conftest import HANDSHAKE
 from tests.e2e.engine_host import EngineHost
 from tests.sim.server import ToolkitSim
@@ -78,7 +78,7 @@ async def sim_answers(engine_host: EngineHost, outcomes: dict[str, Outcome],
         await bridge.start()
         await bridge.request("initialize", HANDSHAKE, timeout=30)
         loaded: set[str] = set()
-        for call in CALLS:
+        for call in [*CALLS, *PENDING]:
             if not compared(call):
                 continue
             group = load_catalogue().tools[call.tool].group
