@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from godot_bridge.catalogue import load_catalogue
+from godot_bridge.validation import _describe as json_type  # JSON type names, as the bridge's own checks say them
 from tests.e2e.engine_host import EngineHost
 
 
@@ -135,18 +136,6 @@ def missing(actual: Any, expected: Any, at: str = "") -> str:
         if isinstance(actual, int | float) and not isinstance(actual, bool) and abs(actual - expected) < 1e-3:
             return ""
     return "" if actual == expected else f"{at}: {actual!r} != {expected!r}"
-
-
-def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 async def call_tool(bridge: Caller, tool: str, args: dict[str, Any]) -> dict[str, Any]:
