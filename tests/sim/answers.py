@@ -14,8 +14,9 @@ from typing import Any
 from tests.pngs import make_png
 from tests.sim.examples import load_examples
 
-# tests/fixtures/toolkit/results/README.md: the placeholders an example may hold, as a value of that type.
-PLACEHOLDERS: dict[str, Any] = {"<any>": None, "<string>": "", "<number>": 0, "<bool>": False}
+# tests/fixtures/toolkit/results/README.md: the placeholders an example may hold, as a value of that
+# type. A string is never empty: the toolkit's strings there (an error, a hint, a path) never are.
+PLACEHOLDERS: dict[str, Any] = {"<any>": None, "<string>": "(simulated)", "<number>": 0, "<bool>": False}
 SCREENSHOT_SIDE = 64  # the size of the PNG a screenshot example stands for
 FRAMEWORK_DIRS = {"gut": "addons/gut", "gdunit4": "addons/gdUnit4"}
 LOG_NONCE = "5157ab1e"  # the toolkit's envelope nonce is random; any 8 hex will do

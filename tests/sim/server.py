@@ -25,6 +25,8 @@ carry them to the subprocess form):
     {"silence": true}                  never reply
     {"wait_cancel": seconds}           wait for the bridge's _cancel of this call, then stay silent
     {"default": true}                  reply as the unscripted simulator would
+    {"echo": true}                     reply {"success": true, "method", "params}: what was asked, so
+                                       a test can match concurrent answers to their calls
 
 It is as strict as the toolkit where the toolkit is strict, so the bridge's tests meet the
 toolkit's real failures: a method the toolkit does not serve in this mode (the vocabulary of
@@ -39,7 +41,8 @@ answer as the toolkit does; the registry is written as the toolkit writes it
 it known. An unscripted known method answers with the toolkit's result example
 (tests/fixtures/toolkit/results, each checked against the real toolkit by the GDScript tests)
 whose params equal the call's, else the method's first, placeholders filled (tests/sim/answers.py);
-a method with no example (a project's extension) answers ``{"success": true, "method", "params"}``.
+a method with no example (a project's extension) answers ``{"success": true, "method", "params"}``,
+as every such method does in ``instant`` mode (benchmarks measure the wire, not the answers).
 extensions.list/refresh, game.start/stop, debugger.get_log and the test commands behave as the
 toolkit does. tests/e2e/test_sim_parity.py compares these answers with the real toolkit's in the
 Godot engine; what must still differ is listed, with why, in tests/sim/differences.json.
@@ -517,6 +520,9 @@ class ToolkitSim:
             elif step.get("default"):
                 await self._reply(ws, rid, await self._default_async(method, params))
                 return
+            elif step.get("echo"):
+                await self._reply(ws, rid, _echo(method, params))
+                return
             else:
                 raise ValueError(f"unknown sim step {step!r}")
 
@@ -571,10 +577,8 @@ class ToolkitSim:
             return answers.test_list(self.project)
         if method == "test.run" and (refusal := answers.test_run_refusal(self.project)) is not None:
             return refusal
-        example = example_result(method, params)
-        if example is not None:
-            return answers.materialize(example)
-        return {"success": True, "method": method, "params": params}
+        example = None if self.instant else example_result(method, params)
+        return answers.materialize(example) if example is not None else _echo(method, params)
 
     def _set_limits(self, params: dict[str, Any]) -> dict[str, Any]:
         """meta_commands.gd _cmd_set_limits: validate, clamp, report previous and applied."""
@@ -659,6 +663,10 @@ def _fail(code: str, error: str, hint: str = "") -> dict[str, Any]:
     if hint:
         failure["hint"] = hint
     return failure
+
+
+def _echo(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"success": True, "method": method, "params": params}
 
 
 def _error(rid: Any, code: int, message: str) -> dict[str, Any]:
