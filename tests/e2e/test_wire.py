@@ -85,12 +85,12 @@ def progress_for(bridge: BridgeProcess, token: str) -> list[dict[str, Any]]:
 
 
 async def test_a_call_queued_behind_a_slow_one_reports_progress(stdio: BridgeProcess, playing: None) -> None:
-    slow = asyncio.create_task(stdio.call_tool("game_step", {"frames": 90}, timeout=60))
-    await asyncio.sleep(0.3)
+    slow = asyncio.create_task(stdio.call_tool("game_step", {"frames": 120}, timeout=60))
+    await asyncio.sleep(0.5)  # the slow step is running in the game by then (it takes 2 s of frames)
     queued = await stdio.request("tools/call", {"name": "game_step", "arguments": {"frames": 1},
                                                 "_meta": {"progressToken": "queued-step"}}, timeout=60)
     first = await slow
-    assert body(first)["process_frames"] == 90
+    assert body(first)["process_frames"] == 120
     assert body(queued["result"])["process_frames"] == 1
     notes = progress_for(stdio, "queued-step")
     assert notes, "the queued call sent no progress"

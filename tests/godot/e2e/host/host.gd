@@ -110,8 +110,10 @@ func _on_play_stopped() -> void:
 	if _game != null:
 		_game.queue_free()
 		_game = null
+	# What a game process takes with it when it ends: its pause and its clock.
 	current_scene = null
 	paused = false
+	Engine.time_scale = 1.0
 
 
 ## What a test asks of the editor's user (undo, pressing Play/Stop) or of the disk; answered with
