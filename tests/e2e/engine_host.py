@@ -26,7 +26,7 @@ from typing import Any
 
 from tests.bridge_process import bridge_env
 from tests.e2e.relay import Relay
-from tests.gd_engine import REPO, WEB, Engine, find_engine
+from tests.gd_engine import REPO, WEB, Engine, find_engine, prepare
 from tests.sim.registry import SimRegistry, canonical_key
 
 HOST_DIR = REPO / "tests" / "godot" / "e2e" / "host"
@@ -81,6 +81,7 @@ class EngineHost:
     def start(self) -> EngineHost:
         try:
             self._build_project()
+            prepare(self.engine, self.project)  # a native engine's class cache (the extension's base class)
             self.relay.start()
             self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
             self.proc = subprocess.Popen(self._command(), stdin=subprocess.DEVNULL, stdout=self._log,
