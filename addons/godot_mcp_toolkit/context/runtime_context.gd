@@ -8,6 +8,12 @@ extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## so a test can assert what was asked; they succeed or fail as the editor would for the same
 ## input (a missing file is ERR_FILE_NOT_FOUND, saving a scene that is not open ERR_DOES_NOT_EXIST).
 
+## What a host (the end-to-end engine host) reacts to instead of polling: `path` was opened as
+## the edited scene (the host shows it and calls set_scene_root), the game was played or stopped.
+signal scene_opened(path: String)
+signal play_started(path: String)
+signal play_stopped
+
 ## What was asked, in order, for tests to assert on.
 var opened_scripts: Array[Dictionary] = []
 var reloaded_scenes := PackedStringArray()
@@ -105,6 +111,7 @@ func open_scene(path: String) -> Error:
 	if not path in _open_scenes:
 		_open_scenes.append(path)
 	_edited_path = path
+	scene_opened.emit(path)
 	return OK
 
 
@@ -176,11 +183,14 @@ func play_scene(path: String = "", extra_args: PackedStringArray = PackedStringA
 	played_scenes.append(target)
 	played_args.append(extra_args)
 	_playing = true
+	play_started.emit(target)
 	return OK
 
 
 func stop_playing() -> void:
-	_playing = false
+	if _playing:
+		_playing = false
+		play_stopped.emit()
 
 
 func is_playing() -> bool:

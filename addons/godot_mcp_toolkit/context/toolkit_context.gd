@@ -122,6 +122,18 @@ func is_headless() -> bool:
 	return VersionUtils.is_headless()
 
 
+## The editor's filesystem (EditorFileSystem), for the extension loader's change watch; null
+## where there is none to watch.
+func filesystem() -> Object:
+	return null
+
+
+## The editor's settings (EditorSettings), for the language-server publisher; null outside the
+## editor (the publisher then uses the engine defaults).
+func editor_settings() -> Object:
+	return null
+
+
 ## The undo manager create_undo_action records into (UndoRedo or EditorUndoRedoManager); null
 ## applies actions without history.
 func _undo_manager() -> Object:
