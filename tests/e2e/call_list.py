@@ -34,6 +34,25 @@ class Near(float):
     """In an expectation: a number within 0.5 of this one (a position after real frames)."""
 
 
+class Derived:
+    """In an effect's expectation: a value computed from the call's own answer (a position that
+    follows from the game time a step reports: real frames have no fixed length)."""
+
+    def __init__(self, compute: Callable[[dict[str, Any]], Any]) -> None:
+        self.compute = compute
+
+
+def resolve(expected: Any, answer: dict[str, Any]) -> Any:
+    """``expected`` with every ``Derived`` in it computed from ``answer``."""
+    if isinstance(expected, Derived):
+        return expected.compute(answer)
+    if isinstance(expected, dict):
+        return {key: resolve(value, answer) for key, value in expected.items()}
+    if isinstance(expected, list):
+        return [resolve(item, answer) for item in expected]
+    return expected
+
+
 class Kind(str):
     """In an expectation: any value of this JSON type ("number", "string", ...), for values that
     differ per run (a frame rate)."""
@@ -141,7 +160,9 @@ async def call_tool(bridge: Caller, tool: str, args: dict[str, Any]) -> dict[str
     return await bridge.call_tool(tool, args, timeout=60)
 
 
-async def judge_read(bridge: Caller, read: Read, when: str) -> str:
+async def judge_read(bridge: Caller, read: Read, when: str, own: dict[str, Any] | None = None) -> str:
+    """``read`` through the bridge against its expectation (``own``: the judged call's answer, for
+    ``Derived`` values)."""
     result = await call_tool(bridge, read.tool, read.args)
     answer = body(result)
     if read.code is not None:
@@ -150,7 +171,7 @@ async def judge_read(bridge: Caller, read: Read, when: str) -> str:
         return ""
     if result.get("isError"):
         return f"{when}: {read.tool} failed: {answer}"[:800]
-    where = missing(answer, read.contains)
+    where = missing(answer, resolve(read.contains, own or {}))
     return f"{when}: {read.tool} {where}; got {json.dumps(answer)[:600]}" if where else ""
 
 
@@ -191,7 +212,7 @@ async def run_call(bridge: Caller, host: EngineHost, call: Call, args: dict[str,
     if call.file is not None:
         checks.append(lambda: judge_file(host, call.file))  # type: ignore[arg-type]
     if call.effect is not None:
-        checks.append(lambda: judge_read(bridge, call.effect, "effect"))  # type: ignore[arg-type]
+        checks.append(lambda: judge_read(bridge, call.effect, "effect", outcome.answer))  # type: ignore[arg-type]
     for check in checks:
         found = await check()
         if found:
