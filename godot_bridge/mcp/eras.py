@@ -2,9 +2,10 @@
 
 The SDK locks a connection to the era of its first request. We do not: a
 request whose ``params._meta`` carries ``io.modelcontextprotocol/protocolVersion``
-is a 2026-07-28 request and is served statelessly on its own; everything else
-(``initialize`` always included) is a handshake-era request served by one
-long-lived legacy runner whose ``initialize`` is not an admission gate.
+is a 2026-07-28 request and is served statelessly on its own (``initialize`` and
+``ping``, which that era removed, are -32601 there); everything else is a
+handshake-era request served by one long-lived legacy runner whose ``initialize``
+is not an admission gate.
 
 The SDK parts with no public equivalent are reached only through ``sdk_private``.
 """
@@ -28,7 +29,6 @@ from mcp_types import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
-    SERVER_INFO_META_KEY,
     InitializeRequestParams,
 )
 from mcp_types.version import LATEST_MODERN_VERSION
@@ -102,9 +102,7 @@ class EraRouter:
         if isinstance(route, InboundLadderRejection):
             raise MCPError(code=route.code, message=route.message, data=route.data)
         _check_envelope_types(params)
-        if method == "ping":
-            # Seed 000 serves ping in 2026-07-28 too; the SDK answers -32601 and cannot be told otherwise.
-            return {"resultType": "complete", "_meta": {SERVER_INFO_META_KEY: self.server.server_info_stamp}}
+        # initialize and ping, removed in 2026-07-28, are the SDK's -32601 like any unknown method.
         connection = Connection.from_envelope(
             route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound
         )

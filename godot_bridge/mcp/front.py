@@ -35,6 +35,7 @@ from godot_bridge.mcp.protocol import (
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
     call_result,
+    is_modern,
     needs_envelope_message,
     tools_result,
 )
@@ -170,7 +171,8 @@ class StdioFront:
             self._cancel(obj)
         if note is not None and self._backend is None and not self._loading:
             return  # nothing on the SDK side to tell
-        if isinstance(obj, dict) and obj.get("method") == "initialize" and "id" in obj:
+        if isinstance(obj, dict) and obj.get("method") == "initialize" and "id" in obj and \
+                not is_modern("initialize", obj.get("params")):
             self.handshake_seen = True
             self.handshake_version = None  # the SDK negotiates this handshake; it owns the era from now on
         self._forward(line)
@@ -296,8 +298,7 @@ class StdioFront:
             return lean.response(rid, lean.initialize_result(self.handshake_version, INSTRUCTIONS))
         if method == "server/discover":
             return lean.response(rid, lean.discover_result(INSTRUCTIONS))
-        # ping
-        return lean.response(rid, lean.modern_ping_result() if modern else {})
+        return lean.response(rid, {})  # ping (handshake era: 2026-07-28 removed it, and take() declines that)
 
     def _tools_wire_of(self, modern: bool) -> list[dict[str, Any]] | None:
         """The tools array laid out for the wire, rebuilt when the app's list changes; None: not coverable."""

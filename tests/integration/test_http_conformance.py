@@ -61,11 +61,6 @@ NOT_APPLICABLE_CHECKS: dict[tuple[str, str], Exempt] = {
     ("server-stateless", "sep-2575-http-server-no-independent-requests-on-stream"):
         Exempt(FIXTURE + " (test_streaming_elicitation)"),
     ("server-stateless", "sep-2575-server-no-log-without-loglevel"): Exempt(FIXTURE + " (test_logging_tool)"),
-    ("server-stateless", "sep-2575-http-server-method-not-found-404-initialize"):
-        Exempt("seed 000: initialize is always the handshake, whatever _meta it carries, so a dual-era server "
-               "answers it (200) instead of 404"),
-    ("server-stateless", "sep-2575-http-server-method-not-found-404-ping"):
-        Exempt("seed 000 serves ping in 2026-07-28 too (seed 001 and the suite retire it)"),
     **{("caching", f"sep-2549-{what}-caching-hints"): Exempt(
         f"{what.replace('-', '/', 1).replace('templates-list', 'templates/list')} is not served by this build",
         only_if=r"-32601") for what in ("prompts-list", "resources-list", "resources-templates-list")},

@@ -185,13 +185,19 @@ async def test_handshake_request_with_an_unknown_version_header_is_refused(url: 
     assert ok.status_code == 200 and "result" in ok.json()
 
 
-async def test_initialize_is_always_the_handshake(url: str, client: httpx2.AsyncClient):
-    body = legacy("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                 "clientInfo": {"name": "t", "version": "1"}, "_meta": {
-                                     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                                     "io.modelcontextprotocol/clientCapabilities": {}}})
-    resp = await post(client, url, body, {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "initialize"})
-    assert resp.status_code == 200 and resp.json()["result"]["protocolVersion"] == "2025-06-18"
+@pytest.mark.parametrize("method", ["initialize", "ping"])
+async def test_methods_2026_07_28_removed_are_404(method: str, url: str, client: httpx2.AsyncClient):
+    params = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    resp = await post(client, url, modern_body(method, params), modern_headers(method))
+    assert resp.status_code == 404 and error_of(resp)["code"] == -32601
+    # Named by the header alone, with the envelope in order: the same.
+    body = legacy(method, {**params, "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                               "io.modelcontextprotocol/clientCapabilities": {}}})
+    resp = await post(client, url, body, {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method})
+    assert resp.status_code == 404 and error_of(resp)["code"] == -32601
+    # The handshake's own initialize and ping (no 2026-07-28 marker) are served as always.
+    served = await post(client, url, legacy(method, params if method == "initialize" else None))
+    assert served.status_code == 200 and "result" in served.json()
 
 
 # -- error <-> status ------------------------------------------------------------------------------
