@@ -35,6 +35,7 @@ from mcp_types.version import LATEST_MODERN_VERSION
 from pydantic import ValidationError
 
 from godot_bridge.mcp import sdk_private
+from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     HANDSHAKE_VERSIONS,
     LATEST_HANDSHAKE,
@@ -70,18 +71,21 @@ class EraRouter:
         server: Server[Any],
         outbound: Outbound,
         init_options: InitializationOptions,
+        peer: Peer,
         *,
         handshake_version: str = LATEST_HANDSHAKE,
         client_params: Mapping[str, Any] | None = None,
     ) -> None:
         self.server = server
+        # The client every request here comes from: the handlers' lifespan state (server.py).
+        self.peer = peer
         self._modern_outbound = sdk_private.notify_only(outbound)
         # No admission gate: a handshake-era request is served with or without `initialize`.
         # A router built after the lean path served `initialize` starts from what that negotiated.
         self._legacy = sdk_private.handshake_connection(outbound, handshake_version)
         if client_params is not None:
             self._legacy.client_params = InitializeRequestParams.model_validate(client_params, by_name=False)
-        self._legacy_runner = ServerRunner(server, self._legacy, None, init_options=init_options)
+        self._legacy_runner = ServerRunner(server, self._legacy, peer, init_options=init_options)
         self.handshake_seen = False
 
     async def on_request(
@@ -108,7 +112,7 @@ class EraRouter:
         )
         # serve_one() without its per-request shielded teardown scope when nothing was
         # registered for teardown: that scope was a measurable share of a modern call.
-        runner = ServerRunner(self.server, connection, None)
+        runner = ServerRunner(self.server, connection, self.peer)
         try:
             return await runner.on_request(sdk_private.deny_server_requests(dctx), method, params)
         finally:
@@ -127,10 +131,17 @@ class EraRouter:
                 params["protocolVersion"] = LATEST_HANDSHAKE
         return await self._legacy_runner.on_request(dctx, method, params)
 
+    @property
+    def handshake(self) -> tuple[str, dict[str, Any] | None]:
+        """The handshake era's negotiated version and the client's initialize params, as they stand."""
+        params = self._legacy.client_params
+        dumped = params.model_dump(mode="json", by_alias=True, exclude_none=True) if params is not None else None
+        return self._legacy.protocol_version, dumped
+
     async def on_notify(self, dctx: DispatchContext[Any], method: str, params: Mapping[str, Any] | None) -> None:
         if is_modern(method, params):
             connection = Connection.from_envelope(LATEST_MODERN_VERSION, None, None, outbound=self._modern_outbound)
-            runner = ServerRunner(self.server, connection, None)
+            runner = ServerRunner(self.server, connection, self.peer)
             await runner.on_notify(sdk_private.deny_server_requests(dctx), method, params)
             return
         await self._legacy_runner.on_notify(dctx, method, params)

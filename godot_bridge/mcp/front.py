@@ -29,6 +29,7 @@ from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.dispatch import UnknownTool
 from godot_bridge.mcp import lean
 from godot_bridge.mcp.lineio import LineReader, LineWriter, claim_stdout, open_reader, open_writer
+from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     CONNECTION_CLOSED,
     INTERNAL_ERROR,
@@ -93,6 +94,9 @@ class Backend(Protocol):
 class StdioFront:
     def __init__(self, app: BridgeApp, reader: LineReader, writer: LineWriter, *, lean_path: bool = True) -> None:
         self.app = app
+        # The one client on this pipe, in both eras: its own tool list (and, once the SDK path
+        # loads, its log level and subscriptions).
+        self.peer = Peer(app.tool_list(), standing=True)
         self._reader, self.writer = reader, writer
         self._lean = lean_path
         self.unanswered = Unanswered()
@@ -302,7 +306,7 @@ class StdioFront:
 
     def _tools_wire_of(self, modern: bool) -> list[dict[str, Any]] | None:
         """The tools array laid out for the wire, rebuilt when the app's list changes; None: not coverable."""
-        tools = self.app.tools()
+        tools = self.app.tools(self.peer.tools)
         cached = self._tools_wire.get(modern)
         if cached is None or cached[0] is not tools:
             shaped = [lean.wire_tool(tool, modern) for tool in tools]
@@ -332,7 +336,7 @@ class StdioFront:
                     body["message"] = message
                 await self.write(lean.notify("notifications/progress", body))
         try:
-            outcome = await self.app.call_tool(params["name"], params.get("arguments"), progress)
+            outcome = await self.app.call_tool(params["name"], params.get("arguments"), self.peer.tools, progress)
         except UnknownTool as exc:
             return lean.error(request.rid, INVALID_PARAMS, str(exc))
         result = call_result(outcome, request.modern, splice=lean.splice)
@@ -377,7 +381,7 @@ async def run_stdio(app: BridgeApp, *, stdin: BinaryIO | None = None, stdout: Bi
         except anyio.WouldBlock:
             pass  # announcements are already queued and unsent; one more would say nothing new
 
-    app.on_list_changed(announce)
+    front.peer.tools.on_change = announce
 
     async def announcer() -> None:
         with anyio.move_on_after(DIAL_DELAY_S):  # a client that lists no tools still gets its editor

@@ -47,6 +47,7 @@ from godot_bridge.app import BridgeApp
 from godot_bridge.mcp import http_headers as rules
 from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed
+from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.server import build_server
 
 log = logging.getLogger(__name__)
@@ -194,8 +195,11 @@ async def _read_body(request: Request, limit: int) -> bytes:
 class McpHttp:
     """The ``/mcp`` endpoint and the server card, over one ``BridgeApp``."""
 
-    def __init__(self, server: Server[Any], init_options: InitializationOptions, options: HttpOptions) -> None:
+    def __init__(self, server: Server[Any], init_options: InitializationOptions, options: HttpOptions,
+                 stateless: Peer) -> None:
         self.server, self.init_options, self.options = server, init_options, options
+        # Every request outside a session is this one client: one shared tool list, no standing stream.
+        self.stateless = stateless
 
     # A plain ASGI callable (not a request function), so SSE can be streamed by hand; Starlette
     # calls it for every method on /mcp and the transport rules run in seed order.
@@ -279,7 +283,7 @@ class McpHttp:
         meta = params.get("_meta") if isinstance(params, dict) else None
         dctx = _HttpDispatchContext(exchange, rid, meta.get("progressToken") if isinstance(meta, dict) else None,
                                     headers)
-        router = EraRouter(self.server, dctx, self.init_options)  # type: ignore[arg-type]
+        router = EraRouter(self.server, dctx, self.init_options, self.stateless)  # type: ignore[arg-type]
         await self._respond(router, dctx, message, modern, scope, receive, send)
         return None
 
@@ -375,10 +379,11 @@ def handshake_options(init: InitializationOptions) -> InitializationOptions:
 def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
     """The ASGI app: ``/mcp``, the server card, and a lifespan that owns the editor link."""
     bus = InMemorySubscriptionBus()
-    feed = ErrorFeed(app.errors, bus, standing=False)
+    feed = ErrorFeed(app.errors, bus)
     server = build_server(app, bus, feed)
     init_options = handshake_options(server.create_initialization_options(NotificationOptions(tools_changed=True)))
-    mcp = McpHttp(server, init_options, options)
+    stateless = Peer(app.tool_list(), standing=False)
+    mcp = McpHttp(server, init_options, options, stateless)
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
 
     def announce() -> None:
@@ -391,7 +396,7 @@ def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
         except anyio.WouldBlock:
             pass  # announcements are already queued and unsent; one more says nothing new
 
-    app.on_list_changed(announce)
+    stateless.tools.on_change = announce
 
     async def announcer() -> None:
         async with recv_announce:
@@ -402,7 +407,7 @@ def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tg:
             tg.start_soon(announcer)
-            tg.start_soon(feed.run, None, lambda: False)  # 2026-07-28 listen streams only (see error_feed)
+            tg.start_soon(feed.run)
             await app.start()
             try:
                 yield

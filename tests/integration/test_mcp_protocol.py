@@ -137,9 +137,13 @@ async def test_unknown_method_and_unknown_tool(bridge: BridgeProcess):
     assert (await bridge.request("resources/frobnicate"))["error"]["code"] == -32601
     resp = await bridge.request("tools/call", {"name": "no_such_tool", "arguments": {}})
     assert resp["error"]["code"] == -32602 and "no_such_tool" in resp["error"]["message"]
-    resp = await bridge.request("tools/call", {"name": "tilemap_set_cells", "arguments": {}}, modern=True)
-    assert resp["error"]["code"] == -32602
-    assert "discover_tools" in resp["error"]["message"]  # says how to make it callable
+    # A tool of a group not loaded is loaded for the call (its arguments are then checked), and
+    # the client is told its list changed.
+    await bridge.request("initialize", init_params("2025-11-25"))
+    resp = await bridge.request("tools/call", {"name": "tilemap_set_cells", "arguments": {}})
+    assert resp["result"]["isError"] is True and "INVALID_PARAMS" in resp["result"]["content"][0]["text"]
+    await bridge.wait_notification("notifications/tools/list_changed")
+    assert "tilemap_set_cells" in await bridge.tool_names()
 
 
 async def test_argument_validation_is_a_tool_error_naming_the_parameter(bridge: BridgeProcess):
