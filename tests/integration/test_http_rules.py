@@ -85,12 +85,20 @@ async def test_no_version_header_is_a_handshake_request_with_no_admission_gate(u
     init = await post(client, url, legacy("initialize", {"protocolVersion": "2099-01-01", "capabilities": {},
                                                           "clientInfo": {"name": "t", "version": "1"}}))
     assert init.json()["result"]["protocolVersion"] == "2025-11-25"
-    assert "mcp-session-id" not in init.headers
+    assert len(init.headers["mcp-session-id"]) >= 32  # a session is offered; using it is up to the client
 
 
-async def test_a_session_id_from_an_older_server_is_ignored(url: str, client: httpx2.AsyncClient):
+async def test_an_unknown_session_id_is_404(url: str, client: httpx2.AsyncClient):
     resp = await post(client, url, legacy("tools/list"), {"Mcp-Session-Id": "stale-session"})
-    assert resp.status_code == 200 and "result" in resp.json() and "mcp-session-id" not in resp.headers
+    assert resp.status_code == 404 and error_of(resp)["code"] == -32001
+    note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert (await post(client, url, note, {"Mcp-Session-Id": "stale-session"})).status_code == 404
+    for method in ("GET", "DELETE"):
+        resp = await client.request(method, url, headers={"Mcp-Session-Id": "stale-session", **ACCEPT})
+        assert resp.status_code == 404
+    # 2026-07-28 has no sessions: the header means nothing there.
+    modern = await post(client, url, modern_body("tools/list"), modern_headers("tools/list", **{"Mcp-Session-Id": "x"}))
+    assert modern.status_code == 200 and "result" in modern.json()
 
 
 async def test_both_eras_on_one_server_request_by_request(url: str, client: httpx2.AsyncClient):
