@@ -12,6 +12,7 @@ from typing import Any
 
 from godot_bridge import groups
 from godot_bridge.catalogue import Catalogue, ToolDef, load_catalogue
+from godot_bridge.completions import CompletionService
 from godot_bridge.config import Settings
 from godot_bridge.dispatch import ProgressFn, RateLimiter, ToolDispatch
 from godot_bridge.images import ImageStore
@@ -79,6 +80,7 @@ class BridgeApp:
             script_limit_kb=lambda: self.settings.script_read_limit_kb, images=self.images, errors=self.errors,
         )
         self.prompts = PromptService()
+        self.completions = CompletionService(settings.project_path, self.editor, self.prompts)
         timing = self.editor.timing
         self.live_config = LiveConfig(settings, self.apply_settings, debounce_ms=timing.watch_debounce_ms,
                                       poll_interval=timing.watch_poll, force_polling=timing.force_polling)

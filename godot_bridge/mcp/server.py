@@ -120,7 +120,7 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         on_subscriptions_listen=ErrorListen(ListenHandler(bus), feed),
         on_subscribe_resource=subscribe,
         on_unsubscribe_resource=unsubscribe,
-        **content_handlers(app.resources, app.prompts),
+        **content_handlers(app.resources, app.prompts, app.completions),
     )
     # Registered here, not as on_set_logging_level: that keyword warns (logging is deprecated in
     # 2026-07-28), yet handshake clients still use it and the capability is derived from it.

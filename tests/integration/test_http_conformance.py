@@ -37,7 +37,6 @@ NOT_APPLICABLE_SCENARIOS: dict[str, str] = {
         "basic-elicitation", "basic-sampling", "basic-list-roots", "request-state", "multiple-input-requests",
         "multi-round", "missing-input-response", "non-tool-request", "result-type", "unsupported-methods",
         "tampered-state", "capability-check", "ignore-extra-params", "validate-input")},
-    "completion-complete": "completions are not offered (no prompt or template arguments to complete)",
     "http-custom-header-server-validation": "no tool declares an x-mcp-header parameter (no Mcp-Param-* headers)",
 }
 
@@ -64,9 +63,10 @@ NOT_APPLICABLE_CHECKS: dict[tuple[str, str], Exempt] = {
 # Scenarios that must have run (a renamed or skipped scenario must not pass silently).
 MUST_RUN = {
     "2026-07-28": {"server-stateless", "http-header-validation", "dns-rebinding-protection", "caching", "tools-list",
-                   "server-sse-multiple-streams"},
+                   "server-sse-multiple-streams", "completion-complete"},
     "2025-11-25": {"server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-session-lifecycle",
-                   "server-sse-multiple-streams", "logging-set-level", "resources-subscribe", "resources-unsubscribe"},
+                   "server-sse-multiple-streams", "logging-set-level", "resources-subscribe", "resources-unsubscribe",
+                   "completion-complete"},
 }
 
 

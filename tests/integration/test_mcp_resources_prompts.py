@@ -3,6 +3,7 @@ the real bridge process, in both protocol eras (issue 12)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -13,8 +14,10 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp_types import PromptReference, ResourceTemplateReference
 
 from tests.bridge_process import ROOT, bridge_env
+from tests.http_bridge import HttpBridgeProcess
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
@@ -122,6 +125,46 @@ async def test_resources_listed_read_and_refused(mode: str, data_home: Path, gam
                 await client.read_resource("godot://script/nope.gd")
             assert "does not exist" in missing.value.error.message
             assert missing.value.error.code == (-32002 if mode == "legacy" else -32602)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("mode", ERAS)
+async def test_completions(mode: str, transport: str, data_home: Path, game_project: Path):
+    with anyio.fail_after(30):
+        async with contextlib.AsyncExitStack() as stack:
+            target: Any = params(data_home, game_project)
+            if transport == "http":
+                target = (await stack.enter_async_context(HttpBridgeProcess(bridge_env(data_home, game_project)))).url
+            client = await stack.enter_async_context(Client(target, mode=mode, cache=None))
+            if mode == "legacy":
+                assert client.server_capabilities.completions is not None
+            else:  # a pinned client skips the probe: ask the server itself
+                assert "completions" in (await client.session.send_discover("2026-07-28"))["capabilities"]
+            scenes = ResourceTemplateReference(type="ref/resource", uri="godot://scene/{path}")
+            scripts = ResourceTemplateReference(type="ref/resource", uri="godot://script/{path}")
+            done = (await client.complete(scenes, {"name": "path", "value": "ma"})).completion
+            assert (done.values, done.total, done.has_more) == (["main.tscn"], 1, False)
+            # linked/ leads out of the project: never listed.
+            assert (await client.complete(scripts, {"name": "path", "value": ""})).completion.values == ["player.gd"]
+            write_test = PromptReference(type="ref/prompt", name="write-test")
+            framework = await client.complete(write_test, {"name": "framework", "value": ""})
+            assert framework.completion.values == ["gut", "gdunit4"]
+
+
+async def test_node_path_completes_to_the_open_scene_nodes(sim: ToolkitSim, data_home: Path, project_dir: Path):
+    debug = PromptReference(type="ref/prompt", name="debug-scene")
+    tree = {"name": "Main", "class": "Node2D", "path": ".", "children": [
+        {"name": "Player", "class": "Node2D", "path": "Player", "children": [
+            {"name": "Gun", "class": "Sprite2D", "path": "Player/Gun", "children": []}]},
+        {"name": "HUD", "class": "Control", "path": "HUD", "children": []}]}
+    sim.script("scene.get_tree", {"result": {"success": True, "scene_path": "res://main.tscn", "tree": tree}},
+               times=None)
+    with anyio.fail_after(30):
+        async with Client(params(data_home, project_dir), mode="legacy", cache=None) as client:
+            await client.call_tool("scene_get_tree", {})  # the editor is connected
+            done = await client.complete(debug, {"name": "node_path", "value": "pla"})
+    assert done.completion.values == ["Player", "Player/Gun"]
+    assert sim.requests("scene.get_tree")[-1].params == {"max_depth": -1}
 
 
 @pytest.mark.parametrize("mode", ERAS)
