@@ -21,14 +21,13 @@ from typing import Any, Protocol
 from godot_bridge import ceiling, groups, results
 from godot_bridge.catalogue import ToolDef
 from godot_bridge.errors import ToolError
-from godot_bridge.progress import ProgressFn
+from godot_bridge.progress import Heartbeat, ProgressFn
 from godot_bridge.results import ToolOutcome
 from godot_bridge.surface import Surface, ToolList, readonly_allowed, version_allows
 from godot_bridge.validation import validate_arguments
 
 log = logging.getLogger("godot_bridge.calls")
 
-ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 # A bridge-channel tool served in this process (editor_launch, ...); discover_tools is the default.
 BridgeTool = Callable[[dict[str, Any], ProgressFn | None], Awaitable[ToolOutcome]]
 
@@ -43,6 +42,14 @@ def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
         if isinstance(value, str) and value in aliases:
             out[param] = aliases[value]
     return out
+
+
+def waits_for(tool: ToolDef, args: dict[str, Any]) -> str:
+    """What a call of ``tool`` waits for while nothing answers (the heartbeat's message)."""
+    channel = args.get("channel") if "channel_arg" in tool.handling else tool.channel
+    who = {"editor": "the Godot editor to answer", "runtime": "the running game to answer",
+           "game": "the running game to answer", "lsp": "Godot's language server to answer"}
+    return f"{tool.name}: waiting for {who.get(str(channel), 'it to finish')}"
 
 
 class UnknownTool(Exception):
@@ -122,7 +129,11 @@ class ToolDispatch:
         try:
             args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
             self._check_version(tool)
-            outcome = await self._route(tool, args, tools, progress)
+            if progress is None or tool.meta:
+                outcome = await self._route(tool, args, tools, progress)
+            else:
+                async with Heartbeat(progress, waits_for(tool, args)) as beat:
+                    outcome = await self._route(tool, args, tools, beat)
         except ToolError as err:
             return results.failure(err)
         return ceiling.check(tool.name, tool.input_schema, outcome, self.result_limit_kb) or outcome

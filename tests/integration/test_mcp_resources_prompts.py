@@ -287,3 +287,32 @@ async def test_progress_during_a_game_start_wait(mode: str, sim: ToolkitSim, dat
             queued = await client.call_tool("scene_get_tree", {}, progress_callback=on_progress)
             assert not queued.is_error
             assert any("queued in the editor" in (m or "") for _, m in seen), seen
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_progress_while_a_plain_command_is_slow(transport: str, sim: ToolkitSim, data_home: Path,
+                                                      project_dir: Path):
+    # Neither queued nor announced: the editor just takes 6.5 s to answer. The call still hears,
+    # at least every few seconds, what it waits for.
+    sim.script("scene.get_tree", {"sleep": 6.5}, {"result": {"success": True, "nodes": []}})
+    seen: list[tuple[float, float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((anyio.current_time(), progress, message))
+
+    with anyio.fail_after(40):
+        async with contextlib.AsyncExitStack() as stack:
+            target: Any = params(data_home, project_dir)
+            if transport == "http":
+                target = (await stack.enter_async_context(HttpBridgeProcess(bridge_env(data_home, project_dir)))).url
+            client = await stack.enter_async_context(Client(target, mode="legacy", cache=None))
+            await client.call_tool("discover_tools", {})  # warm: the editor is dialled
+            started = anyio.current_time()
+            result = await client.call_tool("scene_get_tree", {}, progress_callback=on_progress)
+            ended = anyio.current_time()
+    assert not result.is_error, result
+    assert len(seen) >= 2, seen
+    assert all("scene_get_tree: waiting for the Godot editor to answer" in (m or "") for _, _, m in seen)
+    gaps = [b - a for a, b in zip([started] + [t for t, _, _ in seen], [t for t, _, _ in seen] + [ended])]
+    assert max(gaps) < 5, gaps
+    assert [p for _, p, _ in seen] == sorted({p for _, p, _ in seen})
