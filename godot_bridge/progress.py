@@ -137,7 +137,7 @@ class Heartbeat:
         self.waiting_for = waiting_for  # e.g. "scene_get_tree: waiting for the Godot editor to answer"
         self.interval = interval
         self._started = self._last_at = time.monotonic()
-        self._last = 0.0
+        self._last: float | None = None  # the progress value last sent (none yet)
         self._total: float | None = None
         self._lock = asyncio.Lock()  # one notification at a time, so they reach the client in order
         self._stop = asyncio.Event()
@@ -148,7 +148,7 @@ class Heartbeat:
         async with self._lock:
             if total is not None:
                 self._total = total
-            if progress <= self._last:
+            if self._last is not None and progress <= self._last:
                 progress = self._last + REPEAT_STEP
             await self._send(progress, total if total is None or progress <= total else None, message)
 
@@ -177,7 +177,7 @@ class Heartbeat:
                 if self._stop.is_set():
                     break
                 step = 1.0 if self._total is None else REPEAT_STEP
-                value = self._last + step
+                value = (self._last or 0.0) + step
                 total = self._total if self._total is not None and value <= self._total else None
                 elapsed = time.monotonic() - self._started
                 await self._send(value, total, f"{self.waiting_for} ({elapsed:.0f} s so far)")

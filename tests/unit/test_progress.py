@@ -147,3 +147,11 @@ async def test_heartbeat_survives_a_client_that_is_gone():
     async with Heartbeat(gone, "x", interval=0.01) as beat:
         await beat(1, None, "still fine")
         await asyncio.sleep(0.05)
+
+
+async def test_heartbeat_passes_a_first_report_of_zero_as_it_is():
+    sent = Sent()
+    async with Heartbeat(sent, "x", interval=10) as beat:
+        await beat(0, 3, "starting")
+        await beat(3, 3, "done")
+    assert [(p, t) for p, t, _ in sent.items] == [(0, 3), (3, 3)]
