@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from godot_bridge import __version__
+from godot_bridge import __version__, private_files
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.channel import WsChannel
 from godot_bridge.editor.registry import RegistryEntry, is_pid_alive, project_key, read_registry
@@ -142,7 +142,8 @@ def start_editor(binary: GodotBinary, project: Path) -> Launched:
     else:
         detach = {"start_new_session": True}
     try:
-        with open(log_path, "wb") as log_file:
+        # The temp folder is shared: the editor's output is for this user only.
+        with private_files.open_private(log_path) as log_file:
             process = subprocess.Popen(  # noqa: S603 - the binary is the user's own GODOT_BIN / published path
                 command,
                 stdin=subprocess.DEVNULL,

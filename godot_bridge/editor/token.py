@@ -10,6 +10,9 @@ plugin restart is always the one sent. Two sources, in order:
   It is checked lexically (absolute, no ``..``, that suffix) before anything is
   opened, so a tampered registry cannot point the bridge at an arbitrary file.
 
+Either file is refused when group or other users may read or write it (where the
+platform has Unix permissions): whoever reads the token can run code in the editor.
+
 Every failure is an ``AUTH_FAILED`` with its own message and hint, so the user
 can tell which of the rules tripped.
 """
@@ -20,6 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+from godot_bridge import private_files
 from godot_bridge.editor.registry import RegistryEntry
 from godot_bridge.errors import ToolError
 
@@ -89,9 +93,24 @@ def locate(override: Path | None, entry: RegistryEntry | None, *, project: str, 
     return TokenSource(path, "registry")
 
 
+def _refuse_if_exposed(source: TokenSource) -> None:
+    try:
+        exposed = private_files.exposure(source.path)
+    except OSError:
+        return  # reading it says what is wrong
+    if exposed:
+        raise _fail(
+            f"the token file {source.describe()} is {exposed}: another local account could read it and "
+            "run code in your editor",
+            f"Make it private: {private_files.fix_command(source.path)} (the plugin creates it 0600; "
+            "if it keeps coming back readable, update the plugin and restart the editor).",
+        )
+
+
 def read(source: TokenSource) -> str:
     """The token text (surrounding whitespace dropped: an operator's file may end in a newline)."""
     hint = _HINT_OVERRIDE if source.origin == ENV_OVERRIDE else _HINT_REGISTRY
+    _refuse_if_exposed(source)
     try:
         data = source.path.read_bytes()
     except OSError as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from godot_bridge.lsp.uris import from_lsp_position, uri_to_path, uri_to_res
+from godot_bridge.lsp.uris import file_name, from_lsp_position, is_file_uri, map_file_uris, uri_to_res
 
 SEVERITIES = {1: "error", 2: "warning", 3: "info", 4: "hint"}
 
@@ -207,14 +207,18 @@ def location(project_path: str, uri: Any, range_: Any) -> dict[str, Any] | None:
     res = uri_to_res(project_path, uri)
     if res is not None:
         out["file"] = res
+    elif is_file_uri(uri):
+        # Outside the project (an addon symlinked in, an engine stub): the file's name, never
+        # the machine path (no tool takes one, and it tells the model about the user's disk).
+        out["outside_project"] = file_name(uri)
     else:
-        local = uri_to_path(uri)
-        # Outside the project (an addon symlinked in, an engine stub): say where, plainly.
-        if local is not None:
-            out["path"] = local
-        else:
-            out["uri"] = uri
+        out["uri"] = uri  # another scheme (gdscript://native/...): no machine path in it
     return out
+
+
+def where(loc: dict[str, Any]) -> str:
+    """The file a shaped location points at, whichever key says it."""
+    return str(loc.get("file") or loc.get("outside_project") or loc.get("uri"))
 
 
 def locations(project_path: str, raw: Any) -> list[dict[str, Any]]:
@@ -232,9 +236,24 @@ def locations(project_path: str, raw: Any) -> list[dict[str, Any]]:
             shaped = location(project_path, item.get("uri"), item.get("range"))
         if shaped is None:
             continue
-        key = (shaped.get("file") or shaped.get("path") or shaped.get("uri"), shaped["line"], shaped["column"])
+        key = (where(shaped), shaped["line"], shaped["column"])
         if key not in seen:
             seen.add(key)
             out.append(shaped)
-    out.sort(key=lambda loc: (str(loc.get("file") or loc.get("path") or loc.get("uri")), loc["line"], loc["column"]))
+    out.sort(key=lambda loc: (where(loc), loc["line"], loc["column"]))
     return out
+
+
+# ---------------------------------------------------------------- file URIs in text
+
+
+def without_file_uris(project_path: str, value: Any) -> Any:
+    """``value`` (a tool's payload) with every ``file:`` URI in its strings shown as ``res://`` /
+    a file name (``uris.map_file_uris``): hover links, diagnostic messages, symbol details."""
+    if isinstance(value, str):
+        return map_file_uris(project_path, value)
+    if isinstance(value, dict):
+        return {key: without_file_uris(project_path, item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [without_file_uris(project_path, item) for item in value]
+    return value

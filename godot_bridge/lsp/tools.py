@@ -29,7 +29,7 @@ from godot_bridge.lsp.client import (
 )
 from godot_bridge.lsp.endpoint import PortProbe, Resolution, resolve_endpoint, tcp_accepts
 from godot_bridge.lsp.scan import chunks, find_scripts
-from godot_bridge.lsp.uris import is_shader, parse_res_path, res_to_uri, to_lsp_position
+from godot_bridge.lsp.uris import is_shader, map_file_uris, parse_res_path, res_to_uri, to_lsp_position
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class LspService:
         if handler is None:
             raise ToolError("INTERNAL", f"{tool_name} is not an LSP tool")
         try:
-            return await handler(args, progress)
+            payload = await handler(args, progress)
         except LspConflictError as exc:
             raise await self._conflict(str(exc)) from exc
         except LspTimeoutError as exc:
@@ -109,16 +109,19 @@ class LspService:
         except LspClosedError as exc:
             raise await self._connection_lost(str(exc)) from exc
         except LspResponseError as exc:
+            said = map_file_uris(self._project, exc.message)
             if exc.code == -32601:
                 raise ToolError(
                     "UNSUPPORTED",
-                    f"this Godot version's language server does not implement that request ({exc.message})",
+                    f"this Godot version's language server does not implement that request ({said})",
                 ) from exc
             raise ToolError(
                 "RPC_ERROR",
-                f"Godot's language server refused the request: {exc.message or exc.code}",
+                f"Godot's language server refused the request: {said or exc.code}",
                 hint="Check that the file parses (lsp_diagnostics), then retry.",
             ) from exc
+        # Godot's text links files by machine path (file:///home/<user>/...): the model gets res://.
+        return shape.without_file_uris(self._project, payload)
 
     async def aclose(self) -> None:
         async with self._connect_lock:
@@ -330,7 +333,9 @@ class LspService:
         if text is None:
             return {**base, "note": "nothing to show at this position; point at an identifier"}
         # Hover text is the script's own doc comments plus engine docs: project content the
-        # toolkit never saw, so the bridge wraps it itself (C21).
+        # toolkit never saw, so the bridge wraps it itself (C21), its file links mapped first so
+        # that nothing decoded from them lands inside the envelope unscrubbed.
+        text = map_file_uris(self._project, text)
         return {**base, "hover": untrusted.wrap(text, kind="hover", source="godot-lsp")}
 
     async def _completion(self, args: dict[str, Any], progress: ProgressFn | None) -> dict[str, Any]:
@@ -370,7 +375,7 @@ class LspService:
         raw = await client.request("textDocument/references", params)
         self._check_conflict(client)
         found = shape.locations(client.project_path, raw)
-        files = {loc.get("file") or loc.get("path") or loc.get("uri") for loc in found}
+        files = {shape.where(loc) for loc in found}
         payload: dict[str, Any] = {
             **base,
             "total": len(found),

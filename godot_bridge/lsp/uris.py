@@ -83,7 +83,10 @@ def uri_to_path(uri: str) -> str | None:
         rest = rest[2:]
         slash = rest.find("/")
         authority, rest = (rest, "") if slash < 0 else (rest[:slash], rest[slash:])
-        if authority.lower() not in ("", "localhost"):
+        drive = unquote(authority)
+        if _DRIVE.match(drive):
+            rest = "/" + drive + rest  # 'file://C:/x': Godot before 4.5 wrote Windows URIs so
+        elif authority.lower() not in ("", "localhost"):
             return None  # a network share; never inside a local project we can map
     path = unquote(rest).replace("\\", "/")
     if re.match(r"^/[A-Za-z]:(/|$)", path):
@@ -129,6 +132,93 @@ def uri_to_res(
     return "res://" + "/".join(parts[len(root) :])
 
 
+def file_name(uri: str) -> str:
+    """The decoded last segment of a URI's path (``file:///a/b%20c.gd`` -> ``b c.gd``)."""
+    path = uri_to_path(uri)
+    parts = _segments(path if path is not None else unquote(uri.partition(":")[2]).replace("\\", "/"))
+    return parts[-1] if parts else ""
+
+
+def is_file_uri(text: str) -> bool:
+    return text[:5].lower() == "file:"
+
+
+def model_path(project_path: str | os.PathLike[str], uri: str) -> str:
+    """How a ``file:`` URI is shown to the model: its ``res://`` path inside the project, only its
+    file name outside it (a machine path tells the model about the user's disk and no tool takes
+    one). A fragment (``#L12``) is kept."""
+    uri, mark, fragment = uri.partition("#")
+    res = uri_to_res(project_path, uri)
+    return (res if res is not None else file_name(uri)) + mark + fragment
+
+
+# ---------------------------------------------------------------- file URIs inside text
+
+# A file URI starting in prose or markup: not inside a word, a scheme or a path (after '/', so
+# that a res:// path this module wrote, say 'res://file:/x.gd', is never mapped a second time).
+_FILE_URI = re.compile(r"(?<![\w+.\-/])file:/", re.IGNORECASE)
+# Where a bare URI ends: whitespace or a character that closes the markup around it.
+_BARE_END = re.compile(r"[\s<>\"'`|)\]]")
+
+
+def _root_spellings(project_path: str | os.PathLike[str]) -> list[str]:
+    """The project root as a URI prefix, percent-encoded (Godot 4.5+) or raw (earlier Godot wrote
+    ``"file://" + path`` unencoded, spaces and all)."""
+    raw = "/".join(_segments(_slashes(project_path)))
+    return [path_to_uri(project_path), "file:///" + raw, "file://" + raw]
+
+
+def _link_end(text: str, start: int) -> int:
+    """Where the URI starting at ``start`` ends."""
+    if text.startswith("](", start - 2):
+        # A markdown link's destination, Godot's hover "[player.gd](file:///…)": it runs to the
+        # ')' that closes the link, so spaces and balanced parentheses are part of the path.
+        depth = 0
+        for index in range(start, len(text)):
+            char = text[index]
+            if char == "\n" or (char == ")" and depth == 0):
+                return index
+            depth += {"(": 1, ")": -1}.get(char, 0)
+        return len(text)
+    if start and text[start - 1] == "<":  # <file:///…>
+        close = text.find(">", start)
+        return close if close >= 0 and "\n" not in text[start:close] else start + len("file:/")
+    return start
+
+
+def map_file_uris(project_path: str | os.PathLike[str], text: str) -> str:
+    """``text`` with every ``file:`` URI replaced by its ``model_path`` (non-ASCII names decoded).
+
+    A bare URI (not in a markdown link or <…>) ends at whitespace, except inside the project root
+    when the root is spelled out raw (with its spaces); trailing sentence punctuation is not part of it.
+    """
+    if "file:" not in text.lower():
+        return text
+    roots = _root_spellings(project_path)
+    fold = _case_insensitive(_slashes(project_path), None)
+    out: list[str] = []
+    pos = 0
+    while (match := _FILE_URI.search(text, pos)) is not None:
+        start = match.start()
+        end = _link_end(text, start)
+        if end == start:
+            body = start
+            head = text[start:].lower() if fold else text[start:]
+            for root in roots:
+                if head.startswith((root.lower() if fold else root) + "/"):
+                    body = start + len(root)
+                    break
+            bare = _BARE_END.search(text, body)
+            end = bare.start() if bare is not None else len(text)
+            while end > body and text[end - 1] in ".,;:!?":
+                end -= 1
+        out.append(text[pos:start])
+        out.append(model_path(project_path, text[start:end]))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def res_to_local(project_path: str | os.PathLike[str], res_path: str) -> str:
     """Host path string for a clean ``res://`` path (``/`` separators)."""
     root = _slashes(project_path).rstrip("/")
@@ -145,7 +235,8 @@ def parse_res_path(raw: str) -> str:
     ``scripts/a.gd`` is accepted as ``res://scripts/a.gd``. Refused with PATH_DENIED:
     other schemes (``user://``), absolute paths, drive letters, ``..``, and any ':' in
     a segment (on Windows ``proj / "C:x"`` would leave the project). Refused with
-    UNSUPPORTED_FILE_TYPE: anything but .gd, .gdshader, .gdshaderinc.
+    INVALID_PATH (the toolkit's code for a file of the wrong kind): anything but .gd,
+    .gdshader, .gdshaderinc.
     """
     text = raw.strip().replace("\\", "/")
     if not text:
@@ -162,8 +253,9 @@ def parse_res_path(raw: str) -> str:
             raise ToolError("PATH_DENIED", f"{raw!r} leaves the project or is not a plain res:// path")
     if not parts or not parts[-1].lower().endswith(SUPPORTED_EXTENSIONS):
         raise ToolError(
-            "UNSUPPORTED_FILE_TYPE",
+            "INVALID_PATH",
             f"{raw!r} is not a GDScript or shader file (.gd, .gdshader, .gdshaderinc)",
+            hint="The language server reads scripts and shaders only: pass a .gd, .gdshader or .gdshaderinc path.",
         )
     return "res://" + "/".join(parts)
 

@@ -31,7 +31,8 @@ from mcp_types import (
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from godot_bridge.mcp.wire import MAX_DEPTH, LineError, decode_line, request_id, too_deep
+from godot_bridge.mcp.envelope import Dropped, Refused
+from godot_bridge.mcp.wire import MAX_DEPTH, decode_line, request_id, too_deep
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +47,14 @@ def classify_line(line: bytes) -> SessionMessage | JSONRPCError | None:
         return None
     try:
         obj = decode_line(text)
-    except LineError as exc:
+    except Refused as exc:
         return error(exc.rid, exc.code, exc.message)
+    except Dropped as exc:
+        log.info("dropped a malformed notification: %s", exc)
+        return None
     try:
         return SessionMessage(jsonrpc_message_adapter.validate_python(obj, by_name=False))
-    except ValidationError:
+    except ValidationError:  # envelope.check passed it: a rule of the SDK's we do not know of
         return error(request_id(obj), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
 
 

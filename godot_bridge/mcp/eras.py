@@ -24,8 +24,6 @@ from mcp.shared.dispatcher import DispatchContext, Outbound
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
 from mcp_types import (
-    CLIENT_CAPABILITIES_META_KEY,
-    CLIENT_INFO_META_KEY,
     INTERNAL_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
@@ -46,15 +44,11 @@ from godot_bridge.mcp.protocol import (
 
 log = logging.getLogger(__name__)
 
-def _check_envelope_types(params: Mapping[str, Any]) -> None:
-    """The SDK ladder checks presence; we also refuse mistyped values with -32602."""
-    meta = params["_meta"]
-    caps = meta.get(CLIENT_CAPABILITIES_META_KEY)
-    if CLIENT_CAPABILITIES_META_KEY in meta and not isinstance(caps, Mapping):
-        raise MCPError(INVALID_PARAMS, f"params._meta[{CLIENT_CAPABILITIES_META_KEY!r}] must be an object")
-    info = meta.get(CLIENT_INFO_META_KEY)
-    if info is not None and not isinstance(info, Mapping):
-        raise MCPError(INVALID_PARAMS, f"params._meta[{CLIENT_INFO_META_KEY!r}] must be an object")
+def _invalid_params(exc: ValidationError) -> MCPError:
+    """Name what was wrong (the SDK answers every one of these "Invalid request parameters")."""
+    problems = [f"params.{'.'.join(str(part) for part in err['loc'])}: {err['msg']}" for err in exc.errors()[:3]]
+    more = f" (and {exc.error_count() - 3} more)" if exc.error_count() > 3 else ""
+    return MCPError(INVALID_PARAMS, "Invalid params: " + "; ".join(problems) + more)
 
 
 def _internal(exc: Exception) -> MCPError:
@@ -95,8 +89,10 @@ class EraRouter:
             if is_modern(method, params):
                 return await self._modern(dctx, method, params)
             return await self._handshake(dctx, method, params)
-        except (MCPError, ValidationError):
+        except MCPError:
             raise
+        except ValidationError as exc:
+            raise _invalid_params(exc) from None
         except Exception as exc:
             raise _internal(exc) from None
 
@@ -105,7 +101,6 @@ class EraRouter:
         route = classify_inbound_request({"method": method, "params": params})
         if isinstance(route, InboundLadderRejection):
             raise MCPError(code=route.code, message=route.message, data=route.data)
-        _check_envelope_types(params)
         # initialize and ping, removed in 2026-07-28, are the SDK's -32601 like any unknown method.
         connection = Connection.from_envelope(
             route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound

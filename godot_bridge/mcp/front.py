@@ -41,7 +41,8 @@ from godot_bridge.mcp.protocol import (
     tools_result,
 )
 from godot_bridge.mcp.unanswered import EOF_GRACE_S, Unanswered
-from godot_bridge.mcp.wire import LineError, decode_line
+from godot_bridge.mcp.envelope import Dropped, Refused
+from godot_bridge.mcp.wire import decode_line
 
 log = logging.getLogger(__name__)
 
@@ -161,8 +162,11 @@ class StdioFront:
             return
         try:
             obj = decode_line(text)
-        except LineError as exc:
+        except Refused as exc:
             await self.write(lean.error(exc.rid, exc.code, exc.message))
+            return
+        except Dropped as exc:
+            log.info("dropped a malformed notification: %s", exc)
             return
         request = lean.take(obj, self.handshake_version)
         if request is not None and not self._lean_can_serve(request):

@@ -49,6 +49,7 @@ from starlette.types import Receive, Scope, Send
 
 from godot_bridge import __version__
 from godot_bridge.app import BridgeApp
+from godot_bridge.mcp import envelope
 from godot_bridge.mcp import http_headers as rules
 from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed
@@ -290,8 +291,17 @@ class McpHttp:
                 return _refused(None, refusal)
             return self._unknown_session(None, decoded, headers) or Response(status_code=202)
         try:
+            envelope.check(decoded)
+        except envelope.Refused as exc:
+            # A verdict on a message, not a transport refusal: its code's status in its era (seed 000).
+            method = decoded.get("method") if isinstance(decoded, dict) else None
+            modern = isinstance(method, str) and rules.declares_modern(method, decoded.get("params"), headers)
+            return _json(rules.error_status(exc.code, modern), _error(exc.rid, exc.code, exc.message))
+        except envelope.Dropped:  # notifications were answered above; kept so no exception escapes
+            return Response(status_code=202)
+        try:
             message = jsonrpc_message_adapter.validate_python(decoded, by_name=False)
-        except (ValidationError, RecursionError):
+        except (ValidationError, RecursionError):  # envelope.check passed it: a rule of the SDK's we do not know of
             rid = decoded.get("id") if isinstance(decoded, dict) else None
             if isinstance(rid, bool) or not isinstance(rid, str | int):
                 rid = None

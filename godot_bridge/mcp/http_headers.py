@@ -212,10 +212,7 @@ def modern_refusal(body: Mapping[str, Any], headers: Mapping[str, str],
     ladder = classify_inbound_request(body)
     if isinstance(ladder, InboundLadderRejection) and ladder.code == INVALID_PARAMS:
         return Refusal(400, INVALID_PARAMS, ladder.message)
-    meta = body["params"]["_meta"]
-    for key in ("io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo"):
-        if key in meta and not isinstance(meta[key], Mapping):
-            return Refusal(400, INVALID_PARAMS, f"params._meta[{key!r}] must be an object")
+    meta = body["params"]["_meta"]  # its keys' types were checked with the envelope (envelope.py)
     duplicated = duplicated_routing_header(raw_headers)
     if duplicated is not None:
         return Refusal(400, HEADER_MISMATCH, f"Header mismatch: {duplicated} appears more than once")

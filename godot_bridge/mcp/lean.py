@@ -172,7 +172,8 @@ def take(obj: Any, handshake_version: str | None) -> Request | None:
     if not isinstance(obj, dict) or obj.get("jsonrpc") != "2.0" or not obj.keys() <= {"jsonrpc", "id", "method", "params"}:
         return None
     method, rid, params = obj.get("method"), obj.get("id"), obj.get("params", {})
-    if method not in REQUEST_METHODS or not _token(rid) or not isinstance(params, dict):
+    # isinstance first: an object or array is unhashable (envelope.check refuses them before this).
+    if not isinstance(method, str) or method not in REQUEST_METHODS or not _token(rid) or not isinstance(params, dict):
         return None
     modern = is_modern(method, params)
     if not modern:
@@ -199,7 +200,7 @@ def notification(obj: Any) -> str | None:
     if not isinstance(obj, dict) or "id" in obj or obj.get("jsonrpc") != "2.0":
         return None
     method = obj.get("method")
-    return method if method in NOTIFICATIONS else None
+    return method if isinstance(method, str) and method in NOTIFICATIONS else None
 
 
 def cancelled_id(obj: Mapping[str, Any]) -> str | int | None:

@@ -1,7 +1,8 @@
 """Decoding one stdio line into a JSON value, with no SDK import (both serving paths use it).
 
-The hostile-input rules live here once: what is not JSON is -32700, a batch is -32600, and
-nesting deeper than ``MAX_DEPTH`` is refused before anything recursive sees it (see codec.py).
+The hostile-input rules live here once: what is not JSON is -32700, a batch is -32600,
+nesting deeper than ``MAX_DEPTH`` is refused before anything recursive sees it (see codec.py),
+and a member of the wrong JSON type is refused by ``envelope.check`` (shared with HTTP).
 """
 
 from __future__ import annotations
@@ -9,19 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from godot_bridge.mcp.envelope import Refused, check, is_id
 from godot_bridge.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR
 
 # Deepest JSON nesting we accept in one message. Real tool arguments stay far below it
 # (a tagged value inside an array inside an object is 4); Python's recursion gives out near 1000.
 MAX_DEPTH = 100
-
-
-class LineError(Exception):
-    """A line answered with a JSON-RPC error instead of being served."""
-
-    def __init__(self, rid: str | int | None, code: int, message: str) -> None:
-        super().__init__(message)
-        self.rid, self.code, self.message = rid, code, message
 
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
@@ -47,28 +41,28 @@ def _not_json(name: str) -> Any:
 
 def request_id(obj: Any) -> str | int | None:
     rid = obj.get("id") if isinstance(obj, dict) else None
-    if isinstance(rid, bool) or not isinstance(rid, str | int):
-        return None
-    return rid
+    return rid if is_id(rid) else None
 
 
 def decode_line(text: bytes) -> Any:
-    """The JSON value of a non-blank, stripped line; raises ``LineError`` with the answer to give."""
+    """The message of a non-blank, stripped line; raises ``Refused`` with the answer to give, or
+    ``Dropped`` for a malformed notification (answered with nothing)."""
     try:
         obj = json.loads(text, parse_constant=_not_json)
     except (ValueError, UnicodeDecodeError):
         # ValueError also covers what Python's parser refuses beyond JSON's grammar: an integer
         # longer than sys.get_int_max_str_digits(), and NaN/Infinity (not JSON at all).
-        raise LineError(None, PARSE_ERROR, "Parse error: the line is not valid JSON") from None
+        raise Refused(None, PARSE_ERROR, "Parse error: the line is not valid JSON") from None
     except RecursionError:
-        raise LineError(None, PARSE_ERROR, f"Parse error: the line nests deeper than {MAX_DEPTH} levels") from None
+        raise Refused(None, PARSE_ERROR, f"Parse error: the line nests deeper than {MAX_DEPTH} levels") from None
     if isinstance(obj, list):
-        raise LineError(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are not supported")
+        raise Refused(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are not supported")
     # Nesting needs an opening bracket per level: a line with few of them cannot be too deep,
     # and counting bytes is far cheaper than walking the value (this is every call's path).
     if text.count(b"[") + text.count(b"{") > MAX_DEPTH and too_deep(obj):
         rid = request_id(obj)
         if rid is not None and isinstance(obj.get("method"), str):
-            raise LineError(rid, INVALID_PARAMS, f"Invalid params: nested deeper than {MAX_DEPTH} levels")
-        raise LineError(rid, INVALID_REQUEST, f"Invalid Request: nested deeper than {MAX_DEPTH} levels")
+            raise Refused(rid, INVALID_PARAMS, f"Invalid params: nested deeper than {MAX_DEPTH} levels")
+        raise Refused(rid, INVALID_REQUEST, f"Invalid Request: nested deeper than {MAX_DEPTH} levels")
+    check(obj)
     return obj

@@ -11,10 +11,15 @@ const ResultExamples := preload("result_examples.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const GameCommands := preload("res://addons/godot_mcp_toolkit/commands/game_commands.gd")
+const ScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/game/script_check.gd")
 
 const DIR := "res://tmp_tests/game"
 const SCENE := "res://tmp_tests/game/main.tscn"
 const MAIN_SETTING := "application/run/main_scene"
+## Relative preloads, class_name returns, an inner class, a tool script, a broken addon editor
+## plugin (clean/), and one real error (broken/broken.gd line 6).
+const FIXTURE := "res://tests/fixtures/script_check"
+const TOOLKIT := "res://addons/godot_mcp_toolkit"
 
 var _root: Node = null
 var _context: RuntimeContext = null
@@ -105,6 +110,72 @@ func test_templates_and_ignored_folders_are_not_compiled() -> void:
 		DirAccess.remove_absolute(DIR + "/scripts/" + folder)
 
 
+func test_the_toolkit_itself_compiles_clean() -> void:
+	var checked := ScriptCheck.check_folder(TOOLKIT)
+	Assert.eq(checked["errors"], [], "the engine loads every toolkit script the game can load")
+	Assert.is_false(checked["truncated"], "nothing cut")
+	var on_disk := _count_scripts(TOOLKIT)
+	Assert.eq(checked["checked"], on_disk - 3, "all but plugin.gd and the two editor/ scripts (editor-only)")
+
+
+func test_a_project_holding_the_toolkit_and_the_fixture_launches() -> void:
+	var registry := CommandRegistry.new()
+	registry.configure("4.6.0", _context)
+	GameCommands.register(registry, _context, "res://addons")
+	var handler: Callable = registry.dispatch_info("game.start")["handler"]
+	var started: Dictionary = handler.call({"scene_path": SCENE})
+	Assert.eq(started.get("status"), "started", "the toolkit does not block the launch: %s" % JSON.stringify(started))
+	_context.stop_playing()
+	var clean := ScriptCheck.check_folder(FIXTURE + "/clean")
+	Assert.eq(clean["errors"], [], "relative preloads, own class_name returns, inner and tool scripts compile")
+	Assert.eq(clean["checked"], 4, "the addon's editor plugin and editor-only helper are not compiled")
+
+
+func test_a_real_error_is_named_with_file_and_line() -> void:
+	var registry := CommandRegistry.new()
+	registry.configure("4.6.0", _context)
+	GameCommands.register(registry, _context, FIXTURE)
+	var handler: Callable = registry.dispatch_info("game.start")["handler"]
+	var failed: Dictionary = handler.call({"scene_path": SCENE})
+	Assert.eq(failed.get("code"), "COMPILATION_FAILED", "refused")
+	var errors: Array = failed.get("errors", [])
+	# The engine's analyzer reports this one mistake twice (the return's type check and the
+	# function's); the check passes on exactly what the engine says.
+	Assert.eq(errors.size(), 2, "the engine's errors, nothing else: %s" % JSON.stringify(errors))
+	for error: Dictionary in errors:
+		Assert.eq([error["path"], error["line"]], [FIXTURE + "/broken/broken.gd", 6], "its file and line")
+		Assert.contains(str(error["message"]), "\"String\"", "the engine's own message")
+	Assert.eq(_context.played_scenes, PackedStringArray(), "nothing was launched")
+
+
+func test_loaded_scripts_are_not_reloaded_or_replaced() -> void:
+	var tool_path := FIXTURE + "/clean/tool_script.gd"
+	var shape_path := FIXTURE + "/clean/shapes/shape.gd"
+	var tool_script: GDScript = load(tool_path)
+	var shape: GDScript = load(shape_path)
+	tool_script.set("instances", 41)
+	var before := [tool_script.source_code, shape.source_code]
+	ScriptCheck.check_folder(FIXTURE)
+	Assert.eq(tool_script.get("instances"), 41, "static state kept: the live script was not recompiled")
+	Assert.is_true(load(tool_path) == tool_script and load(shape_path) == shape, "the cache still holds the live scripts")
+	Assert.eq([tool_script.resource_path, shape.resource_path], [tool_path, shape_path], "and they keep their paths")
+	Assert.eq([tool_script.source_code, shape.source_code], before, "sources untouched")
+	var made: Object = shape.call("unit")
+	Assert.eq(made.get_script(), shape, "a new instance is of the live script")
+	Assert.eq(made.call("scaled", 3.0).get("size"), 3.0, "which still runs")
+
+
+func test_editor_only_scripts() -> void:
+	Assert.is_true(ScriptCheck.is_editor_only("@tool\nextends EditorPlugin\n", false), "a plugin, anywhere")
+	Assert.is_true(ScriptCheck.is_editor_only("extends EditorScript\n", false), "an EditorScript")
+	var helper := "@tool\nextends Control\nfunc f() -> void:\n\tEditorInterface.get_base_control()\n"
+	Assert.is_true(ScriptCheck.is_editor_only(helper, true), "an addon's tool script naming an Editor class")
+	Assert.is_false(ScriptCheck.is_editor_only(helper, false), "the same script in the game's own folders is checked")
+	var commented := "@tool\nextends Node\n## Unlike EditorPlugin, this runs in the game.\nvar s := \"EditorInterface\"\n"
+	Assert.is_false(ScriptCheck.is_editor_only(commented, true), "a name in a comment or a string is not code")
+	Assert.is_false(ScriptCheck.is_editor_only("extends Node\nvar x: EditorPlugin\n", true), "not @tool: checked")
+
+
 func test_refusals_leave_nothing_played() -> void:
 	var cases := [
 		[{"scene_path": 3}, "INVALID_PARAMS"],
@@ -136,3 +207,14 @@ static func _write(path: String, text: String) -> void:
 	var file := FileAccess.open(path, FileAccess.WRITE)
 	file.store_string(text)
 	file.close()
+
+
+static func _count_scripts(folder: String) -> int:
+	var count := 0
+	if FileAccess.file_exists(folder.path_join(".gdignore")):
+		return 0
+	for file_name: String in DirAccess.get_files_at(folder):
+		count += int(file_name.get_extension() == "gd")
+	for sub: String in DirAccess.get_directories_at(folder):
+		count += _count_scripts(folder.path_join(sub))
+	return count

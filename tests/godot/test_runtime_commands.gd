@@ -177,8 +177,10 @@ func test_screenshot_of_the_game_window() -> void:
 	var expected := ScreenshotResponse.detail_dims(size.x, size.y, "low")
 	Assert.eq(reply["returned"], "%dx%d" % [expected.x, expected.y], "this window, capped at 512")
 	for params: Dictionary in [{"image_detail": "huge"}, {"image_response_mode": "file"},
-			{"save_path": "user://screenshots/a.jpg"}, {"force_foreground_game": "yes"}]:
+			{"force_foreground_game": "yes"}]:
 		Assert.eq(_call("runtime.screenshot", params)["code"], "INVALID_PARAMS", "refused: %s" % JSON.stringify(params))
+	Assert.eq(_call("runtime.screenshot", {"save_path": "user://screenshots/a.jpg"})["code"], "INVALID_PATH",
+		"a wrong extension")
 	for path: String in ["res://shot.png", "user://other/shot.png", "user://screenshots/../x.png"]:
 		Assert.eq(_call("runtime.screenshot", {"save_path": path})["code"], "PATH_DENIED", "refused: %s" % path)
 	ResultExamples.check("runtime", "runtime.screenshot",

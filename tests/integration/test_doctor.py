@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -207,6 +208,18 @@ async def test_token_path_breaking_the_published_rules(sim: ToolkitSim, godot_pr
     sim.publish(token_path=str(outside))
     check = one(await diagnose(godot_project, data_home), "token")
     assert check.status == "fail" and "does not end in" in check.detail
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix permissions only")
+async def test_token_others_can_read_fails_with_the_fix(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+    sim.token_path.chmod(0o644)
+    found = await diagnose(godot_project, data_home)
+    check = one(found, "token")
+    assert check.status == "fail" and "readable by group and others (mode 0644)" in check.detail
+    assert check.fix and f"chmod 600 {shlex.quote(str(sim.token_path))}" in check.fix
+    assert one(found, "editor_auth").status == "skip", "the token is not sent anywhere"
+    sim.token_path.chmod(0o600)
+    assert one(await diagnose(godot_project, data_home), "token").status == "ok"
 
 
 async def test_token_empty(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:

@@ -105,6 +105,7 @@ async def test_token_override_bypasses_the_registry_path(sim: ToolkitSim, make_b
     sim.publish(token_path="garbage")
     override = tmp_path / "token.txt"
     override.write_text(sim.token + "\n")
+    override.chmod(0o600)
     bridge = await make_bridge(token_path=override)
     assert (await _tree(bridge))["success"] is True
     missing = await make_bridge(token_path=tmp_path / "missing")

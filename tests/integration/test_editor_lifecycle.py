@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import socket
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -111,6 +112,8 @@ async def test_launch_starts_the_editor_and_waits_until_ready(
     [start] = starts(fake_log)
     assert start["argv"][1:] == ["--editor", "--path", str(godot_project)]
     assert result["pid"] == start["pid"] and is_pid_alive(start["pid"])
+    if os.name == "posix":  # the temp folder is shared: the editor's output is the user's alone
+        assert stat.S_IMODE(Path(result["log"]).stat().st_mode) == 0o600
     assert any("started" in m for m in progress.messages) and progress.messages[-1].startswith("editor ready on port")
     assert progress.values[-1] == 2.0
     # Ready means usable: the bridge's own link talks to the launched editor.

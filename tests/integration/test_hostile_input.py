@@ -16,6 +16,7 @@ import pytest
 
 from godot_bridge.mcp.codec import MAX_DEPTH
 from tests.bridge_process import MODERN_META, ROOT, BridgeProcess, bridge_env
+from tests.envelope_shapes import cases
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
@@ -49,6 +50,33 @@ async def test_deep_nesting_is_answered_and_the_server_keeps_serving(bridge: Bri
     fut = bridge.expect(None)
     await bridge.send_raw(line % (9, nested(3000)))
     assert (await asyncio.wait_for(fut, 10))["error"]["code"] == -32700
+    await still_serving(bridge)
+
+
+@pytest.mark.parametrize("lean", [True, False], ids=["lean-path", "sdk-path"])
+async def test_every_member_of_every_wrong_type_is_answered(spawn_bridge, lean: bool):
+    """Every member a message carries, with every JSON type it may not have, in both eras: the
+    process answers each (-32600, or -32602 for ``_meta``; id null when the id was the problem;
+    nothing for a notification) and keeps serving."""
+    bridge = await spawn_bridge({} if lean else {"GODOT_BRIDGE_LEAN": "0"})
+    for case in cases():
+        answer = None if case.member.code is None else bridge.expect(case.expected_id())
+        await bridge.send(case.message)
+        if answer is not None:
+            resp = await asyncio.wait_for(answer, 10)
+            assert resp["error"]["code"] == case.member.code, (case.name, resp)
+        await still_serving(bridge)  # and, for a notification, nothing was answered before the ping
+        assert not [n for n in bridge.notifications if "unmatched_response" in n], (case.name, bridge.notifications)
+    assert bridge.proc is not None and bridge.proc.returncode is None
+
+
+@pytest.mark.parametrize("modern", [False, True], ids=["handshake", "2026-07-28"])
+async def test_params_of_the_wrong_type_name_the_field(bridge: BridgeProcess, modern: bool):
+    """Method params the SDK validates (not the envelope's): -32602 naming the field, not a bare
+    "Invalid request parameters"."""
+    resp = await bridge.request("tools/call", {"name": {"a": 1}, "arguments": []}, modern=modern)
+    message = resp["error"]["message"]
+    assert resp["error"]["code"] == -32602 and "params.name" in message and "params.arguments" in message, message
     await still_serving(bridge)
 
 

@@ -22,7 +22,17 @@ from hypothesis import strategies as st
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
 from godot_bridge.mcp.http import HttpOptions
-from tests.http_bridge import MODERN_META, free_port, serve_in_process, sse_messages
+from tests.bridge_process import bridge_env
+from tests.envelope_shapes import Case, cases, mistyped
+from tests.http_bridge import (
+    JSON_AND_SSE,
+    MODERN_META,
+    HttpBridgeProcess,
+    free_port,
+    modern_headers,
+    serve_in_process,
+    sse_messages,
+)
 
 KNOWN_STATUSES = {200, 202, 400, 403, 404, 405, 406, 411, 413, 415}
 METHODS = ["tools/list", "tools/call", "server/discover", "initialize", "ping", "subscriptions/listen",
@@ -99,6 +109,26 @@ def check_answer(resp: httpx2.Response) -> None:
         assert messages and "id" in messages[-1] and ("result" in messages[-1] or "error" in messages[-1])
 
 
+def post_mistyped(client: httpx2.Client, url: str, case: Case) -> None:
+    """POST one message with a member of the wrong JSON type; the answer is the one its case expects.
+
+    A 2026-07-28 case carries the era's mirror headers (naming what the body would, were it well
+    typed); its -32602 travels as 400, every -32600 as 200 (seed 000's table), a notification as 202.
+    """
+    method = case.member.shape == "notification" and "notifications/initialized" or "ping"
+    headers = modern_headers(method) if case.modern else {"Accept": JSON_AND_SSE}
+    resp = client.post(url, json=case.message, headers=headers)
+    if case.member.code is None:
+        # Answered with nothing, unless the broken body no longer matches its mirror headers.
+        assert resp.status_code == 202 or ((case.modern or case.modern_body) and resp.status_code == 400
+                                           and resp.json()["error"]["code"] == -32020), (case.name, resp.text)
+        return
+    status = 400 if (case.modern or case.modern_body) and case.member.code == -32602 else 200
+    assert resp.status_code == status, (case.name, resp.status_code, resp.text)
+    answer = resp.json()
+    assert answer["error"]["code"] == case.member.code and answer["id"] == case.expected_id(), (case.name, answer)
+
+
 def good_request(client: httpx2.Client, url: str) -> None:
     resp = client.post(url, json={"jsonrpc": "2.0", "id": "ok", "method": "tools/list"})
     assert resp.status_code == 200 and resp.json()["result"]["tools"]
@@ -131,7 +161,31 @@ async def test_hostile_http_input_is_always_answered(data_home: Path, project_di
                 one()
                 good_request(client, url)
 
+                @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+                @given(case=mistyped())
+                def typed(case: Case) -> None:
+                    post_mistyped(client, url, case)
+
+                typed()
+                good_request(client, url)
+
         with anyio.fail_after(240):
             await anyio.to_thread.run_sync(fuzz)
         # The examples reached every layer: refusals, dispatched answers and their errors.
         assert {200, 400, 415} <= statuses, statuses
+
+
+async def test_every_member_of_every_wrong_type_over_http(data_home: Path, project_dir: Path):
+    """The real ``--http`` process, every member x every wrong JSON type x both eras: each answered
+    as its case expects, and a good request is still served afterwards."""
+    env = bridge_env(data_home, project_dir, {"GODOT_MCP_EDITOR_PORT": str(free_port())})
+    async with HttpBridgeProcess(env) as bridge:
+
+        def walk() -> None:
+            with httpx2.Client(timeout=10) as client:
+                for case in cases():
+                    post_mistyped(client, bridge.url, case)
+                good_request(client, bridge.url)
+
+        await anyio.to_thread.run_sync(walk)
+        assert bridge.proc is not None and bridge.proc.returncode is None

@@ -108,7 +108,9 @@ async def test_lean_answers_equal_the_sdk_path(pair: Pair, sim: ToolkitSim):
     await ex(req(15, "server/discover"))  # a 2026-07-28 method without the envelope
     await ex(req(16, "subscriptions/listen", {}))
     await ex(req(17, "tools/list", {"cursor": "x"}))
-    await pair.silent(req(True, "ping"), "b-true")  # an id of true: neither path answers
+    (bad_id,) = await ex(req(True, "ping"))  # an id of true is no id: -32600 with id null
+    assert json.loads(bad_id)["id"] is None and json.loads(bad_id)["error"]["code"] == -32600
+    await pair.silent({"jsonrpc": "2.0", "method": "notifications/initialized", "params": 5}, "b-note")  # nothing
     await ex(req(18, "ping", {"_meta": {"progressToken": 1.5}}))
     # -- 2026-07-28 -----------------------------------------------------------------------
     await ex(req(20, "server/discover", modern=True))

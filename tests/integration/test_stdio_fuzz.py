@@ -1,10 +1,13 @@
 """Fuzz the stdio input of the real router and line code, in both eras (issue 11).
 
 Each example feeds a batch of generated lines (requests, notifications, garbage, deep
-nesting, lone surrogates) through ``serve_stdio`` + ``EraRouter`` + the bridge's own
+nesting, lone surrogates, and messages with any member of a JSON type it may not have, from
+``tests/envelope_shapes.py``) through ``serve_stdio`` + ``EraRouter`` + the bridge's own
 ``Server``, over real pipes, until end of input. Properties: serving ends by itself
-(no crash, no hang), stdout holds only JSON-RPC lines, and every request with an id is
-answered exactly once. The example count is bounded so the whole file stays well under 30 s.
+(no crash, no hang), stdout holds only JSON-RPC lines, every request with an id is
+answered exactly once, a mistyped member gets the error code the table gives, and one whose
+id was the problem gets an answer with id null. The example count is bounded so the whole
+file stays well under 30 s.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -27,6 +31,7 @@ from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.server import build_server
 from tests.bridge_process import MODERN_META
+from tests.envelope_shapes import mistyped
 
 SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
 TEXT = st.text(st.one_of(st.characters(), SURROGATES), max_size=12)
@@ -83,18 +88,34 @@ def other_line(draw: st.DrawFn) -> str:
     return json.dumps(draw(JSON))
 
 
+@dataclass
+class Session:
+    lines: list[str] = field(default_factory=list)
+    ids: list[Any] = field(default_factory=list)  # requests that must be answered exactly once
+    codes: dict[str, int] = field(default_factory=dict)  # the error code some of them must get (by JSON id)
+    null_answers: int = 0  # at least this many answers with id null (mistyped ids)
+
+
 @st.composite
-def session(draw: st.DrawFn, modern: bool) -> tuple[list[str], list[Any]]:
-    lines: list[str] = []
-    ids: list[Any] = []
+def session(draw: st.DrawFn, modern: bool) -> Session:
+    out = Session()
     for index in range(draw(st.integers(1, 8))):
-        if draw(st.booleans()):
+        kind = draw(st.sampled_from(["request", "mistyped", "other"]))
+        if kind == "request":
             line, rid = draw(request_line(index, modern))
-            lines.append(line)
-            ids.append(rid)
+            out.lines.append(line)
+            out.ids.append(rid)
+        elif kind == "mistyped":
+            case = draw(mistyped(rid=f"m{index}", modern=modern))
+            out.lines.append(json.dumps(case.message))
+            if case.member.code is not None and case.member.echo_id:
+                out.ids.append(case.expected_id())
+                out.codes[json.dumps(case.expected_id())] = case.member.code
+            elif case.member.code is not None:
+                out.null_answers += 1
         else:
-            lines.append(draw(other_line()))
-    return lines, ids
+            out.lines.append(draw(other_line()))
+    return out
 
 
 def _pump_in(fd: int, data: bytes) -> None:
@@ -148,9 +169,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> BridgeApp:
 def test_stdio_fuzz(app: BridgeApp, modern: bool) -> None:
     @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(session(modern))
-    def run(case: tuple[list[str], list[Any]]) -> None:
-        lines, ids = case
-        out = anyio.run(serve, app, lines)
+    def run(case: Session) -> None:
+        out = anyio.run(serve, app, case.lines)
         answered: dict[str, int] = {}
         for raw in out:
             message = json.loads(raw)  # stdout carries only JSON lines ...
@@ -158,8 +178,11 @@ def test_stdio_fuzz(app: BridgeApp, modern: bool) -> None:
             if "result" in message or "error" in message:
                 key = json.dumps(message["id"])
                 answered[key] = answered.get(key, 0) + 1
-        for rid in ids:  # ... and every request with an id is answered exactly once
-            assert answered.get(json.dumps(rid)) == 1, (rid, lines, out)
+                if key in case.codes:  # ... a mistyped member gets its error code ...
+                    assert message["error"]["code"] == case.codes[key], (message, case.lines)
+        for rid in case.ids:  # ... and every request with an id is answered exactly once
+            assert answered.get(json.dumps(rid)) == 1, (rid, case.lines, out)
+        assert answered.get("null", 0) >= case.null_answers, (case.lines, out)
 
     run()
 
@@ -208,10 +231,9 @@ def test_lean_front_answers_fuzz_as_the_sdk_path(tmp_path_factory: pytest.TempPa
 
     @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(session(modern))
-    def run(case: tuple[list[str], list[Any]]) -> None:
-        lines, _ = case
-        lean_out = anyio.run(serve_front, fresh(), lines, True)
-        sdk_out = anyio.run(serve_front, fresh(), lines, False)
-        assert sorted(lean_out) == sorted(sdk_out), lines
+    def run(case: Session) -> None:
+        lean_out = anyio.run(serve_front, fresh(), case.lines, True)
+        sdk_out = anyio.run(serve_front, fresh(), case.lines, False)
+        assert sorted(lean_out) == sorted(sdk_out), case.lines
 
     run()

@@ -16,7 +16,11 @@ cannot hide itself. Behaviour:
 - ``show_message`` (sent as ``message_method``) or a rootUri that differs from
   ``expected_root_uri`` produce Godot's root-mismatch warning during initialize;
 - after ``initialized`` it sends two server->client requests
-  (workspace/configuration, window/workDoneProgress/create) and records replies.
+  (workspace/configuration, window/workDoneProgress/create) and records replies;
+- ``file_links`` ("encoded" as Godot 4.5+ writes URIs, "raw" as earlier versions wrote
+  ``"file://" + path``, spaces and all) puts machine-path ``file://`` links into every text it
+  answers, the way Godot's hover links the declaring file (``Defined in [a.gd](file:///…)``), and
+  spells the URIs of its locations the same way.
 
 Run standalone: ``python -m tests.lsp.fake_server --port 0`` prints
 ``{"host": ..., "port": N}`` as one JSON line, then serves until SIGTERM/SIGINT.
@@ -34,6 +38,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 GODOT_ROOT_WARNING = (
     "The GDScript Language Server might not work correctly with other projects than the one opened in Godot."
@@ -108,6 +113,7 @@ class FakeLspServer:
         message_method: str = "window/showMessage",
         expected_root_uri: str | None = None,
         silent: tuple[str, ...] = (),
+        file_links: str | None = None,
     ) -> None:
         self.responses = dict(responses or {})
         self.split = split
@@ -116,6 +122,9 @@ class FakeLspServer:
         self.message_method = message_method
         self.expected_root_uri = expected_root_uri
         self.silent = tuple(silent)
+        if file_links not in (None, "encoded", "raw"):
+            raise ValueError(f"file_links is 'encoded' or 'raw', not {file_links!r}")
+        self.file_links = file_links
         self.received: list[dict[str, Any]] = []
         self.client_replies: list[dict[str, Any]] = []
         self.documents: dict[str, str] = {}  # uri -> text
@@ -161,6 +170,14 @@ class FakeLspServer:
         await self.stop()
 
     # ------------------------------------------------------------ test helpers
+
+    def link(self, uri: str) -> str:
+        """``uri`` as this server spells file URIs in its answers."""
+        return unquote(uri) if self.file_links == "raw" else uri
+
+    def linked(self, text: str, uri: str) -> str:
+        """``text`` followed by a machine-path link to ``uri``, when ``file_links`` is on."""
+        return f"{text} (in {self.link(uri)})" if self.file_links else text
 
     def messages(self, method: str) -> list[dict[str, Any]]:
         return [m for m in self.received if m.get("method") == method]
@@ -300,7 +317,9 @@ class FakeLspServer:
             {
                 "jsonrpc": "2.0",
                 "method": "textDocument/publishDiagnostics",
-                "params": {"uri": uri, "diagnostics": diagnostics_for(self.documents.get(uri, ""))},
+                "params": {"uri": uri, "diagnostics": [
+                    {**d, "message": self.linked(d["message"], uri)} for d in diagnostics_for(self.documents.get(uri, ""))
+                ]},
             }
         )
 
@@ -310,10 +329,11 @@ class FakeLspServer:
         answers: dict[str, Callable[[dict[str, Any], FakeLspServer], Any]] = {
             "initialize": lambda p, s: {"capabilities": {"textDocumentSync": 1, "hoverProvider": True}, "serverInfo": {"name": "fake-godot"}},
             "shutdown": lambda p, s: None,
-            "textDocument/documentSymbol": lambda p, s: document_symbols(s.documents.get(p["textDocument"]["uri"], "")),
+            "textDocument/documentSymbol": _symbols,
             "textDocument/hover": _hover,
             "textDocument/completion": lambda p, s: [
-                {"label": name, "kind": kind, "sortText": "", "detail": "" if name != "velocity" else "Vector2"}
+                {"label": name, "kind": kind, "sortText": "",
+                 "detail": "" if name != "velocity" else s.linked("Vector2", p["textDocument"]["uri"])}
                 for name, kind in COMPLETION_NAMES
             ],
             "textDocument/definition": _definition,
@@ -383,11 +403,25 @@ def document_symbols(text: str) -> list[dict[str, Any]]:
     return [{"name": "Script", "kind": 5, "range": whole, "selectionRange": whole, "children": children}]
 
 
+def _symbols(params: dict[str, Any], server: FakeLspServer) -> Any:
+    uri = params["textDocument"]["uri"]
+    found = document_symbols(server.documents.get(uri, ""))
+    if server.file_links:
+        for symbol in found[0]["children"]:
+            symbol["detail"] = server.linked(symbol["detail"], uri)
+    return found
+
+
 def _hover(params: dict[str, Any], server: FakeLspServer) -> Any:
     word = server.word_at(params)
     if not word:
         return None
-    return {"contents": {"kind": "markdown", "value": f"**{word}**\n\ndocs for {word}"}}
+    value = f"**{word}**\n\ndocs for {word}"
+    if server.file_links:  # Godot links the file that declares the symbol
+        declared = _declarations(server, word)
+        uri = declared[0]["uri"] if declared else server.link(params["textDocument"]["uri"])
+        value += f"\n\nDefined in [{unquote(uri.rsplit('/', 1)[-1])}]({uri})"
+    return {"contents": {"kind": "markdown", "value": value}}
 
 
 def _declarations(server: FakeLspServer, word: str) -> list[dict[str, Any]]:
@@ -396,7 +430,7 @@ def _declarations(server: FakeLspServer, word: str) -> list[dict[str, Any]]:
         for number, line in enumerate(text.split("\n")):
             match = re.match(rf"(func|var|const|signal)\s+({re.escape(word)})\b", line)
             if match:
-                out.append(_location(uri, number, match.start(2), match.end(2)))
+                out.append(_location(server.link(uri), number, match.start(2), match.end(2)))
     return out
 
 
@@ -417,7 +451,7 @@ def _references(params: dict[str, Any], server: FakeLspServer) -> Any:
     for uri, text in server.documents.items():
         for number, line in enumerate(text.split("\n")):
             for match in re.finditer(rf"\b{re.escape(word)}\b", line):
-                out.append(_location(uri, number, match.start(), match.end()))
+                out.append(_location(server.link(uri), number, match.start(), match.end()))
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
@@ -179,7 +180,7 @@ async def test_locations_outside_the_project_and_location_links(server: FakeLspS
     ]
     out = await make_service(server).handle("lsp_definition", {"file_path": "res://a.gd", "line": 1, "column": 1})
     assert out["definitions"] == [
-        {"path": "/opt/godot/stubs/node.gd", "line": 1, "column": 1},
+        {"outside_project": "node.gd", "line": 1, "column": 1},  # its name, never the machine path
         {"file": "res://b.gd", "line": 5, "column": 6},
     ]
 
@@ -211,7 +212,7 @@ async def test_shader_files(project: Path, fake: FakeLspServer, make_service) ->
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        ({"file_path": "res://scene.tscn"}, "UNSUPPORTED_FILE_TYPE"),
+        ({"file_path": "res://scene.tscn"}, "INVALID_PATH"),
         ({"file_path": "res://../elsewhere.gd"}, "PATH_DENIED"),
         ({"file_path": "/etc/x.gd"}, "PATH_DENIED"),
         ({"file_path": "res://missing.gd"}, "NOT_FOUND"),
@@ -301,3 +302,46 @@ async def test_lost_connection_then_reconnect(project: Path, fake: FakeLspServer
     assert status.states == ["active", "unavailable", "active"]
     # the new connection re-opened the document rather than sending a change for an unknown one
     assert len(fake.messages("textDocument/didOpen")) == 2
+
+
+@pytest.mark.parametrize("spelling", ["encoded", "raw"])
+async def test_no_tool_output_carries_a_file_uri(project: Path, make_service, spelling: str) -> None:
+    """Every lsp_* tool against a server that links files by machine path everywhere in its text
+    (Godot's hover "Defined in [player.gd](file:///…)", in 4.5+'s encoded and earlier raw spelling):
+    the model sees res:// paths, non-ASCII names decoded, and never file:// or the project's folder."""
+    write(project, "player.gd", PLAYER)
+    write(project, "scènes/spiel-ß.gd", "extends Node\nfunc go():\n\tmove(1.0) #ERR Ünknown\n")
+    async with FakeLspServer(file_links=spelling) as server:
+        service = make_service(server)
+        await service.handle("lsp_symbols", {"file_path": "res://player.gd"})  # opens player.gd on the server
+        calls = [
+            ("lsp_diagnostics", {"file_path": "res://scènes/spiel-ß.gd"}),
+            ("lsp_symbols", {"file_path": "res://player.gd"}),
+            ("lsp_hover", {"file_path": "res://scènes/spiel-ß.gd", "line": 3, "column": 3}),
+            ("lsp_hover", {"file_path": "res://scènes/spiel-ß.gd", "line": 2, "column": 7}),
+            ("lsp_completion", {"file_path": "res://player.gd", "line": 7, "column": 3}),
+            ("lsp_definition", {"file_path": "res://scènes/spiel-ß.gd", "line": 3, "column": 3}),
+            ("lsp_references", {"file_path": "res://player.gd", "line": 6, "column": 7}),
+            ("lsp_project_diagnostics", {"include_warnings": True}),
+        ]
+        outputs = {f"{name} {args}": await service.handle(name, args) for name, args in calls}
+    assert {name for name, _ in calls} == set(service._handlers)  # every LSP tool was driven
+    text = json.dumps(outputs, ensure_ascii=False)
+    assert "file:" not in text and project.name not in text and str(project.parent) not in text, text
+    hover = outputs[f"lsp_hover {calls[2][1]}"]["hover"]
+    assert "Defined in [player.gd](res://player.gd)" in hover, hover
+    assert "Defined in [spiel-ß.gd](res://scènes/spiel-ß.gd)" in outputs[f"lsp_hover {calls[3][1]}"]["hover"]
+    diagnostic = outputs[f"lsp_diagnostics {calls[0][1]}"]["diagnostics"][0]
+    assert diagnostic["message"] == "Ünknown (in res://scènes/spiel-ß.gd)"
+    assert outputs[f"lsp_definition {calls[5][1]}"]["definitions"] == [{"file": "res://player.gd", "line": 6, "column": 6}]
+    velocity = next(i for i in outputs[f"lsp_completion {calls[4][1]}"]["items"] if i["label"] == "velocity")
+    assert velocity["detail"] == "Vector2 (in res://player.gd)"
+
+
+async def test_file_uris_in_the_servers_error_messages_are_mapped(fake: FakeLspServer, project: Path, make_service) -> None:
+    write(project, "a.gd", "extends Node\n")
+    uri = res_to_uri(project, "res://a.gd")
+    fake.responses["textDocument/hover"] = ErrorReply(-32603, f"LSP: Received malformed file URI: {uri}#x")
+    with pytest.raises(ToolError) as refused:
+        await make_service(fake).handle("lsp_hover", {"file_path": "res://a.gd", "line": 1, "column": 1})
+    assert "file:" not in str(refused.value) and "res://a.gd#x" in str(refused.value)

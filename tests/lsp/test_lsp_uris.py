@@ -11,6 +11,7 @@ from godot_bridge.lsp.uris import (
     from_lsp_position,
     is_windows_path,
     language_id,
+    map_file_uris,
     parse_res_path,
     path_to_uri,
     project_root_uri,
@@ -135,9 +136,9 @@ def test_res_paths_are_cleaned(raw: str, expected: str) -> None:
         ("C:\\x\\a.gd", "PATH_DENIED"),
         ("user://save.gd", "PATH_DENIED"),
         ("res://C:/a.gd", "PATH_DENIED"),
-        ("res://scene.tscn", "UNSUPPORTED_FILE_TYPE"),
-        ("res://", "UNSUPPORTED_FILE_TYPE"),
-        ("res://a.gd.txt", "UNSUPPORTED_FILE_TYPE"),
+        ("res://scene.tscn", "INVALID_PATH"),
+        ("res://", "INVALID_PATH"),
+        ("res://a.gd.txt", "INVALID_PATH"),
         ("  ", "INVALID_PARAMS"),
     ],
 )
@@ -151,3 +152,65 @@ def test_language_ids() -> None:
     assert language_id("res://a.gd") == "gdscript"
     assert language_id("res://a.gdshader") == "gdshader"
     assert language_id("res://a.gdshaderinc") == "gdshader"
+
+
+# ---------------------------------------------------------------- file URIs inside text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Godot's hover link, as 4.5+ encodes it and as earlier versions wrote it raw
+        ("Defined in [player.gd](file:///home/me/My%20Game/scripts/player.gd)", "Defined in [player.gd](res://scripts/player.gd)"),
+        ("Defined in [player.gd](file:///home/me/My Game/scripts/player.gd)", "Defined in [player.gd](res://scripts/player.gd)"),
+        ("[a](file:///home/me/My%20Game/a%20(1).gd) b", "[a](res://a (1).gd) b"),  # balanced ( ) in a link
+        # non-ASCII names, percent-encoded or raw, come out as text
+        ("[x](file:///home/me/My%20Game/sc%C3%A8nes/J%C3%B6rg.gd)", "[x](res://scènes/Jörg.gd)"),
+        ("see file:///home/me/My Game/日本/ß.gd.", "see res://日本/ß.gd."),
+        # outside the project: the file name only
+        ("in file:///opt/godot/stubs/node.gd, line 3", "in node.gd, line 3"),
+        ("[u](file:///home/me/Other/%C3%BC.gd)", "[u](ü.gd)"),
+        ("file://server/share/My%20Game/a.gd", "a.gd"),  # a network host is never the project
+        ("<file:///home/me/My Game/a.gd> and <file:///etc/passwd>", "<res://a.gd> and <passwd>"),
+        ("file:///home/me/My%20Game/a.gd#L12", "res://a.gd#L12"),
+        # not file URIs: left alone
+        ("see https://docs.godotengine.org/x and res://a.gd", "see https://docs.godotengine.org/x and res://a.gd"),
+        ("profile:/x and a.file:/y", "profile:/x and a.file:/y"),
+        ("no links here", "no links here"),
+    ],
+)
+def test_file_uris_in_text_become_res_paths_or_names(text: str, expected: str) -> None:
+    assert map_file_uris(POSIX, text) == expected
+    assert map_file_uris(POSIX, expected) == expected  # what it writes is never mapped again
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "file:///C:/Users/x/proj/sub/a.gd",
+        "file:///c%3A/users/x/proj/sub/a.gd",  # Godot 4.5+: encoded colon; Windows ignores case
+        "file://C:/Users/x/proj/sub/a.gd",  # Godot before 4.5: "file://" + the path
+        "file:///C:\\Users\\x\\proj\\sub\\a.gd",
+    ],
+)
+def test_windows_file_uris_in_text(uri: str) -> None:
+    assert map_file_uris(WINDOWS, f"Defined in [a.gd]({uri})") == "Defined in [a.gd](res://sub/a.gd)"
+    assert map_file_uris(WINDOWS, f"at {uri}: oops") == "at res://sub/a.gd: oops"
+    assert uri_to_res(WINDOWS, uri) == "res://sub/a.gd"
+
+
+def test_a_windows_uri_outside_the_project_is_its_name() -> None:
+    assert map_file_uris(WINDOWS, "[b](file:///D:/Godot/stubs/b%C3%A9.gd)") == "[b](bé.gd)"
+
+
+prose = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12).filter(lambda t: "file:" not in t.lower())
+inside = st.lists(segment, min_size=1, max_size=3).map(lambda parts: res_to_uri(POSIX, "res://" + "/".join(parts)))
+outside = st.lists(segment, min_size=1, max_size=3).map(lambda parts: path_to_uri("/elsewhere/" + "/".join(parts)))
+
+
+@given(st.lists(st.tuples(prose, st.one_of(inside, outside), st.sampled_from(["{}", "[x]({})", "<{}>", "({})", "{}."])),
+                max_size=4))
+def test_no_file_uri_survives_mapping(pieces: list[tuple[str, str, str]]) -> None:
+    text = "".join(before + " " + form.format(uri) + " " for before, uri, form in pieces)
+    mapped = map_file_uris(POSIX, text)
+    assert "file:/" not in mapped.lower() and "/home/me" not in mapped and "elsewhere" not in mapped

@@ -61,8 +61,10 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from godot_bridge import private_files
 from godot_bridge.catalogue import load_catalogue
 from tests.sim.examples import example_result
+from tests.sim.hints import hint_for
 from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
 
 log = logging.getLogger("tests.sim")
@@ -161,8 +163,10 @@ class ToolkitSim:
         return f"ws://127.0.0.1:{self.port}"
 
     def write_token(self) -> None:
-        self.token_path.parent.mkdir(parents=True, exist_ok=True)
-        self.token_path.write_text(self.token, encoding="utf-8")  # raw, no trailing newline (C2)
+        """As the toolkit writes it: a 0700 folder, a 0600 file, the raw token (no trailing newline, C2)."""
+        self.token_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with private_files.open_private(self.token_path) as file:
+            file.write(self.token.encode("utf-8"))
 
     def entry(self) -> dict[str, Any]:
         """This editor's entry file, as registry_entry.gd build_entry() shapes it."""
@@ -443,7 +447,7 @@ class ToolkitSim:
         if size > ceiling:
             message = (f"The response is {-(-size // 1024)} KiB; "
                        f"the WebSocket buffer allows {ceiling // 1024} KiB per frame")
-            envelope = {"success": False, "error": message, "code": "RESPONSE_TOO_LARGE"}
+            envelope = _fail("RESPONSE_TOO_LARGE", message)
             text = json.dumps({"jsonrpc": "2.0", "id": response.get("id"), "result": envelope})
         await self._send_text(ws, text)
 
@@ -528,7 +532,7 @@ class ToolkitSim:
             return {"success": True, "status": "started", "scene_path": params.get("scene_path", "")}
         if self.mode == "editor" and self.game_enabled and method == "game.stop":
             if self.runtime is None:
-                return {"success": False, "error": "no game is running", "code": "GAME_NOT_RUNNING"}
+                return _fail("GAME_NOT_RUNNING", "no game is running")
             await self.stop_game()
             return {"success": True, "status": "stopped"}
         return self._default(method, params)
@@ -639,7 +643,8 @@ def _is_whole(value: Any) -> bool:
 
 
 def _fail(code: str, error: str) -> dict[str, Any]:
-    return {"success": False, "error": error, "code": code}
+    """mcp_toolkit_error.gd fail() without a hint of its own: the code's default hint."""
+    return {"success": False, "error": error, "code": code, "hint": hint_for(code)}
 
 
 def _error(rid: Any, code: int, message: str) -> dict[str, Any]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
 
+from godot_bridge import private_files
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.registry import RegistryEntry
 from godot_bridge.errors import ToolError
@@ -23,6 +25,7 @@ def _published(tmp_path: Path, instance: str = "0123456789ab", content: str = TO
     path = tmp_path / "app_userdata" / "proj" / "addons" / "godot_mcp_toolkit" / f"project_instance_{instance}" / "mcp_token"
     path.parent.mkdir(parents=True)
     path.write_text(content, encoding="utf-8")
+    path.chmod(0o600)  # as the toolkit creates it
     return path
 
 
@@ -48,6 +51,7 @@ def test_token_is_reread_every_time(tmp_path):
 def test_override_wins_and_skips_the_suffix_rule(tmp_path):
     override = tmp_path / "my-token.txt"
     override.write_text(TOKEN + "\n", encoding="utf-8")  # an operator's file may end in a newline
+    override.chmod(0o600)
     value, source = _load(override, _entry("relative/garbage"))
     assert value == TOKEN and source.origin == "GODOT_MCP_TOKEN_PATH"
 
@@ -62,6 +66,7 @@ def _cases(tmp_path: Path) -> dict[str, tuple[Path | None, RegistryEntry | None,
     binary = tmp_path / "b" / "addons" / "godot_mcp_toolkit" / "project_instance_bbbbbbbbbbbb" / "mcp_token"
     binary.parent.mkdir(parents=True)
     binary.write_bytes(b"\xff\xfe\x00")
+    binary.chmod(0o600)
     base = str(good.parent.parent)
     return {
         "override relative": (Path("relative/token"), None, "is not an absolute path"),
@@ -117,3 +122,64 @@ def test_backslash_paths_are_checked_for_shape():
     assert err is not None and err.code == "AUTH_FAILED"
     # On POSIX that is not absolute; on Windows it is, and then it simply does not exist.
     assert "does not end in" not in err.message
+
+
+# -- a token other local accounts could read ------------------------------------------------------
+
+posix_only = pytest.mark.skipif(os.name != "posix", reason="Unix permissions only")
+
+
+@posix_only
+@pytest.mark.parametrize(("mode", "said"), [
+    (0o644, "readable by group and others (mode 0644)"),
+    (0o640, "readable by group (mode 0640)"),
+    (0o604, "readable by others (mode 0604)"),
+    (0o620, "writable by group (mode 0620)"),
+])
+def test_a_token_file_others_can_reach_is_refused_with_the_fix(tmp_path, mode, said):
+    path = _published(tmp_path)
+    path.chmod(mode)
+    with pytest.raises(ToolError) as caught:
+        _load(None, _entry(str(path)))
+    err = caught.value
+    assert err.code == "AUTH_FAILED"
+    assert said in err.message and str(path) in err.message
+    assert f"chmod 600 {path}" in (err.hint or "")
+    path.chmod(0o600)
+    assert _load(None, _entry(str(path)))[0] == TOKEN, "the fix is enough"
+
+
+@posix_only
+def test_an_operators_token_file_is_held_to_the_same_rule(tmp_path):
+    override = tmp_path / "my token.txt"
+    override.write_text(TOKEN, encoding="utf-8")
+    override.chmod(0o644)
+    with pytest.raises(ToolError) as caught:
+        _load(override, None)
+    assert "readable by group and others" in caught.value.message
+    assert "chmod 600 '" + str(override) + "'" in (caught.value.hint or ""), "a path with a space is quoted"
+
+
+@posix_only
+def test_private_files_are_0600_from_the_first_byte(tmp_path):
+    old_umask = os.umask(0)  # the most permissive umask: the mode must not come from it
+    try:
+        fresh = tmp_path / "fresh.log"
+        with private_files.open_private(fresh) as file:
+            assert stat.S_IMODE(fresh.stat().st_mode) == 0o600, "private before anything is written"
+            file.write(b"secret")
+        existing = tmp_path / "existing.log"
+        existing.write_bytes(b"old output")
+        existing.chmod(0o644)
+        with private_files.open_private(existing) as file:
+            assert stat.S_IMODE(existing.stat().st_mode) == 0o600 and existing.read_bytes() == b""
+            file.write(b"new")
+        assert existing.read_bytes() == b"new"
+        link = tmp_path / "link.log"
+        link.symlink_to(tmp_path / "elsewhere.log")
+        with pytest.raises(OSError):
+            private_files.open_private(link)
+        assert not (tmp_path / "elsewhere.log").exists(), "a symlink in its place is not followed"
+    finally:
+        os.umask(old_umask)
+

@@ -109,8 +109,8 @@ static func _target_scene(raw: Variant, context: RefCounted) -> Dictionary:
 	var guarded := FileGuard.check(wanted)
 	if not guarded["ok"]:
 		return {"error": guarded["error"]}
-	if not (guarded["path"] as String).get_extension() in SCENE_EXTENSIONS:
-		return {"error": ToolkitError.fail("INVALID_PATH", "scene_path must be a .tscn or .scn scene: %s" % wanted)}
+	if not (guarded["path"] as String).get_extension().to_lower() in SCENE_EXTENSIONS:
+		return {"error": FileGuard.wrong_extension("scene_path", guarded["path"], SCENE_EXTENSIONS)}
 	return _existing(guarded["path"], guarded["path"])
 
 

@@ -15,6 +15,7 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Frameworks := preload("res://addons/godot_mcp_toolkit/commands/testing/test_frameworks.gd")
 const JUnitReport := preload("res://addons/godot_mcp_toolkit/commands/testing/junit_report.gd")
+const RunOutput := preload("res://addons/godot_mcp_toolkit/commands/testing/run_output.gd")
 # Reports live under user:// (never journalled), but every file change goes through one layer.
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
@@ -114,7 +115,7 @@ static func _plan(params: Dictionary, root: String) -> Dictionary:
 			"test_list shows the suites and their tests.")
 	if not (test as String).is_empty() and not test in (runs[0]["tests"] as PackedStringArray):
 		return _refuse("NOT_FOUND", "%s has no test %s" % [suite, test], "test_list shows the suites and their tests.")
-	return {"ok": true, "runs": runs, "frameworks": _names(installed)}
+	return {"ok": true, "runs": runs, "frameworks": _names(installed), "installed": installed}
 
 
 ## The installed frameworks, narrowed to params.framework when given.
@@ -141,8 +142,11 @@ static func _run_suite(unit: Dictionary, index: int, run: Dictionary, tool_ctx: 
 	var report := "%s/%d_%s" % [run["dir"], index, framework]
 	if framework == Frameworks.GUT:
 		report += ".xml"
+	# Everything the process prints, for a run that writes no report (an absolute path: the engine
+	# reads --log-file as a file-system path).
+	var log_file := ProjectSettings.globalize_path("%s/%d_%s.log" % [run["dir"], index, framework])
 	var project := ProjectSettings.globalize_path(context.project_root()).trim_suffix("/")
-	var args := Frameworks.command(framework, project, unit["path"], unit["test"], unit["tests"], report)
+	var args := Frameworks.command(framework, project, unit["path"], unit["test"], unit["tests"], report, log_file)
 	var summary := {"framework": framework, "path": unit["path"]}
 	var pid: int = context.start_process(context.executable_path(), args)
 	if pid < 0:
@@ -169,7 +173,11 @@ static func _run_suite(unit: Dictionary, index: int, run: Dictionary, tool_ctx: 
 	var parsed := _read_report(framework, report)
 	if not parsed["ok"]:
 		summary["status"] = "no_report"
+		summary["output"] = RunOutput.excerpt(log_file)
 		var why := "the test process exited (code %d) without a usable JUnit report: %s" % [exit_code, parsed["error"]]
+		var printed: Array = summary["output"].get("errors", [])
+		if not printed.is_empty():
+			why += "; it printed: " + str(printed[0])
 		return {"suite": summary, "tests": [_suite_error(unit, why)], "stop": ""}
 	var tests: Array[Dictionary] = []
 	for test: Dictionary in parsed["tests"]:
@@ -177,8 +185,8 @@ static func _run_suite(unit: Dictionary, index: int, run: Dictionary, tool_ctx: 
 		if (unit["test"] as String).is_empty() or test["name"] == unit["test"]:
 			test["suite"] = unit["path"]
 			test["framework"] = framework
-			if test.has("line") and not test.has("file"):
-				test["file"] = unit["path"]  # GUT's "at line N" is in the suite's own script
+			if not test.has("file") and test["status"] != "passed":
+				test["file"] = unit["path"]  # a test lives in its suite's script (GUT names no file)
 			tests.append(test)
 	summary["status"] = "finished"
 	summary["test_count"] = tests.size()
@@ -220,6 +228,13 @@ static func _summary(run: Dictionary, stop: String, timeout: int, include_passed
 			+ "suites did not run. Raise timeout_ms, or run one suite with suite_path."
 	elif stop == "cancelled":
 		result["cancelled"] = true
+	elif _first_without_report(run["suites"]) >= 0:
+		var silent: Dictionary = run["suites"][_first_without_report(run["suites"])]
+		var version := ""
+		for framework: Dictionary in planned["installed"]:
+			if framework["name"] == silent["framework"]:
+				version = framework["version"]
+		result["hint"] = RunOutput.no_report_hint(silent["framework"], version, silent["output"])
 	elif totals["tests"] == 0:
 		result["hint"] = "No test ran: check the suites with test_list."
 	return result
@@ -227,8 +242,17 @@ static func _summary(run: Dictionary, stop: String, timeout: int, include_passed
 
 static func _progress_text(suite: Dictionary, tests: Array) -> String:
 	var counts := JUnitReport.totals(tests)
-	return "%s: %s (%d passed, %d failed, %d errored, %d skipped)" % [suite["path"], suite["status"],
+	var text := "%s: %s (%d passed, %d failed, %d errored, %d skipped" % [suite["path"], suite["status"],
 		counts["passed"], counts["failed"], counts["errored"], counts["skipped"]]
+	return text + (", %d risky)" % counts["risky"] if counts["risky"] > 0 else ")")
+
+
+## The index of the first suite whose process wrote no report, or -1.
+static func _first_without_report(suites: Array) -> int:
+	for i in suites.size():
+		if (suites[i] as Dictionary).get("status") == "no_report":
+			return i
+	return -1
 
 
 ## A suite that produced no per-test results still shows up as one errored entry.

@@ -2,23 +2,32 @@
 extends RefCounted
 ## Compiles every GDScript under a folder before the game is launched, so a script error is
 ## reported to the caller (COMPILATION_FAILED with file, line and message) instead of surfacing
-## as a game that dies on start. Each file is compiled as a fresh copy, never the loaded script,
-## so nothing live in the editor is reloaded; its class_name line is blanked (line numbers kept)
-## because a copy may not re-declare a registered global class. The messages come from the
-## engine's error stream (logs/log_capture.gd) on Godot 4.5+; older engines name the file only.
+## as a game that dies on start. Each file is compiled at its own path, as the game loads it, by
+## a copy that never replaces the loaded script (commands/script/gdscript_check.gd), so nothing
+## live in the editor is reloaded. The messages come from the engine's error stream on Godot
+## 4.5+; older engines name the file only.
+##
+## Not compiled, because the game never loads them: script templates, folders holding a
+## .gdignore, hidden folders, and editor-only scripts (one extending an Editor* class, or an
+## addon's @tool script naming one), which need classes only the editor has.
 
-const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
-const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
+const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 
 ## Past this many scripts the check stops and says so rather than stall the editor.
 const MAX_SCRIPTS := 2000
 const MAX_ERRORS := 50
-const CLASS_NAME_PREFIX := "class_name "
 ## Script templates hold placeholders (_BASE_, _CLASS_) and never compile; the game never loads them.
 const TEMPLATES_SETTING := "editor/script/templates_search_path"
 const TEMPLATES_DEFAULT := "res://script_templates"
 ## A folder holding this file is invisible to the engine's import and the game.
 const IGNORE_MARKER := ".gdignore"
+## Where editor-only tools live: the project's addons/ folder (any folder of that name counts).
+const ADDONS := "/addons/"
+const EXTENDS_EDITOR := "(?m)^\\s*extends\\s+Editor[A-Z]\\w*"
+const TOOL_ANNOTATION := "(?m)^\\s*@tool\\b"
+const EDITOR_CLASS := "\\bEditor[A-Z]\\w*"
+## A string literal or a comment, so class names are only matched in code.
+const NOT_CODE := "\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'|#[^\\n]*"
 
 
 ## {"checked": int, "errors": [{path, line, message}], "truncated": bool}
@@ -29,40 +38,29 @@ static func check_folder(root: String) -> Dictionary:
 	var truncated := paths.size() > MAX_SCRIPTS
 	if truncated:
 		paths = paths.slice(0, MAX_SCRIPTS)
+	var checked := 0
 	var errors: Array[Dictionary] = []
-	# One capture for the whole run: each file's messages are those logged while it compiled.
-	var buffer := LogBuffer.new(MAX_ERRORS * 4)
-	var capture := LogCapture.new()
-	var captured := capture.attach(buffer)
 	for path: String in paths:
 		if errors.size() >= MAX_ERRORS:
 			truncated = true
 			break
-		errors.append_array(_check_file(path, buffer if captured else null))
-	capture.detach()
-	return {"checked": paths.size(), "errors": errors, "truncated": truncated}
+		var source := FileAccess.get_file_as_string(path)
+		if is_editor_only(source, path.contains(ADDONS)):
+			continue
+		checked += 1
+		for found: Dictionary in GDScriptCheck.check_source(source, path)["errors"]:
+			errors.append({"path": path, "line": found["line"], "message": found["message"]})
+	return {"checked": checked, "errors": errors, "truncated": truncated}
 
 
-## The compile errors of one script file ([] when it compiles). `buffer` receives the engine's
-## messages (null on engines without a Logger).
-static func _check_file(path: String, buffer: LogBuffer) -> Array[Dictionary]:
-	var source := FileAccess.get_file_as_string(path)
-	var script := GDScript.new()
-	script.source_code = _without_class_name(source)
-	var before := buffer.latest_id() if buffer != null else 0
-	var error := script.reload()
-	if error == OK:
-		return []
-	var found: Array[Dictionary] = []
-	if buffer != null:
-		for entry: Dictionary in buffer.entries():
-			if int(entry["id"]) > before and entry["level"] == LogBuffer.LEVEL_ERROR:
-				found.append({"path": path, "line": _line_of(str(entry.get("source", ""))),
-					"message": str(entry["message"]).trim_prefix("Parse Error: ")})
-	if found.is_empty():
-		found.append({"path": path, "line": 0, "message": "does not compile (%s); open it in the script editor "
-			% error_string(error) + "for the details"})
-	return found
+## True for a script only the editor runs: it extends an Editor* class (a plugin, an export or
+## import plugin, an EditorScript), or it is an addon's @tool script whose code names one.
+static func is_editor_only(source: String, in_addon: bool) -> bool:
+	var code := RegEx.create_from_string(NOT_CODE).sub(source, "\"\"", true)
+	if RegEx.create_from_string(EXTENDS_EDITOR).search(code) != null:
+		return true
+	return in_addon and RegEx.create_from_string(TOOL_ANNOTATION).search(code) != null \
+		and RegEx.create_from_string(EDITOR_CLASS).search(code) != null
 
 
 static func _collect(folder: String, into: PackedStringArray, skipped: String) -> void:
@@ -76,21 +74,3 @@ static func _collect(folder: String, into: PackedStringArray, skipped: String) -
 		# .godot (the import cache) and other hidden folders hold no project scripts.
 		if not sub.begins_with("."):
 			_collect(folder.path_join(sub), into, skipped)
-
-
-static func _without_class_name(source: String) -> String:
-	var lines := source.split("\n")
-	for i in lines.size():
-		if lines[i].begins_with(CLASS_NAME_PREFIX):
-			# `class_name X extends Y` keeps its extends.
-			var extends_at := lines[i].find(" extends ")
-			lines[i] = lines[i].substr(extends_at + 1) if extends_at >= 0 else "#" + lines[i]
-	return "\n".join(lines)
-
-
-## "gdscript://123.gd:7 @ GDScript::reload()" -> 7
-static func _line_of(source: String) -> int:
-	var location := source.get_slice(" @ ", 0)
-	var colon := location.rfind(":")
-	var number := location.substr(colon + 1) if colon >= 0 else ""
-	return int(number) if number.is_valid_int() else 0

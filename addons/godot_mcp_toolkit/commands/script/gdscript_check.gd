@@ -25,12 +25,18 @@ func _log_error(function: String, file: String, line: int, code: String, _ration
 static var _logger_script: GDScript = null
 
 
-## Compiles `text` as if it were the file at `path`, without touching that file or any loaded
-## script: {"valid": bool, "errors": [{"line", "message"}]}.
+## Compiles `text` as if it were the file at `path`, without touching that file or reloading its
+## loaded script: {"valid": bool, "errors": [{"line", "message"}]}. When the file exists the copy
+## is compiled under its real path, as the game loads it (relative paths, a method typed to return
+## the script's own class_name); a file not yet written is compiled as a portable copy.
 static func check_source(text: String, path: String) -> Dictionary:
 	var copy := GDScript.new()
-	copy.source_code = portable_copy(text, path)
-	return _diagnose(func() -> int: return copy.reload(), path)
+	var live := _loaded(path)
+	if live == null:
+		copy.source_code = portable_copy(text, path)
+		return _diagnose(func() -> int: return copy.reload(), path)
+	copy.source_code = text
+	return _diagnose(func() -> int: return _compile_in_place_of(live, copy, path), path)
 
 
 ## Sets `text` as the source of a loaded script and recompiles it in place (instances keep their
@@ -38,6 +44,24 @@ static func check_source(text: String, path: String) -> Dictionary:
 static func reload_live(script: GDScript, text: String) -> Dictionary:
 	script.source_code = text
 	return _diagnose(func() -> int: return script.reload(true), script.resource_path)
+
+
+## The script the engine holds for the file at `path`, loaded now if nothing has loaded it yet
+## (as opening a scene that uses it would); null when there is no such GDScript file.
+static func _loaded(path: String) -> GDScript:
+	if not path.begins_with("res://") or not FileAccess.file_exists(path):
+		return null
+	return ResourceLoader.load(path, "GDScript") as GDScript
+
+
+## Compiles `copy` as the script at `path` while `live` keeps that path in the resource cache: the
+## copy takes the path over (which sets its script path, so the compiler resolves relative paths
+## and the own class_name against the file) and `live` takes it straight back. The compile then
+## finds `live` cached for the path, so the copy never enters a cache and `live` is not reloaded.
+static func _compile_in_place_of(live: GDScript, copy: GDScript, path: String) -> int:
+	copy.take_over_path(path)
+	live.take_over_path(path)
+	return copy.reload()
 
 
 ## `text` made compilable without a path: relative preload/extends paths become res:// paths

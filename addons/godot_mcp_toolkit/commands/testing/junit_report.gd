@@ -3,15 +3,20 @@ extends RefCounted
 ## Reads the JUnit XML report GUT (-gjunit_xml_file) and gdUnit4 (report_N/results.xml) write into
 ## one result per test: {name, suite, status, message, file, line, duration_s}. The status comes
 ## from the testcase's child element (failure -> failed, error -> errored, skipped -> skipped) or,
-## for GUT, its `status` attribute (fail, pending). Where the report names a source position
-## ("res://x.gd:12" in gdUnit4's message, "at line 12" in GUT's text) it becomes file and line.
-## XMLParser only, so it runs on 4.2 and in any context.
+## for GUT, its `status` attribute (fail, pending, skipped, and "no asserts": a test that asserted
+## nothing, which GUT itself calls risky). Where the report names a source position
+## ("res://x.gd:12" in gdUnit4's message, "at line 12" in GUT's text) it becomes file and line; a
+## line below 1 (neither framework knows the line without a call stack, as in release builds) is
+## dropped and the file kept. A gdUnit4 skip's text is boilerplate around its reason: the reason is
+## the message. XMLParser only, so it runs on 4.2 and in any context.
 
-const STATUSES := ["passed", "failed", "errored", "skipped"]
+const STATUSES := ["passed", "failed", "errored", "skipped", "risky"]
 ## A failure text can hold a whole stack; the model needs its head.
 const MESSAGE_CHARS := 2000
 const OUTCOMES := {"failure": "failed", "error": "errored", "skipped": "skipped"}
-const GUT_STATUSES := {"fail": "failed", "pending": "skipped", "error": "errored"}
+const GUT_STATUSES := {"fail": "failed", "pending": "skipped", "skipped": "skipped", "error": "errored",
+	"no asserts": "risky"}
+const RISKY_MESSAGE := "the test made no assertion"
 
 
 ## {"ok": true, "tests": Array[Dictionary]} or {"ok": false, "error": String}.
@@ -66,7 +71,8 @@ static func parse(text: String) -> Dictionary:
 
 ## Counts per status plus the summed duration.
 static func totals(tests: Array) -> Dictionary:
-	var counts := {"tests": tests.size(), "passed": 0, "failed": 0, "errored": 0, "skipped": 0, "duration_s": 0.0}
+	var counts := {"tests": tests.size(), "passed": 0, "failed": 0, "errored": 0, "skipped": 0, "risky": 0,
+		"duration_s": 0.0}
 	for test: Dictionary in tests:
 		counts[test["status"]] += 1
 		counts["duration_s"] += float(test.get("duration_s", 0.0))
@@ -91,6 +97,10 @@ static func _finish_case(case: Dictionary) -> Dictionary:
 	var result := {"name": case["name"], "suite": case["suite"], "status": case["status"],
 		"duration_s": case["duration_s"]}
 	var message := text if not text.is_empty() else attr
+	if case["status"] == "skipped":
+		message = _skip_reason(message)
+	elif case["status"] == "risky" and message.is_empty():
+		message = RISKY_MESSAGE
 	if not message.is_empty():
 		result["message"] = message.left(MESSAGE_CHARS)
 	var where := _position("%s\n%s" % [attr, text])
@@ -99,13 +109,23 @@ static func _finish_case(case: Dictionary) -> Dictionary:
 	return result
 
 
+## gdUnit4 writes "This test is skipped!\n  Reason: '<reason>'": the reason alone says it.
+static func _skip_reason(text: String) -> String:
+	var reason := RegEx.create_from_string("Reason: '(.*)'\\s*$").search(text)
+	return reason.get_string(1) if reason != null else text
+
+
 ## {"file", "line"} from "res://path.gd:12", or {"line"} from GUT's "at line 12"; {} when neither.
+## A line below 1 is unknown: the file stays, the line goes.
 static func _position(text: String) -> Dictionary:
-	var located := RegEx.create_from_string("(res://[^\\s:\"'<>]+\\.gd):(\\d+)").search(text)
+	var located := RegEx.create_from_string("(res://[^\\s:\"'<>]+\\.gd):(-?\\d+)").search(text)
 	if located != null:
-		return {"file": located.get_string(1), "line": located.get_string(2).to_int()}
-	var gut := RegEx.create_from_string("at line (\\d+)").search(text)
-	if gut != null:
+		var at := {"file": located.get_string(1)}
+		if located.get_string(2).to_int() >= 1:
+			at["line"] = located.get_string(2).to_int()
+		return at
+	var gut := RegEx.create_from_string("at line (-?\\d+)").search(text)
+	if gut != null and gut.get_string(1).to_int() >= 1:
 		return {"line": gut.get_string(1).to_int()}
 	return {}
 

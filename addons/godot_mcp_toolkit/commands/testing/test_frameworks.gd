@@ -91,11 +91,13 @@ static func test_names(disk_path: String) -> PackedStringArray:
 
 
 ## The command line that runs `suite` (one test of it when `test` is set) and writes the JUnit
-## report to `report` (GUT: that file; gdUnit4: a folder it makes report_<n>/results.xml in).
+## report to `report` (GUT: that file; gdUnit4: a folder it makes report_<n>/results.xml in) and
+## everything it prints to `log_file` (an engine option, so it goes before the framework's script,
+## whose own option parser never sees it).
 ## `tests` are the suite's test names (gdUnit4 selects one test by ignoring the others).
 static func command(framework: String, project: String, suite: String, test: String, tests: PackedStringArray,
-		report: String) -> PackedStringArray:
-	var args := PackedStringArray(["--headless", "--path", project, "-s", ENTRY[framework]])
+		report: String, log_file: String) -> PackedStringArray:
+	var args := PackedStringArray(["--headless", "--path", project, "--log-file", log_file, "-s", ENTRY[framework]])
 	if framework == GUT:
 		# -gconfig= keeps .gutconfig.json's dirs out: with them, -gtest would not narrow the run.
 		args.append_array(["-gconfig=", "-gtest=" + suite, "-gexit", "-gjunit_xml_file=" + report])
