@@ -74,16 +74,17 @@ static func _cmd_sample(params: Dictionary, job: RefCounted, context: RefCounted
 		series[key] = []
 	var frame_times: Array = []
 	var tree := _tree(context)
-	var started := Time.get_ticks_msec()
 	var stopped := ""
-	# Start on a frame boundary, so the first interval is a whole frame.
+	# Start on a frame boundary, so the first interval is a whole frame; the time limit counts from
+	# there and is checked only once a frame is in, so even a very slow game is summarised.
 	await tree.process_frame
+	var started := Time.get_ticks_msec()
 	var last := Time.get_ticks_usec()
 	for _frame in int(checked["frames"]):
 		if job != null and job.is_cancelled():
 			stopped = STOP_CANCELLED
 			break
-		if Time.get_ticks_msec() - started >= limit_ms:
+		if not frame_times.is_empty() and Time.get_ticks_msec() - started >= limit_ms:
 			stopped = STOP_TIME_LIMIT
 			break
 		await tree.process_frame
