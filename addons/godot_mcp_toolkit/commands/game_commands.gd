@@ -57,15 +57,25 @@ static func _cmd_start(params: Dictionary, context: RefCounted, scripts_root: St
 			(compiled["errors"] as Array).size()])
 		failure["errors"] = compiled["errors"]
 		failure["truncated"] = compiled["truncated"]
-		return failure
+		return _with_unreachable(failure, compiled)
 	var error: Error = context.play_scene(target["play"])
 	if error != OK:
 		return ToolkitError.fail("INVALID_STATE", "The editor did not start %s (%s)" % [target["path"], error_string(error)])
 	var result := {"status": "started", "scene_path": target["path"], "scripts_checked": compiled["checked"],
 		"wait_for_runtime": checked["wait_for_runtime"]}
+	_with_unreachable(result, compiled)
+	if compiled["truncated"]:
+		result["truncated"] = true
 	if not checked["wait_for_runtime"]:
 		result["hint"] = "Not waiting for the game: runtime tools answer GAME_NOT_RUNNING until it has connected."
 	return ToolkitSuccess.ok(result)
+
+
+## Adds the errors that did not block (scripts the game does not load) when there are any.
+static func _with_unreachable(answer: Dictionary, compiled: Dictionary) -> Dictionary:
+	if not (compiled["unreachable_errors"] as Array).is_empty():
+		answer["unreachable_errors"] = compiled["unreachable_errors"]
+	return answer
 
 
 static func _cmd_stop(_params: Dictionary, context: RefCounted) -> Dictionary:
