@@ -14,6 +14,7 @@ const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_t
 const GameCommands := preload("res://addons/godot_mcp_toolkit/commands/game_commands.gd")
 const ScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/game/script_check.gd")
 const ScriptReach := preload("res://addons/godot_mcp_toolkit/commands/game/script_reach.gd")
+const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 
 const DIR := "res://tmp_tests/game"
 const SCENE := "res://tmp_tests/game/main.tscn"
@@ -30,7 +31,6 @@ const TOOLKIT_AUTOLOAD := [
 	"autoload/MCPToolkitRuntime", "*res://addons/godot_mcp_toolkit/runtime/mcp_runtime_autoload.gd",
 ]
 const REACH_AUTOLOAD := ["autoload/ScriptCheckReachLib", "*" + REACH + "/addons/by_autoload/broken.gd"]
-const UNREACHABLE := "not loaded by the game: no project file or autoload reaches it"
 
 var _root: Node = null
 var _context: RuntimeContext = null
@@ -149,7 +149,7 @@ func test_a_project_holding_the_toolkit_and_the_fixture_launches() -> void:
 	var listed: Array = clean["unreachable_errors"]
 	Assert.is_false(listed.is_empty(), "the addon's broken editor helper is reported")
 	for error: Dictionary in listed:
-		Assert.eq([error["path"], error["reason"]], [FIXTURE + "/clean/addons/broken_tool/dock.gd", UNREACHABLE],
+		Assert.eq([error["path"], error["reason"]], [FIXTURE + "/clean/addons/broken_tool/dock.gd", ScriptCheck.UNREACHABLE],
 			"as not loaded by the game")
 
 
@@ -169,15 +169,27 @@ func test_addon_scripts_the_project_reaches_block() -> void:
 	Assert.eq(_paths(checked["errors"]), [
 		REACH + "/addons/by_class/broken.gd", REACH + "/addons/by_path/broken.gd",
 		REACH + "/addons/by_preload/broken.gd", REACH + "/addons/by_scene/broken.gd",
-	], "reached by a class_name, a res:// path string, a relative preload, a project scene's addon scene")
+	], "reached from the main scene's scripts (a class_name, a res:// path string, a relative preload) "
+		+ "and from a project scene through the addon's own scene")
 	Assert.eq(_paths(checked["unreachable_errors"]), [
-		REACH + "/addons/by_autoload/broken.gd", REACH + "/addons/unreached/broken.gd",
-	], "not reached: no autoload yet; named only in a comment and a string")
+		REACH + "/addons/by_autoload/broken.gd", REACH + "/addons/framework/files.gd",
+		REACH + "/addons/unreached/broken.gd",
+	], "not reached: no autoload yet; used only by a test suite; named only in a comment and a string")
 	ProjectSettings.set_setting(REACH_AUTOLOAD[0], REACH_AUTOLOAD[1])
 	var with_autoload := ScriptCheck.check_folder(REACH)
 	ProjectSettings.clear(REACH_AUTOLOAD[0])
 	Assert.is_true(_paths(with_autoload["errors"]).has(REACH + "/addons/by_autoload/broken.gd"), "an autoload reaches it")
-	Assert.eq(_paths(with_autoload["unreachable_errors"]), [REACH + "/addons/unreached/broken.gd"], "the rest")
+	Assert.is_false(_paths(with_autoload["unreachable_errors"]).has(REACH + "/addons/by_autoload/broken.gd"), "moved")
+
+
+func test_a_test_suite_outside_addons_is_checked_but_reaches_nothing() -> void:
+	var suite := REACH + "/test/game_test.gd"
+	var roots := PackedStringArray([REACH + "/main.tscn", REACH + "/levels/level.tscn"])
+	var reached: Dictionary = ScriptReach.reached_from(roots)["reached"]
+	Assert.is_false(reached.has(suite) or reached.has(REACH + "/addons/framework/suite.gd"), "the game loads no test")
+	Assert.is_true(reached.has(REACH + "/levels/uses_class.gd"), "but the main scene's scripts")
+	Assert.eq(GDScriptCheck.check_source(FileAccess.get_file_as_string(suite), suite)["errors"], [],
+		"the suite itself compiles, so it does not block (its own error would: it is outside addons/)")
 
 
 func test_a_reached_addon_error_refuses_the_launch_naming_it() -> void:
@@ -188,7 +200,7 @@ func test_a_reached_addon_error_refuses_the_launch_naming_it() -> void:
 	var failed: Dictionary = handler.call({"scene_path": SCENE})
 	Assert.eq(failed.get("code"), "COMPILATION_FAILED", "refused")
 	Assert.is_true(_paths(failed.get("errors", [])).has(REACH + "/addons/by_scene/broken.gd"), "named")
-	Assert.eq(_paths(failed.get("unreachable_errors", [])).size(), 2, "the others still listed apart")
+	Assert.eq(_paths(failed.get("unreachable_errors", [])).size(), 3, "the others still listed apart")
 	Assert.eq(_context.played_scenes, PackedStringArray(), "nothing was launched")
 
 

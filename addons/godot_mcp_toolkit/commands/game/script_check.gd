@@ -8,13 +8,14 @@ extends RefCounted
 ## 4.5+; older engines name the file only.
 ##
 ## Which errors block the launch: those of scripts the game can load. Every script outside an
-## addons/ folder counts (the game may load any of them by path). A script inside addons/ counts
-## only when the project reaches it (commands/game/script_reach.gd: from the autoloads and other
-## project settings, and from the scenes, resources and scripts outside addons/, through
-## ext_resources, preload/extends paths, res:// string paths and global class_names). The errors
-## of the other addon scripts (an editor plugin's helpers, a test framework that does not compile
-## on this Godot) are reported under "unreachable_errors" and do not block. A project too large to
-## follow to the end (script_reach.gd's MAX_FILES) makes every addon script count.
+## addons/ folder counts (the project's own code: the game may load any of it by path). A script
+## inside addons/ counts only when the game reaches it (commands/game/script_reach.gd: from the
+## autoloads and other project settings and from the scenes and resources outside addons/, through
+## external resources, preload/extends paths, res:// string paths and global class_names). The
+## errors of the other addon scripts (an editor plugin's helpers, a test framework that does not
+## compile on this Godot, even one the project's test suites use) are reported under
+## "unreachable_errors" and do not block. A project too large to follow to the end (script_reach.gd's
+## MAX_FILES) makes every addon script count.
 ##
 ## Not compiled, because no game loads them: script templates, folders holding a .gdignore,
 ## hidden folders, and scripts extending an Editor* class (a plugin, an export or import plugin,
@@ -29,15 +30,13 @@ const MAX_SCRIPTS := 2000
 const MAX_RESOURCES := 5000
 ## Per list: the blocking errors and the unreachable ones are capped apart.
 const MAX_ERRORS := 50
-const UNREACHABLE := "not loaded by the game: no project file or autoload reaches it"
+const UNREACHABLE := "not loaded by the game: no autoload, setting, scene or resource of the project reaches it"
 ## Script templates hold placeholders (_BASE_, _CLASS_) and never compile; the game never loads them.
 const TEMPLATES_SETTING := "editor/script/templates_search_path"
 const TEMPLATES_DEFAULT := "res://script_templates"
 ## A folder holding this file is invisible to the engine's import and the game.
 const IGNORE_MARKER := ".gdignore"
 const EXTENDS_EDITOR := "(?m)^\\s*extends\\s+Editor[A-Z]\\w*"
-## A string literal or a comment, so class names are only matched in code.
-const NOT_CODE := "\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'|#[^\\n]*"
 
 
 ## {"checked": int, "errors": [{path, line, message}] (blocking),
@@ -48,21 +47,24 @@ static func check_folder(root: String) -> Dictionary:
 	_collect(root, found, templates)
 	var scripts: PackedStringArray = found["scripts"]
 	var roots: PackedStringArray = found["roots"]
-	var truncated := scripts.size() > MAX_SCRIPTS or roots.size() > MAX_RESOURCES
+	var all_roots := roots.size() <= MAX_RESOURCES
+	var truncated := scripts.size() > MAX_SCRIPTS or not all_roots
 	scripts = scripts.slice(0, MAX_SCRIPTS)
 	roots.append_array(ScriptReach.setting_paths())
 	var reach := ScriptReach.reached_from(roots)
+	# Without every root or the whole walk, no addon script can be shown unreachable.
+	var known: bool = all_roots and reach["complete"]
 	var loaded: Dictionary = reach["reached"]
 	var blocking := PackedStringArray()
 	var unreachable := PackedStringArray()
 	for path: String in scripts:
-		if not ScriptReach.in_addon(path) or loaded.has(path) or not reach["complete"]:
+		if not known or not ScriptReach.in_addon(path) or loaded.has(path):
 			blocking.append(path)
 		else:
 			unreachable.append(path)
 	var result := {"checked": 0, "errors": [], "unreachable_errors": [], "truncated": truncated}
 	_compile(blocking, result, "errors", "")
-	if not result["truncated"]:
+	if (result["errors"] as Array).size() < MAX_ERRORS:
 		_compile(unreachable, result, "unreachable_errors", UNREACHABLE)
 	return result
 
@@ -87,12 +89,13 @@ static func _compile(paths: PackedStringArray, result: Dictionary, key: String, 
 
 ## True for a script only the editor runs: it extends an Editor* class.
 static func is_editor_only(source: String) -> bool:
-	var code := RegEx.create_from_string(NOT_CODE).sub(source, "\"\"", true)
+	# Strings and comments blanked, so only code is matched.
+	var code := RegEx.create_from_string(ScriptReach.LITERAL_OR_COMMENT).sub(source, "\"\"", true)
 	return RegEx.create_from_string(EXTENDS_EDITOR).search(code) != null
 
 
-## Gathers the scripts under `folder` (into found.scripts) and the files outside addons/ the
-## game may load by itself (found.roots: scripts, scenes, resources).
+## Gathers the scripts under `folder` (into found.scripts) and the scenes and resources outside
+## addons/, which the game may load by itself (found.roots).
 static func _collect(folder: String, found: Dictionary, skipped: String) -> void:
 	var scripts: PackedStringArray = found["scripts"]
 	var roots: PackedStringArray = found["roots"]
@@ -103,7 +106,7 @@ static func _collect(folder: String, found: Dictionary, skipped: String) -> void
 		var path := folder.path_join(file_name)
 		if file_name.get_extension() == ScriptReach.SCRIPT:
 			scripts.append(path)
-		if ScriptReach.can_reach(path) and not ScriptReach.in_addon(path):
+		elif ScriptReach.is_resource(path) and not ScriptReach.in_addon(path):
 			roots.append(path)
 	found["scripts"] = scripts
 	found["roots"] = roots

@@ -1,18 +1,19 @@
 @tool
 extends RefCounted
 ## Which files the game can load, as far as the project's files say statically: the pre-launch
-## compile check blocks the launch only on scripts the game can load.
+## compile check blocks the launch on an addon script only when the game can load it.
 ##
-## The roots are what the game may load by itself: every scene, resource and script outside an
-## addons/ folder (a game can load any of them by path, e.g. change_scene_to_file) and every
-## res:// or uid:// path a project setting names (the autoloads, the main scene, a custom theme;
-## the editor's own settings and the enabled editor plugins are not the game's). From a reached
-## file, these reach further:
-## - a scene or resource (.tscn .scn .tres .res): its external resources, as the engine lists them
-##   (ResourceLoader.get_dependencies);
-## - a script: the path of each preload() and extends "path" (relative to its folder), every
-##   "res://..." or "uid://..." string literal in its code (load(), change_scene_to_file, a path
-##   constant), and every addon script whose global class_name its code names.
+## The roots are what the game loads by itself: every res:// or uid:// path a project setting names
+## (the autoloads, the main scene, a custom theme; the editor's own settings and the enabled editor
+## plugins are not the game's) and every scene and resource outside an addons/ folder (a game may
+## load any of them by a path it builds, e.g. change_scene_to_file with a level number). Scripts
+## are not roots: a project script nothing loads (a test suite of a test framework, a script not
+## attached yet) does not make the addon code it uses part of the game. From a reached file:
+## - a scene or resource (.tscn .scn .tres .res) reaches its external resources, as the engine
+##   lists them (ResourceLoader.get_dependencies);
+## - a script reaches the path of each preload() and extends "path" (relative to its folder),
+##   every "res://..." or "uid://..." string literal in its code (load(), change_scene_to_file, a
+##   path constant), and the script of every global class_name its code names.
 ## Not seen: a path built at run time (joined strings, a folder listed with DirAccess). Bounded:
 ## past MAX_FILES reached files the walk stops and says it is incomplete.
 
@@ -21,7 +22,7 @@ const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/g
 const MAX_FILES := 10000
 const ADDONS := "/addons/"
 const SCRIPT := "gd"
-## What can lead to a script: scenes and resources (text or binary) and scripts themselves.
+## Scenes and resources (text or binary): what can lead to a script besides scripts themselves.
 const RESOURCES := ["tscn", "scn", "tres", "res"]
 const RES := "res://"
 const UID := "uid://"
@@ -36,10 +37,9 @@ static func in_addon(path: String) -> bool:
 	return path.contains(ADDONS)
 
 
-## True for a file that can lead to a script (a script, scene or resource).
-static func can_reach(path: String) -> bool:
-	var extension := path.get_extension()
-	return extension == SCRIPT or extension in RESOURCES
+## True for a scene or resource file, which the game may load by itself when outside addons/.
+static func is_resource(path: String) -> bool:
+	return path.get_extension() in RESOURCES
 
 
 ## The res:// files the project settings name (an autoload's "*res://..." counted), as roots.
@@ -59,7 +59,7 @@ static func setting_paths() -> PackedStringArray:
 
 ## {"reached": {res:// path: true}, "complete": bool}: every file reached from `roots`.
 static func reached_from(roots: PackedStringArray) -> Dictionary:
-	var classes := _addon_classes()
+	var classes := _global_classes()
 	var named: RegEx = null
 	if not classes.is_empty():
 		named = RegEx.create_from_string("\\b(?:%s)\\b" % "|".join(PackedStringArray(classes.keys())))
@@ -68,25 +68,26 @@ static func reached_from(roots: PackedStringArray) -> Dictionary:
 	pending.assign(roots)
 	while not pending.is_empty():
 		var path: String = pending.pop_back()
-		if reached.has(path) or not can_reach(path) or not FileAccess.file_exists(path):
+		var script := path.get_extension() == SCRIPT
+		if reached.has(path) or not (script or is_resource(path)) or not FileAccess.file_exists(path):
 			continue
 		if reached.size() >= MAX_FILES:
 			return {"reached": reached, "complete": false}
 		reached[path] = true
-		if path.get_extension() == SCRIPT:
+		if script:
 			pending.append_array(_script_dependencies(path, classes, named))
 		else:
 			pending.append_array(_resource_dependencies(path))
 	return {"reached": reached, "complete": true}
 
 
-## Global class_name -> script path, for the classes declared inside addons/.
-static func _addon_classes() -> Dictionary:
+## Global class_name -> its script's path.
+static func _global_classes() -> Dictionary:
 	var classes := {}
 	for entry: Dictionary in ProjectSettings.get_global_class_list():
-		var path := str(entry.get("path", ""))
-		if in_addon(path):
-			classes[str(entry.get("class", ""))] = path
+		var name := str(entry.get("class", ""))
+		if not name.is_empty():
+			classes[name] = str(entry.get("path", ""))
 	return classes
 
 
