@@ -25,7 +25,7 @@ static func register(registry: RefCounted, context: RefCounted, scripts_root: St
 	registry.register_command("game.start", Callable(script, "_cmd_start").bind(context, scripts_root),
 		registry.create_options()
 		.with_description("Run the game from the editor (scene_path main, current or a res:// scene) after "
-			+ "checking that every script compiles.")
+			+ "checking that every script the game can load compiles.")
 		.with_input_schema({"type": "object", "properties": {
 			"scene_path": {"type": "string"}, "wait_for_runtime": {"type": "boolean"},
 			"runtime_poll": {"type": "boolean"}, "if_running": {"type": "string", "enum": IF_RUNNING},

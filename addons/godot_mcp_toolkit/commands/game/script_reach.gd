@@ -95,15 +95,18 @@ static func _script_dependencies(path: String, classes: Dictionary, named: RegEx
 	var source := FileAccess.get_file_as_string(path)
 	var found := GDScriptCheck.preloaded_paths(source, path)
 	var literals := RegEx.create_from_string(LITERAL_OR_COMMENT)
-	# The cheap tests first: most scripts name no path and no addon class at all.
+	# The cheap tests first: many scripts name no path or no global class at all.
 	if source.contains("://"):
 		for literal: RegExMatch in literals.search_all(source):
 			var target := _file_path(literal.get_string(1) + literal.get_string(2))
 			if not target.is_empty():
 				found.append(target)
 	if named != null and named.search(source) != null:
+		var names := {}
 		for name: RegExMatch in named.search_all(literals.sub(source, "\"\"", true)):
-			found.append(classes[name.get_string()])
+			names[name.get_string()] = true
+		for name: String in names:
+			found.append(classes[name])
 	return found
 
 
