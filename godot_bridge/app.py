@@ -7,11 +7,12 @@ fixed order, and closed in reverse. The MCP layer only sees ``BridgeApp``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import weakref
 from typing import Any
 
 from godot_bridge import groups
 from godot_bridge.catalogue import Catalogue, ToolDef, load_catalogue
+from godot_bridge.completions import CompletionService
 from godot_bridge.config import Settings
 from godot_bridge.dispatch import ProgressFn, RateLimiter, ToolDispatch
 from godot_bridge.images import ImageStore
@@ -20,7 +21,7 @@ from godot_bridge.prompts import PromptService
 from godot_bridge.pushed_errors import ErrorStore
 from godot_bridge.resources import ResourceService
 from godot_bridge.results import ToolOutcome
-from godot_bridge.surface import Surface
+from godot_bridge.surface import Surface, ToolList
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ def warn_contradictory_annotations(catalogue: Catalogue) -> None:
 
 class BridgeApp:
     def __init__(self, settings: Settings, catalogue: Catalogue | None = None) -> None:
+        from godot_bridge.editor.autolaunch import AutoLaunch
         from godot_bridge.editor.bridge import EditorBridge
         from godot_bridge.editor.lifecycle import EditorLifecycle
         from godot_bridge.lsp.tools import LspService
@@ -49,7 +51,6 @@ class BridgeApp:
         self.catalogue = catalogue or load_catalogue()
         if settings.read_only:
             warn_contradictory_annotations(self.catalogue)
-        self._listeners: list[Callable[[], None]] = []
         # Screenshots taken as links: kept by the editor bridge, read back through the resources.
         self.images = ImageStore()
         # What the editor and the game push; the MCP layer listens to it (godot://errors, log notifications).
@@ -61,11 +62,18 @@ class BridgeApp:
         self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
         self.lifecycle = EditorLifecycle(self.editor)
+        # GODOT_MCP_AUTOLAUNCH follows the live settings (a .mcp.json edit turns it on or off).
+        self.editor.autolaunch = AutoLaunch(lambda: self.settings.autolaunch, self.lifecycle.launch)
+        # Every client's tool list (C12): a change of the shared surface is checked against each.
+        self._lists: weakref.WeakSet[ToolList] = weakref.WeakSet()
+        # The MCP tools array of each list, and of each tool, for the surface generation they were built in.
+        self._wire: weakref.WeakKeyDictionary[ToolList, tuple[Any, list[dict[str, Any]]]] = weakref.WeakKeyDictionary()
+        self._tool_wire: dict[str, dict[str, Any]] = {}
+        self._tool_wire_generation = -1
         self.dispatch = ToolDispatch(
             self.surface,
             self.editor,
             self.lsp,
-            on_list_changed=self.list_changed,
             rate_limit=settings.rate_limit,
             bridge_tools=self.lifecycle.handlers(),
             result_limit_kb=settings.result_limit_kb,
@@ -75,10 +83,7 @@ class BridgeApp:
             script_limit_kb=lambda: self.settings.script_read_limit_kb, images=self.images, errors=self.errors,
         )
         self.prompts = PromptService()
-        self._tools_cache: list[dict[str, Any]] | None = None
-        # The visible names as last announced: the version lambda already reads the new
-        # value when the editor reports it, so "before" cannot be recomputed then.
-        self._announced: list[str] = self.tool_names()
+        self.completions = CompletionService(settings.project_path, self.editor, self.prompts)
         timing = self.editor.timing
         self.live_config = LiveConfig(settings, self.apply_settings, debounce_ms=timing.watch_debounce_ms,
                                       poll_interval=timing.watch_poll, force_polling=timing.force_polling)
@@ -113,44 +118,53 @@ class BridgeApp:
                 warn_contradictory_annotations(self.catalogue)
             log.info("read-only mode %s", "on" if settings.read_only else "off")
             self.surface.set_read_only(settings.read_only)
-            self._tools_cache = None
-            if self.tool_names() != self._announced:
-                self.list_changed()
+            self._surface_changed()
 
-    # -- tool list ------------------------------------------------------------
-    def on_list_changed(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
+    # -- tool lists -----------------------------------------------------------
+    def tool_list(self) -> ToolList:
+        """A new client's own tool list (always-on tools until it loads groups).
 
-    def list_changed(self) -> None:
-        """The visible tool list changed: drop the cached list and announce once."""
-        self._tools_cache = None
-        self._announced = self.tool_names()
-        for listener in self._listeners:
-            listener()
+        Kept here only weakly: the client holds it, and its listener is the client's way to be told."""
+        tools = ToolList(self.surface)
+        self._lists.add(tools)
+        return tools
+
+    def _surface_changed(self) -> None:
+        """Read-only mode, the Godot version or the extensions moved: tell each client whose list differs."""
+        for tools in list(self._lists):
+            tools.prune()
+            tools.announce_if_changed()
 
     def _editor_changed(self) -> None:
-        # Version or extensions moved: rebuild, and announce only if the list really differs.
         self.surface.set_extensions(self.editor.extension_commands)
-        self._tools_cache = None
-        if self.tool_names() != self._announced:
-            self.list_changed()
+        self._surface_changed()
 
-    def tool_names(self) -> list[str]:
-        return [t.name for t in self.surface.visible()]
+    def tools(self, tools: ToolList) -> list[dict[str, Any]]:
+        """The MCP ``tools`` array of one client's list, built once per change of it."""
+        key = (tuple(tools.loaded), self.surface.generation, self.editor.godot_version)
+        cached = self._wire.get(tools)
+        if cached is None or cached[0] != key:
+            if self._tool_wire_generation != self.surface.generation:
+                self._tool_wire, self._tool_wire_generation = {}, self.surface.generation
+            cached = (key, [self._tool_json(t, tools) for t in tools.visible()])
+            self._wire[tools] = cached
+        return cached[1]
 
-    def tools(self) -> list[dict[str, Any]]:
-        """The MCP ``tools`` array, built once per change of the visible set."""
-        if self._tools_cache is None:
-            self._tools_cache = [self._tool_json(t) for t in self.surface.visible()]
-        return self._tools_cache
-
-    def _tool_json(self, tool: ToolDef) -> dict[str, Any]:
-        text = tool.description
+    def _tool_json(self, tool: ToolDef, tools: ToolList) -> dict[str, Any]:
         if tool.channel == "bridge" and tool.name not in self.dispatch.bridge_tools:
-            # discover_tools lists the groups in its description; other bridge tools are plain.
-            text = groups.description(tool.description, self.surface)
-        return {"name": tool.name, "description": text, "inputSchema": tool.input_schema,
+            # discover_tools lists the groups, loaded (by this client) or not, in its description.
+            return self._wire_entry(tool, groups.description(tool.description, tools))
+        entry = self._tool_wire.get(tool.name)
+        if entry is None:
+            entry = self._tool_wire[tool.name] = self._wire_entry(tool, tool.description)
+        return entry
+
+    @staticmethod
+    def _wire_entry(tool: ToolDef, description: str) -> dict[str, Any]:
+        return {"name": tool.name, "description": description, "inputSchema": tool.input_schema,
                 "annotations": dict(tool.annotations)}
 
-    async def call_tool(self, name: str, arguments: Any, progress: ProgressFn | None = None) -> ToolOutcome:
-        return await self.dispatch.call(name, arguments, progress=progress)
+    async def call_tool(self, name: str, arguments: Any, tools: ToolList,
+                        progress: ProgressFn | None = None) -> ToolOutcome:
+        """A call by the client whose list is ``tools``."""
+        return await self.dispatch.call(name, arguments, tools=tools, progress=progress)

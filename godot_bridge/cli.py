@@ -21,6 +21,8 @@ usage: godot-bridge [--project DIR] [--editor-port N] [--runtime-port N]
                     [--http [--host HOST] [--port N] [--no-auth]]
        godot-bridge --tools-count | --list-eager | --help | --version
        godot-bridge doctor [--json] [--project DIR]   (check the set-up; see `doctor --help`)
+       godot-bridge init [--project DIR] [--client NAME ...] [--dry-run] [--force]
+                                                        (set a project up; see `init --help`)
 
 MCP server (stdio) that drives a live Godot 4.2+ editor through the
 godot_mcp_toolkit plugin. Launched by your MCP client, e.g. `uvx godot-bridge`.
@@ -172,6 +174,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from godot_bridge.doctor import main as doctor_main  # a terminal command, not the server
 
         return doctor_main(argv[1:])
+    if argv[:1] == ["init"]:
+        from godot_bridge.project_init import main as init_main  # a terminal command, not the server
+
+        return init_main(argv[1:])
     try:
         args = parse_args(argv)
     except UsageError as exc:

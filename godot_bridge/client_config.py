@@ -2,9 +2,10 @@
 
 Read-only, for ``godot-bridge doctor``: where the file is, whether it parses, which server
 entry is ours and what environment it gives the bridge. Our entry is
-``mcpServers["godot-mcp-toolkit"]`` (the key the plugin's dock writes); failing that, the
-first key, in sorted order, that contains ``godot-mcp`` or ``godot-bridge`` (a hand-written
-entry), the same fallback the dock uses for its read-only mirror.
+``mcpServers["godot-mcp-toolkit"]`` (the key the plugin's dock and ``godot-bridge init`` write);
+failing that, the first key, in sorted order, that contains ``godot-mcp`` or ``godot-bridge`` (a
+hand-written entry), the same fallback the dock uses for its read-only mirror. Key and hints
+are the shared entry definition's (client_entry.py).
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SERVER_KEY = "godot-mcp-toolkit"
-KEY_HINTS = ("godot-mcp", "godot-bridge")
+from godot_bridge.client_entry import definition
 # (file relative to the project, the object holding the servers): Claude Code / Cursor / Codex, VS Code.
 LOCATIONS = ((".mcp.json", "mcpServers"), (".vscode/mcp.json", "servers"))
 
@@ -55,9 +55,10 @@ def _env_text(name: str, value: Any, problems: list[str]) -> str | None:
 
 
 def our_key(servers: dict[str, Any]) -> str | None:
-    if SERVER_KEY in servers:
-        return SERVER_KEY
-    return next((k for k in sorted(servers) if any(h in k for h in KEY_HINTS)), None)
+    spec = definition()
+    if spec.server_key in servers:
+        return spec.server_key
+    return next((k for k in sorted(servers) if any(h in k for h in spec.key_hints)), None)
 
 
 def load(path: Path, servers_key: str) -> ClientConfig:

@@ -65,6 +65,20 @@ def _env_image_mode(env: Mapping[str, str], name: str) -> str:
     return raw
 
 
+# GODOT_MCP_AUTOLAUNCH's values: whether the bridge starts the editor itself when a tool needs one
+# and none runs (editor/autolaunch.py), and how. Unset, "0", "false", "no" mean off.
+AUTOLAUNCH_MODES = ("off", "headless", "window")
+
+
+def _env_autolaunch(env: Mapping[str, str], name: str) -> str:
+    raw = env.get(name, "").strip().lower()
+    if raw in FLAG_FALSE:
+        return AUTOLAUNCH_MODES[0]
+    if raw not in AUTOLAUNCH_MODES:
+        raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(AUTOLAUNCH_MODES)}")
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     project_path: Path
@@ -79,6 +93,7 @@ class Settings:
     ws_buffer_limit_kb: int | None = None
     result_limit_kb: int = DEFAULT_RESULT_LIMIT_KB
     image_mode: str = IMAGE_MODES[0]  # "inline" | "link": the screenshots' default image_response_mode
+    autolaunch: str = AUTOLAUNCH_MODES[0]  # "off" | "headless" | "window"
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
     cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -113,6 +128,7 @@ class Settings:
             ws_buffer_limit_kb=_env_positive_int(env, "GODOT_MCP_WS_BUFFER_LIMIT"),
             result_limit_kb=_env_positive_int(env, "GODOT_MCP_RESULT_LIMIT") or DEFAULT_RESULT_LIMIT_KB,
             image_mode=_env_image_mode(env, "GODOT_MCP_IMAGE_MODE"),
+            autolaunch=_env_autolaunch(env, "GODOT_MCP_AUTOLAUNCH"),
             env=env,
             cli=cli,
         )
@@ -159,6 +175,10 @@ def _check_image_mode(name: str, raw: str) -> None:
     _env_image_mode({name: raw}, name)
 
 
+def _check_autolaunch(name: str, raw: str) -> None:
+    _env_autolaunch({name: raw}, name)
+
+
 def _check_absolute(name: str, raw: str) -> None:
     if raw.strip() and not Path(raw.strip()).expanduser().is_absolute():
         raise ConfigError(f"{name}: {raw!r} is not an absolute path")
@@ -179,6 +199,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_MCP_LOG_LEVEL": _check_log_level,
     "GODOT_MCP_RESULT_LIMIT": _check_positive,
     "GODOT_MCP_IMAGE_MODE": _check_image_mode,
+    "GODOT_MCP_AUTOLAUNCH": _check_autolaunch,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
     "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
     "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/front.py: "0" sends every stdio line through the SDK

@@ -4,8 +4,10 @@ The path guard runs where a call leaves for Godot (``EditorBridge.forward``): on
 editor and runtime tools have path parameters, and forwarding is their one gate.
 
 The one path every tool call takes. Names of tools appear nowhere here: the
-catalogue says which channel a tool uses and the surface says whether it is
-callable now.
+catalogue says which channel a tool uses and the caller's ``ToolList`` says whether
+it is callable now. A tool of a group the caller has not loaded is loaded for it
+(and the caller told its list changed) rather than refused: the caller named the
+tool, so it wants it, and another client's reset must never break its calls.
 """
 
 from __future__ import annotations
@@ -19,14 +21,13 @@ from typing import Any, Protocol
 from godot_bridge import ceiling, groups, results
 from godot_bridge.catalogue import ToolDef
 from godot_bridge.errors import ToolError
-from godot_bridge.progress import ProgressFn
+from godot_bridge.progress import Heartbeat, ProgressFn
 from godot_bridge.results import ToolOutcome
-from godot_bridge.surface import Surface, readonly_allowed, version_allows
+from godot_bridge.surface import Surface, ToolList, readonly_allowed, version_allows
 from godot_bridge.validation import validate_arguments
 
 log = logging.getLogger("godot_bridge.calls")
 
-ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 # A bridge-channel tool served in this process (editor_launch, ...); discover_tools is the default.
 BridgeTool = Callable[[dict[str, Any], ProgressFn | None], Awaitable[ToolOutcome]]
 
@@ -41,6 +42,14 @@ def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
         if isinstance(value, str) and value in aliases:
             out[param] = aliases[value]
     return out
+
+
+def waits_for(tool: ToolDef, args: dict[str, Any]) -> str:
+    """What a call of ``tool`` waits for while nothing answers (the heartbeat's message)."""
+    channel = args.get("channel") if "channel_arg" in tool.handling else tool.channel
+    who = {"editor": "the Godot editor to answer", "runtime": "the running game to answer",
+           "game": "the running game to answer", "lsp": "Godot's language server to answer"}
+    return f"{tool.name}: waiting for {who.get(str(channel), 'it to finish')}"
 
 
 class UnknownTool(Exception):
@@ -84,7 +93,6 @@ class ToolDispatch:
         editor: EditorLink,
         lsp: LspHandler,
         *,
-        on_list_changed: Callable[[], None],
         rate_limit: int | None = None,
         result_limit_kb: int = ceiling.DEFAULT_RESULT_LIMIT_KB,
         bridge_tools: Mapping[str, BridgeTool] | None = None,
@@ -93,23 +101,24 @@ class ToolDispatch:
         self.bridge_tools = dict(bridge_tools or {})
         self.editor = editor
         self.lsp = lsp
-        self.on_list_changed = on_list_changed
         self.limiter = RateLimiter(rate_limit)
         self.result_limit_kb = result_limit_kb
 
-    async def call(self, name: str, arguments: Any, *, progress: ProgressFn | None = None) -> ToolOutcome:
+    async def call(self, name: str, arguments: Any, *, tools: ToolList,
+                   progress: ProgressFn | None = None) -> ToolOutcome:
+        """One call by the client whose list is ``tools``."""
         started = time.perf_counter()
         outcome: ToolOutcome | None = None
         try:
-            outcome = await self._call(name, arguments, progress)
+            outcome = await self._call(name, arguments, tools, progress)
             return outcome
         finally:
             # One line per call on stderr; a cancelled or unknown call logs isError=None.
             elapsed = (time.perf_counter() - started) * 1000
             log.info("tool=%s duration=%.1fms isError=%s", name, elapsed, outcome.is_error if outcome else None)
 
-    async def _call(self, name: str, arguments: Any, progress: ProgressFn | None) -> ToolOutcome:
-        tool = self.surface.lookup(name)
+    async def _call(self, name: str, arguments: Any, tools: ToolList, progress: ProgressFn | None) -> ToolOutcome:
+        tool = tools.lookup(name) or self._load_for(name, tools)
         if tool is None:
             tool = self._version_blocked(name)
             if tool is None:
@@ -120,10 +129,26 @@ class ToolDispatch:
         try:
             args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
             self._check_version(tool)
-            outcome = await self._route(tool, args, progress)
+            if progress is None or tool.meta:
+                outcome = await self._route(tool, args, tools, progress)
+            else:
+                async with Heartbeat(progress, waits_for(tool, args)) as beat:
+                    outcome = await self._route(tool, args, tools, beat)
         except ToolError as err:
             return results.failure(err)
         return ceiling.check(tool.name, tool.input_schema, outcome, self.result_limit_kb) or outcome
+
+    def _load_for(self, name: str, tools: ToolList) -> ToolDef | None:
+        """A tool of a group this client has not loaded (or unloaded, or another client's reset
+        never touched): load the group into its list, tell it, and serve the call."""
+        tool = self.surface.find(name)
+        if tool is None or tool.group is None or not self.surface.allowed(tool):
+            return None
+        if not tools.activate([tool.group]):
+            return None
+        log.info("tool=%s: loaded group %s for this client's call", name, tool.group)
+        tools.announce_if_changed()
+        return tools.lookup(name)
 
     def _version_blocked(self, name: str) -> ToolDef | None:
         """A catalogue tool hidden only because the connected editor is too old or too new.
@@ -137,8 +162,6 @@ class ToolDispatch:
             return None
         if self.surface.read_only and not readonly_allowed(tool):
             return None
-        if tool.group is not None and tool.group not in self.surface.loaded:
-            return None
         return tool
 
     def _check_version(self, tool: ToolDef) -> None:
@@ -151,16 +174,17 @@ class ToolDispatch:
                 hint=f"{tool.name} needs Godot {bound}. Use classdb_get_info to look for alternatives.",
             )
 
-    async def _route(self, tool: ToolDef, args: dict[str, Any], progress: ProgressFn | None) -> ToolOutcome:
+    async def _route(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
+                     progress: ProgressFn | None) -> ToolOutcome:
         if tool.channel == "bridge":
             handler = self.bridge_tools.get(tool.name)
             if handler is not None:
                 return await handler(args, progress)
             if not tool.meta:
                 raise ToolError("INTERNAL", f"{tool.name} is a bridge tool with no handler in this bridge")
-            answer, changed = groups.discover(self.surface, args)
+            answer, changed = groups.discover(tools, args)
             if changed:
-                self.on_list_changed()
+                tools.announce_if_changed()
             return results.success(answer)
         if tool.channel == "lsp":
             return results.success(await self.lsp.handle(tool.name, args, progress=progress), tool.success_hint)

@@ -29,7 +29,7 @@ from typing import Literal
 from godot_bridge import __version__, client_config
 from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
 from godot_bridge.editor import token as tokens
-from godot_bridge.editor.launch import probe_auth
+from godot_bridge.editor.launch import find_godot, probe_auth
 from godot_bridge.editor.link import DEFAULT_EDITOR_PORT, pin_origin
 from godot_bridge.editor.registry import (
     RegistryEntry,
@@ -347,7 +347,7 @@ def _env_key_problems(env: Mapping[str, str]) -> tuple[list[str], list[str]]:
 def check_mcp_json(ctx: Context) -> list[Check]:
     if not ctx.configs:
         return [Check("mcp_json", ".mcp.json", "warn", f"none in {ctx.project} (fine if your MCP client is configured elsewhere)",
-                      f"Use the plugin dock's 'Write .mcp.json' button, or create .mcp.json with {{{_MCP_SNIPPET}}}.")]
+                      f"Run godot-bridge init, or use the plugin dock's 'Write .mcp.json' button, or create .mcp.json with {{{_MCP_SNIPPET}}}.")]
     lines: list[Check] = []
     for cfg in ctx.configs:
         name = cfg.label
@@ -398,9 +398,29 @@ def check_limits(ctx: Context) -> list[Check]:
     return [Check("limits", "Limits", "ok", ", ".join(parts))]
 
 
+def check_autolaunch(ctx: Context) -> list[Check]:
+    """GODOT_MCP_AUTOLAUNCH as it will apply, and whether the Godot binary it (and editor_launch) needs resolves."""
+    mode = ctx.settings.autolaunch
+    origin = _origin(ctx, "GODOT_MCP_AUTOLAUNCH")
+    try:
+        binary = find_godot(ctx.env, ctx.entry)
+    except ToolError as err:
+        if mode == "off":
+            return [Check("autolaunch", "Editor launch", "ok",
+                          f"GODOT_MCP_AUTOLAUNCH off ({origin}); editor_launch has no Godot binary: {err.message}")]
+        return [Check("autolaunch", "Editor launch", "fail", f"GODOT_MCP_AUTOLAUNCH={mode} ({origin}), but {err.message}",
+                      err.hint)]
+    where = f"{binary.path} (from {binary.origin})"
+    if mode == "off":
+        return [Check("autolaunch", "Editor launch", "ok", f"GODOT_MCP_AUTOLAUNCH off ({origin}); editor_launch starts {where}")]
+    how = "--headless --editor" if mode == "headless" else "--editor"
+    return [Check("autolaunch", "Editor launch", "ok",
+                  f"GODOT_MCP_AUTOLAUNCH={mode} ({origin}): a tool that needs the editor starts {where} {how} once")]
+
+
 ORDER: tuple[Callable[[Context], object], ...] = (
     check_python, check_packages, check_project, check_registry, check_token,
-    check_editor, check_game, check_lsp, check_mcp_json, check_limits,
+    check_editor, check_game, check_lsp, check_mcp_json, check_limits, check_autolaunch,
 )
 
 
@@ -452,7 +472,7 @@ USAGE = """\
 usage: godot-bridge doctor [--json] [--project DIR] [--timeout SECONDS]
 
 Check the set-up (Python, packages, registry, token, editor, game, language server,
-.mcp.json, limits) and print each check with ✓ / ✗ and how to fix a failure.
+.mcp.json, limits, editor launch) and print each check with ✓ / ✗ and how to fix a failure.
 Exit status: 0 when no check failed, 1 when one did, 2 for a usage error.
 
 options:

@@ -34,7 +34,10 @@ BRIDGE_HINTS: dict[str, str] = {
     "INVALID_PARAMS": "Fix the named argument and call again.",
     "EMPTY_CONTENT": "The editor returned neither an image nor a saved path; retry the capture.",
     "IMAGE_UNREADABLE": "The capture's image could not be read as a PNG; retry, or use image_response_mode inline.",
-    "UNSUPPORTED_FILE_TYPE": "Only .gd, .gdshader and .gdshaderinc files are supported.",
+    # Reading a project file for the language server (godot_bridge/lsp/tools.py)
+    "NOT_FOUND": "Check the path: it must name a file inside the project, such as res://player.gd.",
+    "READ_FAILED": "The file could not be read as UTF-8 text; check that it is a script and readable.",
+    "FILE_TOO_LARGE": "The file is too large to send to the language server; split it into smaller scripts.",
     "INTERNAL": "Unexpected failure inside the bridge; see its stderr log.",
     "RPC_ERROR": "The editor rejected the request; the plugin may be older than the bridge. "
     "Update the plugin, then retry.",

@@ -1,8 +1,8 @@
 """``discover_tools``: find on-demand tool groups by name or keyword and load them (C12).
 
-Scoring is a pure function over group data; ``discover`` applies a request to a
-``Surface`` and returns the answer payload plus whether the tool list changed
-(the caller announces the change once per call).
+Scoring is a pure function over group data; ``discover`` applies a request to the
+calling client's ``ToolList`` and returns the answer payload plus whether that list
+changed (the caller announces the change once per call).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from godot_bridge.catalogue import ToolDef
 from godot_bridge.errors import ToolError
-from godot_bridge.surface import GroupView, Surface
+from godot_bridge.surface import GroupView, ToolList
 
 PER_QUERY_CAP = 3
 PER_CALL_CAP = 5
@@ -101,42 +101,42 @@ def _entry(view: GroupView, status: str, with_schema: bool, **extra: Any) -> dic
     }
 
 
-def discover(surface: Surface, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def discover(tools: ToolList, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """Apply one discover_tools call. Returns (answer payload, whether the visible tool list changed)."""
-    before = [t.name for t in surface.visible()]
+    before = [t.name for t in tools.visible()]
     with_schema = bool(args.get("include_schemas", False))
     activate = args.get("activate", True) is not False
     answer: dict[str, Any] = {}
 
     reset = args.get("reset")
     if reset is True:
-        answer["unloaded"] = surface.deactivate(None)
+        answer["unloaded"] = tools.deactivate(None)
     elif reset not in (None, False):
         names = parse_names(reset, "reset")
-        unknown = [n for n in names if n not in surface.group_names()]
+        unknown = [n for n in names if n not in tools.group_names()]
         if unknown:
             raise ToolError("INVALID_PARAMS", f"reset: unknown group(s) {', '.join(unknown)}",
-                            hint=f"Groups: {', '.join(surface.group_names())}")
-        answer["unloaded"] = surface.deactivate(names)
+                            hint=f"Groups: {', '.join(tools.group_names())}")
+        answer["unloaded"] = tools.deactivate(names)
 
-    views = surface.groups()
+    views = tools.groups()
     request = args.get("request")
     if request is None or request == "" or request == []:
         if "unloaded" not in answer:
             answer["groups"] = [
                 {"name": v.name, "description": v.description,
-                 "status": "already_loaded" if v.name in surface.loaded else "available",
+                 "status": "already_loaded" if v.name in tools.loaded else "available",
                  "tools": [tool_summary(t, with_schema) for t in v.tools]}
                 for v in views
             ]
     else:
-        answer.update(_match_and_load(surface, views, parse_names(request, "request"), activate, with_schema))
+        answer.update(_match_and_load(tools, views, parse_names(request, "request"), activate, with_schema))
 
-    answer["loaded"] = list(surface.loaded)
-    if len(surface.loaded) > LOADED_WARNING_THRESHOLD:
-        answer["warning"] = (f"{len(surface.loaded)} groups are loaded; every loaded tool costs context on each turn. "
+    answer["loaded"] = list(tools.loaded)
+    if len(tools.loaded) > LOADED_WARNING_THRESHOLD:
+        answer["warning"] = (f"{len(tools.loaded)} groups are loaded; every loaded tool costs context on each turn. "
                              "Unload what you no longer need with reset.")
-    after = surface.visible()
+    after = tools.visible()
     changed = [t.name for t in after] != before
     shown_before = set(before)
     activated = [t for t in after if t.name not in shown_before]
@@ -149,7 +149,7 @@ def discover(surface: Surface, args: dict[str, Any]) -> tuple[dict[str, Any], bo
 
 
 def _match_and_load(
-    surface: Surface, views: list[GroupView], queries: list[str], activate: bool, with_schema: bool
+    tools: ToolList, views: list[GroupView], queries: list[str], activate: bool, with_schema: bool
 ) -> dict[str, Any]:
     by_name = {v.name: v for v in views}
     picked: dict[str, GroupView] = {}
@@ -175,10 +175,10 @@ def _match_and_load(
 
     entries = []
     for name, view in picked.items():
-        if name in surface.loaded:
+        if name in tools.loaded:
             entries.append(_entry(view, "already_loaded", with_schema))
         elif activate:
-            surface.activate([name])
+            tools.activate([name])
             entries.append(_entry(view, "activated", with_schema))
         else:
             entries.append(_entry(view, "available", with_schema, description=view.description))
@@ -193,10 +193,10 @@ def _match_and_load(
     return out
 
 
-def description(base: str, surface: Surface) -> str:
+def description(base: str, tools: ToolList) -> str:
     """discover_tools' own description: the base text plus every group, loaded or available."""
-    loaded = set(surface.loaded)
-    names = surface.group_names()
+    loaded = set(tools.loaded)
+    names = tools.group_names()
     parts = [base.rstrip()]
     on = [n for n in names if n in loaded]
     off = [n for n in names if n not in loaded]

@@ -72,6 +72,7 @@ class EditorView(Protocol):
     def runtime_port(self) -> int | None: ...
 
     godot_version_text: str | None
+    headless: bool | None  # the editor's handshake: it runs without a window (None before one)
 
     async def call(self, method: str, params: dict[str, Any] | None = None, *, channel: str = ...,
                    timeout: float | None = None) -> Any: ...
@@ -200,7 +201,8 @@ class ResourceService:
                 "main_scene": settings.get("application/run/main_scene"),
             },
             "godot_version": self.editor.godot_version_text,
-            "editor": {"connected": self.editor.connected, "port": self.editor.editor_port},
+            "editor": {"connected": self.editor.connected, "port": self.editor.editor_port,
+                       "headless": self.editor.headless},
             "game": {"connected": self.editor.runtime_port is not None, "port": self.editor.runtime_port},
             "read_only": self._read_only(),
             "bridge_version": __version__,

@@ -3,7 +3,8 @@
 The visible set = always-on tools + meta tools + tools of loaded groups +
 extension tools, minus what read-only mode or the connected Godot version
 excludes. Pure state over data: the MCP layer asks, the editor link reports
-version and extension changes, ``discover_tools`` loads and unloads groups.
+version and extension changes (``Surface``, shared), ``discover_tools`` loads and
+unloads groups in the calling client's own ``ToolList``.
 """
 
 from __future__ import annotations
@@ -86,14 +87,17 @@ class GroupView:
 
 @dataclass
 class Surface:
+    """What every client's tool list is made from: the catalogue, extensions, read-only mode and the
+    connected Godot version. The groups a client loaded live in its own ``ToolList``."""
+
     catalogue: Catalogue
     read_only: bool = False
     version: Callable[[], Version | None] = lambda: None
-    loaded: list[str] = field(default_factory=list)  # group names, in load order
     _extensions: list[ToolDef] = field(default_factory=list)
-    # visible() runs on every call; cache it per (loaded groups, version, extension set).
-    _cache_key: tuple[Any, ...] | None = None
-    _cache: dict[str, ToolDef] = field(default_factory=dict)
+    # Bumped whenever extensions or read-only mode change: every list built before is stale.
+    generation: int = 0
+    # visible() runs on every call; cached per (loaded groups, version), dropped with the generation.
+    _cache: dict[tuple[Any, ...], dict[str, ToolDef]] = field(default_factory=dict)
 
     # -- extensions -------------------------------------------------------
     def set_extensions(self, commands: Iterable[dict[str, Any]]) -> None:
@@ -113,15 +117,17 @@ class Surface:
                             tool.name)
             tools.append(tool)
         self._extensions = tools
-        self._cache_key = None
-        known = set(self.group_names())
-        self.loaded = [g for g in self.loaded if g in known]
+        self._stale()
 
     def set_read_only(self, read_only: bool) -> None:
         """Flip read-only mode (a configuration reload). Loaded groups stay loaded: a group
         hidden by read-only mode shows its tools again when the mode is turned off."""
         self.read_only = read_only
-        self._cache_key = None
+        self._stale()
+
+    def _stale(self) -> None:
+        self.generation += 1
+        self._cache.clear()
 
     # -- groups -------------------------------------------------------------
     def groups(self) -> list[GroupView]:
@@ -139,16 +145,87 @@ class Surface:
                 continue
             words = sorted({w for t in tools for w in t.name.split("_") if len(w) > 2})
             views.append(GroupView(name, f"Extension tools: {', '.join(t.name for t in tools)}.", [name, *words],
-                                   [t for t in tools if self._allowed(t)], extension=True))
+                                   [t for t in tools if self.allowed(t)], extension=True))
         return [v for v in views if v.tools]
 
     def _view(self, g: GroupDef) -> GroupView:
         tools = [self.catalogue.tools[n] for n in g.tools]
         tools += [t for t in self._extensions if t.group == g.name]
-        return GroupView(g.name, g.description, list(g.keywords), [t for t in tools if self._allowed(t)])
+        return GroupView(g.name, g.description, list(g.keywords), [t for t in tools if self.allowed(t)])
 
     def group_names(self) -> list[str]:
         return [g.name for g in self.groups()]
+
+    # -- the lists ----------------------------------------------------------
+    def allowed(self, tool: ToolDef) -> bool:
+        if self.read_only and not readonly_allowed(tool):
+            return False
+        return version_allows(tool, self.version())
+
+    def visible(self, loaded: Sequence[str]) -> dict[str, ToolDef]:
+        """The tools a client with these groups loaded sees, by name, in list order."""
+        key = (tuple(loaded), self.version())
+        found = self._cache.get(key)
+        if found is None:
+            if len(self._cache) >= 64:  # many clients with many different lists: start over
+                self._cache.clear()
+            found = self._cache[key] = {t.name: t for t in self._compute_visible(set(loaded))}
+        return found
+
+    def _compute_visible(self, loaded: set[str]) -> list[ToolDef]:
+        out: list[ToolDef] = [t for t in self.catalogue.tools.values() if t.group is None and self.allowed(t)]
+        out += [t for t in self._extensions if t.group is None and self.allowed(t)]
+        for view in self.groups():
+            if view.name in loaded:
+                out.extend(view.tools)
+        return out
+
+    def find(self, name: str) -> ToolDef | None:
+        """A catalogue or extension tool by name, whatever hides it."""
+        return self.catalogue.tools.get(name) or next((t for t in self._extensions if t.name == name), None)
+
+    def hidden_reason(self, name: str) -> str | None:
+        """Why a known tool is not callable now (for a precise unknown-tool message), else None."""
+        tool = self.find(name)
+        if tool is None:
+            return None
+        if self.read_only and not readonly_allowed(tool):
+            return f"{name} changes the project and is hidden in read-only mode (GODOT_MCP_READ_ONLY)"
+        if not version_allows(tool, self.version()):
+            need = ".".join(map(str, tool.min_version)) if tool.min_version else "a different version"
+            have = ".".join(map(str, self.version() or ())) or "unknown (no editor connected yet)"
+            return f"{name} needs Godot {need}+; connected editor version: {have}"
+        return None
+
+
+class ToolList:
+    """One client's tool list: the shared ``Surface`` plus the groups this client loaded.
+
+    Each client (a stdio connection, an HTTP session, the requests outside any session together)
+    has its own, so one client's ``discover_tools`` (or reset) changes what that client sees and
+    nobody else's. ``on_change`` tells the client its list changed; ``announce_if_changed`` calls
+    it only when the visible names really differ from the last ones announced.
+    """
+
+    def __init__(self, surface: Surface, on_change: Callable[[], None] | None = None) -> None:
+        self.surface = surface
+        self.loaded: list[str] = []  # group names, in load order
+        self.on_change = on_change
+        self._announced = self.names()
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self.surface.catalogue
+
+    @property
+    def read_only(self) -> bool:
+        return self.surface.read_only
+
+    def groups(self) -> list[GroupView]:
+        return self.surface.groups()
+
+    def group_names(self) -> list[str]:
+        return self.surface.group_names()
 
     def activate(self, names: Sequence[str]) -> list[str]:
         """Load groups; returns the names newly loaded."""
@@ -163,45 +240,26 @@ class Surface:
         self.loaded = [n for n in self.loaded if n not in removed]
         return removed
 
-    # -- the list -----------------------------------------------------------
-    def _allowed(self, tool: ToolDef) -> bool:
-        if self.read_only and not readonly_allowed(tool):
-            return False
-        return version_allows(tool, self.version())
+    def prune(self) -> None:
+        """Forget loaded groups that no longer exist (an extension group withdrawn)."""
+        known = set(self.group_names())
+        self.loaded = [g for g in self.loaded if g in known]
 
     def visible(self) -> list[ToolDef]:
-        return list(self._visible().values())
-
-    def _visible(self) -> dict[str, ToolDef]:
-        key = (tuple(self.loaded), self.version())
-        if key != self._cache_key:
-            self._cache = {t.name: t for t in self._compute_visible()}
-            self._cache_key = key
-        return self._cache
-
-    def _compute_visible(self) -> list[ToolDef]:
-        out: list[ToolDef] = [t for t in self.catalogue.tools.values() if t.group is None and self._allowed(t)]
-        out += [t for t in self._extensions if t.group is None and self._allowed(t)]
-        loaded = set(self.loaded)
-        for view in self.groups():
-            if view.name in loaded:
-                out.extend(view.tools)
-        return out
+        return list(self.surface.visible(self.loaded).values())
 
     def lookup(self, name: str) -> ToolDef | None:
-        return self._visible().get(name)
+        return self.surface.visible(self.loaded).get(name)
 
-    def hidden_reason(self, name: str) -> str | None:
-        """Why a known tool is not callable now (for a precise unknown-tool message), else None."""
-        tool = self.catalogue.tools.get(name) or next((t for t in self._extensions if t.name == name), None)
-        if tool is None:
-            return None
-        if self.read_only and not readonly_allowed(tool):
-            return f"{name} changes the project and is hidden in read-only mode (GODOT_MCP_READ_ONLY)"
-        if not version_allows(tool, self.version()):
-            need = ".".join(map(str, tool.min_version)) if tool.min_version else "a different version"
-            have = ".".join(map(str, self.version() or ())) or "unknown (no editor connected yet)"
-            return f"{name} needs Godot {need}+; connected editor version: {have}"
-        if tool.group is not None and tool.group not in self.loaded:
-            return f"{name} belongs to group '{tool.group}'; load it first with discover_tools(request='{tool.group}')"
-        return None
+    def names(self) -> list[str]:
+        return list(self.surface.visible(self.loaded))
+
+    def announce_if_changed(self) -> bool:
+        """Tell the client when its visible list differs from the one last announced."""
+        names = self.names()
+        if names == self._announced:
+            return False
+        self._announced = names
+        if self.on_change is not None:
+            self.on_change()
+        return True

@@ -6,10 +6,20 @@ errors name the parameter and what was expected, so the model can correct the
 call and retry. Models often send JSON-encoded strings for objects, arrays,
 numbers and booleans; a string that decodes to exactly the expected type is
 accepted as that value (the reference bridge does the same).
+
+Closed schemas close all the way down: when a tool's top level says
+``additionalProperties: false`` (every catalogue tool does), a nested object that
+lists its ``properties`` and says nothing about ``additionalProperties`` refuses
+keys it does not list, apart from ``type`` (the C7 tag key, as in
+``{"type": "Vector3", "x": ..}``). A misspelt key deep in a call is refused by
+name instead of being dropped. The catalogue's nested schemas stay identical to
+the reference's; an extension that leaves its top level open keeps plain JSON
+Schema semantics throughout.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any
 
@@ -67,20 +77,27 @@ def _coerce(value: Any, schema: dict[str, Any]) -> Any:
     return decoded if any(_type_ok(decoded, t) for t in wanted) else value
 
 
+# Allowed in a nested object closed by the rule above: the C7 type tag.
+_TAG_KEY = "type"
+
+
 class _Invalid(Exception):
     def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}" if path else message)
         self.path = path
 
 
-def _check(value: Any, schema: dict[str, Any], path: str) -> Any:
-    """Validate (and coerce) ``value``; returns the possibly-coerced value or raises _Invalid."""
+def _check(value: Any, schema: dict[str, Any], path: str, closed: bool) -> Any:
+    """Validate (and coerce) ``value``; returns the possibly-coerced value or raises _Invalid.
+
+    ``closed``: the tool's top level is closed, so nested objects listing their properties are too.
+    """
     value = _coerce(value, schema)
     if isinstance(schema.get("anyOf"), list) and schema["anyOf"]:
         errors = []
         for option in [o for o in schema["anyOf"] if isinstance(o, dict)] or [{}]:
             try:
-                return _check(value, option, path)
+                return _check(value, option, path, closed)
             except _Invalid as exc:
                 errors.append(str(exc).removeprefix(f"{path}: "))
         raise _Invalid(path, "matches none of the accepted forms (" + "; ".join(errors) + ")")
@@ -100,9 +117,9 @@ def _check(value: Any, schema: dict[str, Any], path: str) -> Any:
             raise _Invalid(path, f"needs at least {schema['minItems']} item(s)")
         items = schema.get("items")
         if isinstance(items, dict):
-            value = [_check(v, items, f"{path}[{i}]") for i, v in enumerate(value)]
+            value = [_check(v, items, f"{path}[{i}]", closed) for i, v in enumerate(value)]
     if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
-        value = _check_object(value, schema, path)
+        value = _check_object(value, schema, path, closed)
     return value
 
 
@@ -126,7 +143,26 @@ def _check_bounds(value: float, schema: dict[str, Any], path: str) -> None:
         raise _Invalid(path, f"must be < {b}, got {value}")
 
 
-def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> dict[str, Any]:
+def _unknown_keys(value: dict[str, Any], schema: dict[str, Any], path: str, closed: bool) -> list[str]:
+    """Keys of ``value`` this object schema refuses."""
+    props = schema.get("properties")
+    props = props if isinstance(props, dict) else {}
+    extra = schema.get("additionalProperties", None)
+    if extra is False:
+        return [k for k in value if k not in props]
+    if extra is None and closed and path and props:
+        return [k for k in value if k not in props and k != _TAG_KEY]
+    return []
+
+
+def _unknown_message(key: str, props: dict[str, Any], path: str) -> str:
+    close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.6)
+    guess = f"; did you mean {close[0]!r}?" if close else ""
+    what = "a key of this object" if path else "a parameter of this tool"
+    return f"is not {what}{guess} (accepted: {', '.join(props)})"
+
+
+def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str, closed: bool) -> dict[str, Any]:
     props = schema.get("properties")
     props = props if isinstance(props, dict) else {}
     required = schema.get("required")
@@ -136,14 +172,13 @@ def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> d
     if missing:
         raise _Invalid(prefix + missing[0], "is required" + (f" (also missing: {', '.join(missing[1:])})"
                                                               if len(missing) > 1 else ""))
-    if schema.get("additionalProperties") is False:
-        extra = [k for k in value if k not in props]
-        if extra:
-            raise _Invalid(prefix + extra[0], f"is not a parameter of this tool (accepted: {', '.join(props)})")
+    unknown = _unknown_keys(value, schema, path, closed)
+    if unknown:
+        raise _Invalid(prefix + unknown[0], _unknown_message(unknown[0], props, path))
     out = dict(value)
     for key, sub in props.items():
         if key in value and isinstance(sub, dict):
-            out[key] = _check(value[key], sub, prefix + key)
+            out[key] = _check(value[key], sub, prefix + key, closed)
     return out
 
 
@@ -154,7 +189,7 @@ def validate_arguments(arguments: Any, schema: dict[str, Any]) -> dict[str, Any]
     if not isinstance(arguments, dict):
         raise ToolError("INVALID_PARAMS", f"arguments must be an object, got {_describe(arguments)}")
     try:
-        checked = _check_object(arguments, schema, "")
+        checked = _check_object(arguments, schema, "", schema.get("additionalProperties") is False)
         _check_text(checked)
         return checked
     except _Invalid as exc:

@@ -1,8 +1,9 @@
 """A stand-in for the Godot executable, for editor_launch / editor_restart tests.
 
-``write_fake_godot(dir)`` writes an executable script; run as ``<script> --editor --path P`` it
-starts the toolkit simulator (tests/sim) for project P under ``$XDG_DATA_HOME``, publishes
-``godot_path`` (its own path) like the real toolkit, and serves until SIGTERM. Every start is
+``write_fake_godot(dir)`` writes an executable script; run as ``<script> [--headless] --editor --path P``
+it starts the toolkit simulator (tests/sim) for project P under ``$XDG_DATA_HOME``, publishes
+``godot_path`` (its own path) like the real toolkit, and serves until SIGTERM. With ``--headless``
+its auth ack says ``headless: true``, as a toolkit in an editor without a window does. Every start is
 appended as one JSON line (argv, pid) to ``$FAKE_GODOT_LOG`` so a test can check the command
 line and stop every process it caused.
 
@@ -70,7 +71,7 @@ async def _serve(argv: list[str]) -> int:
     frozen = bool(frozen_marker) and Path(frozen_marker).exists()
     if frozen:
         Path(frozen_marker).unlink()
-    sim = ToolkitSim(os.environ["XDG_DATA_HOME"], project)
+    sim = ToolkitSim(os.environ["XDG_DATA_HOME"], project, headless="--headless" in argv)
     sim.frozen = frozen
     await sim.start(publish=False)
     sim.publish(godot_path=str(Path(argv[0]).resolve()))

@@ -1,7 +1,7 @@
 """Run GDScript in a real Godot engine: a native ``godot`` binary when one is on PATH, else the
 Godot 4.6 web export template in headless Chromium (tests/godot/web, set up by its setup.sh).
 
-Both get the same throwaway project (addons/, tests/godot and tests/fixtures linked in) and behave
+Both get the same throwaway project (addons/, catalogue/, tests/godot and tests/fixtures linked in) and behave
 like ``godot --path P --script S -- ARGS``: printed lines on stdout/stderr, ``quit(N)`` as the exit
 status. When neither engine is usable, ``EngineUnavailable`` says why, so callers skip with it.
 """
@@ -89,6 +89,8 @@ def scratch_project() -> Iterator[Path]:
         (project / "addons").symlink_to(REPO / "addons")
         (project / "tests" / "godot").symlink_to(REPO / "tests" / "godot")
         (project / "tests" / "fixtures").symlink_to(REPO / "tests" / "fixtures")
+        # The tool catalogue, for the sweep that sends each tool's parameters wrongly typed.
+        (project / "catalogue").symlink_to(REPO / "catalogue")
         (project / "project.godot").write_text(PROJECT_GODOT, encoding="utf-8")
         yield project
     finally:

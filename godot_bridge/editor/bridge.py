@@ -31,6 +31,7 @@ from typing import Any
 from godot_bridge import results, screenshots
 from godot_bridge.catalogue import Catalogue, load_catalogue
 from godot_bridge.config import Settings
+from godot_bridge.editor.autolaunch import AutoLaunch
 from godot_bridge.editor.channel import WsChannel
 from godot_bridge.editor.forward import (
     CHANNEL_ALIASES,
@@ -105,6 +106,8 @@ class EditorBridge:
         self._version: tuple[int, int] | None = None
         self.godot_version_text: str | None = None
         self.headless: bool | None = None
+        # GODOT_MCP_AUTOLAUNCH (editor/autolaunch.py); the composition root sets it, tests may leave it out.
+        self.autolaunch: AutoLaunch | None = None
         self._extensions: list[dict[str, Any]] = []
         self._lsp_status: dict[str, Any] | None = None
         self._lsp_sent: tuple[Any, ...] | None = None
@@ -484,7 +487,7 @@ class EditorBridge:
                 waits.done()
 
         try:
-            payload = await self.call(method, params, channel=channel, timeout=timeout, on_progress=on_rpc)
+            payload = await self._call_or_launch(method, params, channel, timeout, on_rpc, waits)
         except ToolError as err:
             raise await self._explain(err, channel) from None
         waits.done()
@@ -505,6 +508,19 @@ class EditorBridge:
                 preview = await self._preview(method, link.thumbnail, channel, timeout)
             return screenshots.link_result(payload, self.images, channel, preview)
         return shape(payload, success_hint, image="image_result" in handling)
+
+    async def _call_or_launch(self, method: str, params: dict[str, Any], channel: str, timeout: float | None,
+                              on_rpc: OnProgress, waits: WaitReporter) -> Any:
+        """The call; when no editor answers and GODOT_MCP_AUTOLAUNCH is on, start one first, then call again."""
+        try:
+            return await self.call(method, params, channel=channel, timeout=timeout, on_progress=on_rpc)
+        except ToolError as err:
+            if self.autolaunch is None or CHANNEL_ALIASES.get(channel) != EDITOR:
+                raise
+            problem = await self.autolaunch.recover(err, waits)
+            if problem is not None:
+                raise problem from None
+        return await self.call(method, params, channel=channel, timeout=timeout, on_progress=on_rpc)
 
     async def _preview(self, method: str, params: dict[str, Any], channel: str, timeout: float | None) -> Any:
         """The thumbnail's capture; its failure is reported in the result's metadata, never raised."""

@@ -6,9 +6,11 @@ kept free of MCP so they are testable on their own:
 * ``find_godot``: which binary — ``GODOT_BIN`` (a path, or a name on PATH), else the
   ``godot_path`` the toolkit published in this project's registry entry (our extension;
   the reference ignores the field).
-* ``start_editor``: ``<godot> --editor --path <project>``, detached (its own session /
-  process group, so it outlives the bridge and a Ctrl-C in the client's terminal), with
-  stdin closed and its output in a log file: the bridge's stdout carries protocol only.
+* ``start_editor``: ``<godot> --editor --path <project>`` (``--headless`` first for an editor
+  without a window: plugins load and the toolkit serves as usual, no display needed),
+  detached (its own session / process group, so it outlives the bridge and a Ctrl-C in the
+  client's terminal), with stdin closed and its output in a log file: the bridge's stdout
+  carries protocol only.
 * ``wait_ready``: poll the registry until this project's entry names a port that accepts
   our token (a real auth handshake through ``WsChannel``); the timeout says what was seen last.
 * ``stop_editor``: SIGTERM, then SIGKILL after a grace period, only for a pid the registry
@@ -131,9 +133,13 @@ def _log_path(project: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"godot-bridge-editor-{safe}.log"
 
 
-def start_editor(binary: GodotBinary, project: Path) -> Launched:
+def editor_command(binary: GodotBinary, project: Path, *, headless: bool = False) -> list[str]:
+    return [str(binary.path), *(["--headless"] if headless else []), "--editor", "--path", str(project)]
+
+
+def start_editor(binary: GodotBinary, project: Path, *, headless: bool = False) -> Launched:
     """Spawn the editor detached from us; raises LAUNCH_FAILED when the OS refuses."""
-    command = [str(binary.path), "--editor", "--path", str(project)]
+    command = editor_command(binary, project, headless=headless)
     log_path = _log_path(project)
     detach: dict[str, Any]
     if sys.platform.startswith("win"):  # pragma: no cover - exercised on Windows only

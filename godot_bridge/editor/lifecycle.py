@@ -34,6 +34,7 @@ _NOTHING_TO_SAVE = frozenset({"NO_SCENE"})
 class EditorCaller(Protocol):
     settings: Settings
     registry_file: Path
+    headless: bool | None  # what the connected editor said in its handshake; None before one
 
     async def call(self, method: str, params: dict[str, Any] | None = None, *, channel: str = ..., timeout: float | None = None) -> Any: ...
 
@@ -62,26 +63,28 @@ class EditorLifecycle:
 
     async def launch_tool(self, args: dict[str, Any], progress: Progress | None) -> ToolOutcome:
         try:
-            return results.success(await self.launch(_timeout(args), progress))
+            return results.success(await self.launch(_timeout(args), progress, headless=bool(args.get("headless"))))
         except ToolError as err:
             return results.failure(err)
 
     async def restart_tool(self, args: dict[str, Any], progress: Progress | None) -> ToolOutcome:
         try:
-            return results.success(await self.restart(_timeout(args), bool(args.get("force")), progress))
+            headless = args.get("headless")
+            return results.success(await self.restart(_timeout(args), bool(args.get("force")), progress,
+                                                      headless=headless if isinstance(headless, bool) else None))
         except ToolError as err:
             return results.failure(err)
 
     # -- launch ------------------------------------------------------------------------------
 
-    async def launch(self, timeout: float, progress: Progress | None = None) -> dict[str, Any]:
+    async def launch(self, timeout: float, progress: Progress | None = None, *, headless: bool = False) -> dict[str, Any]:
         entry = self._entry()
         running = await self._running(entry)
         if running is not None:
             return {"status": "already_running", **running}
         self._check_project()
         binary = launch.find_godot(self.editor.settings.env, entry)
-        return await self._start(binary, timeout, _Steps(progress, 2), {"status": "launched"})
+        return await self._start(binary, timeout, _Steps(progress, 2), {"status": "launched"}, headless)
 
     async def _running(self, entry: RegistryEntry | None) -> dict[str, Any] | None:
         """The live editor's facts when one answers; raises when one runs but does not answer."""
@@ -98,7 +101,8 @@ class EditorLifecycle:
                 f"but does not answer: {err.message}",
                 hint="Call editor_restart to save, stop and relaunch it (force=true if it cannot save).",
             ) from None
-        return {"pid": entry.pid, "port": entry.port, "godot_version": ack.get("godot_version")}
+        return {"pid": entry.pid, "port": entry.port, "godot_version": ack.get("godot_version"),
+                "headless": ack.get("headless")}
 
     async def _probe(self, entry: RegistryEntry) -> dict[str, Any]:
         assert entry.port is not None
@@ -107,9 +111,11 @@ class EditorLifecycle:
             registry_file=self.editor.registry_file, timeout=self.timing.probe_timeout,
         )
 
-    async def _start(self, binary: launch.GodotBinary, timeout: float, steps: _Steps, base: dict[str, Any]) -> dict[str, Any]:
-        started = launch.start_editor(binary, self.project)
-        await steps.next(f"started {binary.path} (from {binary.origin}) as pid {started.pid}")
+    async def _start(self, binary: launch.GodotBinary, timeout: float, steps: _Steps, base: dict[str, Any],
+                     headless: bool) -> dict[str, Any]:
+        started = launch.start_editor(binary, self.project, headless=headless)
+        how = " without a window (--headless)" if headless else ""
+        await steps.next(f"started {binary.path} (from {binary.origin}) as pid {started.pid}{how}")
         ready = await launch.wait_ready(
             self.project,
             self.editor.registry_file,
@@ -128,6 +134,8 @@ class EditorLifecycle:
             "godot": str(binary.path),
             "godot_from": binary.origin,
             "godot_version": ready.ack.get("godot_version"),
+            "headless": headless,
+            "command": started.command,
             "log": str(started.log_path),
         }
 
@@ -144,7 +152,8 @@ class EditorLifecycle:
 
     # -- restart -----------------------------------------------------------------------------
 
-    async def restart(self, timeout: float, force: bool, progress: Progress | None = None) -> dict[str, Any]:
+    async def restart(self, timeout: float, force: bool, progress: Progress | None = None, *,
+                      headless: bool | None = None) -> dict[str, Any]:
         entry = self._entry()
         if entry is None or not is_pid_alive(entry.pid):
             raise ToolError(
@@ -166,8 +175,11 @@ class EditorLifecycle:
         await steps.next(f"save: {saved['detail']}")
         how = await launch.stop_editor(entry, grace=self.timing.stop_grace)
         await steps.next(f"old editor (pid {entry.pid}) {how}")
+        # Unless told otherwise, relaunch the way the old editor ran (its handshake said whether it had a window).
+        relaunch_headless = headless if headless is not None else bool(self.editor.headless)
         return await self._start(
-            binary, timeout, steps, {"status": "restarted", "saved": saved["detail"], "stopped": how, "old_pid": entry.pid}
+            binary, timeout, steps, {"status": "restarted", "saved": saved["detail"], "stopped": how, "old_pid": entry.pid},
+            relaunch_headless,
         )
 
     async def _save(self) -> dict[str, Any]:

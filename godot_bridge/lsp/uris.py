@@ -235,7 +235,8 @@ def parse_res_path(raw: str) -> str:
     ``scripts/a.gd`` is accepted as ``res://scripts/a.gd``. Refused with PATH_DENIED:
     other schemes (``user://``), absolute paths, drive letters, ``..``, and any ':' in
     a segment (on Windows ``proj / "C:x"`` would leave the project). Refused with
-    UNSUPPORTED_FILE_TYPE: anything but .gd, .gdshader, .gdshaderinc.
+    INVALID_PATH (the toolkit's code for a file of the wrong kind): anything but .gd,
+    .gdshader, .gdshaderinc.
     """
     text = raw.strip().replace("\\", "/")
     if not text:
@@ -252,8 +253,9 @@ def parse_res_path(raw: str) -> str:
             raise ToolError("PATH_DENIED", f"{raw!r} leaves the project or is not a plain res:// path")
     if not parts or not parts[-1].lower().endswith(SUPPORTED_EXTENSIONS):
         raise ToolError(
-            "UNSUPPORTED_FILE_TYPE",
+            "INVALID_PATH",
             f"{raw!r} is not a GDScript or shader file (.gd, .gdshader, .gdshaderinc)",
+            hint="The language server reads scripts and shaders only: pass a .gd, .gdshader or .gdshaderinc path.",
         )
     return "res://" + "/".join(parts)
 

@@ -1,7 +1,8 @@
-"""``resources/*`` and ``prompts/*`` handlers for the SDK's low-level ``Server``, both eras.
+"""``resources/*``, ``prompts/*`` and ``completion/complete`` handlers for the SDK's low-level
+``Server``, both eras.
 
-Thin like the tool handlers: the app's ``ResourceService`` and ``PromptService`` decide; this
-module shapes results and maps their errors to JSON-RPC ones. A missing resource is ``-32002``
+Thin like the tool handlers: the app's ``ResourceService``, ``PromptService`` and
+``CompletionService`` decide; this module shapes results and maps their errors to JSON-RPC ones. A missing resource is ``-32002``
 in the handshake era (its spec's "resource not found") and ``-32602`` in 2026-07-28, where
 ``-32002`` is retired; a bad or escaping path is ``-32602`` in both.
 """
@@ -15,6 +16,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from godot_bridge.completions import CompletionService
 from godot_bridge.prompts import PromptError, PromptService
 from godot_bridge.resources import ResourceError, ResourceService
 
@@ -33,8 +35,9 @@ def _complete(ctx: Any, result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def content_handlers(resources: ResourceService, prompts: PromptService) -> dict[str, Any]:
-    """Keyword arguments for ``Server(...)``: the five resource/prompt handlers."""
+def content_handlers(resources: ResourceService, prompts: PromptService,
+                     completions: CompletionService) -> dict[str, Any]:
+    """Keyword arguments for ``Server(...)``: the resource, prompt and completion handlers."""
 
     async def list_resources(ctx: Any, params: Any) -> dict[str, Any]:
         return _complete(ctx, {"resources": resources.list()})
@@ -62,7 +65,13 @@ def content_handlers(resources: ResourceService, prompts: PromptService) -> dict
             raise MCPError(INVALID_PARAMS, str(exc)) from None
         return _complete(ctx, result)
 
+    async def complete(ctx: Any, params: Any) -> dict[str, Any]:
+        ref = params.ref.model_dump(mode="json", by_alias=True)
+        done = await completions.complete(ref, params.argument.name, params.argument.value)
+        return _complete(ctx, done.result())
+
     return {
+        "on_completion": complete,
         "on_list_resources": list_resources,
         "on_list_resource_templates": list_templates,
         "on_read_resource": read_resource,

@@ -2,9 +2,10 @@
 
 The SDK locks a connection to the era of its first request. We do not: a
 request whose ``params._meta`` carries ``io.modelcontextprotocol/protocolVersion``
-is a 2026-07-28 request and is served statelessly on its own; everything else
-(``initialize`` always included) is a handshake-era request served by one
-long-lived legacy runner whose ``initialize`` is not an admission gate.
+is a 2026-07-28 request and is served statelessly on its own (``initialize`` and
+``ping``, which that era removed, are -32601 there); everything else is a
+handshake-era request served by one long-lived legacy runner whose ``initialize``
+is not an admission gate.
 
 The SDK parts with no public equivalent are reached only through ``sdk_private``.
 """
@@ -26,13 +27,13 @@ from mcp_types import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
-    SERVER_INFO_META_KEY,
     InitializeRequestParams,
 )
 from mcp_types.version import LATEST_MODERN_VERSION
 from pydantic import ValidationError
 
 from godot_bridge.mcp import sdk_private
+from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     HANDSHAKE_VERSIONS,
     LATEST_HANDSHAKE,
@@ -64,18 +65,21 @@ class EraRouter:
         server: Server[Any],
         outbound: Outbound,
         init_options: InitializationOptions,
+        peer: Peer,
         *,
         handshake_version: str = LATEST_HANDSHAKE,
         client_params: Mapping[str, Any] | None = None,
     ) -> None:
         self.server = server
+        # The client every request here comes from: the handlers' lifespan state (server.py).
+        self.peer = peer
         self._modern_outbound = sdk_private.notify_only(outbound)
         # No admission gate: a handshake-era request is served with or without `initialize`.
         # A router built after the lean path served `initialize` starts from what that negotiated.
         self._legacy = sdk_private.handshake_connection(outbound, handshake_version)
         if client_params is not None:
             self._legacy.client_params = InitializeRequestParams.model_validate(client_params, by_name=False)
-        self._legacy_runner = ServerRunner(server, self._legacy, None, init_options=init_options)
+        self._legacy_runner = ServerRunner(server, self._legacy, peer, init_options=init_options)
         self.handshake_seen = False
 
     async def on_request(
@@ -97,15 +101,13 @@ class EraRouter:
         route = classify_inbound_request({"method": method, "params": params})
         if isinstance(route, InboundLadderRejection):
             raise MCPError(code=route.code, message=route.message, data=route.data)
-        if method == "ping":
-            # Seed 000 serves ping in 2026-07-28 too; the SDK answers -32601 and cannot be told otherwise.
-            return {"resultType": "complete", "_meta": {SERVER_INFO_META_KEY: self.server.server_info_stamp}}
+        # initialize and ping, removed in 2026-07-28, are the SDK's -32601 like any unknown method.
         connection = Connection.from_envelope(
             route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound
         )
         # serve_one() without its per-request shielded teardown scope when nothing was
         # registered for teardown: that scope was a measurable share of a modern call.
-        runner = ServerRunner(self.server, connection, None)
+        runner = ServerRunner(self.server, connection, self.peer)
         try:
             return await runner.on_request(sdk_private.deny_server_requests(dctx), method, params)
         finally:
@@ -124,10 +126,17 @@ class EraRouter:
                 params["protocolVersion"] = LATEST_HANDSHAKE
         return await self._legacy_runner.on_request(dctx, method, params)
 
+    @property
+    def handshake(self) -> tuple[str, dict[str, Any] | None]:
+        """The handshake era's negotiated version and the client's initialize params, as they stand."""
+        params = self._legacy.client_params
+        dumped = params.model_dump(mode="json", by_alias=True, exclude_none=True) if params is not None else None
+        return self._legacy.protocol_version, dumped
+
     async def on_notify(self, dctx: DispatchContext[Any], method: str, params: Mapping[str, Any] | None) -> None:
         if is_modern(method, params):
             connection = Connection.from_envelope(LATEST_MODERN_VERSION, None, None, outbound=self._modern_outbound)
-            runner = ServerRunner(self.server, connection, None)
+            runner = ServerRunner(self.server, connection, self.peer)
             await runner.on_notify(sdk_private.deny_server_requests(dctx), method, params)
             return
         await self._legacy_runner.on_notify(dctx, method, params)

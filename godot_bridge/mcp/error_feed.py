@@ -1,4 +1,4 @@
-"""Pushed Godot errors to MCP clients, in both eras (issue 16, item 3).
+"""Pushed Godot errors to MCP clients, in both eras.
 
 The ``ErrorStore`` (``pushed_errors``) says what is new and that something changed;
 this module turns that into what each era can receive:
@@ -6,17 +6,17 @@ this module turns that into what each era can receive:
 * **log notifications** (``notifications/message``, level ``error`` or ``warning``,
   logger ``godot.game`` / ``godot.editor``, ``data`` a compact entry), once per new
   error; a repeat only raises its count, which the resource shows, so it sends none.
-  Handshake era: to the stdio client once it has sent ``initialize``, filtered by
-  ``logging/setLevel``. 2026-07-28: logging is a per-request opt-in
+  Handshake era: to each client with a standing channel (stdio once it has sent
+  ``initialize``, an HTTP session's GET stream), filtered by its own ``logging/setLevel``.
+  2026-07-28: logging is a per-request opt-in
   (``_meta["io.modelcontextprotocol/logLevel"]``) and travels only on the stream of the
   request that opted in, so a ``subscriptions/listen`` carrying that key receives them.
-* **resource updates** for ``godot://errors``: handshake era after
+* **resource updates** for ``godot://errors``: handshake era after that client's
   ``resources/subscribe``; 2026-07-28 on listen streams whose filter names the URI.
   Several changes in a burst become one update (it means "read again").
 
-Stateless HTTP has no standing stream in the handshake era (GET is 405), so there a
-handshake client cannot subscribe and is told so; 2026-07-28 listen streams work there
-as on stdio.
+A handshake request outside an HTTP session has no standing stream, so it cannot subscribe
+and is told so (``server.py``); 2026-07-28 listen streams work over HTTP as on stdio.
 """
 
 from __future__ import annotations
@@ -25,22 +25,17 @@ import asyncio
 import dataclasses
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import anyio
 from mcp.server.connection import allowed_log_levels
 from mcp.server.subscriptions import ListenHandler, ResourceUpdated, SubscriptionBus
-from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
-from mcp_types import (
-    INVALID_PARAMS,
-    METHOD_NOT_FOUND,
-    LoggingMessageNotification,
-    LoggingMessageNotificationParams,
-)
+from mcp_types import LoggingMessageNotification, LoggingMessageNotificationParams
 
+from godot_bridge.mcp.peers import Notify, Peer
 from godot_bridge.pushed_errors import ERRORS_URI, ErrorEntry, ErrorStore
 
 log = logging.getLogger(__name__)
@@ -52,9 +47,6 @@ SUMMARY_LOGGER = "godot"
 LOGS_PER_BATCH = 10  # a frame that reports a hundred new errors is summed up after this many
 STACK_FRAMES_IN_LOG = 5  # the full stack is in godot://errors
 BACKLOG = 256  # log events waiting for a slow client; beyond this the oldest go
-SUBSCRIBABLE = (ERRORS_URI,)
-
-Notify = Callable[[str, Mapping[str, Any] | None], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -85,43 +77,23 @@ def at_least(level: str, minimum: str) -> bool:
 
 
 class ErrorFeed:
-    """One per transport: the handshake client's log level and subscriptions, and the pump."""
+    """One per transport: the pump from the store to every handshake-era peer and listen stream."""
 
-    def __init__(self, store: ErrorStore, bus: SubscriptionBus, *, standing: bool) -> None:
+    def __init__(self, store: ErrorStore, bus: SubscriptionBus) -> None:
         self.store = store
         self.bus = bus
-        # False over stateless HTTP: no stream outlives a request, so handshake subscriptions cannot be served.
-        self.standing = standing
-        self.min_level = LEVELS[0]  # until logging/setLevel: every level (we only ever send warning and error)
-        self.subscribed: set[str] = set()
+        self._peers: set[Peer] = set()  # handshake-era clients with a standing channel
         self._logs: deque[LogEvent] = deque(maxlen=BACKLOG)
         self._dirty = False
         self._wake = asyncio.Event()
         self._log_listeners: set[Callable[[LogEvent], None]] = set()
         store.on_change(self._changed)
 
-    # -- requests (handshake era) -----------------------------------------------------
+    def add(self, peer: Peer) -> None:
+        self._peers.add(peer)
 
-    def set_level(self, level: str) -> None:
-        self.min_level = level
-        log.info("client log level: %s", level)
-
-    def subscribe(self, uri: str) -> None:
-        self._check_subscribable(uri)
-        self.subscribed.add(uri)
-
-    def unsubscribe(self, uri: str) -> None:
-        self._check_subscribable(uri)
-        self.subscribed.discard(uri)
-
-    def _check_subscribable(self, uri: str) -> None:
-        if not self.standing:
-            raise MCPError(METHOD_NOT_FOUND, "resources/subscribe needs a standing stream, which stateless HTTP "
-                           "does not keep in the handshake era; use a 2026-07-28 subscriptions/listen, or read "
-                           f"{ERRORS_URI} again")
-        if uri not in SUBSCRIBABLE:
-            raise MCPError(INVALID_PARAMS, f"{uri!r} cannot be subscribed to; subscribable: {', '.join(SUBSCRIBABLE)}",
-                           data={"uri": uri})
+    def remove(self, peer: Peer) -> None:
+        self._peers.discard(peer)
 
     # -- from the store to the clients --------------------------------------------------
 
@@ -139,24 +111,28 @@ class ErrorFeed:
         self._log_listeners.add(listener)
         return lambda: self._log_listeners.discard(listener)
 
-    async def run(self, notify: Notify | None, handshake_ready: Callable[[], bool]) -> None:
-        """Deliver until cancelled. ``notify`` reaches the handshake-era client (None: there is none)."""
+    async def run(self) -> None:
+        """Deliver until cancelled."""
         while True:
             await self._wake.wait()
             self._wake.clear()
             while self._logs:
-                await self._deliver_log(self._logs.popleft(), notify, handshake_ready)
+                await self._deliver_log(self._logs.popleft())
             if self._dirty:
                 self._dirty = False
                 await self.bus.publish(ResourceUpdated(uri=ERRORS_URI))
-                if notify is not None and handshake_ready() and ERRORS_URI in self.subscribed:
-                    await _quiet(notify, "notifications/resources/updated", {"uri": ERRORS_URI})
+                for peer in list(self._peers):
+                    notify = peer.channel()
+                    if notify is not None and ERRORS_URI in peer.subscribed:
+                        await _quiet(notify, "notifications/resources/updated", {"uri": ERRORS_URI})
 
-    async def _deliver_log(self, event: LogEvent, notify: Notify | None, handshake_ready: Callable[[], bool]) -> None:
+    async def _deliver_log(self, event: LogEvent) -> None:
         for listener in list(self._log_listeners):
             listener(event)
-        if notify is not None and handshake_ready() and at_least(event.level, self.min_level):
-            await _quiet(notify, "notifications/message", event.params())
+        for peer in list(self._peers):
+            notify = peer.channel()
+            if notify is not None and at_least(event.level, peer.min_level):
+                await _quiet(notify, "notifications/message", event.params())
 
 
 async def _quiet(notify: Notify, method: str, params: Mapping[str, Any]) -> None:

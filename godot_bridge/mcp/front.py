@@ -29,12 +29,14 @@ from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.dispatch import UnknownTool
 from godot_bridge.mcp import lean
 from godot_bridge.mcp.lineio import LineReader, LineWriter, claim_stdout, open_reader, open_writer
+from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     CONNECTION_CLOSED,
     INTERNAL_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
     call_result,
+    is_modern,
     needs_envelope_message,
     tools_result,
 )
@@ -93,6 +95,9 @@ class Backend(Protocol):
 class StdioFront:
     def __init__(self, app: BridgeApp, reader: LineReader, writer: LineWriter, *, lean_path: bool = True) -> None:
         self.app = app
+        # The one client on this pipe, in both eras: its own tool list (and, once the SDK path
+        # loads, its log level and subscriptions).
+        self.peer = Peer(app.tool_list(), standing=True)
         self._reader, self.writer = reader, writer
         self._lean = lean_path
         self.unanswered = Unanswered()
@@ -174,7 +179,8 @@ class StdioFront:
             self._cancel(obj)
         if note is not None and self._backend is None and not self._loading:
             return  # nothing on the SDK side to tell
-        if isinstance(obj, dict) and obj.get("method") == "initialize" and "id" in obj:
+        if isinstance(obj, dict) and obj.get("method") == "initialize" and "id" in obj and \
+                not is_modern("initialize", obj.get("params")):
             self.handshake_seen = True
             self.handshake_version = None  # the SDK negotiates this handshake; it owns the era from now on
         self._forward(line)
@@ -300,12 +306,11 @@ class StdioFront:
             return lean.response(rid, lean.initialize_result(self.handshake_version, INSTRUCTIONS))
         if method == "server/discover":
             return lean.response(rid, lean.discover_result(INSTRUCTIONS))
-        # ping
-        return lean.response(rid, lean.modern_ping_result() if modern else {})
+        return lean.response(rid, {})  # ping (handshake era: 2026-07-28 removed it, and take() declines that)
 
     def _tools_wire_of(self, modern: bool) -> list[dict[str, Any]] | None:
         """The tools array laid out for the wire, rebuilt when the app's list changes; None: not coverable."""
-        tools = self.app.tools()
+        tools = self.app.tools(self.peer.tools)
         cached = self._tools_wire.get(modern)
         if cached is None or cached[0] is not tools:
             shaped = [lean.wire_tool(tool, modern) for tool in tools]
@@ -335,7 +340,7 @@ class StdioFront:
                     body["message"] = message
                 await self.write(lean.notify("notifications/progress", body))
         try:
-            outcome = await self.app.call_tool(params["name"], params.get("arguments"), progress)
+            outcome = await self.app.call_tool(params["name"], params.get("arguments"), self.peer.tools, progress)
         except UnknownTool as exc:
             return lean.error(request.rid, INVALID_PARAMS, str(exc))
         result = call_result(outcome, request.modern, splice=lean.splice)
@@ -380,7 +385,7 @@ async def run_stdio(app: BridgeApp, *, stdin: BinaryIO | None = None, stdout: Bi
         except anyio.WouldBlock:
             pass  # announcements are already queued and unsent; one more would say nothing new
 
-    app.on_list_changed(announce)
+    front.peer.tools.on_change = announce
 
     async def announcer() -> None:
         with anyio.move_on_after(DIAL_DELAY_S):  # a client that lists no tools still gets its editor

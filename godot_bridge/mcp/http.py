@@ -1,9 +1,14 @@
-"""MCP over Streamable HTTP: ``POST /mcp``, stateless, both eras decided per request.
+"""MCP over Streamable HTTP: ``POST /mcp``, both eras decided per request.
 
 Every POST is one exchange: the body is checked (http_headers.py holds the rules),
 then served by a fresh ``EraRouter`` (eras.py, the same per-request era routing the
 stdio transport uses) whose outbound is this exchange's response. All clients share
 the one ``BridgeApp`` and so the one editor connection.
+
+A handshake-era ``initialize`` opens a session (http_sessions.py): the client's own tool
+list, log level and subscriptions, and its standing stream at ``GET /mcp``; ``DELETE /mcp``
+ends it. Requests outside a session (every 2026-07-28 request, a handshake request without
+``Mcp-Session-Id``) are served statelessly, as one shared client (peers.py).
 
 A response is ``application/json`` unless something must travel before it (progress,
 a handshake-era ``tools/list_changed`` the call itself caused, ``subscriptions/listen``
@@ -48,6 +53,9 @@ from godot_bridge.mcp import envelope
 from godot_bridge.mcp import http_headers as rules
 from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed
+from godot_bridge.mcp.http_sessions import IDLE_S, MAX_SESSIONS, SESSION_HEADER, SESSION_NOT_FOUND, Session, SessionStore
+from godot_bridge.mcp.peers import Peer
+from godot_bridge.mcp.protocol import LATEST_HANDSHAKE
 from godot_bridge.mcp.server import build_server
 
 log = logging.getLogger(__name__)
@@ -72,6 +80,8 @@ class HttpOptions:
     allowed_origins: frozenset[str] = frozenset()
     max_body: int = MAX_BODY
     keepalive_s: float = KEEPALIVE_S
+    session_idle_s: float = IDLE_S  # a handshake session with no request and no open stream ends after this
+    max_sessions: int = MAX_SESSIONS  # beyond this, the session idle longest is dropped
 
 
 # -- one exchange's response channel ------------------------------------------------------
@@ -82,6 +92,9 @@ class _Exchange:
     """What a POST sends back: notifications first (if the client reads SSE), then one answer."""
 
     streams_notes: bool
+    # The handshake-era client whose request this is: a list change of its own that the request
+    # causes travels here. None for 2026-07-28 requests (they hear changes on subscriptions/listen).
+    peer: Peer | None = None
     send: MemoryObjectSendStream[bytes | dict[str, Any]] = field(init=False)
     recv: MemoryObjectReceiveStream[bytes | dict[str, Any]] = field(init=False)
 
@@ -115,11 +128,21 @@ def _sse(message: Mapping[str, Any]) -> bytes:
     return b"event: message\r\ndata: " + json.dumps(message, separators=(",", ":")).encode() + b"\r\n\r\n"
 
 
-# The exchange of the handshake-era request running in this task: a tool list change it
-# causes (discover_tools) is announced on its own response stream, the only channel a
-# stateless handshake client has. 2026-07-28 clients hear it on subscriptions/listen.
+# The exchange of the request running in this task: a change of its client's tool list that it
+# causes (discover_tools) is announced on its own response stream when that stream is SSE (for a
+# client outside a session, the only channel it has); otherwise on the session's standing stream.
 _CURRENT: contextvars.ContextVar[_Exchange | None] = contextvars.ContextVar("godot_bridge_http_exchange",
                                                                            default=None)
+LIST_CHANGED = "notifications/tools/list_changed"
+
+
+def _heard_by_its_request(peer: Peer) -> bool:
+    """Announce a list change of ``peer`` on the response stream of the request causing it, if it can carry it."""
+    exchange = _CURRENT.get()
+    if exchange is None or exchange.peer is not peer or not exchange.streams_notes:
+        return False
+    exchange.note_nowait(LIST_CHANGED, None)
+    return True
 
 
 @dataclass
@@ -195,8 +218,14 @@ async def _read_body(request: Request, limit: int) -> bytes:
 class McpHttp:
     """The ``/mcp`` endpoint and the server card, over one ``BridgeApp``."""
 
-    def __init__(self, server: Server[Any], init_options: InitializationOptions, options: HttpOptions) -> None:
+    def __init__(self, server: Server[Any], init_options: InitializationOptions, options: HttpOptions,
+                 app: BridgeApp, feed: ErrorFeed, stateless: Peer) -> None:
         self.server, self.init_options, self.options = server, init_options, options
+        self.app, self.feed = app, feed
+        # Every request outside a session is this one client: one shared tool list, no standing stream.
+        self.stateless = stateless
+        self.sessions = SessionStore(idle_s=options.session_idle_s, max_sessions=options.max_sessions,
+                                     on_end=lambda session: feed.remove(session.peer))
 
     # A plain ASGI callable (not a request function), so SSE can be streamed by hand; Starlette
     # calls it for every method on /mcp and the transport rules run in seed order.
@@ -204,7 +233,10 @@ class McpHttp:
         request = Request(scope, receive)
         response = await self._gate(request)
         if response is None:
-            response = await self._post(request, scope, receive, send)
+            if request.method == "POST":
+                response = await self._post(request, scope, receive, send)
+            else:
+                response = await self._session_call(request, scope, receive, send)
         if response is not None:
             await response(scope, receive, send)
 
@@ -217,7 +249,10 @@ class McpHttp:
             return _json(401, _error(None, INVALID_REQUEST, "Unauthorized: a bearer token is required"),
                          {"WWW-Authenticate": 'Bearer realm="godot-bridge"'})
         if request.method != "POST":
-            # Stateless and no standalone SSE stream: nothing to GET, no session to DELETE.
+            # GET (the standing stream) and DELETE are a session's; without one there is nothing to
+            # GET (2026-07-28 listens with subscriptions/listen) and nothing to end.
+            if request.method in ("GET", "DELETE") and SESSION_HEADER in request.headers:
+                return None
             return Response(status_code=405, headers={"Allow": "POST"})
         if not rules.is_json_content_type(request.headers.get("content-type")):
             return _json(415, _error(None, INVALID_REQUEST, "Unsupported Media Type: send application/json"))
@@ -252,7 +287,9 @@ class McpHttp:
         if isinstance(decoded, dict) and "id" not in decoded and isinstance(decoded.get("method"), str):
             # A notification is answered with nothing, unless its headers do not mirror it.
             refusal = rules.notification_refusal(decoded, headers, raw_headers)
-            return _refused(None, refusal) if refusal is not None else Response(status_code=202)
+            if refusal is not None:
+                return _refused(None, refusal)
+            return self._unknown_session(None, decoded, headers) or Response(status_code=202)
         try:
             envelope.check(decoded)
         except envelope.Refused as exc:
@@ -281,20 +318,117 @@ class McpHttp:
         refusal = rules.modern_refusal(decoded, headers, raw_headers) if modern else rules.handshake_refusal(headers)
         if refusal is not None:
             return _refused(rid, refusal)
+        session: Session | None = None
+        if not modern:
+            unknown = self._unknown_session(rid, decoded, headers)
+            if unknown is not None:
+                return unknown
+            session = self._open_session() if method == "initialize" else self._session_of(headers)
         sse = rules.accepts_sse(headers.get("accept"))
         if method == "subscriptions/listen" and not sse:
             return _json(406, _error(rid, INVALID_REQUEST,
                                      "Not Acceptable: subscriptions/listen answers with text/event-stream"))
-        exchange = _Exchange(streams_notes=sse)
+        peer = session.peer if session is not None else self.stateless
+        exchange = _Exchange(streams_notes=sse, peer=None if modern else peer)
         meta = params.get("_meta") if isinstance(params, dict) else None
         dctx = _HttpDispatchContext(exchange, rid, meta.get("progressToken") if isinstance(meta, dict) else None,
                                     headers)
-        router = EraRouter(self.server, dctx, self.init_options)  # type: ignore[arg-type]
-        await self._respond(router, dctx, message, modern, scope, receive, send)
+        version = session.version if session is not None else None
+        router = EraRouter(self.server, dctx, self.init_options, peer,  # type: ignore[arg-type]
+                           handshake_version=version or LATEST_HANDSHAKE,
+                           client_params=session.client_params if session is not None else None)
+        opened = {"Mcp-Session-Id": session.id} if session is not None and method == "initialize" else {}
+        try:
+            await self._respond(router, dctx, message, modern, scope, receive, send, opened)
+        finally:
+            if session is not None:
+                self._after(session, router, method)
         return None
 
+    # -- sessions (handshake era) ----------------------------------------------------------
+
+    def _open_session(self) -> Session:
+        """A new client: its own tool list, and a standing stream its notifications wait for."""
+        tools = self.app.tool_list()
+        peer = Peer(tools, standing=True)
+        session = self.sessions.open(peer)
+        peer.notify = session.notify
+        tools.on_change = lambda: _heard_by_its_request(peer) or session.push(LIST_CHANGED)
+        self.feed.add(peer)
+        return session
+
+    def _session_of(self, headers: Mapping[str, str]) -> Session | None:
+        sid = headers.get(SESSION_HEADER)
+        return self.sessions.get(sid) if sid is not None else None
+
+    def _unknown_session(self, rid: Any, decoded: Any, headers: Mapping[str, str]) -> Response | None:
+        """404 for a handshake-era message naming a session that ended, expired or never was.
+
+        ``initialize`` opens a new one whatever it carries; 2026-07-28 messages have no sessions."""
+        sid = headers.get(SESSION_HEADER)
+        if sid is None or not isinstance(decoded, dict) or decoded.get("method") == "initialize":
+            return None
+        method, params = decoded.get("method"), decoded.get("params")
+        if isinstance(method, str) and rules.declares_modern(method, params, headers):
+            return None
+        if self.sessions.get(sid) is not None:
+            return None
+        return _json(404, _error(rid, SESSION_NOT_FOUND, "Session not found: it ended or expired (or never "
+                                 "existed); send initialize again, without Mcp-Session-Id"))
+
+    def _after(self, session: Session, router: EraRouter, method: str) -> None:
+        if method == "initialize":
+            version, client_params = router.handshake
+            if client_params is None:  # the initialize failed: nothing was opened
+                self.sessions.end(session.id, reason="its initialize failed")
+                return
+            session.version, session.client_params = version, client_params
+        if not session.ended:
+            self.sessions.touch(session)
+
+    async def _session_call(self, request: Request, scope: Scope, receive: Receive, send: Send) -> Response | None:
+        """``GET /mcp`` opens a session's standing stream; ``DELETE /mcp`` ends the session."""
+        sid = request.headers[SESSION_HEADER]
+        if request.method == "DELETE":
+            if self.sessions.end(sid):
+                return Response(status_code=200)
+            return _json(404, _error(None, SESSION_NOT_FOUND, "Session not found: it already ended or expired"))
+        session = self.sessions.get(sid)
+        if session is None:
+            return _json(404, _error(None, SESSION_NOT_FOUND, "Session not found: it ended or expired; "
+                                     "send initialize again, without Mcp-Session-Id"))
+        if not rules.accepts_sse(request.headers.get("accept")):
+            return _json(406, _error(None, INVALID_REQUEST, "Not Acceptable: GET /mcp answers with text/event-stream"))
+        if session.stream_open:
+            return _json(409, _error(None, INVALID_REQUEST, "Conflict: this session's stream is already open"))
+        await self._standing_stream(session, receive, send)
+        return None
+
+    async def _standing_stream(self, session: Session, receive: Receive, send: Send) -> None:
+        """Everything the session is told without asking, until the client leaves or the session ends."""
+        session.stream_open = True
+        try:
+            async with anyio.create_task_group() as tg:
+                async def watch_disconnect() -> None:
+                    while (await receive())["type"] != "http.disconnect":
+                        pass
+                    tg.cancel_scope.cancel()
+
+                tg.start_soon(watch_disconnect)
+                await send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
+                while not session.ended:
+                    message = await session.next_message(self.options.keepalive_s)
+                    body = _sse(message) if message is not None else b": keepalive\r\n\r\n"
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                tg.cancel_scope.cancel()
+        finally:
+            session.stream_open = False
+            if not session.ended:
+                self.sessions.touch(session)
+
     async def _respond(self, router: EraRouter, dctx: _HttpDispatchContext, message: JSONRPCRequest, modern: bool,
-                       scope: Scope, receive: Receive, send: Send) -> None:
+                       scope: Scope, receive: Receive, send: Send, headers: Mapping[str, str]) -> None:
         exchange = dctx.exchange
 
         async def run_handler() -> None:
@@ -312,27 +446,29 @@ class McpHttp:
                 pass
             scope_to_cancel.cancel()  # the client left: stop its handler, nobody reads the answer
 
-        token = _CURRENT.set(None if modern else exchange)
+        token = _CURRENT.set(exchange)
         try:
             async with exchange.recv, anyio.create_task_group() as tg:
                 tg.start_soon(run_handler)
                 tg.start_soon(watch_disconnect, tg.cancel_scope)
-                await self._stream(exchange, modern, scope, receive, send)
+                await self._stream(exchange, modern, scope, receive, send, headers)
                 tg.cancel_scope.cancel()
         finally:
             _CURRENT.reset(token)
 
-    async def _stream(self, exchange: _Exchange, modern: bool, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _stream(self, exchange: _Exchange, modern: bool, scope: Scope, receive: Receive, send: Send,
+                      headers: Mapping[str, str]) -> None:
         """JSON when the answer comes first; otherwise commit to SSE and stream until the answer."""
         wait = self.options.keepalive_s if exchange.streams_notes else None
         item = await _next(exchange.recv, wait)
         if isinstance(item, dict):
             status = rules.error_status(item["error"]["code"], modern) if "error" in item else 200
-            await _json(status, item)(scope, receive, send)
+            await _json(status, item, headers)(scope, receive, send)
             return
         if item is _CLOSED:
             return
-        await send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
+        extra = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+        await send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS + extra})
         while not isinstance(item, dict) and item is not _CLOSED:
             body = b": keepalive\r\n\r\n" if item is None else item  # None: the wait timed out
             await send({"type": "http.response.body", "body": body, "more_body": True})
@@ -368,55 +504,56 @@ def server_card(options: HttpOptions, capabilities: dict[str, Any]) -> dict[str,
         "version": __version__,
         "description": "Drives a live Godot 4 editor and the game it runs.",
         "supportedProtocolVersions": list(rules.ALL_VERSIONS),
-        "transport": {"type": "streamable-http", "endpoint": "/mcp", "sessions": False},
+        # Handshake-era clients get a session from initialize; 2026-07-28 requests are stateless.
+        "transport": {"type": "streamable-http", "endpoint": "/mcp", "sessions": True},
         "capabilities": capabilities,
         "authentication": {"required": options.token is not None, "schemes": ["bearer"] if options.token else []},
     }
 
 
-def handshake_options(init: InitializationOptions) -> InitializationOptions:
-    """What a handshake-era HTTP client is offered: no subscriptions and no log messages, as no
-    stream outlives its request to carry them (2026-07-28 clients get both on subscriptions/listen)."""
-    caps = init.capabilities
-    resources = caps.resources.model_copy(update={"subscribe": False}) if caps.resources is not None else None
-    return init.model_copy(update={"capabilities": caps.model_copy(update={"resources": resources, "logging": None})})
-
-
 def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
     """The ASGI app: ``/mcp``, the server card, and a lifespan that owns the editor link."""
     bus = InMemorySubscriptionBus()
-    feed = ErrorFeed(app.errors, bus, standing=False)
+    feed = ErrorFeed(app.errors, bus)
     server = build_server(app, bus, feed)
-    init_options = handshake_options(server.create_initialization_options(NotificationOptions(tools_changed=True)))
-    mcp = McpHttp(server, init_options, options)
+    init_options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+    stateless = Peer(app.tool_list(), standing=False)
+    mcp = McpHttp(server, init_options, options, app, feed, stateless)
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
 
     def announce() -> None:
-        # Sync (surface changes); the handshake request that caused it hears it on its own stream.
-        exchange = _CURRENT.get()
-        if exchange is not None:
-            exchange.note_nowait("notifications/tools/list_changed", None)
+        # Sync (surface changes). A handshake request outside a session hears a change it caused on its
+        # own stream; 2026-07-28 listen streams hear every change of this shared list.
+        _heard_by_its_request(stateless)
         try:
             send_announce.send_nowait(None)
         except anyio.WouldBlock:
             pass  # announcements are already queued and unsent; one more says nothing new
 
-    app.on_list_changed(announce)
+    stateless.tools.on_change = announce
 
     async def announcer() -> None:
         async with recv_announce:
             async for _ in recv_announce:
                 await bus.publish(ToolsListChanged())
 
+    async def sweeper() -> None:
+        # Lookups expire sessions too; this frees the ones nobody asks about.
+        while True:
+            await anyio.sleep(max(1.0, min(60.0, options.session_idle_s / 4)))
+            mcp.sessions.sweep()
+
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tg:
             tg.start_soon(announcer)
-            tg.start_soon(feed.run, None, lambda: False)  # 2026-07-28 listen streams only (see error_feed)
+            tg.start_soon(feed.run)
+            tg.start_soon(sweeper)
             await app.start()
             try:
                 yield
             finally:
+                mcp.sessions.close()  # standing streams end, so the server can stop
                 tg.cancel_scope.cancel()
                 with anyio.CancelScope(shield=True):
                     await app.aclose()
@@ -426,13 +563,23 @@ def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
         Route("/.well-known/mcp.json", mcp.card, methods=["GET"]),
         Route("/.well-known/mcp/server-card.json", mcp.card, methods=["GET"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    starlette = Starlette(routes=routes, lifespan=lifespan)
+    # Standing streams never finish on their own: the server ends the sessions as it starts to stop.
+    starlette.state.stopping = mcp.sessions.close
+    return starlette
 
 
 async def run_http(app: BridgeApp, options: HttpOptions, sockets: list[Any] | None = None) -> None:
     """Serve until interrupted (SIGINT/SIGTERM stop uvicorn gracefully)."""
     import uvicorn
 
-    config = uvicorn.Config(build_http_app(app, options), host=options.host, port=options.port,
+    asgi = build_http_app(app, options)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[Any] | None = None) -> None:
+            asgi.state.stopping()  # before uvicorn waits for open responses to finish
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(asgi, host=options.host, port=options.port,
                             log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=3)
-    await uvicorn.Server(config).serve(sockets=sockets)
+    await Server(config).serve(sockets=sockets)

@@ -141,10 +141,8 @@ def declares_modern(method: str, params: Any, headers: Mapping[str, str]) -> boo
 
     The header alone is enough to claim the era, so a modern client that forgot its
     ``_meta`` is told -32602 about the body rather than served as a handshake request.
-    ``initialize`` is always the handshake (seed 000), whatever it carries.
+    ``initialize`` and ``ping`` that claim it are methods 2026-07-28 removed (-32601, 404).
     """
-    if method == "initialize":
-        return False
     return is_modern(method, params if isinstance(params, Mapping) else None) or (
         headers.get(VERSION_HEADER, "").strip() in MODERN_PROTOCOL_VERSIONS
     )

@@ -35,6 +35,7 @@ from godot_bridge.mcp.protocol import (
     MODERN_ONLY_METHODS,
     MODERN_VERSION,
     PROTOCOL_VERSION_META_KEY,
+    REMOVED_IN_MODERN,
     SERVER_INFO_META_KEY,
     SERVER_NAME,
     SERVER_TITLE,
@@ -57,12 +58,14 @@ NOTIFICATIONS = frozenset({"notifications/initialized", "notifications/cancelled
 # The capabilities the SDK derives for our server (handlers registered, tools list changes
 # announced); 2026-07-28 advertises list changes for what subscriptions/listen can carry.
 _HANDSHAKE_CAPABILITIES = {
+    "completions": {},  # resource template and prompt arguments (completions.py)
     "logging": {},  # pushed Godot errors as notifications/message (error_feed.py)
     "prompts": {"listChanged": False},
     "resources": {"listChanged": False, "subscribe": True},  # godot://errors
     "tools": {"listChanged": True},
 }
 _MODERN_CAPABILITIES = {
+    "completions": {},
     "logging": {},
     "prompts": {"listChanged": True},
     "resources": {"listChanged": True, "subscribe": True},
@@ -180,8 +183,8 @@ def take(obj: Any, handshake_version: str | None) -> Request | None:
             return Request(rid, method, params, False, None)  # answered with the era error whatever the params
         if method == "initialize" and negotiated(params) not in LEAN_HANDSHAKE_VERSIONS:
             return None
-    elif method == "subscriptions/listen":
-        return None  # a stream on the subscription bus: the SDK's
+    elif method == "subscriptions/listen" or method in REMOVED_IN_MODERN:
+        return None  # a stream on the subscription bus, or a removed method's -32601: the SDK's
     meta = params.get("_meta")
     if modern or meta is not None:
         if not _meta_ok(meta, modern):
@@ -278,11 +281,6 @@ def discover_result(instructions: str) -> dict[str, Any]:
         "supportedVersions": [MODERN_VERSION],
         "ttlMs": 0,
     }, True)
-
-
-def modern_ping_result() -> dict[str, Any]:
-    # Our router's own answer (the SDK has no 2026-07-28 ping), not sieved: this key order.
-    return {"resultType": "complete", "_meta": {SERVER_INFO_META_KEY: server_info()}}
 
 
 # -- encoding -------------------------------------------------------------------------------

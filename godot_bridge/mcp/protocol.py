@@ -34,14 +34,20 @@ CONNECTION_CLOSED = -32000
 
 # Methods that exist only in the 2026-07-28 era.
 MODERN_ONLY_METHODS = frozenset({"server/discover", "subscriptions/listen"})
+# Methods 2026-07-28 removed: a request naming that era gets -32601 for them (404 over HTTP).
+REMOVED_IN_MODERN = frozenset({"initialize", "ping"})
 
 SERVER_NAME = "godot-bridge"
 SERVER_TITLE = "Godot Bridge"
 
 
 def is_modern(method: str, params: Mapping[str, Any] | None) -> bool:
-    """A request is 2026-07-28 when its ``_meta`` names a protocol version; ``initialize`` never is."""
-    if method == "initialize" or not isinstance(params, Mapping):
+    """A request is 2026-07-28 when its ``_meta`` names a protocol version.
+
+    ``initialize`` too: one that names 2026-07-28 asks for a method that era removed (-32601);
+    a handshake ``initialize`` carries no such key.
+    """
+    if not isinstance(params, Mapping):
         return False
     meta = params.get("_meta")
     return isinstance(meta, Mapping) and PROTOCOL_VERSION_META_KEY in meta

@@ -23,7 +23,13 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
-from mcp_types import INVALID_PARAMS, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams
+from mcp_types import (
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    SetLevelRequestParams,
+    SubscribeRequestParams,
+    UnsubscribeRequestParams,
+)
 
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
@@ -31,6 +37,7 @@ from godot_bridge.dispatch import UnknownTool
 from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed, ErrorListen
+from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     LATEST_HANDSHAKE,
     MODERN_VERSIONS,
@@ -40,6 +47,7 @@ from godot_bridge.mcp.protocol import (
     tools_result,
 )
 from godot_bridge.mcp.stdio import QueueLines, WireIn, WireOut, settle_cancelled
+from godot_bridge.pushed_errors import ERRORS_URI
 
 if TYPE_CHECKING:
     from godot_bridge.mcp.front import StdioFront
@@ -47,33 +55,56 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def _peer(ctx: Any) -> Peer:
+    """The client this request is from (``EraRouter`` hands it to the runner as its lifespan state)."""
+    peer = ctx.lifespan_context
+    assert isinstance(peer, Peer), "EraRouter serves every request with its peer"
+    return peer
+
+
+def _needs_standing(peer: Peer, method: str) -> None:
+    if not peer.standing:
+        raise MCPError(METHOD_NOT_FOUND, f"{method} needs a session: this request came without Mcp-Session-Id, so "
+                       "no stream outlives it to carry what it asks for. Send the Mcp-Session-Id the initialize "
+                       f"answer gave, subscribe on a 2026-07-28 subscriptions/listen, or read {ERRORS_URI} again")
+
+
 def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed | None = None) -> Server[Any]:
     async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        return tools_result(app.tools(), ctx.protocol_version in MODERN_VERSIONS)
+        return tools_result(app.tools(_peer(ctx).tools), ctx.protocol_version in MODERN_VERSIONS)
 
     async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
         async def progress(done: float, total: float | None, message: str | None) -> None:
             await ctx.session.report_progress(done, total, message)
 
         try:
-            outcome = await app.call_tool(params.name, params.arguments, progress)
+            outcome = await app.call_tool(params.name, params.arguments, _peer(ctx).tools, progress)
         except UnknownTool as exc:
             raise MCPError(INVALID_PARAMS, str(exc)) from None
         return call_result(outcome, ctx.protocol_version in MODERN_VERSIONS)
 
-    if feed is None:  # no transport pumps it (tests building a bare server): no standing stream either
-        feed = ErrorFeed(app.errors, bus, standing=False)
+    if feed is None:  # no transport pumps it (tests building a bare server)
+        feed = ErrorFeed(app.errors, bus)
 
     async def set_level(ctx: Any, params: SetLevelRequestParams) -> dict[str, Any]:
-        feed.set_level(params.level)
+        peer = _peer(ctx)
+        _needs_standing(peer, "logging/setLevel")
+        peer.min_level = params.level
+        log.info("client log level: %s", params.level)
         return {}
 
+    # Any URI may be subscribed to (a client may watch what it likes); only godot://errors changes
+    # while the bridge runs, so only it is ever announced.
     async def subscribe(ctx: Any, params: SubscribeRequestParams) -> dict[str, Any]:
-        feed.subscribe(str(params.uri))
+        peer = _peer(ctx)
+        _needs_standing(peer, "resources/subscribe")
+        peer.subscribed.add(str(params.uri))
         return {}
 
     async def unsubscribe(ctx: Any, params: UnsubscribeRequestParams) -> dict[str, Any]:
-        feed.unsubscribe(str(params.uri))
+        peer = _peer(ctx)
+        _needs_standing(peer, "resources/unsubscribe")
+        peer.subscribed.discard(str(params.uri))
         return {}
 
     server: Server[Any] = Server(
@@ -89,7 +120,7 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         on_subscriptions_listen=ErrorListen(ListenHandler(bus), feed),
         on_subscribe_resource=subscribe,
         on_unsubscribe_resource=unsubscribe,
-        **content_handlers(app.resources, app.prompts),
+        **content_handlers(app.resources, app.prompts, app.completions),
     )
     # Registered here, not as on_set_logging_level: that keyword warns (logging is deprecated in
     # 2026-07-28), yet handshake clients still use it and the capability is derived from it.
@@ -110,7 +141,7 @@ class SdkBackend:
     def __init__(self, front: StdioFront) -> None:
         self.bus = InMemorySubscriptionBus()
         # Created before the front lets go of the errors it kept while this path loaded (no await between).
-        self.errors = ErrorFeed(front.app.errors, self.bus, standing=True)
+        self.errors = ErrorFeed(front.app.errors, self.bus)
         self.server = build_server(front.app, self.bus, self.errors)
         self._front = front
         init_options = self.server.create_initialization_options(NotificationOptions(tools_changed=True))
@@ -119,10 +150,14 @@ class SdkBackend:
         wire_in = WireIn(QueueLines(receive), out, front.unanswered, grace=False)
         self.dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(wire_in, out)  # type: ignore[arg-type]
         # The handshake era continues where the lean path left it (the version an initialize it served negotiated).
-        self.router = EraRouter(self.server, self.dispatcher, init_options,
+        self.router = EraRouter(self.server, self.dispatcher, init_options, front.peer,
                                 handshake_version=front.handshake_version or LATEST_HANDSHAKE,
                                 client_params=front.handshake_params)
         self._unanswered = front.unanswered
+        # The stdio client's standing channel is this pipe, once it has sent initialize.
+        front.peer.notify = self.dispatcher.notify
+        front.peer.ready = self._handshake_ready
+        self.errors.add(front.peer)
 
     @property
     def handshake_seen(self) -> bool:
@@ -139,7 +174,7 @@ class SdkBackend:
 
     async def run(self) -> None:
         async with anyio.create_task_group() as tg:
-            tg.start_soon(self.errors.run, self.dispatcher.notify, self._handshake_ready)
+            tg.start_soon(self.errors.run)
             await self.dispatcher.run(settle_cancelled(self.router.on_request, self._unanswered), self.router.on_notify)
             tg.cancel_scope.cancel()
 

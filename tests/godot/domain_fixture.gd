@@ -7,6 +7,7 @@ extends RefCounted
 const ResultExamples := preload("result_examples.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const TMP_ROOT := "res://tmp_tests"
 
 var registry: CommandRegistry = null
@@ -50,8 +51,16 @@ func cleanup() -> void:
 
 ## Named `invoke` because Object.call cannot be overridden: runs `method`'s registered handler.
 func invoke(method: String, params: Dictionary) -> Dictionary:
-	var handler: Callable = registry.dispatch_info(method)["handler"]
-	return handler.callv([params])
+	return call_handler(registry.dispatch_info(method), params)
+
+
+## Runs the handler of a dispatch_info() entry as dispatch does: a cancellable one also gets a
+## tool context. Its reply as it is (a coroutine's is not a Dictionary until it finishes).
+static func call_handler(info: Dictionary, params: Dictionary) -> Variant:
+	var args: Array = [params]
+	if info["cancellable"]:
+		args.append(ToolContext.new(1, 1, info["method"]))
+	return (info["handler"] as Callable).callv(args)
 
 
 ## Runs example `index` of `method` and checks the reply against the example's result.

@@ -90,15 +90,25 @@ func test_refusals_change_nothing() -> void:
 		"time": 0, "value": {"type": "Vector2", "x": 1, "y": 1}}
 	var cases := [
 		[{"action": "move"}, "INVALID_PARAMS"], [{"time": -1}, "INVALID_PARAMS"], [{"time": "soon"}, "INVALID_PARAMS"],
-		[{"track_type": "bezier"}, "INVALID_PARAMS"], [{"value": 3}, "INVALID_PARAMS"],
-		[{"value": {"type": "Vector2", "x": "a"}}, "INVALID_PARAMS"], [{"track_path": "Sprite:nope"}, "INVALID_PARAMS"],
+		[{"track_type": "bezier"}, "INVALID_PARAMS"], [{"value": 3}, "INVALID_VALUE"],
+		[{"value": {"type": "Vector2", "x": "a"}}, "INVALID_VALUE"], [{"track_path": "Sprite:nope"}, "PROPERTY_NOT_FOUND"],
+		[{"track_path": "Sprite:position:z"}, "PROPERTY_NOT_FOUND"], [{"track_path": "Sprite"}, "INVALID_PARAMS"],
 		[{"track_path": "Ghost:position"}, "NOT_FOUND"], [{"player_path": "Sprite"}, "INVALID_CLASS"],
 		[{"player_path": "Nope"}, "NOT_FOUND"], [{"action": "remove"}, "NOT_FOUND"],
 	]
 	for case: Array in cases:
 		var params := base.duplicate()
 		params.merge(case[0], true)
-		Assert.eq(_fx.invoke("animation.keyframe", params)["code"], case[1], JSON.stringify(case[0]))
+		var refused := _fx.invoke("animation.keyframe", params)
+		Assert.eq(refused["code"], case[1], JSON.stringify(case[0]))
+		Assert.is_false(str(refused.get("hint", "")).is_empty(), "%s has a hint" % JSON.stringify(case[0]))
+	var misspelt := base.duplicate()
+	misspelt["track_path"] = "Sprite:postion"
+	Assert.contains(_fx.invoke("animation.keyframe", misspelt)["hint"], "position", "a misspelt property: the close one")
+	var typed := base.duplicate()
+	typed["value"] = 3
+	Assert.contains(_fx.invoke("animation.keyframe", typed)["hint"], "\"type\": \"Vector2\"",
+		"a value of the wrong type: the form it takes")
 	var no_value := base.duplicate()
 	no_value.erase("value")
 	Assert.eq(_fx.invoke("animation.keyframe", no_value)["code"], "INVALID_PARAMS", "add needs a value")

@@ -55,7 +55,7 @@ func test_list_filters_types_and_truncation() -> void:
 	Assert.eq(prefix["files"], [{"path": DIR + "/sky.tres", "type": "GradientTexture1D"}], "a file-name prefix")
 	var missing := _fx.invoke("asset.list", ResultExamples.params("asset", "asset.list", 2))
 	ResultExamples.check("asset", "asset.list", missing, 2)
-	Assert.eq(_fx.invoke("asset.list", {"class_filter": "NoSuchClass"})["code"], "INVALID_PARAMS", "unknown class")
+	Assert.eq(_fx.invoke("asset.list", {"class_filter": "NoSuchClass"})["code"], "UNKNOWN_CLASS", "unknown class")
 	Assert.eq(_fx.invoke("asset.list", {"path_prefix": "user://"})["code"], "PATH_DENIED", "res:// only")
 	Assert.eq(_fx.invoke("asset.list", {"limit": 0})["code"], "INVALID_PARAMS", "limit >= 1")
 	Assert.eq(_fx.invoke("asset.list", {"extension_filter": "png"})["code"], "INVALID_PARAMS", "an array")
@@ -96,11 +96,13 @@ func test_import_base64_and_outside_file_with_undo() -> void:
 	ResultExamples.check("asset", "asset.import", refused, 2)
 	var outside := FileAccess.open(OUTSIDE, FileAccess.WRITE)
 	Assert.is_true(outside != null, "a file outside the project can be made in this engine")
-	outside.store_buffer(PackedByteArray([1, 2, 3]))
+	var other_png := Image.create(3, 1, false, Image.FORMAT_RGBA8).save_png_to_buffer()
+	outside.store_buffer(other_png)
 	outside.close()
 	var replaced := _fx.invoke("asset.import", {"source_path": OUTSIDE, "dest_path": DOT, "if_exists": "replace"})
-	Assert.eq([replaced["status"], replaced["source"], replaced["bytes"]], ["replaced", "source_path", 3], "replaced")
-	Assert.eq(FileAccess.get_file_as_bytes(DOT), PackedByteArray([1, 2, 3]), "with the outside file's bytes")
+	Assert.eq([replaced["status"], replaced["source"], replaced["bytes"]], ["replaced", "source_path", other_png.size()],
+		"replaced")
+	Assert.eq(FileAccess.get_file_as_bytes(DOT), other_png, "with the outside file's bytes")
 	Assert.is_true(_fx.context.undo(), "undo the replace")
 	Assert.eq(FileAccess.get_file_as_bytes(DOT), written, "the PNG is back")
 	Assert.is_true(_fx.context.undo(), "undo the create")
@@ -162,3 +164,32 @@ func _build_chain() -> void:
 	ResourceSaver.save(scene, DIR + "/main.tscn")
 	root.free()
 
+
+
+func test_import_refuses_bytes_that_are_not_what_the_name_says() -> void:
+	var text := Marshalls.raw_to_base64("not a png".to_utf8_buffer())
+	var refused := _fx.example("asset.import", 4)
+	Assert.eq(refused["code"], "INVALID_PARAMS", "9 bytes of text saved as .png are refused, not created")
+	Assert.contains(refused["error"], "dot.png does not hold a PNG image", "saying what was expected")
+	Assert.contains(refused["error"], "6E 6F 74 20 61 20 70 6E (\"not a pn\")", "and what the bytes start with")
+	Assert.is_false(FileAccess.file_exists(DOT), "nothing written")
+	var jpeg := Image.create(2, 2, false, Image.FORMAT_RGB8).save_jpg_to_buffer()
+	var swapped := _fx.invoke("asset.import", {"base64_data": Marshalls.raw_to_base64(jpeg), "dest_path": DOT})
+	Assert.contains(swapped["hint"], "These bytes are a JPEG image: save them as .jpg", "a known format is named")
+	var as_jpg := _fx.invoke("asset.import", {"base64_data": Marshalls.raw_to_base64(jpeg), "dest_path": DIR + "/a.jpg"})
+	Assert.eq(as_jpg.get("status"), "created", "the same bytes under their own extension are fine")
+	var wav := "RIFF".to_ascii_buffer() + PackedByteArray([36, 0, 0, 0]) + "WAVEfmt ".to_ascii_buffer()
+	Assert.eq(_fx.invoke("asset.import", {"base64_data": Marshalls.raw_to_base64(wav), "dest_path": DIR + "/a.ogg"})[
+		"code"], "INVALID_PARAMS", "a WAV saved as .ogg")
+	Assert.eq(_fx.invoke("asset.import", {"base64_data": Marshalls.raw_to_base64(wav), "dest_path": DIR + "/a.wav"})[
+		"status"], "created", "a WAV as .wav")
+	var svg := "\ufeff<?xml version=\"1.0\"?>\n<!-- icon -->\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".to_utf8_buffer()
+	Assert.eq(_fx.invoke("asset.import", {"base64_data": Marshalls.raw_to_base64(svg), "dest_path": DIR + "/a.svg"})[
+		"status"], "created", "an SVG after a BOM, a prolog and a comment")
+	Assert.eq(_fx.invoke("asset.import", {"base64_data": text, "dest_path": DIR + "/b.svg"})["code"], "INVALID_PARAMS",
+		"text that is no SVG")
+	Assert.eq(_fx.invoke("asset.import", {"base64_data": text, "dest_path": DIR + "/notes.txt"})["status"], "created",
+		"a kind without a signature is taken as it is")
+	var mpeg_frame := PackedByteArray([0xFF, 0xFB, 0x90, 0x00])
+	Assert.eq(_fx.invoke("asset.import", {"base64_data": Marshalls.raw_to_base64(mpeg_frame),
+		"dest_path": DIR + "/a.mp3"})["status"], "created", "an MP3 without an ID3 tag")

@@ -90,7 +90,8 @@ func test_search() -> void:
 		"script classes on request")
 	Assert.eq(_fx.invoke("classdb.search", {"pattern": "MCPToolkitErr"})["total"], 0, "and only then")
 	Assert.eq(_fx.invoke("classdb.search", {"limit": 0})["code"], "INVALID_PARAMS", "limit must be positive")
-	Assert.contains(_fx.invoke("classdb.get_info", {"class_name": "Node2d"})["hint"], "Node2D", "a near miss is suggested")
+	Assert.contains(_fx.invoke("classdb.get_info", {"class_name": "Node2d"})["hint"], "Did you mean Node2D,",
+		"a near miss is suggested, a case slip first")
 	Assert.eq(_fx.invoke("classdb.get_info", {"class_name": "Node", "sections": ["fields"]})["code"], "INVALID_PARAMS",
 		"unknown section")
 

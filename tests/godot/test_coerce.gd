@@ -112,6 +112,27 @@ func test_unknown_tag_is_rejected_with_the_supported_list() -> void:
 	Assert.contains(Coerce.error_of(result), "Unknown type tag 'Quaternion'. Supported: Vector2, Vector3", "message")
 
 
+func test_a_tag_refuses_keys_it_does_not_read() -> void:
+	var alpha := Coerce.error_of(Coerce.coerce_value({"type": "Color", "r": 1, "g": 0, "b": 0, "alpha": 0.5}))
+	Assert.contains(alpha, "The Color value has unknown key 'alpha' (accepted: type, r, g, b, a)",
+		"a misspelt alpha is refused, not left at 1")
+	Assert.contains(Coerce.error_of(Coerce.coerce_value({"type": "Vector2", "x": 1, "y": 2, "z": 3})), "'z'",
+		"a Vector2 has no z")
+	Assert.contains(Coerce.error_of(Coerce.coerce_value({"type": "Rect2", "x": 0, "y": 0, "w": 1, "h": 1,
+		"width": 1})), "'width'", "a Rect2 is x, y, w, h")
+	var axis := {"type": "Transform2D", "x_axis": {"x": 1, "y": 0}, "y_axis": {"x": 0, "y": 1, "z": 0},
+		"origin": {"x": 0, "y": 0}}
+	Assert.contains(Coerce.error_of(Coerce.coerce_value(axis)), "Transform2D 'y_axis' has unknown key 'z'",
+		"inside an axis too")
+	var basis := {"type": "Transform3D", "basis": {"x": {"x": 1, "y": 0, "z": 0}, "y": {"x": 0, "y": 1, "z": 0},
+		"z": {"x": 0, "y": 0, "z": 1}, "w": {}}, "origin": {"x": 0, "y": 0, "z": 0}}
+	Assert.contains(Coerce.error_of(Coerce.coerce_value(basis)), "'w'", "and in a basis")
+	var packed := {"type": "PackedColorArray", "values": [{"r": 1, "g": 1, "b": 1, "alpha": 1}]}
+	Assert.contains(Coerce.error_of(Coerce.coerce_value(packed)), "'alpha'", "and in packed elements")
+	Assert.eq(Coerce.coerce_value({"type": "Resource", "path": SCRIPT_PATH, "class": "GDScript"}) is Resource, true,
+		"what serialize_value writes is read back as it is")
+
+
 func test_errors_anywhere_fail_the_whole_value() -> void:
 	var nested: Variant = Coerce.coerce_value({"a": [1, {"type": "Bogus"}]})
 	Assert.contains(Coerce.error_of(nested), "'Bogus'", "nested unknown tag surfaces")

@@ -5,6 +5,7 @@ extends RefCounted
 const Assert := preload("assert.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandOptions := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_command_options.gd")
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 var _registry: CommandRegistry = null
@@ -94,7 +95,8 @@ func test_dispatch_info_carries_the_routing_flags() -> void:
 
 
 func test_facade_fail_and_require() -> void:
-	Assert.eq(_registry.fail("NOT_FOUND", "gone"), {"success": false, "error": "gone", "code": "NOT_FOUND"}, "fail")
+	Assert.eq(_registry.fail("NOT_FOUND", "gone"), {"success": false, "error": "gone", "code": "NOT_FOUND",
+		"hint": ToolkitError.DEFAULT_HINTS["NOT_FOUND"]}, "fail")
 	Assert.eq(_registry.require({"a": 1}, ["a"]), {}, "ok")
 	Assert.eq(_registry.require({}, ["a"])["code"], "INVALID_PARAMS", "missing")
 

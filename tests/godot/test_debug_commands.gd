@@ -66,7 +66,7 @@ func test_refusals_name_what_was_wrong_and_change_nothing() -> void:
 		[{"file_path": SCRIPT, "line": 0}, "INVALID_PARAMS"],
 		[{"file_path": SCRIPT, "line": 1.5}, "INVALID_PARAMS"],
 		[{"file_path": SCRIPT, "line": 1, "enabled": "yes"}, "INVALID_PARAMS"],
-		[{"file_path": DIR.path_join("notes.txt"), "line": 1}, "UNSUPPORTED_FILE_TYPE"],
+		[{"file_path": DIR.path_join("notes.txt"), "line": 1}, "INVALID_PATH"],
 		[{"file_path": DIR.path_join("gone.gd"), "line": 1}, "NOT_FOUND"],
 		[{"file_path": "res://../x.gd", "line": 1}, "PATH_DENIED"],
 		[{"file_path": "user://x.gd", "line": 1}, "PATH_DENIED"],

@@ -14,6 +14,11 @@ func test_status_lines_listening() -> void:
 	Assert.eq(lines["LSP"], "active 127.0.0.1:6005", "bridge verdict")
 
 
+func test_status_lines_say_headless() -> void:
+	var lines := Dock.status_lines({"listening": true, "port": 6550, "godot_version": "4.6.0", "headless": true})
+	Assert.eq(lines["Godot"], "4.6.0 (headless)", "an editor without a display says so")
+
+
 func test_status_lines_not_listening_shows_the_error() -> void:
 	var lines := Dock.status_lines({"listening": false, "error": "GODOT_MCP_EDITOR_PORT=abc is not a port"})
 	Assert.eq(lines["Server"], "not listening (GODOT_MCP_EDITOR_PORT=abc is not a port)", "error surfaced")

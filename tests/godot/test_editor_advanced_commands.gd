@@ -72,8 +72,11 @@ func test_screenshot_saved_under_res_is_refreshed() -> void:
 
 func test_screenshot_refusals() -> void:
 	for params: Dictionary in [{"image_detail": "huge"}, {"image_response_mode": "file"},
-			{"save_path": "res://shot.jpg"}, {"force_foreground_editor": "yes"}, {"node_path": 3}]:
+			{"force_foreground_editor": "yes"}, {"node_path": 3}]:
 		Assert.eq(_fx.invoke("editor.screenshot", params)["code"], "INVALID_PARAMS", "refused: %s" % JSON.stringify(params))
+	var jpg := _fx.invoke("editor.screenshot", {"save_path": "res://shot.jpg"})
+	Assert.eq([jpg["code"], jpg["hint"]], ["INVALID_PATH", "Pass a .png path, e.g. res://shot.png."],
+		"a wrong extension is INVALID_PATH, with the name it should have")
 	for path: String in ["user://other/shot.png", "res://../x.png", "/tmp/x.png"]:
 		Assert.eq(_fx.invoke("editor.screenshot", {"save_path": path})["code"], "PATH_DENIED", "refused: %s" % path)
 	Assert.eq(_fx.invoke("editor.screenshot", {"node_path": "Nope"})["code"], "NOT_FOUND", "missing node")
@@ -81,6 +84,18 @@ func test_screenshot_refusals() -> void:
 	_fx.context.set_scene_root(null)
 	Assert.eq(_fx.invoke("editor.screenshot", {})["code"], "NO_SCENE", "no scene")
 	_fx.context.set_scene_root(_root)
+
+
+func test_headless_editor_screenshot_is_refused_with_a_hint() -> void:
+	_fx.context.headless = true
+	var reply := _fx.invoke("editor.screenshot", {"image_response_mode": "disk", "save_path": DIR.path_join("h.png")})
+	var no_scene_either := _fx.invoke("editor.screenshot", {"node_path": "Nope"})
+	_fx.context.headless = false
+	Assert.eq([reply["success"], reply["code"]], [false, "HEADLESS_UNSUPPORTED"], "refused, not an empty image")
+	Assert.contains(reply["error"], "headless", "says why")
+	Assert.contains(reply["hint"], "xvfb-run", "says how to get a display")
+	Assert.is_false(FileAccess.file_exists(DIR.path_join("h.png")), "nothing written")
+	Assert.eq(no_scene_either["code"], "HEADLESS_UNSUPPORTED", "the display is the first thing missing")
 
 
 func test_minimized_window_needs_force() -> void:

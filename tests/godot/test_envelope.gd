@@ -22,19 +22,26 @@ func test_ok_adds_success_in_place() -> void:
 	Assert.eq(ToolkitSuccess.ok(), {"success": true}, "empty payload")
 
 
-func test_fail_shape_without_hint() -> void:
+func test_fail_without_a_hint_gets_the_codes_default() -> void:
 	Assert.eq(ToolkitError.fail("NOT_FOUND", "no such node"),
-		{"success": false, "error": "no such node", "code": "NOT_FOUND"}, "no hint key at all")
+		{"success": false, "error": "no such node", "code": "NOT_FOUND", "hint": ToolkitError.DEFAULT_HINTS["NOT_FOUND"]},
+		"the default hint of NOT_FOUND")
 
 
-func test_default_hints_and_explicit_hints() -> void:
-	Assert.eq(ToolkitError.DEFAULT_HINTS.keys().size(), 7, "seven codes carry a default hint")
-	for code: String in HINTED:
+func test_every_code_has_a_default_hint() -> void:
+	Assert.eq(ToolkitError.DEFAULT_HINTS.size(), ToolkitError.CODES.size(), "one default per code")
+	for code: String in ToolkitError.CODES:
 		var envelope := ToolkitError.fail(code, "m")
 		Assert.eq(envelope.get("hint"), ToolkitError.DEFAULT_HINTS.get(code), "%s gets its default hint" % code)
-		Assert.is_false((envelope["hint"] as String).is_empty(), "%s hint is not empty" % code)
+		Assert.is_false(str(envelope.get("hint", "")).is_empty(), "%s hint is not empty" % code)
+	for code: String in ToolkitError.DEFAULT_HINTS:
+		Assert.is_true(code in ToolkitError.CODES, "%s is a code" % code)
 	Assert.eq(ToolkitError.fail("TIMEOUT", "m", "wait more")["hint"], "wait more", "explicit hint wins")
 	Assert.eq(ToolkitError.fail("NOT_FOUND", "m", "look elsewhere")["hint"], "look elsewhere", "explicit hint added")
+	Assert.eq(ToolkitError.fail("NOT_FOUND", "m", "")["hint"], ToolkitError.DEFAULT_HINTS["NOT_FOUND"],
+		"an empty hint is no hint: the default")
+	Assert.eq(ToolkitError.default_hint("MY_EXTENSION_CODE"), ToolkitError.FALLBACK_HINT,
+		"a code outside the vocabulary still gets advice")
 
 
 func test_vocabulary_is_the_56_codes() -> void:

@@ -97,6 +97,21 @@ func test_main_and_current() -> void:
 	Assert.eq(_call("game.start", {"scene_path": "current"})["scene_path"], SCENE, "the edited scene")
 
 
+func test_a_headless_editor_starts_its_game_headless() -> void:
+	var windowed := _call("game.start", {"scene_path": SCENE})
+	Assert.eq(windowed["headless"], false, "a windowed editor says so")
+	Assert.eq(_context.played_args.back(), PackedStringArray(), "and adds nothing to the game's command line")
+	_call("game.stop", {})
+	_context.headless = true
+	var started := _call("game.start", {"scene_path": SCENE, "wait_for_runtime": false})
+	_context.headless = false
+	Assert.eq([started["status"], started["headless"]], ["started", true], "how it was started")
+	Assert.eq(_context.played_args.back(), PackedStringArray(["--headless"]), "the game gets --headless")
+	Assert.contains(started["hint"], "started with --headless", "the answer says so")
+	Assert.contains(started["hint"], "GAME_NOT_RUNNING", "and keeps the not-waiting note")
+	_call("game.stop", {})
+
+
 func test_compile_errors_block_the_launch() -> void:
 	_write(DIR + "/scripts/broken.gd", "extends Node\n\nfunc _ready() -> void:\n\tvar x: int = \"text\"\n")
 	var failed := _call("game.start", ResultExamples.params("game", "game.start", 3))

@@ -79,6 +79,10 @@ func test_bind_and_unbind_events() -> void:
 	Assert.eq(InputMap.action_get_events("mcp_test_jump").size(), 1, "the key is gone, the mouse button kept")
 	Assert.is_true(_fx.context.undo(), "undo the unbind")
 	Assert.eq(InputMap.action_get_events("mcp_test_jump").size(), 2, "the key is back")
+	var listed: Dictionary = mouse["events"][1]
+	Assert.eq(_fx.invoke("input_map.event", {"action": "unbind", "name": "mcp_test_jump", "event": listed})["success"],
+		true, "an event as the answer lists it (with its text) is taken back as it is")
+	_fx.invoke("input_map.event", {"action": "bind", "name": "mcp_test_jump", "event": listed})
 	var missing := _fx.invoke("input_map.event", {"action": "unbind", "name": "mcp_test_jump",
 		"event": {"type": "joypad_button", "button_index": 3}})
 	Assert.eq(missing["code"], "NOT_FOUND", "unbinding an unbound event is NOT_FOUND")
@@ -94,6 +98,19 @@ func test_refusals_change_nothing() -> void:
 		"event": {"type": "key", "keycode": "SPACE"}})["code"], "NOT_FOUND", "binding to a missing action")
 	Assert.eq(_fx.invoke("input_map.event", {"action": "bind", "name": "mcp_test_fire",
 		"event": {"type": "key", "keycode": "NOPE"}})["code"], "INVALID_PARAMS", "an unknown key name")
+	var control := _fx.invoke("input_map.event", {"action": "bind", "name": "mcp_test_fire",
+		"event": {"type": "key", "keycode": "S", "control": true}})
+	Assert.eq(control["code"], "INVALID_PARAMS", "an unknown key in the event is refused, not ignored")
+	Assert.contains(control["error"], "'control'", "naming it")
+	Assert.contains(control["error"], "accepted: type, text, keycode", "and the accepted keys")
+	Assert.contains(control["hint"], "'ctrl' for 'control'", "the hint names the close one (an abbreviation counts)")
+	var wheel := _fx.invoke("input_map.event", {"action": "bind", "name": "mcp_test_fire",
+		"event": {"type": "mouse_button", "button": 2}})
+	Assert.eq(wheel["code"], "INVALID_PARAMS", "button for button_index")
+	Assert.contains(wheel["hint"], "'button_index' for 'button'", "suggested")
+	var nope := _fx.invoke("input_map.event", {"action": "bind", "name": "mcp_test_fire",
+		"event": {"type": "key", "keycode": "NOPE"}})
+	Assert.contains(nope["hint"], "\"keycode\": \"SPACE\"", "a bad key name comes with an example")
 	Assert.eq(_fx.invoke("input_map.action", {"action": "add", "name": "a/b"})["code"], "INVALID_PARAMS", "slash in name")
 	Assert.eq(_fx.invoke("input_map.action", {"action": "add", "name": "mcp_test_fire", "deadzone": 2})["code"],
 		"INVALID_PARAMS", "deadzone out of range")

@@ -76,7 +76,7 @@ func test_sync_writes_then_reads_back() -> void:
 	Assert.eq(McpJsonSync.write(path, "Linux", {"GODOT_MCP_READ_ONLY": "true"}), "", "write succeeds")
 	var state := McpJsonSync.read_state(path)
 	Assert.eq(state.error, "", "file is valid after the write")
-	Assert.eq(state.server_key, McpJson.SERVER_KEY, "our entry is found")
+	Assert.eq(state.server_key, McpJson.server_key(), "our entry is found")
 	Assert.is_true(state.read_only, "read-only mirror follows the env")
 	Assert.is_true((state.config["mcpServers"] as Dictionary).has("other"), "other server kept")
 	Assert.is_false(FileAccess.file_exists(path + ".tmp"), "no temp file left behind")

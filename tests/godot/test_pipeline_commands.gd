@@ -76,10 +76,11 @@ func test_set_lsp_status_reaches_the_server() -> void:
 
 func test_status_shape_for_the_dock() -> void:
 	var status := _server.get_status()
-	Assert.eq(status.keys().size(), 7, "seven fields")
-	for key: String in ["listening", "port", "peers", "godot_version", "lsp_status", "error", "read_only"]:
+	Assert.eq(status.keys().size(), 8, "eight fields")
+	for key: String in ["listening", "port", "peers", "godot_version", "headless", "lsp_status", "error", "read_only"]:
 		Assert.is_true(status.has(key), key)
 	Assert.is_false(status["listening"], "not started")
+	Assert.eq(status["headless"], DisplayServer.get_name() == "headless", "says whether this editor has a display")
 
 
 func _call(method: String, params: Dictionary) -> Dictionary:

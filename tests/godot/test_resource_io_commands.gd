@@ -88,10 +88,10 @@ func test_refusals_leave_resource_and_file_alone() -> void:
 	}
 	for code: String in cases:
 		Assert.eq(_fx.invoke("resource.write", cases[code])["code"], code, code)
-	Assert.eq(_fx.invoke("resource.write", {"file_path": DIR + "/r.tres", "type": "Nope"})["code"], "INVALID_CLASS",
+	Assert.eq(_fx.invoke("resource.write", {"file_path": DIR + "/r.tres", "type": "Nope"})["code"], "UNKNOWN_CLASS",
 		"unknown class")
 	Assert.eq(_fx.invoke("resource.write", {"file_path": TITLE, "properties": {"font_size": "big"}})["code"],
-		"INVALID_PARAMS", "a value of the wrong type")
+		"INVALID_VALUE", "a value of the wrong type: the code node_set_property gives it")
 	Assert.eq(_fx.invoke("resource.write", {"file_path": TITLE, "properties": {"resource_path": DIR + "/x.tres"}})["code"],
 		"INVALID_PARAMS", "the path is file_path's")
 	Assert.eq(FileAccess.get_file_as_bytes(TITLE), bytes, "the file is untouched")

@@ -177,12 +177,27 @@ func test_screenshot_of_the_game_window() -> void:
 	var expected := ScreenshotResponse.detail_dims(size.x, size.y, "low")
 	Assert.eq(reply["returned"], "%dx%d" % [expected.x, expected.y], "this window, capped at 512")
 	for params: Dictionary in [{"image_detail": "huge"}, {"image_response_mode": "file"},
-			{"save_path": "user://screenshots/a.jpg"}, {"force_foreground_game": "yes"}]:
+			{"force_foreground_game": "yes"}]:
 		Assert.eq(_call("runtime.screenshot", params)["code"], "INVALID_PARAMS", "refused: %s" % JSON.stringify(params))
+	Assert.eq(_call("runtime.screenshot", {"save_path": "user://screenshots/a.jpg"})["code"], "INVALID_PATH",
+		"a wrong extension")
 	for path: String in ["res://shot.png", "user://other/shot.png", "user://screenshots/../x.png"]:
 		Assert.eq(_call("runtime.screenshot", {"save_path": path})["code"], "PATH_DENIED", "refused: %s" % path)
 	ResultExamples.check("runtime", "runtime.screenshot",
 		_call("runtime.screenshot", ResultExamples.params("runtime", "runtime.screenshot", 1)), 1)
+
+
+## A game started headless (from a headless editor) has no frame to capture: a clear refusal, not an
+## empty image.
+func test_screenshot_of_a_headless_game_is_refused() -> void:
+	_context.headless = true
+	var reply := _call("runtime.screenshot", {"image_response_mode": "both", "save_path": "user://screenshots/test_h.png"})
+	_context.headless = false
+	Assert.eq([reply["success"], reply["code"]], [false, "HEADLESS_UNSUPPORTED"], "refused")
+	Assert.contains(reply["error"], "headless", "says why")
+	Assert.contains(reply["hint"], "runtime_get_node_state", "says what works instead")
+	Assert.is_false(FileAccess.file_exists("user://screenshots/test_h.png"), "nothing written")
+	Assert.is_true(_call("runtime.screenshot", {"image_detail": "low"})["success"], "a game with a window still can")
 
 
 func test_server_dispatches_runtime_domains_over_a_socket() -> void:

@@ -163,7 +163,7 @@ func test_instantiate_refusals_add_nothing() -> void:
 		[{"parent_path": "Level", "scene_path": ENEMY, "as_name": "a/b"}, "INVALID_PARAMS"],
 		[{"parent_path": "Level", "scene_path": ENEMY, "transform": 3}, "INVALID_PARAMS"],
 		[{"parent_path": "Level", "scene_path": ENEMY, "instances": [{"name": "A"}, 4]}, "INVALID_PARAMS"],
-		[{"parent_path": "Level", "scene_path": ENEMY, "transform": {"position": "far"}}, "SET_FAILED"],
+		[{"parent_path": "Level", "scene_path": ENEMY, "transform": {"position": "far"}}, "INVALID_VALUE"],
 	]
 	for case: Array in cases:
 		var result := _fx.invoke("scene.instantiate", case[0])

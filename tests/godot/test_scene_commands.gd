@@ -149,7 +149,7 @@ func test_create_node_refuses_bad_input_and_changes_nothing() -> void:
 	var missing_parent := _fx.example("scene.create_node", 4)
 	Assert.contains(missing_parent["hint"], "children of 'Player': Gun", "hint lists what is there")
 	var bad_class := _fx.invoke("scene.create_node", {"class_name": "Sprite", "parent_path": "."})
-	Assert.eq(bad_class["code"], "INVALID_CLASS", "unknown class")
+	Assert.eq(bad_class["code"], "UNKNOWN_CLASS", "unknown class")
 	Assert.contains(bad_class["hint"], "Sprite2D", "suggests close names")
 	for type_name: String in ["Resource", "CanvasItem"]:
 		var refused := _fx.invoke("scene.create_node", {"class_name": type_name, "parent_path": "."})
@@ -215,6 +215,12 @@ func test_query_refuses_bad_filters() -> void:
 		"INVALID_PARAMS", "gt needs a number")
 	Assert.eq(_fx.invoke("scene.query", {"limit": 0})["code"], "INVALID_PARAMS", "limit >= 1")
 	Assert.eq(_fx.invoke("scene.query", {"root_path": "Nope"})["code"], "NOT_FOUND", "root_path must exist")
+	var misspelt := _fx.invoke("scene.query", {"class_filter": "Sprite2d"})
+	Assert.eq(misspelt["code"], "UNKNOWN_CLASS", "no such class is a refusal (as classdb_get_info says), not 0 matches")
+	Assert.contains(misspelt["error"], "'Sprite2d'", "naming it")
+	Assert.contains(misspelt["hint"], "Did you mean Sprite2D", "with the class meant first")
+	var none := _fx.invoke("scene.query", {"class_filter": "Camera3D"})
+	Assert.eq([none["success"], none["total_matches"]], [true, 0], "a real class with no nodes is 0 matches")
 
 
 # --- scene.spatial_map ------------------------------------------------------------------------------
@@ -261,7 +267,7 @@ func test_create_writes_a_scene_file_idempotently() -> void:
 
 func test_create_refuses_bad_input_and_writes_nothing() -> void:
 	var bad_type := _fx.invoke("scene.create", {"file_path": SCRATCH + "/x.tscn", "root_type": "Nope"})
-	Assert.eq(bad_type["code"], "INVALID_CLASS", "unknown root_type")
+	Assert.eq(bad_type["code"], "UNKNOWN_CLASS", "unknown root_type")
 	Assert.is_false(FileAccess.file_exists(SCRATCH + "/x.tscn"), "no file written")
 	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/x.txt"})["code"], "INVALID_PATH", "extension")
 	Assert.eq(_fx.invoke("scene.create", {"file_path": "res://addons/godot_mcp_toolkit/x.tscn"})["code"], "PATH_DENIED",

@@ -100,6 +100,7 @@ func test_json_floats_and_enum_names_fit_int_properties() -> void:
 	var bad := PropertyAccess.write(root, "process_mode", "sometimes")
 	Assert.eq(bad["code"], "INVALID_VALUE", "unknown enum name")
 	Assert.contains(bad["error"], "Pausable", "lists the choices")
+	Assert.contains(bad["hint"], "process_mode takes a whole number or one of its names", "and says what it takes")
 
 
 func test_engine_adjusted_write_is_kept_and_warned() -> void:
@@ -116,16 +117,45 @@ func test_wrong_type_is_failed_and_nothing_changes() -> void:
 	root.position = Vector2(7, 8)
 	var outcome := PropertyAccess.write(root, "position", "10,20")
 	Assert.eq(outcome["status"], "failed", "dropped write fails")
-	Assert.eq(outcome["code"], "SET_FAILED", "code")
+	Assert.eq(outcome["code"], "INVALID_VALUE", "a value of the wrong type is the caller's value: INVALID_VALUE")
 	Assert.contains(outcome["error"], "expects Vector2", "says the expected type")
+	Assert.contains(outcome["hint"], "{\"type\": \"Vector2\", \"x\": ..., \"y\": ...}", "the hint shows the tag")
 	Assert.eq(root.position, Vector2(7, 8), "old value kept")
+	var scalar := PropertyAccess.write(root, "rotation", {"angle": 1})
+	Assert.eq([scalar["code"], scalar["hint"]], ["INVALID_VALUE", "rotation takes a number."], "a number property")
 	var texture := PropertyAccess.write(root.get_node("Player/Gun"), "texture", "res://icon.svg")
 	Assert.eq(texture["code"], "INVALID_VALUE", "bare res:// string refused")
 	Assert.contains(texture["error"], "\"type\": \"Resource\"", "steers to the tagged form")
 	var material_tag := {"type": "NewResource", "class": "StandardMaterial3D"}
 	var material := PropertyAccess.write(root.get_node("Player/Gun"), "texture", material_tag)
 	Assert.eq(material["code"], "INVALID_VALUE", "wrong resource class refused")
+	Assert.contains(material["hint"], "\"class\": \"Texture2D\"", "the hint names the class it takes")
 	Assert.is_true((root.get_node("Player/Gun") as Sprite2D).texture == null, "texture untouched")
+
+
+func test_sub_paths_name_parts_that_exist() -> void:
+	var root := _scene()
+	root.position = Vector2(7, 8)
+	var z := PropertyAccess.write(root, "position:z", 3)
+	Assert.eq([z["status"], z["code"]], ["failed", "PROPERTY_NOT_FOUND"], "position:z refused")
+	Assert.contains(z["error"], "a Vector2 has no 'z'", "says a Vector2 has no z")
+	Assert.contains(z["hint"], "x, y", "and which parts it has")
+	Assert.eq(root.position, Vector2(7, 8), "nothing changed")
+	var read := PropertyAccess.read(root, "position:z")
+	Assert.eq(read["error"]["code"], "PROPERTY_NOT_FOUND", "reading it is refused the same way")
+	Assert.contains(read["error"]["error"], "no 'z'", "with the same reason")
+	Assert.eq(PropertyAccess.write(root, "position:x", 3)["status"], "stored", "position:x still works")
+	Assert.eq(root.position, Vector2(3, 8), "and lands")
+	var text := PropertyAccess.write(root, "position:y", "up")
+	Assert.eq([text["code"], text["hint"]], ["INVALID_VALUE", "position:y takes a number."],
+		"a part has its part's type")
+	Assert.eq(PropertyAccess.write(root, "modulate:alpha", 0.5)["code"], "PROPERTY_NOT_FOUND", "Color has no alpha")
+	Assert.eq(PropertyAccess.write(root, "modulate:a", 0.5)["status"], "stored", "but has a")
+	var deep := PropertyAccess.write(root, "z_index:x", 1)
+	Assert.contains(deep["error"], "z_index is a int: it has no part 'x'", "a scalar has no parts")
+	var gun := root.get_node("Player/Gun")
+	var empty := PropertyAccess.write(gun, "texture:width", 4)
+	Assert.contains(empty["error"], "texture is empty (null)", "an empty resource slot has no parts")
 
 
 func test_write_many_reports_each_key() -> void:

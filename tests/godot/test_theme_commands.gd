@@ -108,3 +108,30 @@ func test_font_and_icon_from_resources() -> void:
 	Assert.is_true(theme.get_font("font", "Label") is FontVariation, "font saved")
 	Assert.eq(theme.get_icon("checked", "CheckBox").get_width(), 16, "icon saved")
 	Assert.is_true(theme.get_stylebox("panel", "Panel") is StyleBoxEmpty, "empty stylebox saved")
+
+
+func test_an_item_the_class_does_not_read_is_stored_with_a_warning() -> void:
+	var path := SCRATCH.path_join("ui.tres")
+	Assert.is_false(_example().has("warnings"), "items the classes read: no warning")
+	Assert.contains(str(_example(2)["warnings"][0]), "did you mean font_color?", "the example's warning")
+	var result := _fx.invoke("theme.edit", {"file_path": path, "edits": [
+		{"type_name": "Button", "property_type": "color", "property": "font_colour", "value": "red"},
+		{"type_name": "Button", "property_type": "color", "property": "font_color", "value": "red"},
+		{"type_name": "Label", "property_type": "color", "property": "font_size", "value": "red"},
+		{"type_name": "MyWidget", "property_type": "color", "property": "anything", "value": "red"}]})
+	Assert.eq(result["success"], true, "stored: a script may read a custom item by name")
+	Assert.is_true(_from_disk(path).has_color("font_colour", "Button"), "as asked")
+	var warnings: Array = result.get("warnings", [])
+	Assert.eq(warnings.size(), 2, "one warning per item the class does not read: %s" % JSON.stringify(warnings))
+	Assert.contains(str(warnings[0]) if warnings.size() > 0 else "", "edits[0]: Button has no color item 'font_colour' "
+		+ "(did you mean font_color?)", "names the close match")
+	Assert.contains(str(warnings[1]) if warnings.size() > 1 else "", "edits[2]: Label reads 'font_size' as a font_size "
+		+ "item, not a color", "a name of another kind says which kind")
+	# The instance theme.edit reads (the loaded one, as in the editor), saved to disk too.
+	var theme := ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_REUSE) as Theme
+	theme.set_type_variation("HeaderLabel", "Label")
+	ResourceSaver.save(theme, path)
+	var variation := _fx.invoke("theme.edit", {"file_path": path, "edits": [
+		{"type_name": "HeaderLabel", "property_type": "color", "property": "font_colour", "value": "red"}]})
+	Assert.contains(str(variation.get("warnings", [""])[0]), "HeaderLabel has no color item 'font_colour'",
+		"a type variation is checked against its base class")

@@ -92,6 +92,23 @@ func test_bad_input_changes_nothing() -> void:
 		"INVALID_STATE", "no tile set")
 
 
+func test_a_misspelt_cell_key_is_refused_not_defaulted() -> void:
+	var misspelt := _fx.invoke("tilemap.set_cells", {"node_path": "Ground",
+		"cells": [{"x": 3, "y": 3, "source_id": 0, "atlas": [1, 0]}]})
+	Assert.eq(misspelt["code"], "INVALID_PARAMS", "an unknown key in a cell is refused")
+	Assert.contains(misspelt["error"], "cells[0] has unknown key 'atlas'", "naming the cell and the key")
+	Assert.contains(misspelt["error"], "accepted: x, y, source_id, atlas_x, atlas_y, alternative", "and the accepted ones")
+	Assert.contains(misspelt["hint"], "'atlas_x' for 'atlas'", "the hint names the close key")
+	Assert.eq(_source_at(3, 3), -1, "tile (0,0) was not painted at 3,3")
+	var region := _fx.invoke("tilemap.set_cells", {"node_path": "Ground",
+		"regions": [{"x": 0, "y": 0, "w": 2, "h": 2, "width": 2, "height": 2, "source_id": 0}]})
+	Assert.contains(region["error"], "regions[0] has unknown keys 'w', 'h'", "a region too")
+	Assert.eq(_source_at(0, 0), -1, "nothing painted")
+	var read := _fx.invoke("tilemap.read_cells", {"node_path": "Ground",
+		"region": {"x": 0, "y": 0, "width": 4, "height": 1, "heigth": 2}})
+	Assert.eq([read["code"], read["error"].contains("'heigth'")], ["INVALID_PARAMS", true], "and the read region")
+
+
 func test_read_cells_region_and_filter() -> void:
 	_fx.invoke("tilemap.set_cells", ResultExamples.params(DOMAIN, "tilemap.set_cells"))
 	_fx.example("tilemap.read_cells")

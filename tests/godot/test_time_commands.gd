@@ -214,6 +214,10 @@ func test_bad_input_steps_nothing() -> void:
 			Assert.eq(_call_async(method, params).get("code"), "INVALID_PARAMS", "%s %s" % [method, JSON.stringify(params)])
 	var position_gt := _call_async("time.step_until", cases["time.step_until"][5])
 	Assert.contains(position_gt["error"], "Vector2", "an ordering on a vector names the type")
+	var no_z := _call_async("time.step_until", {"node_path": "Mover", "property": "position:z", "operator": "gt",
+		"value": 1})
+	Assert.eq(no_z.get("code"), "PROPERTY_NOT_FOUND", "a part the value does not have can never hold: refused")
+	Assert.contains(str(no_z.get("error")), "a Vector2 has no 'z'", "saying why")
 	Assert.eq([_state()["paused_by_assistant"], _tree.paused, _mover.position.x], [false, false, 0.0],
 		"nothing held, nothing stepped")
 

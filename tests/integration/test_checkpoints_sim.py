@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.bridge_process import BridgeProcess
+from tests.sim.answers import materialize
 from tests.sim.examples import load_examples
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
@@ -46,7 +47,7 @@ async def test_every_tool_reaches_the_editor_and_returns_its_shape(sim: ToolkitS
         result = await bridge.call_tool(tool, example["params"])
         got = dict(result.get("structuredContent") or {})
         got.pop("hint", None)  # the bridge's own success hint, if any
-        assert result["isError"] is False and got == example["result"], (tool, got)
+        assert result["isError"] is False and got == materialize(example["result"]), (tool, got)
         assert [r.params for r in sim.requests(method)] == [example["params"]], tool
 
 

@@ -105,6 +105,7 @@ async def test_all_checks_pass_with_a_running_editor_and_game(
     assert list(statuses) == [
         "python", "packages", "project", "registry", "registry_entry", "registry_stale", "token",
         "editor_port", "editor_auth", "toolkit_version", "game_port", "lsp", "mcp_json", "limits",
+        "autolaunch",
     ]
     assert f"port {sim.port}" in one(found, "registry_entry").detail
     assert str(sim.token_path) in one(found, "token").detail
@@ -374,6 +375,31 @@ async def test_limits_from_the_environment(godot_project: Path, data_home: Path)
     assert check.status == "ok" and "read-only on (environment)" in check.detail and "5 calls per 60 s" in check.detail
     bad = one(await diagnose(godot_project, data_home, GODOT_MCP_RATE_LIMIT="0"), "limits")
     assert bad.status == "fail" and "GODOT_MCP_RATE_LIMIT" in bad.detail and bad.fix
+
+
+# -- starting the editor: GODOT_MCP_AUTOLAUNCH and GODOT_BIN ---------------------------------------
+
+
+async def test_autolaunch_setting_and_godot_bin(godot_project: Path, data_home: Path, tmp_path: Path) -> None:
+    godot = tmp_path / "godot"
+    godot.write_text("#!/bin/sh\n", encoding="utf-8")
+    godot.chmod(0o755)
+    off = one(await diagnose(godot_project, data_home), "autolaunch")
+    assert off.status == "ok" and "GODOT_MCP_AUTOLAUNCH off (default)" in off.detail and "GODOT_BIN is not set" in off.detail
+    ready = one(await diagnose(godot_project, data_home, GODOT_MCP_AUTOLAUNCH="headless", GODOT_BIN=str(godot)),
+                "autolaunch")
+    assert ready.status == "ok" and f"starts {godot} (from GODOT_BIN) --headless --editor once" in ready.detail
+    window = one(await diagnose(godot_project, data_home, GODOT_MCP_AUTOLAUNCH="window", GODOT_BIN=str(godot)),
+                 "autolaunch")
+    assert window.status == "ok" and "GODOT_MCP_AUTOLAUNCH=window (environment)" in window.detail
+    missing = one(await diagnose(godot_project, data_home, GODOT_MCP_AUTOLAUNCH="headless"), "autolaunch")
+    assert missing.status == "fail" and "GODOT_BIN is not set" in missing.detail and "GODOT_BIN" in (missing.fix or "")
+    broken = one(await diagnose(godot_project, data_home, GODOT_MCP_AUTOLAUNCH="headless",
+                                GODOT_BIN=str(tmp_path / "nope")), "autolaunch")
+    assert broken.status == "fail" and "does not exist" in broken.detail
+    write_mcp_json(godot_project, entry({"GODOT_MCP_AUTOLAUNCH": "sometimes"}))
+    typo = await diagnose(godot_project, data_home)
+    assert one(typo, "mcp_json").status == "fail" and "GODOT_MCP_AUTOLAUNCH" in one(typo, "mcp_json").detail
 
 
 # -- output and the real process -------------------------------------------------------------------

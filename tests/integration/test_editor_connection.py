@@ -234,7 +234,8 @@ async def test_cancellation_reaches_the_editor(sim: ToolkitSim, make_bridge: Bri
 
 async def test_concurrent_calls_are_correlated(sim: ToolkitSim, make_bridge: BridgeFactory):
     bridge = await make_bridge()
-    sim.script("node.get_property", {"sleep": 0.1}, {"default": True})  # the first one answers last
+    sim.script("node.get_property", {"sleep": 0.1}, {"echo": True})  # the first one answers last
+    sim.script("node.get_property", {"echo": True}, times=None)
     outs = await asyncio.gather(
         *(bridge.forward(tool("node_get_property"), {"node_path": f"/root/N{i}", "property": "name"}) for i in range(20))
     )

@@ -7,6 +7,7 @@ killed at teardown.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -20,11 +21,12 @@ from typing import Any
 
 import pytest
 
+from godot_bridge.editor.autolaunch import AutoLaunch
 from godot_bridge.editor.bridge import EditorBridge
 from godot_bridge.editor.lifecycle import EditorLifecycle, LifecycleTiming
 from godot_bridge.editor.registry import is_pid_alive
 from tests.fake_godot import write_fake_godot
-from tests.sim.fixtures import BridgeFactory
+from tests.sim.fixtures import BridgeFactory, tool
 from tests.sim.server import SimRegistry, canonical_key
 
 pytestmark = pytest.mark.skipif(sys.platform.startswith("win"), reason="the fake Godot is a POSIX script")
@@ -82,9 +84,12 @@ class Progress:
         self.messages.append(message or "")
 
 
-async def lifecycle(make_bridge: BridgeFactory, **env: str) -> tuple[EditorLifecycle, EditorBridge]:
-    bridge = await make_bridge(env=env)
-    return EditorLifecycle(bridge, TIMING), bridge
+async def lifecycle(make_bridge: BridgeFactory, autolaunch: str = "off", **env: str) -> tuple[EditorLifecycle, EditorBridge]:
+    bridge = await make_bridge(env=env, autolaunch=autolaunch)
+    life = EditorLifecycle(bridge, TIMING)
+    # As the composition root (app.py) wires it.
+    bridge.autolaunch = AutoLaunch(lambda: bridge.settings.autolaunch, life.launch, timeout=30)
+    return life, bridge
 
 
 def payload(outcome: Any) -> dict[str, Any]:
@@ -188,6 +193,21 @@ async def test_launch_refuses_a_project_without_project_godot(
     assert starts(fake_log) == []
 
 
+async def test_headless_launch(make_bridge: BridgeFactory, fake_godot: Path, fake_log: Path, godot_project: Path) -> None:
+    life, bridge = await lifecycle(make_bridge, GODOT_BIN=str(fake_godot))
+    progress = Progress()
+    result = payload(await life.launch_tool({"timeout_s": 30, "headless": True}, progress))
+    assert result["status"] == "launched" and result["headless"] is True, result
+    [start] = starts(fake_log)
+    assert start["argv"][1:] == ["--headless", "--editor", "--path", str(godot_project)]
+    assert result["command"] == [str(fake_godot), "--headless", "--editor", "--path", str(godot_project)]
+    assert any("without a window (--headless)" in m for m in progress.messages)
+    assert (await bridge.call("echo", {"n": 1}))["echo"] == {"n": 1}
+    assert bridge.headless is True, "the toolkit's handshake says it runs headless"
+    again = payload(await life.launch_tool({"headless": True}, None))
+    assert again["status"] == "already_running" and again["headless"] is True
+
+
 # -- editor_restart ----------------------------------------------------------------------------------
 
 
@@ -207,6 +227,20 @@ async def test_restart_saves_stops_and_relaunches(
     assert [m for m in progress.messages if m.startswith("save:")] == ["save: saved res://tmp_tests/scene/level.tscn"]
     assert len(starts(fake_log)) == 2
     assert (await bridge.call("echo", {"n": 1}))["echo"] == {"n": 1}  # the bridge follows the new editor
+
+
+async def test_restart_keeps_the_editor_headless_unless_told(
+    make_bridge: BridgeFactory, fake_godot: Path, fake_log: Path, godot_project: Path
+) -> None:
+    life, bridge = await lifecycle(make_bridge, GODOT_BIN=str(fake_godot))
+    payload(await life.launch_tool({"timeout_s": 30, "headless": True}, None))
+    assert (await bridge.call("echo", {}))["echo"] == {}  # connected: the bridge knows how the editor runs
+    kept = payload(await life.restart_tool({"timeout_s": 30}, None))
+    assert kept["status"] == "restarted" and kept["headless"] is True, kept
+    assert (await bridge.call("echo", {}))["echo"] == {}
+    windowed = payload(await life.restart_tool({"timeout_s": 30, "headless": False}, None))
+    assert windowed["headless"] is False, windowed
+    assert [s["argv"][1] for s in starts(fake_log)] == ["--headless", "--headless", "--editor"]
 
 
 async def test_restart_of_a_hung_editor_needs_force(
@@ -253,6 +287,73 @@ async def test_restart_never_stops_when_it_could_not_relaunch(
     assert result["code"] == "GODOT_NOT_FOUND" and is_pid_alive(first["pid"])
 
 
+# -- GODOT_MCP_AUTOLAUNCH ---------------------------------------------------------------------------
+
+
+async def test_autolaunch_starts_the_editor_once_for_concurrent_calls(
+    make_bridge: BridgeFactory, fake_godot: Path, fake_log: Path, godot_project: Path
+) -> None:
+    _life, bridge = await lifecycle(make_bridge, autolaunch="headless", GODOT_BIN=str(fake_godot))
+    messages: list[str] = []
+
+    async def progress(_done: float, _total: float | None, message: str | None) -> None:
+        messages.append(message or "")
+
+    first, second = await asyncio.gather(
+        bridge.forward(tool("scene_get_tree"), {}, progress), bridge.forward(tool("scene_get_tree"), {}))
+    assert not first.is_error and not second.is_error, (first.structured, second.structured)
+    [start] = starts(fake_log)
+    assert start["argv"][1:] == ["--headless", "--editor", "--path", str(godot_project)]
+    assert any("starting the Godot editor" in m for m in messages), messages
+    assert not (await bridge.forward(tool("scene_get_tree"), {})).is_error
+    assert len(starts(fake_log)) == 1, "an editor that answers is not started again"
+    # The editor goes away: once means once; the call says so and how to start it again.
+    os.kill(start["pid"], signal.SIGKILL)
+    await wait_dead(start["pid"])
+    after = await bridge.forward(tool("scene_get_tree"), {})
+    assert after.is_error and "does not start another" in after.structured["error"], after.structured
+    assert "editor_launch" in after.structured["hint"]
+    assert len(starts(fake_log)) == 1
+
+
+async def test_autolaunch_window_mode(make_bridge: BridgeFactory, fake_godot: Path, fake_log: Path,
+                                     godot_project: Path) -> None:
+    _life, bridge = await lifecycle(make_bridge, autolaunch="window", GODOT_BIN=str(fake_godot))
+    assert not (await bridge.forward(tool("scene_get_tree"), {})).is_error
+    assert [s["argv"][1:] for s in starts(fake_log)] == [["--editor", "--path", str(godot_project)]]
+
+
+async def test_autolaunch_failure_is_reported_and_not_retried(
+    make_bridge: BridgeFactory, fake_godot: Path, fake_log: Path, godot_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_GODOT_MODE", "exit")
+    _life, bridge = await lifecycle(make_bridge, autolaunch="headless", GODOT_BIN=str(fake_godot))
+    failed = (await bridge.forward(tool("scene_get_tree"), {})).structured
+    assert failed["code"] == "LAUNCH_FAILED", failed
+    assert "GODOT_MCP_AUTOLAUNCH=headless could not start one" in failed["error"] and "exited with code 3" in failed["error"]
+    again = (await bridge.forward(tool("scene_get_tree"), {})).structured
+    assert again["code"] == "LAUNCH_FAILED" and len(starts(fake_log)) == 1, "one attempt per bridge"
+
+
+async def test_autolaunch_without_a_godot_binary(make_bridge: BridgeFactory, fake_log: Path, godot_project: Path) -> None:
+    _life, bridge = await lifecycle(make_bridge, autolaunch="headless")
+    failed = (await bridge.forward(tool("scene_get_tree"), {})).structured
+    assert failed["code"] == "GODOT_NOT_FOUND" and "GODOT_BIN" in failed["hint"], failed
+
+
+async def test_autolaunch_off_starts_nothing(make_bridge: BridgeFactory, fake_godot: Path, fake_log: Path,
+                                            godot_project: Path) -> None:
+    _life, bridge = await lifecycle(make_bridge, GODOT_BIN=str(fake_godot))
+    failed = (await bridge.forward(tool("scene_get_tree"), {})).structured
+    assert failed["code"] == "CONNECT_FAILED" and starts(fake_log) == []
+
+
+async def wait_dead(pid: int) -> None:
+    deadline = time.monotonic() + 5
+    while is_pid_alive(pid) and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+
+
 # -- through the real bridge process ---------------------------------------------------------------
 
 
@@ -279,3 +380,15 @@ async def test_launch_through_the_bridge_process(spawn_bridge: Any, fake_godot: 
     # the reader fails the test on any other line).
     tree = await bridge.call_tool("scene_get_tree", {})
     assert tree["isError"] is False and json.loads(tree["content"][0]["text"])["success"] is True
+
+
+async def test_autolaunch_through_the_bridge_process(spawn_bridge: Any, fake_godot: Path, fake_log: Path,
+                                                    project_dir: Path) -> None:
+    bridge = await spawn_bridge({"GODOT_BIN": str(fake_godot), "FAKE_GODOT_LOG": str(fake_log),
+                                 "GODOT_MCP_AUTOLAUNCH": "headless"})
+    tree = await bridge.call_tool("scene_get_tree", {}, timeout=60)
+    assert tree["isError"] is False, tree
+    [start] = starts(fake_log)
+    assert start["argv"][1:] == ["--headless", "--editor", "--path", str(project_dir.resolve())]
+    info = json.loads((await bridge.request("resources/read", {"uri": "godot://project/info"}))["result"]["contents"][0]["text"])
+    assert info["editor"]["connected"] is True and info["editor"]["headless"] is True

@@ -28,7 +28,7 @@ async def test_game_start_waits_for_the_runtime_and_reports_it(sim: ToolkitSim, 
     assert sim.requests("game.start")[0].params == {"scene_path": "res://main.tscn"}
     # Runtime tools now reach the game, not the editor.
     state = await bridge.forward(tool("runtime_get_node_state"), {"node_path": "/root/Main"})
-    assert state.structured["method"] == "runtime.get_node_state"
+    assert not state.is_error and "properties" in state.structured
     assert sim.runtime.requests("runtime.get_node_state")[0].params == {"node_path": "/root/Main"}
     assert not sim.requests("runtime.get_node_state")
 
@@ -136,12 +136,14 @@ async def test_debugger_log_falls_back_to_the_editor(sim: ToolkitSim, make_bridg
     sim.log_lines = ["last session: hello"]
     bridge = await make_bridge()
     out = await bridge.forward(tool("debugger_get_log"), {"limit": 5})
-    assert out.structured["lines"] == ["last session: hello"]
+    assert [e["message"] for e in out.structured["entries"]] == ["last session: hello"]
+    assert out.structured["source"] == "file"
     assert sim.requests("debugger.get_log")[0].params == {"limit": 5}
     game = await sim.start_game()
     game.log_lines = ["live: hi"]
     out = await bridge.forward(tool("debugger_get_log"), {"limit": 5, "source": "buffer"})
-    assert out.structured["lines"] == ["live: hi"]
+    assert [e["message"] for e in out.structured["entries"]] == ["live: hi"]
+    assert out.structured["source"] == "buffer"
     assert game.requests("debugger.get_log")[0].params == {"limit": 5, "source": "buffer"}
 
 
@@ -213,15 +215,15 @@ async def test_heartbeat_misses_tear_a_hung_game_down(sim: ToolkitSim, make_brid
 
 async def test_game_crash_mid_call_carries_the_log_tail(sim: ToolkitSim, make_bridge: BridgeFactory):
     game = await sim.start_game()
-    sim.log_lines = ["Game started", "USER SCRIPT ERROR: Invalid call. Nonexistent function 'jump'", "   at: _process (res://player.gd:12)"]
-    sim.error_buffer = [{"message": "Invalid call. Nonexistent function 'jump'", "source": "res://player.gd", "line": 12}]
+    sim.log_lines = ["Game started", {"level": "error", "message": "Invalid call. Nonexistent function 'jump'",
+                                      "source": "_process (res://player.gd:12)"}]
     game.script("input.simulate", {"abort": True})
     bridge = await make_bridge()
     out = await bridge.forward(tool("input_simulate"), {"events": [{"event_type": "click"}]})
     assert out.structured["code"] == "GAME_NOT_RUNNING"
     assert "closed" in out.structured["error"] and "'input.simulate'" in out.structured["error"]
-    assert out.structured["crash_context"][0] == "Invalid call. Nonexistent function 'jump' (res://player.gd:12)"
-    assert "Game started" in out.structured["crash_context"]
+    assert out.structured["crash_context"] == [
+        "Game started", "Invalid call. Nonexistent function 'jump' (_process (res://player.gd:12))"]
     assert len(out.structured["crash_context"]) <= 8
 
 

@@ -85,12 +85,20 @@ async def test_no_version_header_is_a_handshake_request_with_no_admission_gate(u
     init = await post(client, url, legacy("initialize", {"protocolVersion": "2099-01-01", "capabilities": {},
                                                           "clientInfo": {"name": "t", "version": "1"}}))
     assert init.json()["result"]["protocolVersion"] == "2025-11-25"
-    assert "mcp-session-id" not in init.headers
+    assert len(init.headers["mcp-session-id"]) >= 32  # a session is offered; using it is up to the client
 
 
-async def test_a_session_id_from_an_older_server_is_ignored(url: str, client: httpx2.AsyncClient):
+async def test_an_unknown_session_id_is_404(url: str, client: httpx2.AsyncClient):
     resp = await post(client, url, legacy("tools/list"), {"Mcp-Session-Id": "stale-session"})
-    assert resp.status_code == 200 and "result" in resp.json() and "mcp-session-id" not in resp.headers
+    assert resp.status_code == 404 and error_of(resp)["code"] == -32001
+    note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert (await post(client, url, note, {"Mcp-Session-Id": "stale-session"})).status_code == 404
+    for method in ("GET", "DELETE"):
+        resp = await client.request(method, url, headers={"Mcp-Session-Id": "stale-session", **ACCEPT})
+        assert resp.status_code == 404
+    # 2026-07-28 has no sessions: the header means nothing there.
+    modern = await post(client, url, modern_body("tools/list"), modern_headers("tools/list", **{"Mcp-Session-Id": "x"}))
+    assert modern.status_code == 200 and "result" in modern.json()
 
 
 async def test_both_eras_on_one_server_request_by_request(url: str, client: httpx2.AsyncClient):
@@ -185,13 +193,19 @@ async def test_handshake_request_with_an_unknown_version_header_is_refused(url: 
     assert ok.status_code == 200 and "result" in ok.json()
 
 
-async def test_initialize_is_always_the_handshake(url: str, client: httpx2.AsyncClient):
-    body = legacy("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                 "clientInfo": {"name": "t", "version": "1"}, "_meta": {
-                                     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                                     "io.modelcontextprotocol/clientCapabilities": {}}})
-    resp = await post(client, url, body, {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "initialize"})
-    assert resp.status_code == 200 and resp.json()["result"]["protocolVersion"] == "2025-06-18"
+@pytest.mark.parametrize("method", ["initialize", "ping"])
+async def test_methods_2026_07_28_removed_are_404(method: str, url: str, client: httpx2.AsyncClient):
+    params = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    resp = await post(client, url, modern_body(method, params), modern_headers(method))
+    assert resp.status_code == 404 and error_of(resp)["code"] == -32601
+    # Named by the header alone, with the envelope in order: the same.
+    body = legacy(method, {**params, "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                               "io.modelcontextprotocol/clientCapabilities": {}}})
+    resp = await post(client, url, body, {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method})
+    assert resp.status_code == 404 and error_of(resp)["code"] == -32601
+    # The handshake's own initialize and ping (no 2026-07-28 marker) are served as always.
+    served = await post(client, url, legacy(method, params if method == "initialize" else None))
+    assert served.status_code == 200 and "result" in served.json()
 
 
 # -- error <-> status ------------------------------------------------------------------------------

@@ -133,7 +133,7 @@ async def test_lean_answers_equal_the_sdk_path(pair: Pair, sim: ToolkitSim):
     for i, meta in enumerate(envelope_errors):
         await ex(req(30 + i, "tools/list", {"_meta": meta}))
         await ex(req(40 + i, "ping", {"_meta": meta}))
-    await ex(req(50, "initialize", {**INIT, "_meta": MODERN_META}))  # initialize is never 2026-07-28
+    await ex(req(50, "initialize", {**INIT, "_meta": MODERN_META}))  # 2026-07-28 removed initialize: -32601
     # -- lines that never become requests ---------------------------------------------------
     for bad in (b"{not json", b"[1, 2]", b'{"jsonrpc": "2.0", "id": 60}', b'{"jsonrpc": "1.0", "id": 61, "method": "ping"}',
                 json.dumps(req(62, "tools/call", {"name": "scene_get_tree", "arguments": {"a": [[[[[[[[[]]]]]]]]]}})).encode(),

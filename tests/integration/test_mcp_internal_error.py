@@ -8,8 +8,11 @@ import os
 import anyio
 from mcp.server.lowlevel import NotificationOptions, Server
 
+from godot_bridge.catalogue import load_catalogue
 from godot_bridge.mcp.eras import EraRouter
+from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.stdio import serve_stdio
+from godot_bridge.surface import Surface, ToolList
 from tests.bridge_process import MODERN_META
 
 
@@ -26,7 +29,7 @@ async def _serve_lines(lines: list[dict]) -> list[dict]:
     stdin, stdout = os.fdopen(in_r, "rb"), os.fdopen(out_w, "wb", buffering=0)
 
     def handlers(dispatcher):
-        router = EraRouter(server, dispatcher, init)
+        router = EraRouter(server, dispatcher, init, Peer(ToolList(Surface(load_catalogue())), standing=True))
         return router.on_request, router.on_notify
 
     with anyio.fail_after(10):

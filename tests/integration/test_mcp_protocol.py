@@ -29,10 +29,12 @@ async def test_initialize_negotiates_every_handshake_version(bridge: BridgeProce
     assert "resultType" not in result and "_meta" not in result
 
 
-async def test_initialize_with_modern_meta_is_still_the_handshake(bridge: BridgeProcess):
+async def test_initialize_naming_2026_07_28_is_a_removed_method(bridge: BridgeProcess):
     params = {**init_params("2025-06-18"), "_meta": MODERN_META}
     resp = await bridge.request("initialize", params)
-    assert resp["result"]["protocolVersion"] == "2025-06-18"
+    assert resp["error"]["code"] == -32601
+    # A handshake initialize (no 2026-07-28 _meta) is served as always.
+    assert (await bridge.request("initialize", init_params("2025-06-18")))["result"]["protocolVersion"] == "2025-06-18"
 
 
 async def test_initialize_is_not_an_admission_gate(bridge: BridgeProcess):
@@ -46,12 +48,11 @@ async def test_initialize_is_not_an_admission_gate(bridge: BridgeProcess):
     assert not [n for n in bridge.notifications if "unmatched_response" in n]
 
 
-async def test_ping_with_modern_meta_is_answered(bridge: BridgeProcess):
-    result = (await bridge.request("ping", {}, modern=True))["result"]
-    assert result["resultType"] == "complete"
-    assert result["_meta"][SERVER_INFO]["name"] == "godot-bridge"
+async def test_ping_naming_2026_07_28_is_a_removed_method(bridge: BridgeProcess):
+    assert (await bridge.request("ping", {}, modern=True))["error"]["code"] == -32601
     bad = await bridge.request("ping", {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}})
-    assert bad["error"]["code"] == -32602  # the envelope is still checked
+    assert bad["error"]["code"] == -32602  # the envelope is still checked first
+    assert (await bridge.request("ping", {}))["result"] == {}  # the handshake era's ping stays
 
 
 async def test_server_discover_modern(bridge: BridgeProcess):
@@ -136,9 +137,13 @@ async def test_unknown_method_and_unknown_tool(bridge: BridgeProcess):
     assert (await bridge.request("resources/frobnicate"))["error"]["code"] == -32601
     resp = await bridge.request("tools/call", {"name": "no_such_tool", "arguments": {}})
     assert resp["error"]["code"] == -32602 and "no_such_tool" in resp["error"]["message"]
-    resp = await bridge.request("tools/call", {"name": "tilemap_set_cells", "arguments": {}}, modern=True)
-    assert resp["error"]["code"] == -32602
-    assert "discover_tools" in resp["error"]["message"]  # says how to make it callable
+    # A tool of a group not loaded is loaded for the call (its arguments are then checked), and
+    # the client is told its list changed.
+    await bridge.request("initialize", init_params("2025-11-25"))
+    resp = await bridge.request("tools/call", {"name": "tilemap_set_cells", "arguments": {}})
+    assert resp["result"]["isError"] is True and "INVALID_PARAMS" in resp["result"]["content"][0]["text"]
+    await bridge.wait_notification("notifications/tools/list_changed")
+    assert "tilemap_set_cells" in await bridge.tool_names()
 
 
 async def test_argument_validation_is_a_tool_error_naming_the_parameter(bridge: BridgeProcess):

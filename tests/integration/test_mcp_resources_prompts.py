@@ -3,6 +3,7 @@ the real bridge process, in both protocol eras (issue 12)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -13,8 +14,10 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp_types import PromptReference, ResourceTemplateReference
 
 from tests.bridge_process import ROOT, bridge_env
+from tests.http_bridge import HttpBridgeProcess
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
@@ -122,6 +125,46 @@ async def test_resources_listed_read_and_refused(mode: str, data_home: Path, gam
                 await client.read_resource("godot://script/nope.gd")
             assert "does not exist" in missing.value.error.message
             assert missing.value.error.code == (-32002 if mode == "legacy" else -32602)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("mode", ERAS)
+async def test_completions(mode: str, transport: str, data_home: Path, game_project: Path):
+    with anyio.fail_after(30):
+        async with contextlib.AsyncExitStack() as stack:
+            target: Any = params(data_home, game_project)
+            if transport == "http":
+                target = (await stack.enter_async_context(HttpBridgeProcess(bridge_env(data_home, game_project)))).url
+            client = await stack.enter_async_context(Client(target, mode=mode, cache=None))
+            if mode == "legacy":
+                assert client.server_capabilities.completions is not None
+            else:  # a pinned client skips the probe: ask the server itself
+                assert "completions" in (await client.session.send_discover("2026-07-28"))["capabilities"]
+            scenes = ResourceTemplateReference(type="ref/resource", uri="godot://scene/{path}")
+            scripts = ResourceTemplateReference(type="ref/resource", uri="godot://script/{path}")
+            done = (await client.complete(scenes, {"name": "path", "value": "ma"})).completion
+            assert (done.values, done.total, done.has_more) == (["main.tscn"], 1, False)
+            # linked/ leads out of the project: never listed.
+            assert (await client.complete(scripts, {"name": "path", "value": ""})).completion.values == ["player.gd"]
+            write_test = PromptReference(type="ref/prompt", name="write-test")
+            framework = await client.complete(write_test, {"name": "framework", "value": ""})
+            assert framework.completion.values == ["gut", "gdunit4"]
+
+
+async def test_node_path_completes_to_the_open_scene_nodes(sim: ToolkitSim, data_home: Path, project_dir: Path):
+    debug = PromptReference(type="ref/prompt", name="debug-scene")
+    tree = {"name": "Main", "class": "Node2D", "path": ".", "children": [
+        {"name": "Player", "class": "Node2D", "path": "Player", "children": [
+            {"name": "Gun", "class": "Sprite2D", "path": "Player/Gun", "children": []}]},
+        {"name": "HUD", "class": "Control", "path": "HUD", "children": []}]}
+    sim.script("scene.get_tree", {"result": {"success": True, "scene_path": "res://main.tscn", "tree": tree}},
+               times=None)
+    with anyio.fail_after(30):
+        async with Client(params(data_home, project_dir), mode="legacy", cache=None) as client:
+            await client.call_tool("scene_get_tree", {})  # the editor is connected
+            done = await client.complete(debug, {"name": "node_path", "value": "pla"})
+    assert done.completion.values == ["Player", "Player/Gun"]
+    assert sim.requests("scene.get_tree")[-1].params == {"max_depth": -1}
 
 
 @pytest.mark.parametrize("mode", ERAS)
@@ -244,3 +287,32 @@ async def test_progress_during_a_game_start_wait(mode: str, sim: ToolkitSim, dat
             queued = await client.call_tool("scene_get_tree", {}, progress_callback=on_progress)
             assert not queued.is_error
             assert any("queued in the editor" in (m or "") for _, m in seen), seen
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_progress_while_a_plain_command_is_slow(transport: str, sim: ToolkitSim, data_home: Path,
+                                                      project_dir: Path):
+    # Neither queued nor announced: the editor just takes 6.5 s to answer. The call still hears,
+    # at least every few seconds, what it waits for.
+    sim.script("scene.get_tree", {"sleep": 6.5}, {"result": {"success": True, "nodes": []}})
+    seen: list[tuple[float, float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((anyio.current_time(), progress, message))
+
+    with anyio.fail_after(40):
+        async with contextlib.AsyncExitStack() as stack:
+            target: Any = params(data_home, project_dir)
+            if transport == "http":
+                target = (await stack.enter_async_context(HttpBridgeProcess(bridge_env(data_home, project_dir)))).url
+            client = await stack.enter_async_context(Client(target, mode="legacy", cache=None))
+            await client.call_tool("discover_tools", {})  # warm: the editor is dialled
+            started = anyio.current_time()
+            result = await client.call_tool("scene_get_tree", {}, progress_callback=on_progress)
+            ended = anyio.current_time()
+    assert not result.is_error, result
+    assert len(seen) >= 2, seen
+    assert all("scene_get_tree: waiting for the Godot editor to answer" in (m or "") for _, _, m in seen)
+    gaps = [b - a for a, b in zip([started] + [t for t, _, _ in seen], [t for t, _, _ in seen] + [ended])]
+    assert max(gaps) < 5, gaps
+    assert [p for _, p, _ in seen] == sorted({p for _, p, _ in seen})

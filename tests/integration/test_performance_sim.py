@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.bridge_process import BridgeProcess
+from tests.sim.answers import materialize
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
@@ -50,7 +51,7 @@ async def test_each_example_reaches_its_process_and_comes_back_whole(sim: Toolki
     assert sim.runtime is not None
     mismatches: list[str] = []
     for name, example in _examples():
-        method, params, want = TOOLS[name], example["params"], dict(example["result"])
+        method, params, want = TOOLS[name], example["params"], materialize(example["result"])
         result = await bridge.call_tool(name, params)
         got = dict(result.get("structuredContent") or {})
         if "hint" not in want:

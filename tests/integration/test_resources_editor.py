@@ -42,3 +42,16 @@ async def test_no_editor_reads_the_file(make_bridge, project: Path):
     bridge = await make_bridge()  # nothing listens: not connected
     scene = await read_scene(service(project, bridge), "godot://scene/res://main.tscn")
     assert scene["source"] == "file" and scene["node_count"] == 2
+
+
+async def test_project_info_says_whether_the_editor_is_headless(data_home: Path, project: Path, make_bridge) -> None:
+    bridge = await make_bridge()
+    assert service(project, bridge).project_info()["editor"]["headless"] is None, "unknown before a handshake"
+    sim = ToolkitSim(data_home, project, headless=True)
+    await sim.start()
+    try:
+        await bridge.call("echo", {})
+        info = service(project, bridge).project_info()
+        assert info["editor"]["connected"] is True and info["editor"]["headless"] is True
+    finally:
+        await sim.stop()

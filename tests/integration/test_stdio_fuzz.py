@@ -28,6 +28,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
 from godot_bridge.mcp.eras import EraRouter
+from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.server import build_server
 from tests.bridge_process import MODERN_META
 from tests.envelope_shapes import mistyped
@@ -142,7 +143,7 @@ async def serve(app: BridgeApp, lines: list[str]) -> list[bytes]:
     stdin, stdout = os.fdopen(in_r, "rb"), os.fdopen(out_w, "wb", buffering=0)
 
     def handlers(dispatcher: Any) -> tuple[Any, Any]:
-        router = EraRouter(server, dispatcher, init)
+        router = EraRouter(server, dispatcher, init, Peer(app.tool_list(), standing=True))
         return router.on_request, router.on_notify
 
     try:

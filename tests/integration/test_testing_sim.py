@@ -34,6 +34,7 @@ def _example(method: str, index: int) -> dict[str, Any]:
 
 async def test_list_returns_the_toolkit_shape(sim: ToolkitSim, make_bridge: BridgeFactory) -> None:
     example = _example("test.list", 0)
+    (Path(sim.project) / "addons" / "gut").mkdir(parents=True)  # the toolkit finds GUT by its folder
     sim.script("test.list", {"default": True})  # known to the simulator; answered from the examples
     bridge = await make_bridge()
     out = await bridge.forward(tool("test_list"), example["params"])

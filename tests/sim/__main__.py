@@ -53,7 +53,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--headless", action="store_true")
     p.add_argument("--instant", action="store_true", help="echo success at once, record nothing (benchmarks)")
     p.add_argument("--script", help="JSON file of scripted replies")
-    p.add_argument("--no-game", action="store_true", help="game.start/stop are plain echoes")
+    p.add_argument("--no-game", action="store_true", help="no game is played: game.start/stop answer their recorded examples")
     p.add_argument("--token", help="fixed token instead of a random one")
     p.add_argument("--auth-timeout", type=float, default=2.0)
     p.add_argument("--ws-buffer-kb", type=int, help="the editor's WebSocket buffer (KiB) as if set in the project; "

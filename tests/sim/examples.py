@@ -33,11 +33,30 @@ def example_result(
     method: str, params: dict[str, Any] | None, directory: Path = RESULTS_DIR, *, exact: bool = False
 ) -> dict[str, Any] | None:
     """The result of the first example whose params equal these, else (unless ``exact``) the
-    method's first; None when there is none."""
+    successful example whose params are closest (``closeness``; the first of equals): a failure
+    depends on the project's state, which the simulator does not have, so it is answered only to
+    exactly its params. None when the method has no example."""
     examples = load_examples(directory).get(method)
     if not examples:
         return None
+    wanted = params or {}
     for example in examples:
-        if example.get("params") == (params or {}):
+        if example.get("params") == wanted:
             return dict(example["result"])
-    return None if exact else dict(examples[0]["result"])
+    if exact:
+        return None
+    succeeded = [example for example in examples if example["result"].get("success") is not False]
+    best = max(succeeded or examples, key=lambda example: closeness(example.get("params") or {}, wanted))
+    return dict(best["result"])
+
+
+def closeness(example: dict[str, Any], wanted: dict[str, Any]) -> int:
+    """How alike two params objects are: an equal value counts 2, a shared key 1, a key only the
+    example has -1 (its result may answer to it)."""
+    score = 0
+    for key, value in example.items():
+        if key not in wanted:
+            score -= 1
+        else:
+            score += 2 if wanted[key] == value else 1
+    return score

@@ -25,6 +25,8 @@ carry them to the subprocess form):
     {"silence": true}                  never reply
     {"wait_cancel": seconds}           wait for the bridge's _cancel of this call, then stay silent
     {"default": true}                  reply as the unscripted simulator would
+    {"echo": true}                     reply {"success": true, "method", "params}: what was asked, so
+                                       a test can match concurrent answers to their calls
 
 It is as strict as the toolkit where the toolkit is strict, so the bridge's tests meet the
 toolkit's real failures: a method the toolkit does not serve in this mode (the vocabulary of
@@ -36,11 +38,14 @@ without a word, and a response larger than the buffer becomes ``RESPONSE_TOO_LAR
 ``echo``, ``ping``, ``_cancel``, ``meta.set_limits`` and ``editor.set_lsp_status`` validate and
 answer as the toolkit does; the registry is written as the toolkit writes it
 (tests/sim/registry.py). A test that needs a method the toolkit lacks scripts it, which makes
-it known. An unscripted known method called with the params of one of the toolkit's result
-examples (tests/fixtures/toolkit/results, each checked against the real toolkit by the GDScript
-tests) answers with that example's result, else ``{"success": true, "method", "params"}`` (which
-lets tests correlate concurrent calls) (plus real behaviour for
-extensions.list/refresh, game.start/stop and debugger.get_log).
+it known. An unscripted known method answers with the toolkit's result example
+(tests/fixtures/toolkit/results, each checked against the real toolkit by the GDScript tests)
+whose params equal the call's, else the method's first, placeholders filled (tests/sim/answers.py);
+a method with no example (a project's extension) answers ``{"success": true, "method", "params"}``,
+as every such method does in ``instant`` mode (benchmarks measure the wire, not the answers).
+extensions.list/refresh, game.start/stop, debugger.get_log and the test commands behave as the
+toolkit does. tests/e2e/test_sim_parity.py compares these answers with the real toolkit's in the
+Godot engine; what must still differ is listed, with why, in tests/sim/differences.json.
 ``instant=True`` skips recording and scripts entirely, for benchmarks.
 """
 
@@ -63,7 +68,9 @@ from websockets.exceptions import ConnectionClosed
 
 from godot_bridge import private_files
 from godot_bridge.catalogue import load_catalogue
+from tests.sim import answers
 from tests.sim.examples import example_result
+from tests.sim.hints import hint_for
 from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
 
 log = logging.getLogger("tests.sim")
@@ -135,8 +142,8 @@ class ToolkitSim:
         self.port: int | None = None
         self.received: list[Received] = []
         self.auth_frames: list[Any] = []
-        self.log_lines: list[str] = []
-        self.error_buffer: list[dict[str, Any]] = []
+        # What debugger.get_log returns, oldest first: a line (info) or an entry {level, message, source}.
+        self.log_lines: list[Any] = []
         self.answer_pings = True
         self.frozen = False  # accept connections but never answer the auth frame (a hung editor)
         self.runtime: ToolkitSim | None = None
@@ -446,7 +453,7 @@ class ToolkitSim:
         if size > ceiling:
             message = (f"The response is {-(-size // 1024)} KiB; "
                        f"the WebSocket buffer allows {ceiling // 1024} KiB per frame")
-            envelope = {"success": False, "error": message, "code": "RESPONSE_TOO_LARGE"}
+            envelope = _fail("RESPONSE_TOO_LARGE", message)
             text = json.dumps({"jsonrpc": "2.0", "id": response.get("id"), "result": envelope})
         await self._send_text(ws, text)
 
@@ -517,6 +524,9 @@ class ToolkitSim:
             elif step.get("default"):
                 await self._reply(ws, rid, await self._default_async(method, params))
                 return
+            elif step.get("echo"):
+                await self._reply(ws, rid, _echo(method, params))
+                return
             else:
                 raise ValueError(f"unknown sim step {step!r}")
 
@@ -525,16 +535,30 @@ class ToolkitSim:
 
     async def _default_async(self, method: str, params: dict[str, Any]) -> Any:
         if self.mode == "editor" and self.game_enabled and method == "game.start":
-            if self.runtime is not None:
-                return {"success": True, "status": "already_running"}
-            await self.start_game()
-            return {"success": True, "status": "started", "scene_path": params.get("scene_path", "")}
+            return await self._start_game_call(params)
         if self.mode == "editor" and self.game_enabled and method == "game.stop":
             if self.runtime is None:
-                return {"success": False, "error": "no game is running", "code": "GAME_NOT_RUNNING"}
+                return {"success": True, "status": "not_running"}
             await self.stop_game()
             return {"success": True, "status": "stopped"}
         return self._default(method, params)
+
+    async def _start_game_call(self, params: dict[str, Any]) -> dict[str, Any]:
+        """game_commands.gd _cmd_start: a running game is refused (if_running "fail", the default) or
+        kept ("return"); otherwise the game starts (every script compiles: the simulator has none)."""
+        runtime_poll = params.get("runtime_poll", False)
+        if self.runtime is not None:
+            if params.get("if_running", "fail") == "fail":
+                return _fail("ALREADY_PLAYING", "A game is already running",
+                              "Pass if_running='return' to keep it, or call game_stop first.")
+            return {"success": True, "status": "already_running", "runtime_poll": runtime_poll}
+        await self.start_game()
+        waits = params.get("wait_for_runtime", True)
+        result = {"success": True, "status": "started", "scene_path": params.get("scene_path", ""),
+                  "scripts_checked": 0, "wait_for_runtime": waits, "headless": False}
+        if not waits:
+            result["hint"] = "Not waiting for the game: runtime tools answer GAME_NOT_RUNNING until it has connected."
+        return result
 
     def _default(self, method: str, params: dict[str, Any]) -> Any:
         """What an unscripted, known method answers: the toolkit's own commands as the toolkit
@@ -551,17 +575,14 @@ class ToolkitSim:
             return self._set_limits(params)
         if method == "editor.set_lsp_status":
             return self._set_lsp_status(params)
-        example = example_result(method, params, exact=True)
-        if example is not None:
-            return example
         if method == "debugger.get_log":
-            limit = params.get("limit", 200)
-            lines = self.log_lines[-int(limit):] if limit else list(self.log_lines)
-            reply: dict[str, Any] = {"success": True, "lines": lines, "count": len(lines), "source": "cache"}
-            if self.error_buffer:
-                reply["error_buffer"] = list(self.error_buffer)
-            return reply
-        return {"success": True, "method": method, "params": params}
+            return answers.log_reply(self.log_lines, params, "buffer" if self.mode == "runtime" else "file")
+        if method == "test.list":
+            return answers.test_list(self.project)
+        if method == "test.run" and (refusal := answers.test_run_refusal(self.project)) is not None:
+            return refusal
+        example = None if self.instant else example_result(method, params)
+        return answers.materialize(example) if example is not None else _echo(method, params)
 
     def _set_limits(self, params: dict[str, Any]) -> dict[str, Any]:
         """meta_commands.gd _cmd_set_limits: validate, clamp, report previous and applied."""
@@ -641,8 +662,13 @@ def _is_whole(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
 
 
-def _fail(code: str, error: str) -> dict[str, Any]:
-    return {"success": False, "error": error, "code": code}
+def _fail(code: str, error: str, hint: str = "") -> dict[str, Any]:
+    """mcp_toolkit_error.gd fail(): its own hint, else the code's default hint."""
+    return {"success": False, "error": error, "code": code, "hint": hint or hint_for(code)}
+
+
+def _echo(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"success": True, "method": method, "params": params}
 
 
 def _error(rid: Any, code: int, message: str) -> dict[str, Any]:

@@ -47,6 +47,7 @@ async def test_auth_frame_and_ack(sim: ToolkitSim):
     try:
         assert ack == {"authed": True, "godot_version": "4.4.1", "version": "0.1.0", "headless": False}
         assert sim.auth_frames == [{"auth": sim.token, "version": __version__}]
+        sim.script("node.get_property", {"echo": True})
         assert await ch.request("node.get_property", {"node_path": "/root", "property": "name"}) == {
             "success": True,
             "method": "node.get_property",

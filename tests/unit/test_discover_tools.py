@@ -7,19 +7,19 @@ import pytest
 from godot_bridge.catalogue import load_catalogue
 from godot_bridge.errors import ToolError
 from godot_bridge.groups import PER_CALL_CAP, PER_QUERY_CAP, description, discover, rank, score
-from godot_bridge.surface import GroupView, Surface
+from godot_bridge.surface import GroupView, Surface, ToolList
 
 
 @pytest.fixture
-def surface() -> Surface:
-    return Surface(load_catalogue())
+def surface() -> ToolList:
+    return ToolList(Surface(load_catalogue()))
 
 
 def statuses(answer: dict) -> dict[str, str]:
     return {g["name"]: g["status"] for g in answer.get("groups", [])}
 
 
-def test_browse_lists_every_group_with_status(surface: Surface):
+def test_browse_lists_every_group_with_status(surface: ToolList):
     surface.activate(["audio"])
     answer, changed = discover(surface, {})
     assert not changed
@@ -28,7 +28,7 @@ def test_browse_lists_every_group_with_status(surface: Surface):
     assert all(isinstance(t, str) for g in answer["groups"] for t in g["tools"])
 
 
-def test_exact_group_name_activates_uncapped(surface: Surface):
+def test_exact_group_name_activates_uncapped(surface: ToolList):
     names = [g.name for g in surface.groups()][:7]
     answer, changed = discover(surface, {"request": names})
     assert changed
@@ -39,7 +39,7 @@ def test_exact_group_name_activates_uncapped(surface: Surface):
     assert not changed and statuses(again) == {names[0]: "already_loaded"}
 
 
-def test_json_list_string_is_parsed(surface: Surface):
+def test_json_list_string_is_parsed(surface: ToolList):
     answer, _ = discover(surface, {"request": '["audio", "tilemap"]'})
     assert set(statuses(answer)) == {"audio", "tilemap"}
     with pytest.raises(ToolError) as err:
@@ -47,12 +47,12 @@ def test_json_list_string_is_parsed(surface: Surface):
     assert err.value.code == "INVALID_PARAMS"
 
 
-def test_activate_false_only_reports(surface: Surface):
+def test_activate_false_only_reports(surface: ToolList):
     answer, changed = discover(surface, {"request": "tileset", "activate": False})
     assert not changed and statuses(answer)["tileset"] == "available" and surface.loaded == []
 
 
-def test_include_schemas(surface: Surface):
+def test_include_schemas(surface: ToolList):
     answer, _ = discover(surface, {"request": "audio", "include_schemas": True})
     tool = answer["groups"][0]["tools"][0]
     assert set(tool) == {"name", "description", "inputSchema", "annotations"}
@@ -67,14 +67,14 @@ def test_scoring_rules():
     assert score("an", g) == 0                  # too short for the containment rule
 
 
-def test_tool_name_scoring(surface: Surface):
+def test_tool_name_scoring(surface: ToolList):
     cat = surface.catalogue
     tools = [cat.tools["tilemap_set_cells"]]
     g = GroupView("x", "", [], tools)
     assert score("set cells", g) == 1  # underscores read as spaces
 
 
-def test_keyword_caps_and_more_count(surface: Surface):
+def test_keyword_caps_and_more_count(surface: ToolList):
     views = surface.groups()
     # 'e' scores nothing (containment needs 3 chars) but a broad word hits many groups.
     kept, more = rank("edit", views)
@@ -86,19 +86,19 @@ def test_keyword_caps_and_more_count(surface: Surface):
     assert answer.get("more_matches", 0) > 0 and "hint" in answer
 
 
-def test_half_top_rule(surface: Surface):
+def test_half_top_rule(surface: ToolList):
     views = surface.groups()
     kept, _ = rank("tile", views)
     top = kept[0].score
     assert all(2 * m.score >= top or m.query == "tile" for m in kept)
 
 
-def test_no_match_is_reported_not_failed(surface: Surface):
+def test_no_match_is_reported_not_failed(surface: ToolList):
     answer, changed = discover(surface, {"request": "qqqzzz"})
     assert not changed and answer["groups"] == [] and answer["unmatched"] == ["qqqzzz"]
 
 
-def test_reset(surface: Surface):
+def test_reset(surface: ToolList):
     discover(surface, {"request": ["audio", "tilemap", "theme"]})
     answer, changed = discover(surface, {"reset": ["audio"]})
     assert changed and answer["unloaded"] == ["audio"] and surface.loaded == ["tilemap", "theme"]
@@ -108,7 +108,7 @@ def test_reset(surface: Surface):
         discover(surface, {"reset": ["no_such_group"]})
 
 
-def test_description_names_every_group(surface: Surface):
+def test_description_names_every_group(surface: ToolList):
     surface.activate(["audio"])
     text = description("Load tool groups.", surface)
     assert "Loaded: audio." in text
@@ -118,7 +118,7 @@ def test_description_names_every_group(surface: Surface):
 
 def test_read_only_hides_mutating_tools_and_empty_groups():
     cat = load_catalogue()
-    ro = Surface(cat, read_only=True)
+    ro = ToolList(Surface(cat, read_only=True))
     visible = ro.visible()
     assert len(visible) == 16
     for name in ro.group_names():
@@ -131,7 +131,7 @@ def test_read_only_hides_mutating_tools_and_empty_groups():
 def test_version_gate_hides_scene_close_until_known():
     cat = load_catalogue()
     version: list = [None]
-    s = Surface(cat, version=lambda: version[0])
+    s = ToolList(Surface(cat, version=lambda: version[0]))
     s.activate(["cleanup"])
     assert "scene_close" not in [t.name for t in s.visible()]
     version[0] = (4, 4)
@@ -142,7 +142,8 @@ def test_version_gate_hides_scene_close_until_known():
 
 def test_extensions_projected_filtered_and_contradictions_warned(caplog):
     cat = load_catalogue()
-    s = Surface(cat, read_only=True)
+    shared = Surface(cat, read_only=True)
+    s = ToolList(shared)
     commands = [
         {"method": "my.read", "annotations": {"readOnlyHint": True}},
         {"method": "my.both", "annotations": {"readOnlyHint": True, "destructiveHint": True}},
@@ -151,7 +152,7 @@ def test_extensions_projected_filtered_and_contradictions_warned(caplog):
         {"method": "my.grouped", "group": "mytools", "annotations": {"readOnlyHint": True}},
     ]
     with caplog.at_level("WARNING"):
-        s.set_extensions(commands)
+        shared.set_extensions(commands)
     names = [t.name for t in s.visible()]
     assert "my_read" in names and "my_both" not in names and "my_write" not in names
     assert "my_grouped" not in names and "mytools" in s.group_names()

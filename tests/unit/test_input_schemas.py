@@ -104,8 +104,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
     """The inputSchema of every tool as tools/list serves it with every group loaded."""
     app = BridgeApp(Settings(project_path=tmp_path_factory.mktemp("project")))
     app.editor._set_version("4.7", "test")  # what a 4.7 handshake does; shows the version-gated scene_close
-    app.surface.activate(app.surface.group_names())
-    return {entry["name"]: entry["inputSchema"] for entry in app.tools()}
+    tools = app.tool_list()
+    tools.activate(tools.group_names())
+    return {entry["name"]: entry["inputSchema"] for entry in app.tools(tools)}
 
 
 def test_every_reference_tool_is_served(reference: dict[str, Any], served: dict[str, Any]) -> None:

@@ -32,6 +32,19 @@ def test_example_result_prefers_equal_params(tmp_path: Path) -> None:
     assert examples.example_result("x.y", {"a": 9}, tmp_path, exact=True) is None
 
 
+def test_example_result_falls_back_to_the_closest_params(tmp_path: Path) -> None:
+    (tmp_path / "d.json").write_text(json.dumps({"x.y": [
+        {"params": {"action": "list", "path": "a"}, "result": {"success": True, "n": 1}},
+        {"params": {"action": "set", "path": "a", "fps": 8}, "result": {"success": True, "n": 2}},
+        {"params": {"action": "set", "path": "a", "fps": 8, "extra": 1}, "result": {"success": True, "n": 3}},
+        {"params": {"action": "set", "path": "b", "fps": 12}, "result": {"success": False, "code": "X"}},
+    ]}))
+    assert examples.example_result("x.y", {"action": "set", "path": "c", "fps": 12}, tmp_path)["n"] == 2
+    assert examples.example_result("x.y", {"path": "b"}, tmp_path)["n"] == 1
+    assert examples.example_result("x.y", {"action": "set", "path": "b", "fps": 12}, tmp_path)["code"] == "X"
+    assert examples.example_result("x.y", {"action": "set", "path": "b", "fps": 13}, tmp_path)["n"] == 2
+
+
 def test_malformed_example_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "d.json").write_text(json.dumps({"x.y": [{"params": {}}]}))
     with pytest.raises(ValueError, match="x.y must list examples"):

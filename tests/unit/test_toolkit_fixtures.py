@@ -1,6 +1,7 @@
 """The toolkit's pure rules, mirrored in Python over the fixtures the GDScript tests also read.
 
-tests/fixtures/toolkit/mcp_json_merge.json  -> ui/mcp_json.gd (merge, validate, read-only mirror)
+tests/fixtures/toolkit/mcp_json_merge.json  -> ui/mcp_json.gd (merge, validate, read-only mirror) and
+godot_bridge/client_entry.py (the same merge, for `godot-bridge init`)
 tests/fixtures/toolkit/registry_projection.json -> registry/store/registry_projection.gd and
 paths/project_key.gd; the key cases are also checked against the bridge's own reader
 (godot_bridge/editor/registry.py), which is the parity the contract (C16/C17) relies on.
@@ -8,7 +9,6 @@ paths/project_key.gd; the key cases are also checked against the bridge's own re
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import math
@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from godot_bridge import client_config, client_entry
 from godot_bridge.editor import registry
 from tests.sim.registry import is_port, merge_by_path
 
@@ -27,68 +28,22 @@ PROJECTION = json.loads((FIXTURES / "registry_projection.json").read_text(encodi
 # OS.get_name() values as the bridge's sys.platform sees them.
 PLATFORM = {"Windows": "win32", "macOS": "darwin", "Linux": "linux"}
 
-# --- reference for ui/mcp_json.gd -------------------------------------------------------------
+# --- ui/mcp_json.gd's merge is the bridge's own client_entry.merge (godot-bridge init) -----------
+# Both read addons/godot_mcp_toolkit/ui/mcp_entry.json; the fixture holds both to the same results.
 
 SERVERS = "mcpServers"
-SERVER_KEY = "godot-mcp-toolkit"
+SERVER_KEY = client_entry.definition().server_key
 TRUTHY = {"1", "true", "yes", "on"}
-
-
-def env_string(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return str(value)
-
-
-def validate(existing: dict[str, Any]) -> str:
-    if SERVERS not in existing:
-        return ""
-    servers = existing[SERVERS]
-    if not isinstance(servers, dict):
-        return f'"{SERVERS}" is not an object'
-    if SERVER_KEY not in servers:
-        return ""
-    entry = servers[SERVER_KEY]
-    if not isinstance(entry, dict):
-        return f'"{SERVERS}.{SERVER_KEY}" is not an object'
-    if "env" in entry and not isinstance(entry["env"], dict):
-        return f'"{SERVERS}.{SERVER_KEY}.env" is not an object'
-    return ""
-
-
-def merge(existing: dict[str, Any], os_name: str, overrides: dict[str, Any]) -> dict[str, Any]:
-    config = copy.deepcopy(existing)
-    if validate(existing):
-        return config
-    servers = config.setdefault(SERVERS, {})
-    entry = servers.get(SERVER_KEY, {})
-    env = {str(k): env_string(v) for k, v in entry.get("env", {}).items()}
-    for key, value in overrides.items():
-        if value is None:
-            env.pop(key, None)
-        else:
-            env[key] = env_string(value)
-    env["GODOT_MCP_CONFIG_VERSION"] = "1"
-    if os_name == "Windows":
-        entry["command"], entry["args"] = "cmd", ["/c", "uvx", "--compile-bytecode", "godot-bridge"]
-    else:
-        entry["command"], entry["args"] = "uvx", ["--compile-bytecode", "godot-bridge"]
-    entry["env"] = env
-    servers[SERVER_KEY] = entry
-    return config
+env_string = client_entry.env_string
+validate = client_entry.validate
+merge = client_entry.merge
 
 
 def read_only(config: dict[str, Any]) -> bool:
     servers = config.get(SERVERS)
     if not isinstance(servers, dict):
         return False
-    key = SERVER_KEY if SERVER_KEY in servers else next((k for k in sorted(servers) if "godot-mcp" in k), None)
+    key = client_config.our_key(servers)  # the doctor's choice of entry, the dock's too
     entry = servers.get(key) if key else None
     env = entry.get("env") if isinstance(entry, dict) else None
     if not isinstance(env, dict):

@@ -89,3 +89,86 @@ def test_any_schema_and_arguments_give_a_result_or_a_tool_error(schema, args):
         validate_arguments(args, schema)
     except ToolError as err:
         assert err.code == "INVALID_PARAMS"
+
+
+# --- nested objects of a closed schema are closed too --------------------------------------------
+
+def test_a_closed_schema_refuses_unknown_keys_in_nested_objects():
+    err = error({"name": "n", "pos": {"x": 1, "yy": 2}})
+    assert err.extra["param"] == "pos.yy"
+    assert "did you mean 'y'?" in err.message and "accepted: x, y" in err.message
+    items = {**SCHEMA, "properties": {**SCHEMA["properties"],
+                                      "points": {"type": "array", "items": SCHEMA["properties"]["pos"]}}}
+    with pytest.raises(ToolError) as exc:
+        validate_arguments({"name": "n", "points": [{"x": 1}, {"x": 2, "z": 3}]}, items)
+    assert exc.value.extra["param"] == "points[1].z"
+
+
+def test_the_type_tag_is_allowed_in_a_closed_nested_object():
+    tagged = {"type": "Vector2", "x": 1, "y": 2}
+    assert validate_arguments({"name": "n", "pos": tagged}, SCHEMA)["pos"] == tagged
+
+
+def test_open_schemas_keep_json_schema_semantics():
+    open_top = {k: v for k, v in SCHEMA.items() if k != "additionalProperties"}
+    assert validate_arguments({"name": "n", "pos": {"x": 1, "z": 3}}, open_top)["pos"] == {"x": 1, "z": 3}
+    explicit = {**SCHEMA, "properties": {**SCHEMA["properties"], "pos": {
+        "type": "object", "properties": {"x": {"type": "number"}}, "additionalProperties": True}}}
+    assert validate_arguments({"name": "n", "pos": {"x": 1, "z": 3}}, explicit)["pos"] == {"x": 1, "z": 3}
+    bag = {**SCHEMA, "properties": {**SCHEMA["properties"], "pos": {"type": "object"}}}
+    assert validate_arguments({"name": "n", "pos": {"anything": 1}}, bag)["pos"] == {"anything": 1}
+
+
+def _minimal(schema: dict) -> object:
+    """A value the validator accepts for ``schema`` (required keys only, smallest legal values)."""
+    if schema.get("anyOf"):
+        return _minimal(schema["anyOf"][0])
+    if "enum" in schema:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "object":
+        return {name: _minimal(schema["properties"][name]) for name in schema.get("required", [])}
+    if kind == "array":
+        return [_minimal(schema.get("items", {})) for _ in range(int(schema.get("minItems", 0)))]
+    if kind in ("number", "integer"):
+        low = schema.get("minimum", schema.get("exclusiveMinimum", 0))
+        return low + 1 if "exclusiveMinimum" in schema else max(low, 1 if "maximum" not in schema else low)
+    return {"string": "a", "boolean": True}.get(kind)
+
+
+def _nested_probes(schema: dict, path: str) -> list[tuple[object, str]]:
+    """(a value for ``schema`` with one unknown key planted in a nested object, where it is refused)."""
+    probes: list[tuple[object, str]] = []
+    if schema.get("anyOf"):
+        for option in schema["anyOf"]:
+            # A branch that takes any object would accept the planted key: nothing to refuse there.
+            if all(not (o.get("type") == "object" and not o.get("properties")) for o in schema["anyOf"]):
+                probes += [(value, path) for value, _ in _nested_probes(option, path)]
+        return probes
+    if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
+        return [([value], where) for value, where in _nested_probes(schema["items"], f"{path}[0]")]
+    props = schema.get("properties")
+    if schema.get("type") != "object" or not props:
+        return []
+    base = _minimal(schema)
+    if path:
+        probes.append(({**base, "zz_unknown": 1}, f"{path}.zz_unknown"))
+    for name, sub in props.items():
+        for value, where in _nested_probes(sub, f"{path}.{name}" if path else name):
+            probes.append(({**base, name: value}, where))
+    return probes
+
+
+def test_every_nested_object_in_the_catalogue_refuses_an_unknown_key():
+    """The bridge side of a misspelt nested key: every catalogue object schema that lists its
+    properties, at any depth, refuses a key it does not list, naming where."""
+    from godot_bridge.catalogue import load_catalogue
+
+    checked = 0
+    for tool in load_catalogue().tools.values():
+        for args, where in _nested_probes(tool.input_schema, ""):
+            with pytest.raises(ToolError) as exc:
+                validate_arguments(args, tool.input_schema)
+            assert exc.value.extra["param"] == where, (tool.name, args, exc.value.message)
+            checked += 1
+    assert checked > 60  # every nested object schema with properties (70 in the catalogue today)

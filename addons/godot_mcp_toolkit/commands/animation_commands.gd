@@ -169,20 +169,24 @@ static func _track_value(player: AnimationPlayer, track_path: NodePath, raw: Var
 		return _refuse("NOT_FOUND", ("The track's node %s is not in the scene (paths are relative to the player's "
 			+ "root_node)") % str(track_path).get_slice(":", 0))
 	var property := track_path.get_concatenated_subnames()
-	var entry := PropertyAccess.find_property(target, property)
-	if property.is_empty() or entry.is_empty():
-		return _refuse("INVALID_PARAMS", "%s has no property '%s'; track_path is node:property, e.g. Sprite:position"
-			% [target.name, property])
+	if property.is_empty():
+		return _refuse("INVALID_PARAMS", "track_path names no property: it is node:property, e.g. Sprite:position",
+			"Add the property after a colon, e.g. %s:position." % str(track_path))
+	var resolved := PropertyAccess.resolve(target, property)
+	if resolved.has("error"):
+		return _refuse("PROPERTY_NOT_FOUND", "%s; track_path is node:property, e.g. Sprite:position" % resolved["error"],
+			resolved["hint"])
+	var entry: Dictionary = resolved["entry"]
 	var value: Variant = Coerce.coerce_value(raw)
 	var problem := Coerce.error_of(value)
 	if not problem.is_empty():
-		return _refuse("INVALID_PARAMS", problem)
+		return _refuse("INVALID_VALUE", problem, PropertyAccess.value_hint(entry))
 	var wanted: int = entry["type"]
 	if wanted == TYPE_FLOAT and value is int:
 		value = float(value)
 	if wanted != TYPE_NIL and typeof(value) != wanted:
-		return _refuse("INVALID_PARAMS", "%s.%s is a %s; value is a %s" % [target.name, property,
-			type_string(wanted), type_string(typeof(value))])
+		return _refuse("INVALID_VALUE", "%s.%s is a %s; value is a %s" % [target.name, property,
+			type_string(wanted), type_string(typeof(value))], PropertyAccess.value_hint(entry))
 	return {"ok": true, "value": value}
 
 
@@ -193,5 +197,5 @@ static func _track_paths(animation: Animation) -> PackedStringArray:
 	return paths
 
 
-static func _refuse(code: String, message: String) -> Dictionary:
-	return {"ok": false, "error": ToolkitError.fail(code, message)}
+static func _refuse(code: String, message: String, hint: String = "") -> Dictionary:
+	return {"ok": false, "error": ToolkitError.fail(code, message, hint)}

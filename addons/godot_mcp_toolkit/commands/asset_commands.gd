@@ -15,6 +15,8 @@ const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.g
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/commands/files/file_bytes.gd")
 const AssetIndex := preload("res://addons/godot_mcp_toolkit/commands/asset/asset_index.gd")
+const FileSignature := preload("res://addons/godot_mcp_toolkit/commands/asset/file_signature.gd")
+const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/asset_commands.gd"
@@ -110,8 +112,7 @@ static func _list_filters(params: Dictionary) -> Dictionary:
 		extensions.append((item as String).trim_prefix(".").to_lower())
 	var wanted := _text(params, "class_filter", "")
 	if not wanted.is_empty() and not ClassDB.class_exists(wanted):
-		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "No engine class named '%s'" % wanted,
-			"class_filter takes an engine class such as Texture2D, PackedScene or Resource.")}
+		return {"ok": false, "error": ClassNames.unknown(wanted, "Resource")}
 	return {"ok": true, "prefix": checked["path"], "glob": _text(params, "name_glob", ""), "class": wanted,
 		"extensions": extensions, "limit": limit["limit"]}
 
@@ -204,6 +205,10 @@ static func _cmd_import(params: Dictionary, context: RefCounted) -> Dictionary:
 		result.merge({"bytes": (before as PackedByteArray).size(), "loadable": ResourceLoader.exists(dest)})
 		return ToolkitSuccess.ok(Idempotency.with_status(result, Idempotency.STATUS_RETURNED))
 	var data: PackedByteArray = source["data"]
+	# The editor imports by extension: bytes of another kind would be "created" and then not import.
+	var mismatch := FileSignature.check(dest, data)
+	if not mismatch.is_empty():
+		return ToolkitError.fail("INVALID_PARAMS", mismatch["error"], mismatch["hint"])
 	var error := FileBytes.write(dest, data)
 	if error != OK:
 		return FileBytes.write_failed(dest, error)

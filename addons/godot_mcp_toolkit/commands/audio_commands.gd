@@ -125,6 +125,9 @@ static func _add_effect(params: Dictionary, index: int, context: RefCounted) -> 
 	var spec: Variant = params.get("effect")
 	if not spec is Dictionary or not spec.get("type") is String:
 		return _invalid("add_effect needs effect {type: \"AudioEffectReverb\", properties?, index?, enabled?}")
+	var unknown := Params.reject_unknown_keys(spec, ["type", "properties", "index", "enabled"], "effect")
+	if not unknown.is_empty():
+		return unknown
 	var type: String = spec["type"]
 	if not ClassDB.class_exists(type) or not ClassDB.is_parent_class(type, "AudioEffect") \
 			or not ClassDB.can_instantiate(type):

@@ -8,6 +8,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const ClassMembers := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_members.gd")
+const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/classdb_commands.gd"
 const DEFAULT_INFO_LIMIT := 100
@@ -59,7 +60,7 @@ static func _describe(name: String, sections: Array, inherited: bool) -> Diction
 			"members": ClassMembers.of_engine(name, sections, inherited)}
 	var global := _global_classes().get(name, {}) as Dictionary
 	if global.is_empty():
-		return {"error": _unknown(name)}
+		return {"error": ClassNames.unknown(name)}
 	var path := str(global["path"])
 	var script := load(path) as Script if ResourceLoader.exists(path) else null
 	if script == null or String(script.get_instance_base_type()).is_empty():
@@ -110,7 +111,7 @@ static func _cmd_search(params: Dictionary, _context: RefCounted) -> Dictionary:
 		return _invalid("pattern and base_class must be text")
 	var globals := _global_classes()
 	if not (base as String).is_empty() and not ClassDB.class_exists(base) and not globals.has(base):
-		return _unknown(base)
+		return ClassNames.unknown(base)
 	var matches: Array[Dictionary] = []
 	for name: String in ClassDB.get_class_list():
 		if _matches(name, pattern) and (base == "" or ClassDB.is_parent_class(name, base)):
@@ -187,18 +188,6 @@ static func _page(params: Dictionary, default_limit: int) -> Dictionary:
 	if not Params.is_whole_number(limit) or int(limit) < 1 or int(limit) > MAX_LIMIT:
 		return {"error": _invalid("limit must be a whole number from 1 to %d" % MAX_LIMIT)}
 	return {"offset": int(offset), "limit": int(limit)}
-
-
-static func _unknown(name: String) -> Dictionary:
-	var close := PackedStringArray()
-	for candidate: String in ClassDB.get_class_list():
-		if candidate.to_lower().similarity(name.to_lower()) >= 0.75:
-			close.append(candidate)
-	var hint := "classdb_search with a pattern finds class names."
-	if not close.is_empty():
-		close.sort()
-		hint = "Did you mean %s? %s" % [", ".join(close.slice(0, 5)), hint]
-	return ToolkitError.fail("UNKNOWN_CLASS", "No engine or script class named %s" % name, hint)
 
 
 static func _invalid(text: String) -> Dictionary:

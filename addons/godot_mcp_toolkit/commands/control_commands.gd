@@ -52,7 +52,7 @@ static func _cmd_set_layout(params: Dictionary, context: RefCounted) -> Dictiona
 		return ToolkitError.fail("INVALID_PARAMS", "resize_mode must be keep_size or set_to_anchors")
 	var margins := _margins(params.get("margins", {}))
 	if margins.has("error"):
-		return ToolkitError.fail("INVALID_PARAMS", margins["error"])
+		return ToolkitError.fail("INVALID_PARAMS", margins["error"], margins.get("hint", ""))
 	var found := NodeTarget.find(context, params["node_path"])
 	if not found["ok"]:
 		return found["error"]
@@ -95,9 +95,10 @@ static func _cmd_set_layout(params: Dictionary, context: RefCounted) -> Dictiona
 static func _margins(value: Variant) -> Dictionary:
 	if not value is Dictionary:
 		return {"error": "margins must be an object like {left, top, right, bottom}"}
+	var unknown := Params.unknown_keys_message(value, EDGES, "margins")
+	if not unknown.is_empty():
+		return {"error": unknown, "hint": Params.unknown_keys_hint(value, EDGES)}
 	for key: Variant in value:
-		if not key in EDGES:
-			return {"error": "margins has an unknown edge '%s' (use left, top, right, bottom)" % str(key)}
 		if not Params.is_number(value[key]):
 			return {"error": "margins.%s must be a number" % key}
 	return {"value": value}

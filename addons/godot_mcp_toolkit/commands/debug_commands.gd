@@ -55,7 +55,7 @@ static func _cmd_set(params: Dictionary, context: RefCounted) -> Dictionary:
 		return guarded["error"]
 	var path: String = guarded["path"]
 	if path.get_extension().to_lower() != "gd":
-		return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "Breakpoints go in .gd files: %s" % path)
+		return FileGuard.wrong_extension("file_path", path, ["gd"])
 	var line: Variant = params["line"]
 	if not Params.is_whole_number(line) or int(line) < 1:
 		return ToolkitError.fail("INVALID_PARAMS", "line must be a whole number from 1")

@@ -18,6 +18,8 @@ const ALLOWED_PREFIXES := ["res://", "user://screenshots/"]
 const DEFAULT_WAIT_MS := 30000
 ## Frames to let the editor redraw after it had to be brought forward.
 const REDRAW_FRAMES := 3
+const HEADLESS_HINT := ("Screenshots need a display: start the editor with a window (editor_launch without "
+	+ "headless), on a machine without a screen under a virtual one (xvfb-run godot --editor --path <project>).")
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -39,6 +41,9 @@ static func _cmd_screenshot(params: Dictionary, context: RefCounted) -> Dictiona
 	var force: Variant = params.get("force_foreground_editor", false)
 	if not force is bool:
 		return ToolkitError.fail("INVALID_PARAMS", "force_foreground_editor must be true or false")
+	if context.is_headless():
+		return ToolkitError.fail("HEADLESS_UNSUPPORTED", "The editor runs headless (no display): it draws no "
+			+ "viewport, so there is nothing to capture", HEADLESS_HINT)
 	var root: Node = context.scene_root()
 	var focus: Node = null
 	if params.has("node_path"):
@@ -50,9 +55,6 @@ static func _cmd_screenshot(params: Dictionary, context: RefCounted) -> Dictiona
 		focus = found["node"]
 	elif root == null:
 		return ToolkitError.fail("NO_SCENE", "No scene is open in the editor", "Open a scene with scene_open first.")
-	if DisplayServer.get_name() == "headless":
-		return ToolkitError.fail("HEADLESS_UNSUPPORTED", "A headless editor draws no viewport",
-			"Run the editor with a window to take screenshots.")
 	var prepared: Dictionary = context.prepare_viewport(force)
 	if not prepared["ok"]:
 		return _unavailable(force)

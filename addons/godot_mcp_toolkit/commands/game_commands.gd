@@ -17,6 +17,7 @@ const IF_RUNNING := ["return", "fail"]
 const SCENE_EXTENSIONS := ["tscn", "scn"]
 const MAIN_SCENE_SETTING := "application/run/main_scene"
 const START_TIMEOUT_MS := 60000
+const HEADLESS_ARG := "--headless"
 
 
 ## `scripts_root` is the folder compiled before launch (tests point it at a scratch folder).
@@ -58,16 +59,25 @@ static func _cmd_start(params: Dictionary, context: RefCounted, scripts_root: St
 		failure["errors"] = compiled["errors"]
 		failure["truncated"] = compiled["truncated"]
 		return _with_unreachable(failure, compiled)
-	var error: Error = context.play_scene(target["play"])
+	# An editor without a display starts its game without one too: it could not open a window either.
+	var headless: bool = context.is_headless()
+	var extra := PackedStringArray([HEADLESS_ARG]) if headless else PackedStringArray()
+	var error: Error = await context.play_scene(target["play"], extra)
 	if error != OK:
 		return ToolkitError.fail("INVALID_STATE", "The editor did not start %s (%s)" % [target["path"], error_string(error)])
 	var result := {"status": "started", "scene_path": target["path"], "scripts_checked": compiled["checked"],
-		"wait_for_runtime": checked["wait_for_runtime"]}
+		"wait_for_runtime": checked["wait_for_runtime"], "headless": headless}
 	_with_unreachable(result, compiled)
 	if compiled["truncated"]:
 		result["truncated"] = true
+	var hints := PackedStringArray()
+	if headless:
+		hints.append(("The editor runs headless, so the game was started with %s: no window, so no "
+			+ "runtime_screenshot; everything else works.") % HEADLESS_ARG)
 	if not checked["wait_for_runtime"]:
-		result["hint"] = "Not waiting for the game: runtime tools answer GAME_NOT_RUNNING until it has connected."
+		hints.append("Not waiting for the game: runtime tools answer GAME_NOT_RUNNING until it has connected.")
+	if not hints.is_empty():
+		result["hint"] = " ".join(hints)
 	return ToolkitSuccess.ok(result)
 
 
@@ -119,8 +129,8 @@ static func _target_scene(raw: Variant, context: RefCounted) -> Dictionary:
 	var guarded := FileGuard.check(wanted)
 	if not guarded["ok"]:
 		return {"error": guarded["error"]}
-	if not (guarded["path"] as String).get_extension() in SCENE_EXTENSIONS:
-		return {"error": ToolkitError.fail("INVALID_PATH", "scene_path must be a .tscn or .scn scene: %s" % wanted)}
+	if not (guarded["path"] as String).get_extension().to_lower() in SCENE_EXTENSIONS:
+		return {"error": FileGuard.wrong_extension("scene_path", guarded["path"], SCENE_EXTENSIONS)}
 	return _existing(guarded["path"], guarded["path"])
 
 

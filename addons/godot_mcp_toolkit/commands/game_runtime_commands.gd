@@ -44,6 +44,11 @@ static func register(registry: RefCounted, context: RefCounted, log_file: String
 
 
 static func _cmd_screenshot(params: Dictionary, context: RefCounted) -> Dictionary:
+	if context.is_headless():
+		return ToolkitError.fail("HEADLESS_UNSUPPORTED", "The game runs headless (no display): it draws nothing, "
+			+ "so there is no frame to capture", "Screenshots need a game with a window: an editor started "
+			+ "headless starts its game headless too. Read state with runtime_get_node_state instead, or run "
+			+ "the editor with a window (under xvfb-run on a machine without a screen).")
 	# The keys the capture reads, named here so the catalogue drift check sees them handled.
 	var wanted := {}
 	for key: String in ["image_detail", "image_response_mode", "save_path", "force_foreground_game"]:

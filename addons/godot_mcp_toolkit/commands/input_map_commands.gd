@@ -83,7 +83,7 @@ static func _cmd_event(params: Dictionary, context: RefCounted) -> Dictionary:
 			"Pass event like {\"type\": \"key\", \"keycode\": \"SPACE\"}.")
 	var built := InputEvents.from_json(params["event"])
 	if not built["ok"]:
-		return ToolkitError.fail("INVALID_PARAMS", built["error"])
+		return ToolkitError.fail("INVALID_PARAMS", built["error"], built["hint"])
 	var name: String = params["name"]
 	var key := PREFIX + name
 	if not ProjectSettings.has_setting(key):

@@ -112,6 +112,9 @@ static func _outline(raw: Variant, where: String) -> Dictionary:
 		return _bad("%s must be an array of 3..%d {x, y} points" % [where, MAX_OUTLINE_POINTS])
 	var points := PackedVector2Array()
 	for i: int in (raw as Array).size():
+		var unknown := Args.keys(raw[i], ["x", "y", Args.TAG_KEY], "%s[%d]" % [where, i])
+		if not unknown.is_empty():
+			return unknown
 		var read := Args.vector2({"p": raw[i]}, "p", Vector2.ZERO)
 		if read.has("error"):
 			return _bad("%s[%d] must be {x, y} numbers" % [where, i])

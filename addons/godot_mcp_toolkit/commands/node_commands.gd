@@ -102,6 +102,10 @@ static func _set_batch(batch: Variant, context: RefCounted) -> Dictionary:
 				or Params.require(item, ["node_path", "property"]).size() > 0:
 			return ToolkitError.fail("INVALID_PARAMS", "batch[%d] must be an object with node_path, property and value" % index,
 				"Nothing was set; fix that item and resend the batch.")
+		var unknown := Params.reject_unknown_keys(item, ["node_path", "property", "value", "make_unique"],
+			"batch[%d]" % index)
+		if not unknown.is_empty():
+			return unknown
 	var outcome := _set_items(batch, context)
 	if not outcome["ok"]:
 		return outcome["error"]
@@ -385,6 +389,9 @@ static func _group_items(entries: Variant, context: RefCounted) -> Dictionary:
 		var where := "entries[%d]" % index if (entries as Array).size() > 1 else "the call"
 		if not entry is Dictionary or not entry.get("group") is String or (entry["group"] as String).strip_edges().is_empty():
 			return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "%s needs group as a non-empty string" % where)}
+		var unknown := Params.reject_unknown_keys(entry, ["node_path", "group"], where)
+		if not unknown.is_empty():
+			return {"ok": false, "error": unknown}
 		if not entry.get("node_path") is String:
 			return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "%s needs node_path as a string" % where)}
 		var found := NodeTarget.find(context, entry["node_path"])

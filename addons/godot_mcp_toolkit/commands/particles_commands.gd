@@ -136,6 +136,9 @@ static func _range(params: Dictionary, key: String) -> Dictionary:
 	var raw: Variant = params[key]
 	if raw is int or raw is float:
 		return {"value": [float(raw), float(raw)]}
+	var unknown := Args.keys(raw, ["min", "max"], key)
+	if not unknown.is_empty():
+		return unknown
 	var read := Args.collect([["min", Args.number(raw if raw is Dictionary else {}, "min", NAN)],
 		["max", Args.number(raw if raw is Dictionary else {}, "max", NAN)]])
 	if read.has("error") or is_nan(read["values"]["min"]) or is_nan(read["values"]["max"]) or (
@@ -150,16 +153,26 @@ static func _gradient(raw: Variant) -> Dictionary:
 		return _load(raw, "Gradient", "color_ramp")
 	if not raw is Dictionary or not (raw as Dictionary).get("points") is Array or (raw["points"] as Array).is_empty():
 		return _bad("color_ramp must be a res:// Gradient path or {points: [{offset, color}], interpolation}")
+	var unknown := Args.keys(raw, ["points", "interpolation"], "color_ramp")
+	if not unknown.is_empty():
+		return unknown
 	var gradient := Gradient.new()
 	var offsets := PackedFloat32Array()
 	var colors := PackedColorArray()
-	for point: Variant in raw["points"]:
+	for i: int in (raw["points"] as Array).size():
+		var point: Variant = raw["points"][i]
+		var label := "color_ramp.points[%d]" % i
+		var point_keys := Args.keys(point, ["offset", "color"], label)
+		if not point_keys.is_empty():
+			return point_keys
 		var offset := Args.number(point if point is Dictionary else {}, "offset", NAN, 0.0, 1.0)
-		var color: Variant = Args.parse_color(point.get("color") if point is Dictionary else null)
-		if offset.has("error") or is_nan(offset["value"]) or color == null:
+		var color := Args.color_value(point.get("color") if point is Dictionary else null, label + ".color")
+		if color.has("error") and point is Dictionary and (point as Dictionary).has("color"):
+			return color
+		if offset.has("error") or is_nan(offset["value"]) or color.has("error"):
 			return _bad("color_ramp.points entries must be {offset (0..1), color {r, g, b, a}}")
 		offsets.append(offset["value"])
-		colors.append(color)
+		colors.append(color["value"])
 	gradient.offsets = offsets
 	gradient.colors = colors
 	var mode := Args.choice(raw, "interpolation", "linear", INTERPOLATION.keys())
@@ -175,8 +188,15 @@ static func _curve(raw: Variant, key: String) -> Dictionary:
 		return _load(raw, "Curve", key)
 	if not raw is Dictionary or not (raw as Dictionary).get("points") is Array or (raw["points"] as Array).is_empty():
 		return _bad("%s must be a res:// Curve path or {points: [{x, y}]}" % key)
+	var unknown := Args.keys(raw, ["points"], key)
+	if not unknown.is_empty():
+		return unknown
 	var curve := Curve.new()
-	for point: Variant in raw["points"]:
+	for i: int in (raw["points"] as Array).size():
+		var point: Variant = raw["points"][i]
+		var point_keys := Args.keys(point, ["x", "y", Args.TAG_KEY], "%s.points[%d]" % [key, i])
+		if not point_keys.is_empty():
+			return point_keys
 		var read := Args.vector2({"p": point}, "p", Vector2(NAN, NAN))
 		if read.has("error") or read["value"].x < 0.0 or read["value"].x > 1.0:
 			return _bad("%s.points entries must be {x (0..1), y}" % key)

@@ -112,13 +112,16 @@ static func _points(params: Dictionary) -> Dictionary:
 		var point: Variant = raw[i]
 		if not point is Dictionary or not (point as Dictionary).has("position"):
 			return _bad("points[%d] must be an object with position {x, y}" % i)
+		var unknown := Args.keys(point, ["position", "in_handle", "out_handle"], "points[%d]" % i)
+		if not unknown.is_empty():
+			return unknown
 		var read := Args.collect([
 			["position", Args.vector2(point, "position", Vector2.ZERO)],
 			["in", Args.vector2(point, "in_handle", Vector2.ZERO)],
 			["out", Args.vector2(point, "out_handle", Vector2.ZERO)],
 		])
 		if read.has("error"):
-			return _bad("points[%d].%s" % [i, read["error"]["error"]])
+			return Args.nested("points[%d]" % i, read)
 		list.append([read["values"]["position"], read["values"]["in"], read["values"]["out"]])
 	return {"value": list}
 

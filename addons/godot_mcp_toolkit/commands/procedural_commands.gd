@@ -128,13 +128,16 @@ static func _gradient_points(params: Dictionary, required: bool) -> Dictionary:
 		var point: Variant = raw[i]
 		if not point is Dictionary or not (point as Dictionary).has_all(["offset", "color"]):
 			return _bad("points[%d] must be {offset, color}" % i)
+		var unknown := Args.keys(point, ["offset", "color"], "points[%d]" % i)
+		if not unknown.is_empty():
+			return unknown
 		var offset := Args.number(point, "offset", 0.0, 0.0, 1.0)
 		if offset.has("error"):
 			return _bad("points[%d].offset must be a number from 0 to 1" % i)
-		var color: Variant = Args.parse_color(point["color"])
-		if color == null:
-			return _bad("points[%d].color must be {r, g, b, a} (0..1), [r, g, b, a] or a color name" % i)
-		list.append([offset["value"], color])
+		var color := Args.color_value(point["color"], "points[%d].color" % i)
+		if color.has("error"):
+			return color
+		list.append([offset["value"], color["value"]])
 	return {"value": list}
 
 
@@ -210,6 +213,10 @@ static func _curve_points(params: Dictionary, low: float, high: float, required:
 		var point: Variant = raw[i]
 		if not point is Dictionary:
 			return _bad("points[%d] must be an object with position {x, y}" % i)
+		var unknown := Args.keys(point, ["position", "left_tangent", "right_tangent", "left_mode", "right_mode"],
+			"points[%d]" % i)
+		if not unknown.is_empty():
+			return unknown
 		var read := Args.collect([
 			["position", Args.vector2(point, "position", Vector2(NAN, NAN))],
 			["left", Args.number(point, "left_tangent", 0.0)], ["right", Args.number(point, "right_tangent", 0.0)],
@@ -217,7 +224,7 @@ static func _curve_points(params: Dictionary, low: float, high: float, required:
 			["right_mode", Args.choice(point, "right_mode", "free", TANGENT_MODES.keys())],
 		])
 		if read.has("error"):
-			return _bad("points[%d]: %s" % [i, read["error"]["error"]])
+			return Args.nested("points[%d]" % i, read)
 		var values: Dictionary = read["values"]
 		var position: Vector2 = values["position"]
 		if is_nan(position.x) or position.x < 0.0 or position.x > 1.0 or position.y < low or position.y > high:

@@ -11,6 +11,7 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
 const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
@@ -136,8 +137,7 @@ static func _write_target(params: Dictionary) -> Dictionary:
 		return checked
 	var path: String = checked["path"]
 	if not path.get_extension().to_lower() in RESOURCE_EXTENSIONS:
-		return {"ok": false, "error": ToolkitError.fail("INVALID_PATH",
-			"%s is not a resource file name: use .tres (text) or .res (binary)" % path)}
+		return {"ok": false, "error": FileGuard.wrong_extension("file_path", path, RESOURCE_EXTENSIONS)}
 	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
 		return {"ok": false, "error": ToolkitError.fail("PARENT_NOT_FOUND",
 			"The folder %s does not exist" % path.get_base_dir(), "Create it first with folder_create.")}
@@ -161,8 +161,7 @@ static func _target_resource(path: String, type: Variant) -> Dictionary:
 		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS",
 			"type is required to create %s (no file there yet)" % path, "Pass a Resource class name, e.g. \"Gradient\".")}
 	if not ClassDB.class_exists(type):
-		return {"ok": false, "error": ToolkitError.fail("INVALID_CLASS", "No engine class named '%s'" % type,
-			"classdb_search finds class names.")}
+		return {"ok": false, "error": ClassNames.unknown(type, "Resource")}
 	if not ClassDB.is_parent_class(type, "Resource"):
 		return {"ok": false, "error": ToolkitError.fail("NOT_A_RESOURCE", "%s is not a Resource class" % type)}
 	if not ClassDB.can_instantiate(type):
@@ -194,6 +193,6 @@ static func _first_failure(written: Dictionary) -> Dictionary:
 				failure["error"] = "%s (and %d more refused; nothing was written)" % [failure["error"], count - 1]
 			else:
 				failure["error"] = "%s (nothing was written)" % failure["error"]
-			# resource.write's codes have no PROPERTY_NOT_FOUND / INVALID_VALUE: both are bad params.
-			return ToolkitError.fail("INVALID_PARAMS", failure["error"], str(failure.get("hint", "")))
+			# The same code node.set_property gives the same mistake (contract C4).
+			return failure
 	return ToolkitError.fail("INVALID_PARAMS", "A property was refused (nothing was written)")

@@ -158,7 +158,7 @@ static func _load_scene(value: String, context: RefCounted) -> Dictionary:
 		return {"error": verdict["error"]}
 	var path: String = verdict["path"]
 	if not path.get_extension().to_lower() in SCENE_EXTENSIONS:
-		return {"error": ToolkitError.fail("INVALID_PATH", "scene_path must end in .tscn or .scn: %s" % path)}
+		return {"error": FileGuard.wrong_extension("scene_path", path, SCENE_EXTENSIONS)}
 	if not FileAccess.file_exists(path):
 		return {"error": ToolkitError.fail("NOT_FOUND", "No scene at %s" % path, "Create it with scene_create first.")}
 	if path == context.edited_scene_path():

@@ -238,7 +238,8 @@ static func _apply_initial(root: Node, node: Node, params: Dictionary) -> Dictio
 		if node is Control:
 			var layout := PropertyAccess.write(node, "layout_mode", int(params["layout_mode"]))
 			if layout["status"] == PropertyAccess.STATUS_FAILED:
-				(outcome["properties_failed"] as Array).append({"name": "layout_mode", "error": layout["error"]})
+				(outcome["properties_failed"] as Array).append({"name": "layout_mode", "error": layout["error"],
+					"hint": layout["hint"]})
 			elif layout.has("warning"):
 				warnings.append(layout["warning"])
 		else:

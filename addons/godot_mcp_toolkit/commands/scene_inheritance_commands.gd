@@ -80,9 +80,9 @@ static func _paths(file_path: String, base_scene: String) -> Dictionary:
 	var path: String = checked["path"]
 	var base: String = checked["base"]
 	if path.get_extension().to_lower() != "tscn":
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "file_path must end in .tscn: %s" % path)}
+		return {"error": FileGuard.wrong_extension("file_path", path, ["tscn"])}
 	if not base.get_extension().to_lower() in BASE_EXTENSIONS:
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "base_scene must be a .tscn or .scn: %s" % base)}
+		return {"error": FileGuard.wrong_extension("base_scene", base, BASE_EXTENSIONS)}
 	if path == base:
 		return {"error": ToolkitError.fail("INVALID_PARAMS", "A scene cannot inherit itself: %s" % path)}
 	if not FileAccess.file_exists(base):

@@ -8,6 +8,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
+const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
@@ -226,7 +227,7 @@ static func _committed(context: RefCounted, path: String, text: String, previous
 static func _cmd_check(params: Dictionary, _context: RefCounted) -> Dictionary:
 	var path := str(params.get("file_path", ""))
 	if path.get_extension().to_lower() != "gd":
-		return ToolkitError.fail("INVALID_PARAMS", "script_check parses GDScript (.gd) files only, got '%s'" % path)
+		return FileGuard.wrong_extension("file_path", path, ["gd"])
 	var read := _readable(params)
 	if not read["ok"]:
 		return read["error"]

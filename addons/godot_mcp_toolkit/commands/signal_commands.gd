@@ -42,7 +42,9 @@ static func _cmd_list(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not found["ok"]:
 		return found["error"]
 	var node: Node = found["node"]
-	var with_connections := bool(params.get("include_connections", false))
+	var with_connections: Variant = params.get("include_connections", false)
+	if not with_connections is bool:
+		return ToolkitError.fail("INVALID_PARAMS", "include_connections must be true or false")
 	var script_signals := _script_signal_names(node)
 	var signals: Array[Dictionary] = []
 	for info: Dictionary in node.get_signal_list():

@@ -71,6 +71,10 @@ static func _cmd_from_spritesheet(params: Dictionary, context: RefCounted) -> Di
 	if sheet.has("error"):
 		return sheet["error"]
 	var size: Variant = params.get("frame_size")
+	if size is Dictionary:
+		var unknown := Params.reject_unknown_keys(size, ["x", "y", "type"], "frame_size")
+		if not unknown.is_empty():
+			return unknown
 	if not size is Dictionary or not Params.is_whole_number(size.get("x")) or not Params.is_whole_number(size.get("y")) \
 			or int(size["x"]) <= 0 or int(size["y"]) <= 0:
 		return ToolkitError.fail("INVALID_PARAMS", "frame_size must be {x, y} with whole numbers above 0")

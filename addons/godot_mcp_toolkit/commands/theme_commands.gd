@@ -4,11 +4,14 @@ extends RefCounted
 ## constant, font, font_size, icon, stylebox per control type; a null value clears the item). The
 ## whole batch is checked before anything changes, applied to a working copy, then saved and
 ## recorded for undo (commands/world/resource_file.gd): all of it lands or none of it does.
+## An item the control class does not read (Button's "font_colour") is still stored (a script may
+## ask for it by name) but answered with a warning naming the item the class has.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const Args := preload("res://addons/godot_mcp_toolkit/commands/world/args.gd")
+const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const ResourceFile := preload("res://addons/godot_mcp_toolkit/commands/world/resource_file.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/theme_commands.gd"
@@ -54,6 +57,11 @@ static func _cmd_edit(params: Dictionary, context: RefCounted) -> Dictionary:
 		return opened["error"]
 	var theme: Theme = opened["work"]
 	var applied: Array = []
+	var warnings: Array = []
+	for index: int in planned.size():
+		var warning := _item_warning(planned[index], theme, index)
+		if not warning.is_empty():
+			warnings.append(warning)
 	for edit: Dictionary in planned:
 		var data_type: int = DATA_TYPES[edit["property_type"]]
 		if edit["value"] == null:
@@ -65,8 +73,53 @@ static func _cmd_edit(params: Dictionary, context: RefCounted) -> Dictionary:
 	var saved := ResourceFile.commit(opened, path, context, "Edit theme %s" % path.get_file())
 	if not saved.is_empty():
 		return saved
-	return ToolkitSuccess.ok({"path": path, "created": opened["created"], "applied": applied,
-		"type_names": Array(theme.get_type_list())})
+	var result := {"path": path, "created": opened["created"], "applied": applied,
+		"type_names": Array(theme.get_type_list())}
+	if not warnings.is_empty():
+		result["warnings"] = warnings
+	return ToolkitSuccess.ok(result)
+
+
+## "" when the control class `edit` names reads that item (per Godot's default theme, which
+## defines every item a built-in control reads), else what is wrong and the close name. A
+## type_name that is no engine class (a custom type) is checked through its variation base.
+static func _item_warning(edit: Dictionary, theme: Theme, index: int) -> String:
+	var type_name: String = edit["type_name"]
+	var control_class := type_name
+	if not ClassDB.class_exists(control_class):
+		control_class = String(theme.get_type_variation_base(type_name))
+		if not ClassDB.class_exists(control_class):
+			return ""
+	var default_theme := ThemeDB.get_default_theme()
+	var name: String = edit["property"]
+	var kind: String = edit["property_type"]
+	var own := _items_read(default_theme, control_class, DATA_TYPES[kind])
+	if name in own:
+		return ""
+	var where := "edits[%d]: %s" % [index, type_name]
+	for other: String in PROPERTY_TYPES:
+		if other != kind and name in _items_read(default_theme, control_class, DATA_TYPES[other]):
+			return "%s reads '%s' as a %s item, not a %s; it was stored as a %s and %s nodes will not use it" % [
+				where, name, other, kind, kind, control_class]
+	if own.is_empty():
+		return "%s reads no %s items; '%s' was stored but %s nodes will not use it" % [where, kind, name, control_class]
+	var close := Params.closest(name, own)
+	return "%s has no %s item '%s'%s; it was stored, but %s nodes will not use it (theirs: %s)" % [
+		where, kind, name, " (did you mean %s?)" % close if not close.is_empty() else "", control_class,
+		", ".join(PackedStringArray(own))]
+
+
+## The names of `data_type` items `control_class` and the classes it derives from read.
+static func _items_read(default_theme: Theme, control_class: String, data_type: int) -> Array:
+	var names: Array = []
+	var current := control_class
+	while not current.is_empty():
+		for item: String in default_theme.get_theme_item_list(data_type, current):
+			if not item in names:
+				names.append(item)
+		current = String(ClassDB.get_parent_class(current))
+	names.sort()
+	return names
 
 
 ## One edit checked and turned into {type_name, property_type, property, value (null = clear)}.
@@ -75,12 +128,15 @@ static func _plan(raw: Variant, i: int) -> Dictionary:
 	if not raw is Dictionary:
 		return _bad("%s must be an object {type_name, property_type, property, value}" % where)
 	var edit: Dictionary = raw
+	var unknown := Args.keys(edit, ["type_name", "property_type", "property", "value"], where)
+	if not unknown.is_empty():
+		return unknown
 	for key: String in ["type_name", "property"]:
 		if not edit.get(key) is String or (edit[key] as String).is_empty():
 			return _bad("%s.%s must be a non-empty string" % [where, key])
 	var kind := Args.choice(edit, "property_type", "", PROPERTY_TYPES)
 	if kind.has("error"):
-		return _bad("%s.%s" % [where, kind["error"]["error"]])
+		return Args.nested(where, kind)
 	if not edit.has("value"):
 		return _bad("%s.value is required (null clears the item)" % where)
 	var planned := {"type_name": edit["type_name"], "property_type": kind["value"], "property": edit["property"],
@@ -97,9 +153,7 @@ static func _plan(raw: Variant, i: int) -> Dictionary:
 static func _value(kind: String, raw: Variant, where: String) -> Dictionary:
 	match kind:
 		"color":
-			var color: Variant = Args.parse_color(raw)
-			return _bad("%s.value must be a color ({r,g,b,a}, [r,g,b,a], name or hex)" % where) if color == null else {
-				"value": color}
+			return Args.color_value(raw, where + ".value")
 		"constant", "font_size":
 			var number := Args.integer({"value": raw}, "value", 0, 0 if kind == "font_size" else -100000, 100000)
 			return _bad("%s.%s" % [where, number["error"]["error"]]) if number.has("error") else number
@@ -128,6 +182,10 @@ static func _loaded(kind: String, raw: Variant, where: String) -> Dictionary:
 ## A StyleBoxFlat from {bg_color, border_color, border_width, corner_radius, content_margin}, or
 ## {"type": "StyleBoxEmpty"}.
 static func _stylebox(spec: Dictionary, where: String) -> Dictionary:
+	var unknown := Args.keys(spec, ["type", "bg_color", "border_color", "border_width", "corner_radius",
+		"content_margin"], where + ".value")
+	if not unknown.is_empty():
+		return unknown
 	var type_name: Variant = spec.get("type", "StyleBoxFlat")
 	if type_name == "StyleBoxEmpty":
 		return {"value": StyleBoxEmpty.new()}
@@ -141,7 +199,7 @@ static func _stylebox(spec: Dictionary, where: String) -> Dictionary:
 		["margin", Args.number(spec, "content_margin", -1.0, -1.0, 10000.0)],
 	])
 	if read.has("error"):
-		return _bad("%s.value.%s" % [where, read["error"]["error"]])
+		return Args.nested(where + ".value", read)
 	var values: Dictionary = read["values"]
 	var box := StyleBoxFlat.new()
 	box.bg_color = values["bg"]

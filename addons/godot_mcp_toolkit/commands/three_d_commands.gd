@@ -125,6 +125,9 @@ static func _material(raw: Variant) -> Dictionary:
 	if not raw is Dictionary:
 		return _bad("material must be an object {type, albedo_color, metallic, roughness}")
 	var spec: Dictionary = raw
+	var unknown := Args.keys(spec, ["type", "albedo_color", "metallic", "roughness"], "material")
+	if not unknown.is_empty():
+		return unknown
 	if spec.get("type", "StandardMaterial3D") != "StandardMaterial3D":
 		return _bad("material.type must be StandardMaterial3D (the only kind made here)")
 	var read := Args.collect([
@@ -133,7 +136,7 @@ static func _material(raw: Variant) -> Dictionary:
 		["roughness", Args.number(spec, "roughness", 1.0, 0.0, 1.0)],
 	])
 	if read.has("error"):
-		return _bad("material.%s" % read["error"]["error"])
+		return Args.nested("material", read)
 	var material := StandardMaterial3D.new()
 	material.albedo_color = read["values"]["albedo"]
 	material.metallic = read["values"]["metallic"]
@@ -172,6 +175,9 @@ static func _sky(environment: Environment, raw: Variant) -> Dictionary:
 	if not raw is Dictionary:
 		return _bad("sky must be an object {type, sky_top_color, sky_horizon_color, ground_bottom_color}")
 	var spec: Dictionary = raw
+	var unknown := Args.keys(spec, ["type", "sky_top_color", "sky_horizon_color", "ground_bottom_color"], "sky")
+	if not unknown.is_empty():
+		return unknown
 	if spec.get("type", "procedural") != "procedural":
 		return _bad("sky.type must be 'procedural' (a ProceduralSkyMaterial; the only kind made here)")
 	var sky_material := ProceduralSkyMaterial.new()
@@ -181,7 +187,7 @@ static func _sky(environment: Environment, raw: Variant) -> Dictionary:
 		["ground", Args.color(spec, "ground_bottom_color", sky_material.ground_bottom_color)],
 	])
 	if read.has("error"):
-		return _bad("sky.%s" % read["error"]["error"])
+		return Args.nested("sky", read)
 	sky_material.sky_top_color = read["values"]["top"]
 	sky_material.sky_horizon_color = read["values"]["horizon"]
 	sky_material.ground_bottom_color = read["values"]["ground"]
@@ -197,11 +203,14 @@ static func _ambient(environment: Environment, raw: Variant) -> Dictionary:
 		return {}
 	if not raw is Dictionary:
 		return _bad("ambient_light must be an object {color, energy}")
+	var unknown := Args.keys(raw, ["color", "energy"], "ambient_light")
+	if not unknown.is_empty():
+		return unknown
 	var read := Args.collect([
 		["color", Args.color(raw, "color", Color.WHITE)], ["energy", Args.number(raw, "energy", 1.0, 0.0, 16.0)],
 	])
 	if read.has("error"):
-		return _bad("ambient_light.%s" % read["error"]["error"])
+		return Args.nested("ambient_light", read)
 	environment.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
 	environment.ambient_light_color = read["values"]["color"]
 	environment.ambient_light_energy = read["values"]["energy"]
@@ -213,12 +222,15 @@ static func _fog(environment: Environment, raw: Variant) -> Dictionary:
 		return {}
 	if not raw is Dictionary:
 		return _bad("fog must be an object {enabled, color, density}")
+	var unknown := Args.keys(raw, ["enabled", "color", "density"], "fog")
+	if not unknown.is_empty():
+		return unknown
 	var read := Args.collect([
 		["enabled", Args.boolean(raw, "enabled", true)], ["color", Args.color(raw, "color", environment.fog_light_color)],
 		["density", Args.number(raw, "density", environment.fog_density, 0.0, 1.0)],
 	])
 	if read.has("error"):
-		return _bad("fog.%s" % read["error"]["error"])
+		return Args.nested("fog", read)
 	environment.fog_enabled = read["values"]["enabled"]
 	environment.fog_light_color = read["values"]["color"]
 	environment.fog_density = read["values"]["density"]

@@ -15,6 +15,11 @@ const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/tilemap_commands.gd"
 const READ_CAP := 2000
 ## Cells one set_cells call may touch (cells plus every cell of every region).
 const WRITE_CAP := 10000
+## The keys a cell and a region read besides their position (x, y) and size (width, height).
+const TILE_KEYS := ["source_id", "atlas_x", "atlas_y", "alternative"]
+const RECT_KEYS := ["x", "y", "width", "height"]
+const CELL_SHAPE := ("A cell is {x, y, source_id, atlas_x, atlas_y, alternative} (source_id -1 erases); "
+	+ "a region adds width and height.")
 const REGION_SCHEMA := {
 	"type": "object", "required": ["x", "y", "width", "height"],
 	"properties": {"x": {"type": "integer"}, "y": {"type": "integer"}, "width": {"type": "integer"},
@@ -114,6 +119,9 @@ static func _read_region(value: Variant, node: Node) -> Dictionary:
 	if value == null:
 		# The legacy TileMap's used rect spans all its layers: still a superset of this one.
 		return {"rect": node.call("get_used_rect")}
+	var unknown := _unknown_keys(value, RECT_KEYS, "region")
+	if not unknown.is_empty():
+		return unknown
 	var parsed := _rect(value, "region")
 	if parsed.has("error"):
 		return parsed
@@ -190,6 +198,9 @@ static func _plan(cells: Array, regions: Array, tile_set: TileSet) -> Dictionary
 	for index: int in regions.size():
 		var label := "regions[%d]" % index
 		var region: Variant = regions[index]
+		var unknown := _unknown_keys(region, RECT_KEYS + TILE_KEYS, label)
+		if not unknown.is_empty():
+			return unknown
 		var rect := _rect(region, label)
 		if rect.has("error"):
 			return rect
@@ -206,7 +217,10 @@ static func _plan(cells: Array, regions: Array, tile_set: TileSet) -> Dictionary
 		var label := "cells[%d]" % index
 		var cell: Variant = cells[index]
 		if not cell is Dictionary or not Params.is_whole_number(cell.get("x")) or not Params.is_whole_number(cell.get("y")):
-			return {"error": ToolkitError.fail("INVALID_PARAMS", "%s needs whole-number x and y" % label)}
+			return {"error": ToolkitError.fail("INVALID_PARAMS", "%s needs whole-number x and y" % label, CELL_SHAPE)}
+		var unknown := _unknown_keys(cell, ["x", "y"] + TILE_KEYS, label)
+		if not unknown.is_empty():
+			return unknown
 		var tile := _tile(cell, label, tile_set)
 		if tile.has("error"):
 			return tile
@@ -215,6 +229,18 @@ static func _plan(cells: Array, regions: Array, tile_set: TileSet) -> Dictionary
 		if writes.size() > WRITE_CAP:
 			return _too_many()
 	return {"writes": writes}
+
+
+## {} or {"error"} naming keys a cell or region does not read: a misspelt "atlas" would otherwise
+## leave atlas_x/atlas_y at 0 and paint another tile than the one meant.
+static func _unknown_keys(entry: Variant, accepted: Array, label: String) -> Dictionary:
+	if not entry is Dictionary:
+		return {}
+	var message := Params.unknown_keys_message(entry, accepted, label)
+	if message.is_empty():
+		return {}
+	return {"error": ToolkitError.fail("INVALID_PARAMS", message,
+		"%s %s" % [Params.unknown_keys_hint(entry, accepted), CELL_SHAPE])}
 
 
 static func _too_many() -> Dictionary:

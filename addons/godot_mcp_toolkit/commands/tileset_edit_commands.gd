@@ -9,12 +9,21 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
+const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const ResourceFile := preload("res://addons/godot_mcp_toolkit/commands/resources/resource_file.gd")
 const TileSetAccess := preload("res://addons/godot_mcp_toolkit/commands/tileset/tileset_access.gd")
 const TileEdits := preload("res://addons/godot_mcp_toolkit/commands/tileset/tile_edits.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/tileset_edit_commands.gd"
 const EDITS_PATH := "res://addons/godot_mcp_toolkit/commands/tileset/tile_edits.gd"
+## The keys every tiles[] entry reads, and what each kind reads besides (tile_edits.gd apply_<kind>).
+const TILE_KEYS := ["atlas_x", "atlas_y", "alternative"]
+const KIND_KEYS := {
+	"physics": ["physics_layer", "physics_polygon"], "navigation": ["navigation_layer", "navigation_polygon"],
+	"terrain": ["terrain_set", "terrain", "terrain_peering"],
+	"visuals": ["occlusion_layer", "occlusion_polygon", "probability", "z_index", "modulate", "animation"],
+	"custom_data": ["custom_data"],
+}
 const SCHEMA := {"type": "object", "required": ["file_path", "tiles"], "properties": {
 	"file_path": {"type": "string"}, "source_id": {"type": "integer"},
 	"tiles": {"type": "array", "items": {"type": "object"}}}}
@@ -76,6 +85,10 @@ static func _edit(params: Dictionary, context: RefCounted, kind: String) -> Dict
 	var summaries: Array = []
 	for index: int in (tiles as Array).size():
 		var label := "tiles[%d]" % index
+		if tiles[index] is Dictionary:
+			var unknown := Params.reject_unknown_keys(tiles[index], TILE_KEYS + KIND_KEYS[kind], label)
+			if not unknown.is_empty():
+				return unknown
 		var found := TileSetAccess.tile(source, tiles[index], label)
 		if found.has("error"):
 			return found["error"]

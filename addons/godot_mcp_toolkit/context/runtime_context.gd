@@ -8,6 +8,12 @@ extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## so a test can assert what was asked; they succeed or fail as the editor would for the same
 ## input (a missing file is ERR_FILE_NOT_FOUND, saving a scene that is not open ERR_DOES_NOT_EXIST).
 
+## What a host (the end-to-end engine host) reacts to instead of polling: `path` was opened as
+## the edited scene (the host shows it and calls set_scene_root), the game was played or stopped.
+signal scene_opened(path: String)
+signal play_started(path: String)
+signal play_stopped
+
 ## What was asked, in order, for tests to assert on.
 var opened_scripts: Array[Dictionary] = []
 var reloaded_scenes := PackedStringArray()
@@ -15,6 +21,10 @@ var refreshed_files := PackedStringArray()
 var saved_scenes := PackedStringArray()
 var closed_scenes := PackedStringArray()
 var played_scenes := PackedStringArray()
+## The extra command-line arguments of each play, in step with played_scenes.
+var played_args: Array[PackedStringArray] = []
+## Whether this process has no display; a test sets it to stand in for `godot --headless`.
+var headless := DisplayServer.get_name() == "headless"
 var modified_count := 0
 # --- editor_advanced and debugger (issue 14) ------------------------------------------------------
 # Stand-ins the tests drive: the game's own viewport for the capture, a busy countdown for the
@@ -101,6 +111,7 @@ func open_scene(path: String) -> Error:
 	if not path in _open_scenes:
 		_open_scenes.append(path)
 	_edited_path = path
+	scene_opened.emit(path)
 	return OK
 
 
@@ -161,7 +172,7 @@ func set_editor_setting(name: String, value: Variant) -> void:
 	_settings[name] = value
 
 
-func play_scene(path: String = "") -> Error:
+func play_scene(path: String = "", extra_args: PackedStringArray = PackedStringArray()) -> Error:
 	var target := path
 	if target.is_empty():
 		target = str(ProjectSettings.get_setting("application/run/main_scene", ""))
@@ -170,12 +181,16 @@ func play_scene(path: String = "") -> Error:
 	if not ResourceLoader.exists(target):
 		return ERR_FILE_NOT_FOUND
 	played_scenes.append(target)
+	played_args.append(extra_args)
 	_playing = true
+	play_started.emit(target)
 	return OK
 
 
 func stop_playing() -> void:
-	_playing = false
+	if _playing:
+		_playing = false
+		play_stopped.emit()
 
 
 func is_playing() -> bool:
@@ -184,6 +199,10 @@ func is_playing() -> bool:
 
 func is_editor() -> bool:
 	return false
+
+
+func is_headless() -> bool:
+	return headless
 
 
 func _undo_manager() -> Object:

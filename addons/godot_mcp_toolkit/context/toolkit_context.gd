@@ -16,6 +16,7 @@ const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 ## The file layer every file change goes through (checkpoint journal hook); subclasses that write
 ## files (saving a scene) use it too.
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
 
 var _log_hub: LogHub = null
 
@@ -96,8 +97,9 @@ func set_editor_setting(_name: String, _value: Variant) -> void:
 	_unavailable("set_editor_setting")
 
 
-## Runs the scene at `path` ("" = the project's main scene).
-func play_scene(_path: String = "") -> Error:
+## Runs the scene at `path` ("" = the project's main scene), adding `extra_args` to the game's
+## command line (e.g. --headless). May await a frame in the editor, so callers await it.
+func play_scene(_path: String = "", _extra_args: PackedStringArray = PackedStringArray()) -> Error:
 	_unavailable("play_scene")
 	return ERR_UNAVAILABLE
 
@@ -112,6 +114,24 @@ func is_playing() -> bool:
 
 func is_editor() -> bool:
 	return false
+
+
+## True when this process has no display (`godot --headless`): nothing is drawn, so there is
+## nothing to capture, and a game it starts must run headless too.
+func is_headless() -> bool:
+	return VersionUtils.is_headless()
+
+
+## The editor's filesystem (EditorFileSystem), for the extension loader's change watch; null
+## where there is none to watch.
+func filesystem() -> Object:
+	return null
+
+
+## The editor's settings (EditorSettings), for the language-server publisher; null outside the
+## editor (the publisher then uses the engine defaults).
+func editor_settings() -> Object:
+	return null
 
 
 ## The undo manager create_undo_action records into (UndoRedo or EditorUndoRedoManager); null

@@ -7,11 +7,22 @@ extends RefCounted
 ## Pure except for the Resource / NewResource / LayerMask tags, which need the resource loader,
 ## ClassDB and the project's layer names.
 
+const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+
 const TAGS := [
 	"Vector2", "Vector3", "Vector4", "Vector2i", "Vector3i", "Color", "Rect2", "Rect2i",
 	"Transform2D", "Transform3D", "NodePath", "Resource", "ResourceRef", "NewResource",
 	"PackedVector2Array", "PackedVector3Array", "PackedColorArray", "LayerMask",
 ]
+## The keys each tag reads besides "type"; any other key is refused, never dropped in silence.
+const TAG_KEYS := {
+	"Vector2": ["x", "y"], "Vector3": ["x", "y", "z"], "Vector4": ["x", "y", "z", "w"],
+	"Vector2i": ["x", "y"], "Vector3i": ["x", "y", "z"], "Color": ["r", "g", "b", "a"],
+	"Rect2": ["x", "y", "w", "h"], "Rect2i": ["x", "y", "w", "h"], "Transform2D": ["x_axis", "y_axis", "origin"],
+	"Transform3D": ["basis", "origin"], "NodePath": ["path"], "Resource": ["path", "class"],
+	"ResourceRef": ["path", "class"], "NewResource": ["class", "properties"], "PackedVector2Array": ["values"],
+	"PackedVector3Array": ["values"], "PackedColorArray": ["values"], "LayerMask": ["category", "layers"],
+}
 ## The key a failed coercion is reported under; callers turn it into INVALID_PARAMS.
 const ERROR_KEY := "_coerce_error"
 const LAYER_CATEGORIES := [
@@ -103,6 +114,10 @@ static func _coerce_list(items: Array) -> Dictionary:
 
 static func _coerce_tagged(data: Dictionary) -> Dictionary:
 	var tag: String = data["type"]
+	if TAG_KEYS.has(tag):
+		var unknown := Params.unknown_keys_message(data, ["type"] + TAG_KEYS[tag], "The %s value" % tag)
+		if not unknown.is_empty():
+			return {"error": unknown}
 	var outcome := {}
 	match tag:
 		"Vector2", "Vector3", "Vector4", "Vector2i", "Vector3i":
@@ -190,6 +205,9 @@ static func _axis(tag: String, owner: String, data: Dictionary, key: String) -> 
 		return {"error": "%s needs '%s' as {x, y%s}" % [owner, key, ", z" if tag == "Vector3" else ""]}
 	var bare: Dictionary = (axis as Dictionary).duplicate()
 	bare.erase("type")
+	var unknown := Params.unknown_keys_message(bare, TAG_KEYS[tag], "%s '%s'" % [owner, key])
+	if not unknown.is_empty():
+		return {"error": unknown}
 	return _vector_in(tag, bare)
 
 
@@ -207,6 +225,9 @@ static func _transform3d_in(data: Dictionary) -> Dictionary:
 	var basis: Variant = data.get("basis")
 	if not basis is Dictionary:
 		return {"error": "Transform3D needs 'basis' as {x, y, z} column vectors"}
+	var unknown := Params.unknown_keys_message(basis, ["x", "y", "z"], "Transform3D 'basis'")
+	if not unknown.is_empty():
+		return {"error": unknown}
 	var columns := []
 	for key: String in ["x", "y", "z"]:
 		var column := _axis("Vector3", "Transform3D basis", basis, key)
@@ -269,6 +290,9 @@ static func _packed_in(tag: String, data: Dictionary) -> Dictionary:
 			return {"error": "%s values must be objects like {%s}" % [tag, _keys_hint(element_tag)]}
 		var bare: Dictionary = (item as Dictionary).duplicate()
 		bare.erase("type")
+		var unknown := Params.unknown_keys_message(bare, TAG_KEYS[element_tag], "A %s value" % tag)
+		if not unknown.is_empty():
+			return {"error": unknown}
 		var element := _color_in(bare) if element_tag == "Color" else _vector_in(element_tag, bare)
 		if element.has("error"):
 			return element

@@ -29,3 +29,71 @@ static func is_whole_number(value: Variant) -> bool:
 ## True for an int or a finite float.
 static func is_number(value: Variant) -> bool:
 	return value is int or (value is float and is_finite(value))
+
+
+## "" when every key of `value` is in `accepted`, else a message naming the unknown keys (and
+## what `label` accepts). A nested object's misspelt key would otherwise be dropped and its
+## default used in silence ({"atlas": [1, 0]} for atlas_x/atlas_y paints tile 0,0).
+static func unknown_keys_message(value: Dictionary, accepted: Array, label: String) -> String:
+	var unknown := PackedStringArray()
+	for key: Variant in value:
+		if not key in accepted:
+			unknown.append(str(key))
+	if unknown.is_empty():
+		return ""
+	return "%s has unknown key%s %s (accepted: %s)" % [label, "s" if unknown.size() > 1 else "",
+		", ".join(Array(unknown).map(func(key: String) -> String: return "'%s'" % key)),
+		", ".join(PackedStringArray(accepted))]
+
+
+## {} or the INVALID_PARAMS envelope for unknown keys in `value`, with the closest accepted key
+## as the hint.
+static func reject_unknown_keys(value: Dictionary, accepted: Array, label: String) -> Dictionary:
+	var message := unknown_keys_message(value, accepted, label)
+	if message.is_empty():
+		return {}
+	return ToolkitError.fail("INVALID_PARAMS", message, unknown_keys_hint(value, accepted))
+
+
+## "Did you mean atlas_x?" for each unknown key with a close accepted one, else the accepted list.
+static func unknown_keys_hint(value: Dictionary, accepted: Array) -> String:
+	var guesses := PackedStringArray()
+	for key: Variant in value:
+		if key in accepted:
+			continue
+		var close := closest(str(key), accepted)
+		if not close.is_empty():
+			guesses.append("'%s' for '%s'" % [close, key])
+	if guesses.is_empty():
+		return "Use only the accepted keys: %s." % ", ".join(PackedStringArray(accepted))
+	return "Did you mean %s?" % ", ".join(guesses)
+
+
+## The entry of `candidates` most like `word` (case-insensitive; one spelled inside the other,
+## as "ctrl" in "control" or "atlas" in "atlas_x", counts extra), or "" when none is close.
+static func closest(word: String, candidates: Array) -> String:
+	var wanted := word.to_lower()
+	var best := ""
+	var best_score := 0.5
+	for candidate: Variant in candidates:
+		var name := str(candidate).to_lower()
+		var score := name.similarity(wanted)
+		if _spelled_inside(name, wanted) or _spelled_inside(wanted, name):
+			score += 0.3
+		if score > best_score:
+			best_score = score
+			best = str(candidate)
+	return best
+
+
+## True when every letter of `short` appears in `long`, in order.
+static func _spelled_inside(short: String, long: String) -> bool:
+	if short.is_empty():
+		return false
+	var at := 0
+	for letter: String in long:
+		if letter == short[at]:
+			at += 1
+			if at == short.length():
+				return true
+	return false

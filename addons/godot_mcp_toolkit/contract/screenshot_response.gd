@@ -90,7 +90,7 @@ static func _save_path(raw: Variant, allowed_prefixes: PackedStringArray) -> Dic
 		return guarded
 	var path: String = guarded["path"]
 	if path.get_extension().to_lower() != "png":
-		return _refuse("INVALID_PARAMS", "save_path must end in .png: %s" % raw)
+		return {"ok": false, "error": FileGuard.wrong_extension("save_path", path, ["png"])}
 	for prefix: String in allowed_prefixes:
 		if path.begins_with(prefix) and path.length() > prefix.length():
 			return {"ok": true, "path": path}

@@ -122,15 +122,15 @@ func set_editor_setting(name: String, value: Variant) -> void:
 	EditorInterface.get_editor_settings().set_setting(name, value)
 
 
-func play_scene(path: String = "") -> Error:
+func play_scene(path: String = "", extra_args: PackedStringArray = PackedStringArray()) -> Error:
+	var play := Callable(EditorInterface, "play_custom_scene").bind(path)
 	if path.is_empty():
 		if str(ProjectSettings.get_setting("application/run/main_scene", "")).is_empty():
 			return ERR_UNCONFIGURED
-		EditorInterface.play_main_scene()
-		return OK
-	if not ResourceLoader.exists(path):
+		play = Callable(EditorInterface, "play_main_scene")
+	elif not ResourceLoader.exists(path):
 		return ERR_FILE_NOT_FOUND
-	EditorInterface.play_custom_scene(path)
+	await preload("res://addons/godot_mcp_toolkit/commands/game/run_args.gd").play_with(extra_args, play, wait_frame)
 	return OK
 
 

@@ -49,14 +49,18 @@ var _lane: DispatchLane = null
 var _registry: CommandRegistry = null
 var _context: GameContext = null
 var _registry_client: RefCounted = null
+var _publisher: RefCounted = null
 var _notifier: Notifier = null
 var _error_push: ErrorPush = null
 
 
-## `listener` defaults to the real socket (tests pass a fake: the web engine cannot listen).
-func _init(getenv: Callable = Callable(), listener: RefCounted = null) -> void:
+## `listener` defaults to the real socket (tests pass a fake: the web engine cannot listen);
+## `publisher` (set_runtime, clear_runtime) to the registry client, loaded when the port binds
+## (an engine host passes its own to report the port instead).
+func _init(getenv: Callable = Callable(), listener: RefCounted = null, publisher: RefCounted = null) -> void:
 	_getenv = getenv if getenv.is_valid() else Callable(OS, "get_environment")
 	_listener = listener
+	_publisher = publisher
 	# A game that pauses its tree (a pause menu) must not take the server down with it: a
 	# paused node gets no _process, so no poll, and every bridge request would time out.
 	process_mode = Node.PROCESS_MODE_ALWAYS
@@ -191,6 +195,10 @@ func _send_progress(peer_id: int, method: String, request_id: Variant) -> void:
 
 
 func _on_bound(port: int) -> void:
+	if _publisher != null:
+		_registry_client = _publisher
+		_registry_client.set_runtime(port, OS.get_process_id())
+		return
 	if not ResourceLoader.exists(REGISTRY_CLIENT_PATH):
 		push_warning("MCP toolkit runtime: listening on %d but the registry writer is missing" % port)
 		return

@@ -12,14 +12,18 @@ extends RefCounted
 ##   read(object, name) -> Dictionary
 ##       {"ok": true, "value": <JSON-safe, tagged>, "type": "Vector2"} or
 ##       {"ok": false, "error": PROPERTY_NOT_FOUND envelope naming the property, hint: close names}.
+##       A sub-path ("position:x") must name parts that exist: "position:z" on a Vector2 is
+##       PROPERTY_NOT_FOUND saying a Vector2 has no z (and which parts it has).
 ##   write(object, name, raw_value, action = null) -> Dictionary   (one property)
 ##       raw_value is JSON (tags allowed). Outcome "status":
 ##         "stored"   the value read back is the one asked for;
 ##         "adjusted" the engine stored something else of the right type (clamp, truncate,
 ##                    normalise): kept, with "warning" saying asked → stored;
-##         "failed"   nothing stored: unknown property, bad tag, wrong type, read-only, or a
-##                    write the engine silently dropped (restored to the old value). Carries
-##                    "code" (PROPERTY_NOT_FOUND | INVALID_VALUE | SET_FAILED) and "error".
+##         "failed"   nothing stored. "code" says why, one code per kind of mistake:
+##                    PROPERTY_NOT_FOUND (no such property or part), INVALID_VALUE (bad tag,
+##                    unknown enum name, a value of the wrong type: the caller's value is wrong),
+##                    SET_FAILED (a value of the right type the engine dropped: read-only or
+##                    refused; restored to the old value). Carries "error" and a "hint".
 ##       Every outcome has "name"; stored/adjusted add "value" (JSON form of what was stored).
 ##       When `action` (scene/undo_action.gd) is given, a stored/adjusted write adds its do/undo
 ##       property pair (the stored value / the old value) to it. The write has ALREADY been
@@ -27,7 +31,7 @@ extends RefCounted
 ##       same value, which is harmless; execute=false records without re-running setters.
 ##   write_many(object, properties: Dictionary, action = null) -> Dictionary
 ##       {"stored": [names stored or adjusted], "properties_set": <how many: the C3 count>,
-##        "properties_failed": [{name, error}], "warnings": [string], "outcomes": [each write()'s
+##        "properties_failed": [{name, error, hint}], "warnings": [string], "outcomes": [each write()'s
 ##        outcome]}; keys applied in the dictionary's order, each independently (one failure
 ##       does not stop the others).
 ##   failure_envelope(outcome) -> Dictionary   the error envelope for a failed outcome.
@@ -40,18 +44,70 @@ const STATUS_ADJUSTED := "adjusted"
 const STATUS_FAILED := "failed"
 const METADATA_PREFIX := "metadata/"
 const SUGGESTION_LIMIT := 5
+## The named parts a sub-path may reach inside a built-in value ("position:x", "modulate:a").
+const PARTS := {
+	TYPE_VECTOR2: ["x", "y"], TYPE_VECTOR2I: ["x", "y"], TYPE_VECTOR3: ["x", "y", "z"],
+	TYPE_VECTOR3I: ["x", "y", "z"], TYPE_VECTOR4: ["x", "y", "z", "w"], TYPE_VECTOR4I: ["x", "y", "z", "w"],
+	TYPE_COLOR: ["r", "g", "b", "a", "h", "s", "v", "r8", "g8", "b8", "a8"],
+	TYPE_RECT2: ["position", "size", "end"], TYPE_RECT2I: ["position", "size", "end"],
+	TYPE_TRANSFORM2D: ["x", "y", "origin"], TYPE_TRANSFORM3D: ["basis", "origin"], TYPE_BASIS: ["x", "y", "z"],
+	TYPE_QUATERNION: ["x", "y", "z", "w"], TYPE_PLANE: ["normal", "d", "x", "y", "z"],
+	TYPE_AABB: ["position", "size", "end"], TYPE_PROJECTION: ["x", "y", "z", "w"],
+}
 
 
 static func find_property(object: Object, name: String) -> Dictionary:
+	return resolve(object, name).get("entry", {})
+
+
+## {"entry": property-list entry} or {"error": message, "hint": advice}: find_property with the
+## reason when there is none. A sub-path's entry carries the type of the part it reaches.
+static func resolve(object: Object, name: String) -> Dictionary:
 	if object == null or name.is_empty():
-		return {}
+		return _not_found(object, name)
 	var base := name.get_slice(":", 0)
 	for entry: Dictionary in object.get_property_list():
 		if entry["name"] == base:
-			return entry if base == name else _any_value_entry(name, entry["usage"])
+			return {"entry": entry} if base == name else _part_entry(object, name, entry["usage"])
 	if name.begins_with(METADATA_PREFIX) and name.length() > METADATA_PREFIX.length():
-		return _any_value_entry(name, PROPERTY_USAGE_STORAGE)
-	return {}
+		return {"entry": _any_value_entry(name, PROPERTY_USAGE_STORAGE)}
+	return _not_found(object, name)
+
+
+static func _not_found(object: Object, name: String) -> Dictionary:
+	return {"error": _unknown_message(object, name), "hint": _suggestion_hint(object, name)}
+
+
+## Walks "base:part:part": each part must exist in the value it is read from (a Vector2 has x and
+## y, an object its properties, a dictionary any key). Object.set_indexed ignores a part that
+## does not exist, so without this "position:z" would be accepted and change nothing.
+static func _part_entry(object: Object, name: String, usage: int) -> Dictionary:
+	var parts := name.split(":")
+	var value: Variant = object.get(StringName(parts[0]))
+	for index: int in range(1, parts.size()):
+		var part := parts[index]
+		var reached := ":".join(parts.slice(0, index))
+		var kind := typeof(value)
+		if kind == TYPE_DICTIONARY:
+			return {"entry": _any_value_entry(name, usage)}
+		if kind == TYPE_OBJECT and value != null:
+			if find_property(value, part).is_empty():
+				return {"error": "%s is a %s: it has no property '%s'" % [reached, (value as Object).get_class(), part],
+					"hint": _suggestion_hint(value, part)}
+			value = (value as Object).get(StringName(part))
+			continue
+		if not PARTS.has(kind):
+			var what := "empty (null)" if kind in [TYPE_NIL, TYPE_OBJECT] else "a %s" % type_string(kind)
+			return {"error": "%s is %s: it has no part '%s'" % [reached, what, part],
+				"hint": "Set %s itself; a sub-path reaches into vectors, colors, rects, transforms and resources." % reached}
+		if not part in PARTS[kind]:
+			return {"error": "%s is a %s: a %s has no '%s'" % [reached, type_string(kind), type_string(kind), part],
+				"hint": "A %s has %s." % [type_string(kind), ", ".join(PackedStringArray(PARTS[kind]))]}
+		value = value[part]
+	var entry := _any_value_entry(name, usage)
+	if value != null:
+		entry["type"] = typeof(value)
+	return {"entry": entry}
 
 
 ## A sub-path ("position:x") or a metadata key: no declared type, any value goes.
@@ -60,35 +116,37 @@ static func _any_value_entry(name: String, usage: int) -> Dictionary:
 
 
 static func read(object: Object, name: String) -> Dictionary:
-	var entry := find_property(object, name)
-	if entry.is_empty():
-		return {"ok": false, "error": ToolkitError.fail("PROPERTY_NOT_FOUND", _unknown_message(object, name),
-			_suggestion_hint(object, name))}
+	var resolved := resolve(object, name)
+	if resolved.has("error"):
+		return {"ok": false, "error": ToolkitError.fail("PROPERTY_NOT_FOUND", resolved["error"], resolved["hint"])}
+	var entry: Dictionary = resolved["entry"]
 	var value: Variant = _get(object, name)
 	return {"ok": true, "value": Coerce.serialize_value(value), "type": _type_label(entry, value)}
 
 
 static func write(object: Object, name: String, raw_value: Variant, action: RefCounted = null) -> Dictionary:
-	var entry := find_property(object, name)
-	if entry.is_empty():
-		return _failed(name, "PROPERTY_NOT_FOUND", _unknown_message(object, name), _suggestion_hint(object, name))
+	var resolved := resolve(object, name)
+	if resolved.has("error"):
+		return _failed(name, "PROPERTY_NOT_FOUND", resolved["error"], resolved["hint"])
+	var entry: Dictionary = resolved["entry"]
 	var prepared := _prepare(entry, raw_value)
 	if prepared.has("error"):
-		return _failed(name, "INVALID_VALUE", prepared["error"])
+		return _failed(name, "INVALID_VALUE", prepared["error"], value_hint(entry))
 	var wanted: Variant = prepared["value"]
 	var old: Variant = _get(object, name)
 	_set(object, name, wanted)
 	var stored: Variant = _get(object, name)
 	if same_value(stored, wanted):
 		return _kept(object, name, old, stored, action, STATUS_STORED)
-	var compatible := _type_compatible(entry, wanted)
-	if same_value(stored, old):
-		return _failed(name, "SET_FAILED", _dropped_message(entry, name, wanted, compatible))
-	if not compatible:
-		# The engine replaced the value with a default (e.g. a Resource of the wrong class
-		# becomes null): put the old one back so nothing half-written is left.
+	if not _type_compatible(entry, wanted):
+		# The engine dropped the value or replaced it with a default (e.g. a Resource of the wrong
+		# class becomes null): put the old one back so nothing half-written is left.
 		_set(object, name, old)
-		return _failed(name, "SET_FAILED", _dropped_message(entry, name, wanted, false))
+		return _failed(name, "INVALID_VALUE", _wrong_type_message(entry, name, wanted), value_hint(entry))
+	if same_value(stored, old):
+		return _failed(name, "SET_FAILED",
+			"%s did not change: the engine kept its previous value (read-only, or the value was refused)" % name,
+			"Check that %s is writable here (node_get_property_list shows it), or try a value in its range." % name)
 	var outcome := _kept(object, name, old, stored, action, STATUS_ADJUSTED)
 	outcome["warning"] = "%s: asked for %s, the engine stored %s" % [name, _show(wanted), _show(stored)]
 	return outcome
@@ -103,7 +161,7 @@ static func write_many(object: Object, properties: Dictionary, action: RefCounte
 		var outcome := write(object, str(key), properties[key], action)
 		outcomes.append(outcome)
 		if outcome["status"] == STATUS_FAILED:
-			failed.append({"name": outcome["name"], "error": outcome["error"]})
+			failed.append({"name": outcome["name"], "error": outcome["error"], "hint": outcome["hint"]})
 			continue
 		stored_names.append(outcome["name"])
 		if outcome.has("warning"):
@@ -116,7 +174,7 @@ static func write_many(object: Object, properties: Dictionary, action: RefCounte
 
 static func failure_envelope(outcome: Dictionary) -> Dictionary:
 	return ToolkitError.fail(outcome.get("code", "SET_FAILED"), outcome.get("error", "The write did not take"),
-		outcome.get("hint", ""))
+		str(outcome.get("hint", "")))
 
 
 ## True when `a` and `b` are the same value up to float precision (engine properties are often
@@ -243,18 +301,57 @@ static func _kept(object: Object, name: String, old: Variant, stored: Variant, a
 	return {"name": name, "status": status, "value": Coerce.serialize_value(stored)}
 
 
-static func _failed(name: String, code: String, message: String, hint: String = "") -> Dictionary:
-	var outcome := {"name": name, "status": STATUS_FAILED, "code": code, "error": message}
-	if not hint.is_empty():
-		outcome["hint"] = hint
-	return outcome
+static func _failed(name: String, code: String, message: String, hint: String) -> Dictionary:
+	return {"name": name, "status": STATUS_FAILED, "code": code, "error": message,
+		"hint": hint if not hint.is_empty() else ToolkitError.default_hint(code)}
 
 
-static func _dropped_message(entry: Dictionary, name: String, wanted: Variant, compatible: bool) -> String:
-	if not compatible:
-		return "%s expects %s, got %s %s; the value was not stored (use a type tag, e.g. {\"type\": \"%s\", ...})" % [
-			name, _type_name(entry), type_string(typeof(wanted)), _show(wanted), _type_name(entry)]
-	return "%s did not change: the engine kept its previous value (read-only, or the value was refused)" % name
+static func _wrong_type_message(entry: Dictionary, name: String, wanted: Variant) -> String:
+	return "%s expects %s, got %s %s; the value was not stored" % [
+		name, _type_name(entry), type_string(typeof(wanted)), _show(wanted)]
+
+
+## How to write a value `entry` takes: the JSON form of its type (a C7 tag for engine types).
+static func value_hint(entry: Dictionary) -> String:
+	var name: String = entry["name"]
+	var type: int = entry["type"]
+	var example := ""
+	match type:
+		TYPE_BOOL:
+			example = "true or false"
+		TYPE_INT:
+			var named: bool = entry["hint"] in [PROPERTY_HINT_ENUM, PROPERTY_HINT_FLAGS]
+			example = "a whole number" + (" or one of its names (%s)" % entry["hint_string"] if named else "")
+		TYPE_FLOAT:
+			example = "a number"
+		TYPE_STRING, TYPE_STRING_NAME:
+			example = "a string"
+		TYPE_NODE_PATH:
+			example = "a node path string, or {\"type\": \"NodePath\", \"path\": \"../Player\"}"
+		TYPE_OBJECT:
+			var wanted := _type_name(entry) if not (entry["hint_string"] as String).is_empty() else "Resource"
+			example = ("{\"type\": \"Resource\", \"path\": \"res://...\"}, {\"type\": \"NewResource\", "
+				+ "\"class\": \"%s\"} or null") % wanted
+		TYPE_ARRAY:
+			example = "a JSON array"
+		TYPE_DICTIONARY:
+			example = "a JSON object"
+		TYPE_NIL:
+			return "node_get_property_list shows what %s holds now; pass a value of that type." % name
+		_:
+			example = _tag_example(type)
+	return "%s takes %s." % [name, example]
+
+
+## A C7 tag for `type` ({"type": "Vector2", "x": ..., "y": ...}); else the type's name.
+static func _tag_example(type: int) -> String:
+	var label := type_string(type)
+	if not Coerce.TAG_KEYS.has(label):
+		return "a %s" % label
+	var fields := PackedStringArray()
+	for key: String in Coerce.TAG_KEYS[label]:
+		fields.append("\"%s\": %s" % [key, "[...]" if key == "values" else "..."])
+	return "{\"type\": \"%s\", %s}" % [label, ", ".join(fields)]
 
 
 static func _unknown_message(object: Object, name: String) -> String:

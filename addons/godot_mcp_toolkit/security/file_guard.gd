@@ -46,9 +46,17 @@ static func param(value: Variant, key: String, extensions: Array = []) -> Dictio
 		return {"error": verdict["error"]}
 	var path: String = verdict["path"]
 	if not extensions.is_empty() and not path.get_extension().to_lower() in extensions:
-		var kinds := " or ".join(PackedStringArray(extensions.map(func(ext: String) -> String: return "." + ext)))
-		return {"error": ToolkitError.fail("INVALID_PATH", "%s must end in %s: %s" % [key, kinds, path])}
+		return {"error": wrong_extension(key, path, extensions)}
 	return {"path": path}
+
+
+## The one refusal for a path of the wrong kind (INVALID_PATH), wherever a tool checks an
+## extension: names what `key` takes and suggests the same name with the first of `extensions`.
+static func wrong_extension(key: String, path: String, extensions: Array) -> Dictionary:
+	var kinds := " or ".join(PackedStringArray(extensions.map(func(ext: String) -> String: return "." + ext)))
+	var stem := path.get_basename() if not path.get_extension().is_empty() else path
+	return ToolkitError.fail("INVALID_PATH", "%s must end in %s: %s" % [key, kinds, path],
+		"Pass a %s path, e.g. %s." % [kinds, stem + "." + str(extensions[0])])
 
 
 ## `\` -> `/`, surrounding whitespace trimmed, `./` segments and doubled slashes after the scheme

@@ -130,6 +130,7 @@ func get_status() -> Dictionary:
 		"port": get_port(),
 		"peers": _transport.authed_peer_ids().size() if _transport != null else 0,
 		"godot_version": VersionUtils.engine_version(),
+		"headless": VersionUtils.is_headless(),
 		"lsp_status": _lsp_status.duplicate(),
 		"error": _error,
 		"read_only": _read_only,

@@ -69,7 +69,7 @@ static func status_lines(status: Dictionary) -> Dictionary:
 	return {
 		"Server": port_text,
 		"Peers": str(int(status.get("peers", 0))),
-		"Godot": String(status.get("godot_version", "?")),
+		"Godot": String(status.get("godot_version", "?")) + (" (headless)" if status.get("headless", false) else ""),
 		"LSP": lsp_text(status.get("lsp_status")),
 	}
 

@@ -5,34 +5,49 @@ extends RefCounted
 ## merge() adds or updates only our own server entry and keeps everything else, including other
 ## MCP servers the user configured (the reference writer dropped them). Inside our entry, keys the
 ## user added (extra env vars, "type", ...) survive; command and args are ours to set.
+## What the entry holds (its key, command, args, env) is data in mcp_entry.json, which the
+## bridge's `godot-bridge init` reads too, so both write the same entry.
 ## Mirrored by tests/unit/test_toolkit_fixtures.py over tests/fixtures/toolkit/mcp_json_merge.json.
 
+const ENTRY_FILE := "res://addons/godot_mcp_toolkit/ui/mcp_entry.json"
 const SERVERS := "mcpServers"
-const SERVER_KEY := "godot-mcp-toolkit"
-## Older or hand-written entries are recognised by this substring when ours is absent.
-const SERVER_KEY_HINT := "godot-mcp"
-const PACKAGE := "godot-bridge"
-const CONFIG_VERSION_VAR := "GODOT_MCP_CONFIG_VERSION"
-## Bumped when the entry's shape changes, so the bridge can tell an old file from a new one.
-const CONFIG_VERSION := "1"
 const READ_ONLY_VAR := "GODOT_MCP_READ_ONLY"
 const TRUTHY := ["1", "true", "yes", "on"]
+
+static var _entry: Dictionary = {}
+
+
+## The shared entry definition (mcp_entry.json), read once; {} when it cannot be read.
+static func entry_definition() -> Dictionary:
+	if _entry.is_empty():
+		var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(ENTRY_FILE))
+		if parsed is Dictionary and (parsed as Dictionary).get("launch") is Dictionary:
+			_entry = parsed
+	return _entry
+
+
+## Our entry's key in the servers object ("godot-mcp-toolkit").
+static func server_key() -> String:
+	return String(entry_definition().get("server_key", ""))
 
 
 ## "" when `existing` can be merged, else why not. Callers show the reason and leave the file be.
 static func validate(existing: Dictionary) -> String:
+	if server_key().is_empty():
+		return "the toolkit's %s cannot be read; reinstall the plugin" % ENTRY_FILE
 	if not existing.has(SERVERS):
 		return ""
 	var servers: Variant = existing[SERVERS]
 	if not servers is Dictionary:
 		return "\"%s\" is not an object" % SERVERS
-	if not (servers as Dictionary).has(SERVER_KEY):
+	var key := server_key()
+	if not (servers as Dictionary).has(key):
 		return ""
-	var entry: Variant = servers[SERVER_KEY]
+	var entry: Variant = servers[key]
 	if not entry is Dictionary:
-		return "\"%s.%s\" is not an object" % [SERVERS, SERVER_KEY]
+		return "\"%s.%s\" is not an object" % [SERVERS, key]
 	if (entry as Dictionary).has("env") and not entry["env"] is Dictionary:
-		return "\"%s.%s.env\" is not an object" % [SERVERS, SERVER_KEY]
+		return "\"%s.%s.env\" is not an object" % [SERVERS, key]
 	return ""
 
 
@@ -46,7 +61,8 @@ static func merge(existing: Dictionary, os_name: String, env_overrides: Dictiona
 	if not config.has(SERVERS):
 		config[SERVERS] = {}
 	var servers: Dictionary = config[SERVERS]
-	var entry: Dictionary = servers.get(SERVER_KEY, {})
+	var ours := server_key()
+	var entry: Dictionary = servers.get(ours, {})
 	var env := {}
 	for key: Variant in (entry.get("env", {}) as Dictionary):
 		env[String(key)] = env_string(entry["env"][key])
@@ -55,36 +71,42 @@ static func merge(existing: Dictionary, os_name: String, env_overrides: Dictiona
 			env.erase(String(key))
 		else:
 			env[String(key)] = env_string(env_overrides[key])
-	env[CONFIG_VERSION_VAR] = CONFIG_VERSION
+	var fixed: Dictionary = entry_definition().get("env", {})
+	for variable: Variant in fixed:
+		env[String(variable)] = env_string(fixed[variable])
 	var launch := launch_for(os_name)
 	entry["command"] = launch["command"]
 	entry["args"] = launch["args"]
 	entry["env"] = env
-	servers[SERVER_KEY] = entry
+	servers[ours] = entry
 	return config
 
 
-## How the client starts the bridge: through uvx, wrapped in `cmd /c` on Windows where a bare
-## uvx shim is not directly executable by most MCP clients. --compile-bytecode: uv installs no
-## .pyc files otherwise, and the bridge would compile itself and the SDK on every cold start.
+## How the client starts the bridge ({"command", "args"}): through uvx, wrapped in `cmd /c` on
+## Windows where a bare uvx shim is not directly executable by most MCP clients.
+## --compile-bytecode: uv installs no .pyc files otherwise, and the bridge would compile itself and
+## the SDK on every cold start.
 static func launch_for(os_name: String) -> Dictionary:
-	if os_name == "Windows":
-		return {"command": "cmd", "args": ["/c", "uvx", "--compile-bytecode", PACKAGE]}
-	return {"command": "uvx", "args": ["--compile-bytecode", PACKAGE]}
+	var launches: Dictionary = entry_definition().get("launch", {})
+	var chosen: Dictionary = launches.get(os_name, launches.get("default", {}))
+	return {"command": String(chosen.get("command", "")), "args": (chosen.get("args", []) as Array).duplicate()}
 
 
-## Our entry's key, else the first (sorted) key containing SERVER_KEY_HINT, else "".
+## Our entry's key, else the first (sorted) key containing one of the hints, else "".
 static func find_server_key(config: Dictionary) -> String:
 	var servers: Variant = config.get(SERVERS)
 	if not servers is Dictionary:
 		return ""
-	if (servers as Dictionary).has(SERVER_KEY):
-		return SERVER_KEY
+	var ours := server_key()
+	if (servers as Dictionary).has(ours):
+		return ours
 	var keys := (servers as Dictionary).keys()
 	keys.sort()
+	var hints: Array = entry_definition().get("server_key_hints", [])
 	for key: Variant in keys:
-		if key is String and (key as String).contains(SERVER_KEY_HINT):
-			return key
+		for hint: Variant in hints:
+			if key is String and (key as String).contains(String(hint)):
+				return key
 	return ""
 
 

@@ -126,6 +126,9 @@ static func _add_node(params: Dictionary, tree: AnimationTree, root: AnimationRo
 		var raw: Variant = params["position"]
 		if not (raw is Dictionary and Params.is_number(raw.get("x")) and Params.is_number(raw.get("y"))):
 			return ToolkitError.fail("INVALID_PARAMS", "position must be {x, y} numbers")
+		var unknown := Params.reject_unknown_keys(raw, ["x", "y", "type"], "position")
+		if not unknown.is_empty():
+			return unknown
 		position = Vector2(raw["x"], raw["y"])
 	var node: AnimationNode = ClassDB.instantiate(node_type)
 	if params.has("animation_name"):

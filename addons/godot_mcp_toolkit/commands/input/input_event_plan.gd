@@ -26,6 +26,17 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
 
 const EVENT_TYPES := ["key", "mouse_button", "mouse_motion", "action", "click", "click_node", "send_text"]
+const SPEC_KEYS := ["event_type", "event_data", "delay_before_ms", "delay_after_ms"]
+## What event_data holds per event_type (the table above); any other key is refused, not ignored.
+const DATA_KEYS := {
+	"key": ["keycode", "pressed", "shift", "ctrl", "alt", "meta", "echo", "unicode"],
+	"mouse_button": ["button_index", "position", "pressed", "double_click"],
+	"mouse_motion": ["position", "relative", "button_mask"],
+	"action": ["action", "pressed", "strength"],
+	"click": ["position", "button_index", "double_click"],
+	"click_node": ["node_path", "button_index", "double_click"],
+	"send_text": ["text", "node_path", "submit"],
+}
 ## One delay may not exceed this; input_commands.gd also bounds the batch's sum.
 const MAX_DELAY_MS := 25000
 const BUTTONS := {
@@ -41,12 +52,19 @@ const BUTTONS := {
 static func build(spec: Variant, index: int, root: Node, pointer: Array) -> Dictionary:
 	if not spec is Dictionary:
 		return _bad(index, "", "each event must be an object {event_type, event_data, ...}")
+	var unknown := Params.reject_unknown_keys(spec, SPEC_KEYS, "event %d" % index)
+	if not unknown.is_empty():
+		return {"error": unknown}
 	var kind: Variant = spec.get("event_type")
 	if not (kind is String and kind in EVENT_TYPES):
 		return _bad(index, "event_type", "must be one of %s" % ", ".join(PackedStringArray(EVENT_TYPES)))
 	var data: Variant = spec.get("event_data", {})
 	if not data is Dictionary:
 		return _bad(index, "event_data", "must be an object")
+	var unknown_data := Params.reject_unknown_keys(data, DATA_KEYS[kind], "event %d: event_data of a %s event" % [
+		index, kind])
+	if not unknown_data.is_empty():
+		return {"error": unknown_data}
 	var plan := {"index": index, "event_type": kind, "events": []}
 	for key: String in ["delay_before_ms", "delay_after_ms"]:
 		var delay: Variant = spec.get(key, 0)
@@ -278,6 +296,9 @@ static func _position(data: Dictionary, key: String, index: int, required: bool)
 	if value == null:
 		return _bad(index, key, "is required: {\"x\": 10, \"y\": 20}") if required else {}
 	if value is Dictionary and Params.is_number(value.get("x")) and Params.is_number(value.get("y")):
+		var unknown := Params.reject_unknown_keys(value, ["x", "y", "type"], "event %d: %s" % [index, key])
+		if not unknown.is_empty():
+			return {"error": unknown}
 		return {"value": Vector2(float(value["x"]), float(value["y"]))}
 	return _bad(index, key, "must be {\"x\": number, \"y\": number}")
 

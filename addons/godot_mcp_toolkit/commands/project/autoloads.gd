@@ -77,7 +77,7 @@ static func returned(name: String, requested: Dictionary) -> Dictionary:
 static func _check_file(path: String) -> Dictionary:
 	var error := {}
 	if not path.get_extension().to_lower() in EXTENSIONS:
-		error = ToolkitError.fail("INVALID_PATH", "An autoload is a .gd script or a .tscn/.scn scene, not %s" % path)
+		error = FileGuard.wrong_extension("path", path, EXTENSIONS)
 	elif not FileAccess.file_exists(path):
 		error = ToolkitError.fail("NOT_FOUND", "No file at %s" % path, "Write the script first with script_write.")
 	elif path.get_extension().to_lower() == "gd" and not _extends_node(path):

@@ -6,11 +6,11 @@ extends RefCounted
 ## 4.3+ only).
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 
-const SUGGESTION_LIMIT := 5
 
-
-## {"node": Node} or {"error": INVALID_CLASS envelope with close names as the hint}.
+## {"node": Node} or {"error": UNKNOWN_CLASS (no such class, close names as the hint) or
+## INVALID_CLASS (not a Node, or abstract)}.
 static func instantiate_node(type_name: String) -> Dictionary:
 	if ClassDB.class_exists(type_name):
 		if not ClassDB.is_parent_class(type_name, "Node"):
@@ -20,7 +20,7 @@ static func instantiate_node(type_name: String) -> Dictionary:
 		return {"node": ClassDB.instantiate(type_name)}
 	var script_path := script_class_path(type_name)
 	if script_path.is_empty():
-		return _invalid("Unknown class '%s'" % type_name, _suggestions(type_name))
+		return {"error": ClassNames.unknown(type_name, "Node")}
 	var script := load(script_path) as Script
 	if script == null or not script.can_instantiate():
 		var message := "The script of class %s (%s) does not load" % [type_name, script_path]
@@ -36,10 +36,7 @@ static func instantiate_node(type_name: String) -> Dictionary:
 
 ## The res:// path of the script declaring `class_name type_name`, or "".
 static func script_class_path(type_name: String) -> String:
-	for entry: Dictionary in ProjectSettings.get_global_class_list():
-		if String(entry["class"]) == type_name:
-			return entry["path"]
-	return ""
+	return str(ClassNames.script_class(type_name).get("path", ""))
 
 
 ## True when `node` is exactly `type_name`: its engine class, or its script's class_name.
@@ -60,19 +57,3 @@ static func class_label(node: Object) -> String:
 
 static func _invalid(message: String, hint: String) -> Dictionary:
 	return {"error": ToolkitError.fail("INVALID_CLASS", message, hint)}
-
-
-static func _suggestions(type_name: String) -> String:
-	var wanted := type_name.to_lower()
-	var scored: Array = []
-	for candidate: String in ClassDB.get_inheriters_from_class("Node"):
-		var score := candidate.to_lower().similarity(wanted)
-		if score >= 0.5:
-			scored.append([score, candidate])
-	if scored.is_empty():
-		return "Use an engine Node class (Node2D, Sprite2D, Label, ...) or a script class_name."
-	scored.sort_custom(func(a: Array, b: Array) -> bool: return a[0] > b[0])
-	var names := PackedStringArray()
-	for pair: Array in scored.slice(0, SUGGESTION_LIMIT):
-		names.append(pair[1])
-	return "Did you mean: %s?" % ", ".join(names)

@@ -17,6 +17,7 @@ const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
 const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
+const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 
 ## A tree bigger than this is cut breadth-first (shallow levels kept) and says so.
 const MAX_TREE_NODES := 500
@@ -161,6 +162,10 @@ static func query(root: Node, request: Dictionary, scene_path: String) -> Dictio
 	var checked := _check_query(request)
 	if checked.has("error"):
 		return checked["error"]
+	var wanted_class: String = request["class_filter"]
+	if not wanted_class.is_empty() and not ClassNames.exists(wanted_class):
+		# Matching nothing would read as "no such nodes"; the class itself does not exist.
+		return ClassNames.unknown(wanted_class, "Node")
 	var start_found := NodeLookup.find(root, request["root_path"])
 	if not start_found["ok"]:
 		return start_found["error"]
@@ -195,6 +200,10 @@ static func _check_query(request: Dictionary) -> Dictionary:
 	for raw: Variant in request["property_filters"]:
 		if not raw is Dictionary or not (raw as Dictionary).get("property") is String or not (raw as Dictionary).has("value"):
 			return _bad("each property filter needs property (a string) and value")
+		var unknown := Params.reject_unknown_keys(raw, ["property", "operator", "value"],
+			"property filter %s" % raw["property"])
+		if not unknown.is_empty():
+			return {"error": unknown}
 		var operator: Variant = raw.get("operator", "eq")
 		if not operator in OPERATORS:
 			return _bad("operator must be one of %s, got %s" % [", ".join(PackedStringArray(OPERATORS)), str(operator)])

@@ -14,7 +14,7 @@ const DEFAULT_FPS := 5.0
 
 ## {"name", "fps", "loop", "frames": [[Texture2D, duration]]} or {"error"}.
 static func animation(value: Variant, label: String) -> Dictionary:
-	var head := _head(value, label)
+	var head := _head(value, label, ["frames"])
 	if head.has("error"):
 		return head
 	var frames: Variant = (value as Dictionary).get("frames")
@@ -30,7 +30,7 @@ static func animation(value: Variant, label: String) -> Dictionary:
 ## The same spec, cut from a grid sheet: frame_count cells from (row, start_col), wrapping to the
 ## next rows.
 static func grid_animation(value: Variant, label: String, sheet: Texture2D, size: Vector2i) -> Dictionary:
-	var head := _head(value, label)
+	var head := _head(value, label, ["row", "start_col", "frame_count"])
 	if head.has("error"):
 		return head
 	var entry: Dictionary = value
@@ -65,6 +65,9 @@ static func frame_list(frames: Array, label: String) -> Dictionary:
 		var frame: Variant = frames[index]
 		if not frame is Dictionary:
 			return _bad("%s must be an object {texture_path, atlas?, duration?}" % at)
+		var unknown := Params.reject_unknown_keys(frame, ["texture_path", "atlas", "duration"], at)
+		if not unknown.is_empty():
+			return {"error": unknown}
 		var loaded := ResourceFile.load_texture(frame.get("texture_path"), "%s.texture_path" % at)
 		if loaded.has("error"):
 			return loaded
@@ -208,11 +211,14 @@ static func _frame_info(texture: Texture2D, duration: float) -> Dictionary:
 	return info
 
 
-## {"name", "fps", "loop"} from an animation entry, or {"error"}.
-static func _head(value: Variant, label: String) -> Dictionary:
+## {"name", "fps", "loop"} from an animation entry (which may also hold `more` keys), or {"error"}.
+static func _head(value: Variant, label: String, more: Array) -> Dictionary:
 	if not value is Dictionary:
 		return _bad("%s must be an object" % label)
 	var entry: Dictionary = value
+	var unknown := Params.reject_unknown_keys(entry, ["name", "fps", "loop"] + more, label)
+	if not unknown.is_empty():
+		return {"error": unknown}
 	var name: Variant = entry.get("name")
 	if not name is String or (name as String).is_empty():
 		return _bad("%s.name must be a non-empty string" % label)
@@ -229,6 +235,9 @@ static func _head(value: Variant, label: String) -> Dictionary:
 static func _atlas(value: Variant, label: String, texture: Texture2D) -> Dictionary:
 	if not value is Dictionary:
 		return _bad("%s must be {x, y, width, height}" % label)
+	var unknown := Params.reject_unknown_keys(value, ["x", "y", "width", "height"], label)
+	if not unknown.is_empty():
+		return {"error": unknown}
 	for key: String in ["x", "y", "width", "height"]:
 		if not Params.is_whole_number(value.get(key)):
 			return _bad("%s.%s must be a whole number" % [label, key])

@@ -150,6 +150,10 @@ static func apply_visuals(tile_set: TileSet, source: TileSetAtlasSource, found: 
 static func _animation(source: TileSetAtlasSource, found: Dictionary, value: Variant, label: String) -> Dictionary:
 	if not value is Dictionary or not Params.is_whole_number(value.get("frames_count")) or int(value["frames_count"]) < 1:
 		return _bad("%s.animation needs frames_count (1 or more); columns, speed and durations are optional" % label)
+	var unknown := Params.reject_unknown_keys(value, ["frames_count", "columns", "speed", "durations"],
+		"%s.animation" % label)
+	if not unknown.is_empty():
+		return {"error": unknown}
 	var coords: Vector2i = found["coords"]
 	var count := int(value["frames_count"])
 	for key: String in ["columns", "speed"]:

@@ -71,6 +71,10 @@ static func tile(source: TileSetAtlasSource, entry: Variant, label: String) -> D
 static func tile_size(value: Variant, fallback: Vector2i) -> Dictionary:
 	if value == null:
 		return {"size": fallback}
+	if value is Dictionary:
+		var unknown := Params.reject_unknown_keys(value, ["x", "y", "type"], "tile_size")
+		if not unknown.is_empty():
+			return {"error": unknown}
 	var whole: bool = value is Dictionary and Params.is_whole_number(value.get("x")) \
 		and Params.is_whole_number(value.get("y"))
 	if not whole or int(value["x"]) <= 0 or int(value["y"]) <= 0:
@@ -112,6 +116,9 @@ static func polygon(value: Variant, label: String, size: Vector2i, extra: Array 
 		for point: Variant in value:
 			if not point is Dictionary or not Params.is_number(point.get("x")) or not Params.is_number(point.get("y")):
 				return _bad_polygon(label, extra)
+			var unknown := Params.reject_unknown_keys(point, ["x", "y", "type"], "%s[%d]" % [label, points.size()])
+			if not unknown.is_empty():
+				return {"error": unknown}
 			points.append(Vector2(float(point["x"]), float(point["y"])))
 		return {"points": points}
 	return _bad_polygon(label, extra)

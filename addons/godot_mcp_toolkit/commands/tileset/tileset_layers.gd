@@ -62,6 +62,9 @@ static func color(value: Variant, key: String) -> Dictionary:
 		return {"color": null}
 	if not value is Dictionary:
 		return _bad("%s must be {r, g, b, a}" % key)
+	var unknown := Params.reject_unknown_keys(value, ["r", "g", "b", "a", "type"], key)
+	if not unknown.is_empty():
+		return {"error": unknown}
 	var parts: Array = []
 	for channel: String in ["r", "g", "b", "a"]:
 		var part: Variant = value.get(channel, 1.0)
@@ -119,6 +122,10 @@ static func _check_setup(tile_set: TileSet, request: Dictionary) -> Dictionary:
 		return _bad("terrain_sets and custom_data must be arrays")
 	for index: int in (request["terrain_sets"] as Array).size():
 		var entry: Variant = request["terrain_sets"][index]
+		var unknown := Params.reject_unknown_keys(entry, ["mode", "terrains"], "terrain_sets[%d]" % index) \
+			if entry is Dictionary else {}
+		if not unknown.is_empty():
+			return {"error": unknown}
 		if not entry is Dictionary or not entry.get("mode", "match_corners_and_sides") in TERRAIN_MODES:
 			return _bad("terrain_sets[%d].mode must be one of %s" % [index, ", ".join(PackedStringArray(TERRAIN_MODES.keys()))])
 		var terrains: Variant = entry.get("terrains", [])
@@ -129,6 +136,9 @@ static func _check_setup(tile_set: TileSet, request: Dictionary) -> Dictionary:
 		var entry: Variant = request["custom_data"][index]
 		if not entry is Dictionary or not entry.get("name") is String or (entry["name"] as String).is_empty():
 			return _bad("custom_data[%d] needs a name" % index)
+		var unknown := Params.reject_unknown_keys(entry, ["name", "type"], "custom_data[%d]" % index)
+		if not unknown.is_empty():
+			return {"error": unknown}
 		if not entry.get("type", "string") in DATA_TYPES:
 			return _bad("custom_data[%d].type must be one of %s" % [index, ", ".join(PackedStringArray(DATA_TYPES.keys()))])
 		if tile_set.get_custom_data_layer_by_name(entry["name"]) >= 0 or names.has(entry["name"]):

@@ -9,6 +9,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
 
 const OPERATORS := ["eq", "ne", "lt", "le", "gt", "ge", "truthy", "falsy", "changed"]
 const ORDERING := ["lt", "le", "gt", "ge"]
@@ -48,6 +49,11 @@ static func build(params: Dictionary, context: RefCounted) -> Dictionary:
 		return {"ok": false, "error": ToolkitError.fail("PROPERTY_NOT_FOUND",
 			"%s (%s) has no property '%s'" % [node.get_path(), node.get_class(), property_path.get_slice(":", 0)],
 			"Read the node's properties with runtime_get_node_state; sub-properties use a colon: position:x")}
+	if property_path.contains(":"):
+		# get_indexed answers null for a part that does not exist: the condition could never hold.
+		var resolved := PropertyAccess.resolve(node, property_path)
+		if resolved.has("error"):
+			return {"ok": false, "error": ToolkitError.fail("PROPERTY_NOT_FOUND", resolved["error"], resolved["hint"])}
 	var current: Variant = node.get_indexed(NodePath(property_path))
 	var made: RefCounted = load("res://addons/godot_mcp_toolkit/commands/time/step_condition.gd").new()
 	made.node_path = str(node.get_path())

@@ -7,6 +7,10 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+
+## The C7 tag key a vector or color object may carry ({"type": "Vector3", "x": ..}).
+const TAG_KEY := "type"
 
 
 static func number(params: Dictionary, key: String, default: float, low: float = -INF, high: float = INF) -> Dictionary:
@@ -55,10 +59,27 @@ static func text(params: Dictionary, key: String, default: String) -> Dictionary
 static func color(params: Dictionary, key: String, default: Color) -> Dictionary:
 	if not params.has(key):
 		return {"value": default}
-	var parsed: Variant = parse_color(params[key])
+	return color_value(params[key], key)
+
+
+## color() for a value already in hand; `label` names it in the refusal.
+static func color_value(raw: Variant, label: String) -> Dictionary:
+	var unknown := keys(raw, ["r", "g", "b", "a", TAG_KEY], label)
+	if not unknown.is_empty():
+		return unknown
+	var parsed: Variant = parse_color(raw)
 	if parsed == null:
-		return _bad(key, "a color: a name or hex string, [r, g, b, a] or {r, g, b, a} with 0..1 channels")
+		return _bad(label, "a color: a name or hex string, [r, g, b, a] or {r, g, b, a} with 0..1 channels")
 	return {"value": parsed}
+
+
+## {} when `raw` is not an object or holds only `accepted` keys, else {"error": INVALID_PARAMS
+## naming the unknown keys and the close accepted one}: a misspelt key is refused, never dropped.
+static func keys(raw: Variant, accepted: Array, label: String) -> Dictionary:
+	if not raw is Dictionary:
+		return {}
+	var refused := Params.reject_unknown_keys(raw, accepted, label)
+	return {} if refused.is_empty() else {"error": refused}
 
 
 ## The Color `raw` describes, or null.
@@ -84,6 +105,9 @@ static func parse_color(raw: Variant) -> Variant:
 static func vector2(params: Dictionary, key: String, default: Vector2) -> Dictionary:
 	if not params.has(key):
 		return {"value": default}
+	var unknown := keys(params[key], ["x", "y", TAG_KEY], key)
+	if not unknown.is_empty():
+		return unknown
 	var parts: Variant = _components(params[key], ["x", "y"])
 	if parts == null:
 		return _bad(key, "{x, y} or [x, y] numbers")
@@ -94,6 +118,9 @@ static func vector2(params: Dictionary, key: String, default: Vector2) -> Dictio
 static func vector3(params: Dictionary, key: String, default: Vector3) -> Dictionary:
 	if not params.has(key):
 		return {"value": default}
+	var unknown := keys(params[key], ["x", "y", "z", TAG_KEY], key)
+	if not unknown.is_empty():
+		return unknown
 	var parts: Variant = _components(params[key], ["x", "y", "z"])
 	if parts == null:
 		return _bad(key, "{x, y, z} or [x, y, z] numbers")
@@ -124,8 +151,7 @@ static func res_file(params: Dictionary, key: String, extensions: Array) -> Dict
 		return {"error": checked["error"]}
 	var path: String = checked["path"]
 	if not path.get_extension().to_lower() in extensions:
-		return {"error": ToolkitError.fail("INVALID_PATH", "%s must end in .%s: %s" % [
-			key, " or .".join(PackedStringArray(extensions)), path])}
+		return {"error": FileGuard.wrong_extension(key, path, extensions)}
 	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
 		return {"error": ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
 			"Create it first with folder_create, or pick an existing folder.")}
@@ -142,6 +168,14 @@ static func collect(readers: Array) -> Dictionary:
 			return outcome
 		values[reader[0]] = outcome["value"]
 	return {"values": values}
+
+
+## A nested reader's refusal ({"error": envelope}) as part of `owner`: its message prefixed
+## with "owner.", its code and hint kept.
+static func nested(owner: String, refusal: Dictionary) -> Dictionary:
+	var envelope: Dictionary = refusal["error"]
+	return {"error": ToolkitError.fail(envelope["code"], "%s.%s" % [owner, envelope["error"]],
+		str(envelope.get("hint", "")))}
 
 
 static func _bad(key: String, expected: String) -> Dictionary:

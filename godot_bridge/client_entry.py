@@ -1,0 +1,120 @@
+"""Our entry in an MCP client's configuration, and merging it into an existing file.
+
+The entry (its key, how the client launches the bridge, the env it always sets) is data in the
+toolkit, ``addons/godot_mcp_toolkit/ui/mcp_entry.json``: the plugin's dock (ui/mcp_json.gd) and
+``godot-bridge init`` both read it, so both write the same entry. ``merge`` follows the dock's
+rules exactly (tests/fixtures/toolkit/mcp_json_merge.json holds both to them): only our entry
+is added or updated, every other server and top-level key is kept, and inside our entry keys
+the user added survive while ``command`` and ``args`` are ours to set.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from godot_bridge.toolkit_files import CLIENT_ENTRY, toolkit_dir
+
+# sys.platform -> the OS.get_name() value the entry's "launch" table is keyed by.
+_OS_NAMES = {"win32": "Windows", "darwin": "macOS"}
+
+
+@dataclass(frozen=True)
+class EntryDefinition:
+    server_key: str
+    key_hints: tuple[str, ...]
+    launch: dict[str, dict[str, Any]]
+    env: dict[str, str]
+
+    def launch_for(self, os_name: str) -> dict[str, Any]:
+        chosen = self.launch.get(os_name, self.launch["default"])
+        return {"command": chosen["command"], "args": list(chosen["args"])}
+
+
+class EntryError(ValueError):
+    """The toolkit's entry definition is missing or malformed (a broken install)."""
+
+
+@functools.lru_cache(maxsize=1)
+def definition() -> EntryDefinition:
+    path = toolkit_dir() / CLIENT_ENTRY
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        launch = {str(k): {"command": str(v["command"]), "args": [str(a) for a in v["args"]]}
+                  for k, v in data["launch"].items()}
+        if "default" not in launch:
+            raise KeyError("launch.default")
+        return EntryDefinition(
+            server_key=str(data["server_key"]),
+            key_hints=tuple(str(h) for h in data["server_key_hints"]),
+            launch=launch,
+            env={str(k): str(v) for k, v in data["env"].items()},
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise EntryError(f"{path} cannot be used ({exc}); reinstall godot-bridge") from None
+
+
+def os_name(platform: str | None = None) -> str:
+    """This machine as Godot's OS.get_name() says it ("Windows", "macOS", "Linux")."""
+    platform = sys.platform if platform is None else platform
+    return _OS_NAMES.get(platform, "Linux")
+
+
+def env_string(value: Any) -> str:
+    """Env values are strings on the wire: a whole float loses its ".0", booleans are true/false."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value)
+
+
+def validate(existing: dict[str, Any], servers_key: str = "mcpServers") -> str:
+    """"" when ``existing`` can be merged, else why not (the file is then left as it is)."""
+    if servers_key not in existing:
+        return ""
+    servers = existing[servers_key]
+    if not isinstance(servers, dict):
+        return f'"{servers_key}" is not an object'
+    key = definition().server_key
+    if key not in servers:
+        return ""
+    entry = servers[key]
+    if not isinstance(entry, dict):
+        return f'"{servers_key}.{key}" is not an object'
+    if "env" in entry and not isinstance(entry["env"], dict):
+        return f'"{servers_key}.{key}.env" is not an object'
+    return ""
+
+
+def merge(existing: dict[str, Any], os_name: str, env_overrides: dict[str, Any] | None = None,
+          servers_key: str = "mcpServers") -> dict[str, Any]:
+    """The document with our entry merged in; ``existing`` itself is never changed.
+
+    ``env_overrides`` sets env vars (None removes one). Precondition: ``validate`` passed;
+    otherwise ``existing`` comes back unchanged, so a careless caller still cannot destroy a file."""
+    config = copy.deepcopy(existing)
+    if validate(existing, servers_key):
+        return config
+    spec = definition()
+    servers = config.setdefault(servers_key, {})
+    entry = servers.get(spec.server_key, {})
+    env = {str(k): env_string(v) for k, v in entry.get("env", {}).items()}
+    for name, value in (env_overrides or {}).items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = env_string(value)
+    env.update(spec.env)
+    launch = spec.launch_for(os_name)
+    entry["command"], entry["args"], entry["env"] = launch["command"], launch["args"], env
+    servers[spec.server_key] = entry
+    return config

@@ -1,0 +1,198 @@
+"""Enable an editor plugin in a ``project.godot`` by inserting text, changing no other byte.
+
+Godot keeps the enabled plugins in ``[editor_plugins] enabled=PackedStringArray("res://...")``.
+``enable_plugin`` adds one path to that list, or adds the key or the section when missing, and
+leaves everything else exactly as it was: comments, odd spacing, line endings, a value spread
+over several lines, other plugins. It works on the text through a small scanner that knows
+where each ``key=value`` entry starts and ends (strings and brackets may span lines), so a line
+inside a multi-line string that happens to look like ``[section]`` is not mistaken for one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PLUGINS_SECTION = "editor_plugins"
+ENABLED_KEY = "enabled"
+# Godot 4 writes project.godot with config_version=5; 4 and below are Godot 3 projects.
+MIN_CONFIG_VERSION = 5
+
+_OPEN, _CLOSE = "([{", ")]}"
+_LIST = re.compile(r"PackedStringArray\s*\(", re.ASCII)
+
+
+class ProjectFileError(ValueError):
+    """The project.godot cannot be changed safely; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    section: str
+    key: str
+    value_start: int  # first character of the value
+    value_end: int  # just after its last character (trailing blanks excluded)
+    line_end: int  # just after the newline that ends the entry (len(text) at the end of the file)
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    header_end: int  # just after the header line's newline
+
+
+def _line_end(text: str, pos: int) -> int:
+    newline = text.find("\n", pos)
+    return len(text) if newline < 0 else newline + 1
+
+
+def _value_end(text: str, pos: int) -> int:
+    """Where the value starting at ``pos`` ends: the newline at bracket depth 0, outside strings."""
+    depth, in_string, i = 0, False, pos
+    while i < len(text):
+        char = text[i]
+        if in_string:
+            if char == "\\":
+                i += 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth = max(depth - 1, 0)
+        elif char == "\n" and depth == 0:
+            break
+        i += 1
+    if in_string or depth:
+        raise ProjectFileError("project.godot ends inside an unfinished value (an open quote or bracket)")
+    return i
+
+
+def scan(text: str) -> tuple[list[Section], list[Entry]]:
+    """The sections and ``key=value`` entries of a project.godot, with their offsets in ``text``."""
+    sections: list[Section] = []
+    entries: list[Entry] = []
+    section, pos = "", 0
+    while pos < len(text):
+        start = pos
+        while start < len(text) and text[start] in " \t\r\ufeff":
+            start += 1
+        end = _line_end(text, start)
+        line = text[start:end].rstrip("\r\n")
+        if not line.strip() or line[0] in ";#":
+            pos = end
+            continue
+        if line[0] == "[":
+            section = line.strip()[1:].split("]", 1)[0].strip()
+            sections.append(Section(section, end))
+            pos = end
+            continue
+        key, eq, _ = line.partition("=")
+        if not eq:
+            raise ProjectFileError(f"project.godot has a line that is neither a section, a comment nor key=value: "
+                                   f"{line.strip()[:60]!r}")
+        value_start = start + len(key) + 1
+        while value_start < len(text) and text[value_start] in " \t":
+            value_start += 1
+        stop = _value_end(text, value_start)
+        value_end = stop
+        while value_end > value_start and text[value_end - 1] in " \t\r":
+            value_end -= 1
+        pos = _line_end(text, stop)
+        entries.append(Entry(section, key.strip().strip('"'), value_start, value_end, pos))
+    return sections, entries
+
+
+def _strings(inner: str) -> list[tuple[str, int]]:
+    """The quoted strings of a PackedStringArray's contents, each with the offset just after it."""
+    found: list[tuple[str, int]] = []
+    i, expect_item = 0, True
+    while i < len(inner):
+        char = inner[i]
+        if char in " \t\r\n":
+            i += 1
+        elif char == "," and not expect_item:
+            expect_item = True
+            i += 1
+        elif char == '"' and expect_item:
+            j, chars = i + 1, []
+            while inner[j] != '"':
+                if inner[j] == "\\":
+                    j += 1
+                chars.append(inner[j])
+                j += 1
+            found.append(("".join(chars), j + 1))
+            i, expect_item = j + 1, False
+        else:
+            raise ProjectFileError(f"[{PLUGINS_SECTION}] {ENABLED_KEY} is not a list of quoted paths "
+                                   f"(unexpected {char!r}); fix it in Godot's Project Settings > Plugins")
+    return found
+
+
+def _add_to_list(text: str, entry: Entry, plugin: str) -> str | None:
+    value = text[entry.value_start:entry.value_end]
+    opened = _LIST.match(value)
+    if opened is None or not value.endswith(")"):
+        raise ProjectFileError(f"[{PLUGINS_SECTION}] {ENABLED_KEY} is {value[:60]!r}, not a PackedStringArray(...) "
+                               "of plugin paths; is this a Godot 4 project?")
+    inner_start = entry.value_start + opened.end()
+    items = _strings(text[inner_start:entry.value_end - 1])
+    if plugin in (path for path, _ in items):
+        return None
+    if items:
+        at = inner_start + items[-1][1]
+        return text[:at] + f', "{plugin}"' + text[at:]
+    at = entry.value_end - 1
+    return text[:at] + f'"{plugin}"' + text[at:]
+
+
+def _config_version(entries: list[Entry], text: str) -> int | None:
+    for entry in entries:
+        if entry.section == "" and entry.key == "config_version":
+            raw = text[entry.value_start:entry.value_end].strip()
+            return int(raw) if raw.isdigit() else None
+    return None
+
+
+def enable_plugin(text: str, plugin: str) -> str | None:
+    """``text`` with ``plugin`` (a res:// path to its plugin.cfg) enabled; None when it already is.
+
+    Raises ProjectFileError when the file is not one we can change without guessing."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    sections, entries = scan(text)
+    version = _config_version(entries, text)
+    if version is not None and version < MIN_CONFIG_VERSION:
+        raise ProjectFileError(f"project.godot has config_version={version}: a Godot 3 project. "
+                               "The toolkit needs Godot 4.2 or newer; open the project in Godot 4 to convert it first")
+    enabled = [e for e in entries if e.section == PLUGINS_SECTION and e.key == ENABLED_KEY]
+    if enabled:
+        return _add_to_list(text, enabled[-1], plugin)  # Godot reads the last one when a key repeats
+    line = f'{ENABLED_KEY}=PackedStringArray("{plugin}"){newline}'
+    section = next((s for s in reversed(sections) if s.name == PLUGINS_SECTION), None)
+    if section is not None:
+        in_section = [e for e in entries if e.section == PLUGINS_SECTION]
+        at = in_section[-1].line_end if in_section else section.header_end
+        if not in_section and text[at:at + len(newline)] == newline:
+            at += len(newline)  # Godot's own layout: a blank line after the header
+        lead = newline if at > 0 and not text[:at].endswith("\n") else ""
+        # Keep a blank line between our key and a section header that follows right away.
+        tail = newline if not in_section and text[at:at + 1] == "[" else ""
+        return text[:at] + lead + line + tail + text[at:]
+    lead = "" if not text or text.endswith("\n") else newline
+    gap = "" if not text or (text + lead).endswith(newline * 2) else newline
+    return text + lead + gap + f"[{PLUGINS_SECTION}]{newline}{newline}" + line
+
+
+def enabled_plugins(text: str) -> list[str]:
+    """The plugin paths ``[editor_plugins] enabled`` lists (empty when none)."""
+    _, entries = scan(text)
+    enabled = [e for e in entries if e.section == PLUGINS_SECTION and e.key == ENABLED_KEY]
+    if not enabled:
+        return []
+    entry = enabled[-1]
+    opened = _LIST.match(text[entry.value_start:entry.value_end])
+    if opened is None:
+        return []
+    return [path for path, _ in _strings(text[entry.value_start + opened.end():entry.value_end - 1])]

@@ -1,0 +1,168 @@
+extends SceneTree
+## The engine host for the end-to-end tests (tests/e2e): the real toolkit, composed by
+## core/toolkit_app.gd exactly as the editor plugin composes it, over the runtime context on a real
+## scene loaded from its .tscn. Two things differ from an editor, and only these: the listener (a
+## browser cannot listen, so bridges reach the toolkit through the relay, relay_listener.gd) and
+## where the registry entry and token land (reported to the test, relay_publisher.gd).
+##
+## It reacts to the context's signals as an editor would: an opened scene is loaded and shown; a
+## played scene is instantiated as the game, with the game's runtime server started the way the
+## game's autoload starts it (through the relay's second port); a stop ends both.
+##
+## usage: run_gd.py PROJECT res://e2e_host/host.gd -- -- --relay=ws://127.0.0.1:N
+##        --editor-port=E --runtime-port=R --scene=res://scenes/main.tscn
+## Ends when the relay goes away (or asks it to quit).
+
+const ToolkitApp := preload("res://addons/godot_mcp_toolkit/core/toolkit_app.gd")
+const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runtime_server.gd")
+const RelayLink := preload("relay_link.gd")
+const RelayListener := preload("relay_listener.gd")
+const RelayPublisher := preload("relay_publisher.gd")
+
+var _options: Dictionary = {}
+var _link: RelayLink = null
+var _publisher: RelayPublisher = null
+var _context: RuntimeContext = null
+var _app: ToolkitApp = null
+## The edited scenes (path -> root), kept like editor tabs; they do not process, as in an editor.
+var _edited: Node = null
+var _scenes: Dictionary = {}
+var _game: Node = null
+var _game_runtime: Node = null
+
+
+func _initialize() -> void:
+	_options = _parse(OS.get_cmdline_user_args())
+	_link = RelayLink.new(str(_options.get("relay", "")))
+	_link.op_received.connect(_on_op)
+	_publisher = RelayPublisher.new(_link)
+	_edited = Node.new()
+	_edited.name = "EditedScenes"
+	_edited.process_mode = Node.PROCESS_MODE_DISABLED
+	root.add_child(_edited)
+	var scene := str(_options.get("scene", ""))
+	_context = RuntimeContext.new(_show(scene))
+	_context.open_scene(scene)
+	_context.scene_opened.connect(func(path: String) -> void: _context.set_scene_root(_show(path)))
+	_context.play_started.connect(_on_play_started)
+	_context.play_stopped.connect(_on_play_stopped)
+	_app = ToolkitApp.new(_context, {"getenv": _getenv, "listener": RelayListener.new(_link),
+		"publisher": _publisher})
+	# The game shares this tree: its pause must not stop the editor side from serving.
+	_app.process_mode = Node.PROCESS_MODE_ALWAYS
+	root.add_child(_app)
+	_app.start()
+
+
+func _process(_delta: float) -> bool:
+	_link.poll()
+	if _link.is_closed():
+		print("e2e host: the relay is gone; quitting")
+		_shutdown()
+		quit(0 if _link.was_open() else 1)
+	return false
+
+
+## The environment the toolkit reads: the ports the relay holds for the editor and the game.
+func _getenv(name: String) -> String:
+	match name:
+		"GODOT_MCP_EDITOR_PORT":
+			return str(_options.get("editor-port", ""))
+		"GODOT_MCP_RUNTIME_PORT":
+			return str(_options.get("runtime-port", ""))
+	return ""
+
+
+## The root of the edited scene at `path`: the one already open, else loaded from its file.
+func _show(path: String) -> Node:
+	if _scenes.has(path) and is_instance_valid(_scenes[path]):
+		return _scenes[path]
+	var packed := load(path) as PackedScene
+	if packed == null:
+		push_error("e2e host: cannot load the scene %s" % path)
+		return null
+	var scene_root := packed.instantiate()
+	_edited.add_child(scene_root)
+	_scenes[path] = scene_root
+	return scene_root
+
+
+## Played: the scene runs as the game, and the game's runtime server starts as its autoload would
+## start it (runtime/mcp_runtime_autoload.gd): the same script, added to the tree, listening on
+## the runtime port.
+func _on_play_started(path: String) -> void:
+	_game = (load(path) as PackedScene).instantiate()
+	root.add_child(_game)
+	current_scene = _game
+	_game_runtime = Node.new()
+	_game_runtime.name = "MCPToolkitRuntime"
+	root.add_child(_game_runtime)
+	var server := RuntimeServer.new(_getenv, RelayListener.new(_link), _publisher)
+	server.name = "MCPRuntimeServer"
+	_game_runtime.add_child(server)
+
+
+func _on_play_stopped() -> void:
+	if _game_runtime != null:
+		_game_runtime.queue_free()
+		_game_runtime = null
+	if _game != null:
+		_game.queue_free()
+		_game = null
+	# What a game process takes with it when it ends: its pause and its clock.
+	current_scene = null
+	paused = false
+	Engine.time_scale = 1.0
+
+
+## What a test asks of the editor's user (undo, pressing Play/Stop) or of the disk; answered with
+## {"event": "reply", "id": ...}.
+func _on_op(op: Dictionary) -> void:
+	var reply := {"event": "reply", "id": op.get("id")}
+	match str(op.get("op", "")):
+		"undo":
+			reply["ok"] = _context.undo()
+		"redo":
+			reply["ok"] = _context.redo()
+		"play":
+			reply["error"] = _context.play_scene(str(op.get("path", "")))
+		"stop":
+			_context.stop_playing()
+			reply["ok"] = true
+		"read_file":
+			reply.merge(_read_file(str(op.get("path", ""))))
+		"quit":
+			_shutdown()
+			_link.send(reply)
+			_link.poll()
+			quit(0)
+			return
+		_:
+			reply["error"] = "unknown op %s" % op.get("op")
+	_link.send(reply)
+
+
+## {"kind": "file", "base64": the bytes}, {"kind": "dir"}, or {"kind": null} when nothing is there.
+static func _read_file(path: String) -> Dictionary:
+	if DirAccess.dir_exists_absolute(path):
+		return {"kind": "dir"}
+	if not FileAccess.file_exists(path):
+		return {"kind": null}
+	return {"kind": "file", "base64": Marshalls.raw_to_base64(FileAccess.get_file_as_bytes(path))}
+
+
+func _shutdown() -> void:
+	if _app != null:
+		_context.stop_playing()
+		_app.shutdown(false)
+		_app.queue_free()
+		_app = null
+
+
+static func _parse(args: PackedStringArray) -> Dictionary:
+	var parsed := {}
+	for arg: String in args:
+		if arg.begins_with("--") and "=" in arg:
+			parsed[arg.substr(2, arg.find("=") - 2)] = arg.substr(arg.find("=") + 1)
+	return parsed
