@@ -1,7 +1,8 @@
 extends RefCounted
 ## game.start / game.stop (commands/game_commands.gd) under the runtime context: the scene choice
 ## (main, current, a res:// path), if_running, the compile check before launch (COMPILATION_FAILED
-## with file, line and message), and the refusals. The context records what would have been
+## with file, line and message; addon scripts the project does not reach listed apart, not
+## blocking), and the refusals. The context records what would have been
 ## played. Not covered here (needs a real editor and a second process): the launch itself, and the
 ## game's runtime server authenticating and answering the bridge's ping (the bridge waits for that,
 ## tests/integration/test_editor_runtime.py).
@@ -12,14 +13,24 @@ const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const GameCommands := preload("res://addons/godot_mcp_toolkit/commands/game_commands.gd")
 const ScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/game/script_check.gd")
+const ScriptReach := preload("res://addons/godot_mcp_toolkit/commands/game/script_reach.gd")
+const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 
 const DIR := "res://tmp_tests/game"
 const SCENE := "res://tmp_tests/game/main.tscn"
 const MAIN_SETTING := "application/run/main_scene"
+const TEMPLATES_SETTING := "editor/script/templates_search_path"
 ## Relative preloads, class_name returns, an inner class, a tool script, a broken addon editor
-## plugin (clean/), and one real error (broken/broken.gd line 6).
+## plugin (clean/), one real error (broken/broken.gd line 6), and broken addon scripts the project
+## reaches in each way or not at all (reach/, see the README there).
 const FIXTURE := "res://tests/fixtures/script_check"
+const REACH := FIXTURE + "/reach"
 const TOOLKIT := "res://addons/godot_mcp_toolkit"
+## The autoload the toolkit's plugin adds to the project (plugin.gd's AUTOLOAD_NAME and _PATH).
+const TOOLKIT_AUTOLOAD := [
+	"autoload/MCPToolkitRuntime", "*res://addons/godot_mcp_toolkit/runtime/mcp_runtime_autoload.gd",
+]
+const REACH_AUTOLOAD := ["autoload/ScriptCheckReachLib", "*" + REACH + "/addons/by_autoload/broken.gd"]
 
 var _root: Node = null
 var _context: RuntimeContext = null
@@ -110,15 +121,15 @@ func test_compile_errors_block_the_launch() -> void:
 
 
 func test_templates_and_ignored_folders_are_not_compiled() -> void:
-	var templates: Variant = ProjectSettings.get_setting("editor/script/templates_search_path")
-	ProjectSettings.set_setting("editor/script/templates_search_path", DIR + "/scripts/templates")
+	var templates: Variant = ProjectSettings.get_setting(TEMPLATES_SETTING)
+	ProjectSettings.set_setting(TEMPLATES_SETTING, DIR + "/scripts/templates")
 	for folder: String in ["templates", "ignored"]:
 		DirAccess.make_dir_recursive_absolute(DIR + "/scripts/" + folder)
 		_write(DIR + "/scripts/%s/broken.gd" % folder, "extends _BASE_\n")
 	_write(DIR + "/scripts/ignored/.gdignore", "")
 	var started := _call("game.start", {"scene_path": SCENE})
 	Assert.eq([started.get("status"), started.get("scripts_checked")], ["started", 1], "only ok.gd was compiled")
-	ProjectSettings.set_setting("editor/script/templates_search_path", templates)
+	ProjectSettings.set_setting(TEMPLATES_SETTING, templates)
 	for folder: String in ["templates", "ignored"]:
 		for file_name: String in DirAccess.get_files_at(DIR + "/scripts/" + folder):
 			DirAccess.remove_absolute(DIR + "/scripts/%s/%s" % [folder, file_name])
@@ -126,11 +137,17 @@ func test_templates_and_ignored_folders_are_not_compiled() -> void:
 
 
 func test_the_toolkit_itself_compiles_clean() -> void:
+	ProjectSettings.set_setting(TOOLKIT_AUTOLOAD[0], TOOLKIT_AUTOLOAD[1])
 	var checked := ScriptCheck.check_folder(TOOLKIT)
+	ProjectSettings.clear(TOOLKIT_AUTOLOAD[0])
 	Assert.eq(checked["errors"], [], "the engine loads every toolkit script the game can load")
 	Assert.is_false(checked["truncated"], "nothing cut")
 	var on_disk := _count_scripts(TOOLKIT)
-	Assert.eq(checked["checked"], on_disk - 3, "all but plugin.gd and the two editor/ scripts (editor-only)")
+	Assert.eq(checked["checked"], on_disk - 2, "all but plugin.gd and the export plugin (they extend Editor*)")
+	# The editor's context names editor classes, which this engine may lack (the web build has
+	# none); the game never loads it, so at most it is listed apart.
+	for error: Dictionary in checked["unreachable_errors"]:
+		Assert.eq(error["path"], TOOLKIT + "/editor/editor_context.gd", "only the editor glue: %s" % error["message"])
 
 
 func test_a_project_holding_the_toolkit_and_the_fixture_launches() -> void:
@@ -143,13 +160,94 @@ func test_a_project_holding_the_toolkit_and_the_fixture_launches() -> void:
 	_context.stop_playing()
 	var clean := ScriptCheck.check_folder(FIXTURE + "/clean")
 	Assert.eq(clean["errors"], [], "relative preloads, own class_name returns, inner and tool scripts compile")
-	Assert.eq(clean["checked"], 4, "the addon's editor plugin and editor-only helper are not compiled")
+	Assert.eq(clean["checked"], 5, "all but the addon's editor plugin")
+	var listed: Array = clean["unreachable_errors"]
+	Assert.is_false(listed.is_empty(), "the addon's broken editor helper is reported")
+	for error: Dictionary in listed:
+		Assert.eq([error["path"], error["reason"]], [FIXTURE + "/clean/addons/broken_tool/dock.gd", ScriptCheck.UNREACHABLE],
+			"as not loaded by the game")
+
+
+func test_a_broken_addon_script_nothing_reaches_does_not_block() -> void:
+	DirAccess.make_dir_recursive_absolute(DIR + "/addons/tool")
+	_write(DIR + "/addons/tool/broken.gd", "extends Node\n\nfunc _ready() -> void:\n\tvar x: int = \"text\"\n")
+	var started := _call("game.start", ResultExamples.params("game", "game.start", 4))
+	DirAccess.remove_absolute(DIR + "/addons/tool/broken.gd")
+	DirAccess.remove_absolute(DIR + "/addons/tool")
+	DirAccess.remove_absolute(DIR + "/addons")
+	ResultExamples.check("game", "game.start", started, 4)
+	Assert.eq(_context.played_scenes, PackedStringArray([SCENE]), "the game was launched")
+
+
+func test_addon_scripts_the_project_reaches_block() -> void:
+	var checked := ScriptCheck.check_folder(REACH)
+	Assert.eq(_paths(checked["errors"]), [
+		REACH + "/addons/by_class/broken.gd", REACH + "/addons/by_path/broken.gd",
+		REACH + "/addons/by_preload/broken.gd", REACH + "/addons/by_scene/broken.gd",
+	], "reached from the main scene's scripts (a class_name, a res:// path string, a relative preload) "
+		+ "and from a project scene through the addon's own scene")
+	Assert.eq(_paths(checked["unreachable_errors"]), [
+		REACH + "/addons/by_autoload/broken.gd", REACH + "/addons/framework/files.gd",
+		REACH + "/addons/unreached/broken.gd",
+	], "not reached: no autoload yet; used only by a test suite; named only in a comment and a string")
+	ProjectSettings.set_setting(REACH_AUTOLOAD[0], REACH_AUTOLOAD[1])
+	var with_autoload := ScriptCheck.check_folder(REACH)
+	ProjectSettings.clear(REACH_AUTOLOAD[0])
+	Assert.is_true(_paths(with_autoload["errors"]).has(REACH + "/addons/by_autoload/broken.gd"), "an autoload reaches it")
+	Assert.is_false(_paths(with_autoload["unreachable_errors"]).has(REACH + "/addons/by_autoload/broken.gd"), "moved")
+
+
+func test_a_test_suite_outside_addons_is_checked_but_reaches_nothing() -> void:
+	var suite := REACH + "/test/game_test.gd"
+	var roots := PackedStringArray([REACH + "/main.tscn", REACH + "/levels/level.tscn"])
+	var reached: Dictionary = ScriptReach.reached_from(roots)["reached"]
+	Assert.is_false(reached.has(suite) or reached.has(REACH + "/addons/framework/suite.gd"), "the game loads no test")
+	Assert.is_true(reached.has(REACH + "/levels/uses_class.gd"), "but the main scene's scripts")
+	Assert.eq(GDScriptCheck.check_source(FileAccess.get_file_as_string(suite), suite)["errors"], [],
+		"the suite itself compiles, so it does not block (its own error would: it is outside addons/)")
+
+
+func test_a_reached_addon_error_refuses_the_launch_naming_it() -> void:
+	var registry := CommandRegistry.new()
+	registry.configure("4.6.0", _context)
+	GameCommands.register(registry, _context, REACH)
+	var handler: Callable = registry.dispatch_info("game.start")["handler"]
+	var failed: Dictionary = handler.call({"scene_path": SCENE})
+	Assert.eq(failed.get("code"), "COMPILATION_FAILED", "refused")
+	Assert.is_true(_paths(failed.get("errors", [])).has(REACH + "/addons/by_scene/broken.gd"), "named")
+	Assert.eq(_paths(failed.get("unreachable_errors", [])).size(), 3, "the others still listed apart")
+	Assert.eq(_context.played_scenes, PackedStringArray(), "nothing was launched")
+
+
+func test_reach_follows_uids_and_settings_but_not_the_editors() -> void:
+	DirAccess.make_dir_recursive_absolute(DIR + "/addons/lib")
+	var target := DIR + "/addons/lib/target.gd"
+	_write(target, "extends RefCounted\n")
+	var id := ResourceUID.create_id()
+	ResourceUID.add_id(id, target)
+	_write(DIR + "/scripts/by_uid.gd", "extends Node\n\nconst TARGET := \"%s\"\n" % ResourceUID.id_to_text(id))
+	var reached: Dictionary = ScriptReach.reached_from(PackedStringArray([DIR + "/scripts/by_uid.gd"]))["reached"]
+	Assert.is_true(reached.has(target), "a uid:// string reaches its file: %s" % str(reached.keys()))
+	var templates: Variant = ProjectSettings.get_setting(TEMPLATES_SETTING)
+	ProjectSettings.set_setting(TEMPLATES_SETTING, target)
+	ProjectSettings.set_setting(MAIN_SETTING, SCENE)
+	ProjectSettings.set_setting(REACH_AUTOLOAD[0], REACH_AUTOLOAD[1])
+	var roots := ScriptReach.setting_paths()
+	ProjectSettings.clear(REACH_AUTOLOAD[0])
+	ProjectSettings.set_setting(TEMPLATES_SETTING, templates)
+	Assert.is_true(roots.has(SCENE), "the main scene")
+	Assert.is_true(roots.has(REACH_AUTOLOAD[1].trim_prefix("*")), "an autoload, without its singleton mark")
+	Assert.is_false(roots.has(target), "not a path in the editor's own settings")
+	ResourceUID.remove_id(id)
+	DirAccess.remove_absolute(target)
+	DirAccess.remove_absolute(DIR + "/addons/lib")
+	DirAccess.remove_absolute(DIR + "/addons")
 
 
 func test_a_real_error_is_named_with_file_and_line() -> void:
 	var registry := CommandRegistry.new()
 	registry.configure("4.6.0", _context)
-	GameCommands.register(registry, _context, FIXTURE)
+	GameCommands.register(registry, _context, FIXTURE + "/broken")
 	var handler: Callable = registry.dispatch_info("game.start")["handler"]
 	var failed: Dictionary = handler.call({"scene_path": SCENE})
 	Assert.eq(failed.get("code"), "COMPILATION_FAILED", "refused")
@@ -181,14 +279,12 @@ func test_loaded_scripts_are_not_reloaded_or_replaced() -> void:
 
 
 func test_editor_only_scripts() -> void:
-	Assert.is_true(ScriptCheck.is_editor_only("@tool\nextends EditorPlugin\n", false), "a plugin, anywhere")
-	Assert.is_true(ScriptCheck.is_editor_only("extends EditorScript\n", false), "an EditorScript")
+	Assert.is_true(ScriptCheck.is_editor_only("@tool\nextends EditorPlugin\n"), "a plugin")
+	Assert.is_true(ScriptCheck.is_editor_only("extends EditorScript\n"), "an EditorScript")
 	var helper := "@tool\nextends Control\nfunc f() -> void:\n\tEditorInterface.get_base_control()\n"
-	Assert.is_true(ScriptCheck.is_editor_only(helper, true), "an addon's tool script naming an Editor class")
-	Assert.is_false(ScriptCheck.is_editor_only(helper, false), "the same script in the game's own folders is checked")
-	var commented := "@tool\nextends Node\n## Unlike EditorPlugin, this runs in the game.\nvar s := \"EditorInterface\"\n"
-	Assert.is_false(ScriptCheck.is_editor_only(commented, true), "a name in a comment or a string is not code")
-	Assert.is_false(ScriptCheck.is_editor_only("extends Node\nvar x: EditorPlugin\n", true), "not @tool: checked")
+	Assert.is_false(ScriptCheck.is_editor_only(helper), "naming an Editor class is not extending one")
+	var commented := "extends Node\n## extends EditorPlugin, once.\nvar s := \"extends EditorPlugin\"\n"
+	Assert.is_false(ScriptCheck.is_editor_only(commented), "a name in a comment or a string is not code")
 
 
 func test_refusals_leave_nothing_played() -> void:
@@ -222,6 +318,16 @@ static func _write(path: String, text: String) -> void:
 	var file := FileAccess.open(path, FileAccess.WRITE)
 	file.store_string(text)
 	file.close()
+
+
+## The distinct files named by a list of errors, sorted.
+static func _paths(errors: Array) -> Array:
+	var found := []
+	for error: Dictionary in errors:
+		if not error["path"] in found:
+			found.append(error["path"])
+	found.sort()
+	return found
 
 
 static func _count_scripts(folder: String) -> int:

@@ -26,7 +26,7 @@ static func register(registry: RefCounted, context: RefCounted, scripts_root: St
 	registry.register_command("game.start", Callable(script, "_cmd_start").bind(context, scripts_root),
 		registry.create_options()
 		.with_description("Run the game from the editor (scene_path main, current or a res:// scene) after "
-			+ "checking that every script compiles.")
+			+ "checking that every script the game can load compiles.")
 		.with_input_schema({"type": "object", "properties": {
 			"scene_path": {"type": "string"}, "wait_for_runtime": {"type": "boolean"},
 			"runtime_poll": {"type": "boolean"}, "if_running": {"type": "string", "enum": IF_RUNNING},
@@ -58,7 +58,7 @@ static func _cmd_start(params: Dictionary, context: RefCounted, scripts_root: St
 			(compiled["errors"] as Array).size()])
 		failure["errors"] = compiled["errors"]
 		failure["truncated"] = compiled["truncated"]
-		return failure
+		return _with_unreachable(failure, compiled)
 	# An editor without a display starts its game without one too: it could not open a window either.
 	var headless: bool = context.is_headless()
 	var extra := PackedStringArray([HEADLESS_ARG]) if headless else PackedStringArray()
@@ -67,6 +67,9 @@ static func _cmd_start(params: Dictionary, context: RefCounted, scripts_root: St
 		return ToolkitError.fail("INVALID_STATE", "The editor did not start %s (%s)" % [target["path"], error_string(error)])
 	var result := {"status": "started", "scene_path": target["path"], "scripts_checked": compiled["checked"],
 		"wait_for_runtime": checked["wait_for_runtime"], "headless": headless}
+	_with_unreachable(result, compiled)
+	if compiled["truncated"]:
+		result["truncated"] = true
 	var hints := PackedStringArray()
 	if headless:
 		hints.append(("The editor runs headless, so the game was started with %s: no window, so no "
@@ -76,6 +79,13 @@ static func _cmd_start(params: Dictionary, context: RefCounted, scripts_root: St
 	if not hints.is_empty():
 		result["hint"] = " ".join(hints)
 	return ToolkitSuccess.ok(result)
+
+
+## Adds the errors that did not block (scripts the game does not load) when there are any.
+static func _with_unreachable(answer: Dictionary, compiled: Dictionary) -> Dictionary:
+	if not (compiled["unreachable_errors"] as Array).is_empty():
+		answer["unreachable_errors"] = compiled["unreachable_errors"]
+	return answer
 
 
 static func _cmd_stop(_params: Dictionary, context: RefCounted) -> Dictionary:

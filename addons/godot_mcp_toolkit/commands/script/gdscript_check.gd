@@ -9,6 +9,8 @@ extends RefCounted
 ## 4.2, so the capturing subclass is compiled from source at run time, only on 4.5+.
 
 const RELOAD_FUNCTION := "GDScript::reload"
+## A preload("path") or extends "path": a path the compiler resolves against the script's folder.
+const PATH_LITERAL := "(\\b(?:preload\\s*\\(|extends)\\s*)([\"'])([^\"'\\n]+)\\2"
 const MESSAGE_PREFIXES := ["Parse Error: ", "Compile Error: "]
 const NO_DETAIL := "The script does not compile (%s); this Godot version does not report the message. " \
 	+ "Open it in the script editor to see the error."
@@ -78,16 +80,26 @@ static func portable_copy(text: String, path: String) -> String:
 
 
 static func _absolute_paths(text: String, folder: String) -> String:
-	var pattern := RegEx.create_from_string("(\\b(?:preload\\s*\\(|extends)\\s*)\"([^\"]+)\"")
 	var out := ""
 	var cursor := 0
-	for found: RegExMatch in pattern.search_all(text):
-		var target := found.get_string(2)
-		if not target.contains("://"):
-			target = _joined(folder, target)
-		out += text.substr(cursor, found.get_start() - cursor) + found.get_string(1) + "\"" + target + "\""
+	for found: RegExMatch in RegEx.create_from_string(PATH_LITERAL).search_all(text):
+		var quote := found.get_string(2)
+		out += text.substr(cursor, found.get_start() - cursor) + found.get_string(1) + quote \
+			+ _resolved(found.get_string(3), folder) + quote
 		cursor = found.get_end()
 	return out + text.substr(cursor)
+
+
+## The files a script's preload() and extends "path" name, as res:// paths (`path` is the script's).
+static func preloaded_paths(text: String, path: String) -> PackedStringArray:
+	var found := PackedStringArray()
+	for literal: RegExMatch in RegEx.create_from_string(PATH_LITERAL).search_all(text):
+		found.append(_resolved(literal.get_string(3), path.get_base_dir()))
+	return found
+
+
+static func _resolved(target: String, folder: String) -> String:
+	return target if target.contains("://") else _joined(folder, target)
 
 
 ## `relative` resolved against the res:// `folder`, "." and ".." segments folded (the analyzer
