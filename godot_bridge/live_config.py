@@ -3,8 +3,7 @@
 The MCP client started us with the ``env`` of our entry in that file; when the user (or the
 plugin's dock) edits the file, the client does not restart us. So we read the file at start,
 on every change on disk and on every editor reconnect, take the ``GODOT_MCP_*`` keys of our
-entry (``mcpServers["godot-mcp-toolkit"]``, else the first key containing ``godot-mcp`` or
-``godot-bridge``) and rebuild the settings: launch environment, minus every key the file had
+entry (found as ``doctor`` and the dock find it: client_config.our_key) and rebuild the settings: launch environment, minus every key the file had
 supplied, plus the keys it has now. A key removed from the file is therefore dropped, and one
 the file never named (set by the shell) stays. Flags still win over the environment.
 
@@ -20,13 +19,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
 
+from godot_bridge.client_config import our_key
+from godot_bridge.client_entry import definition
 from godot_bridge.config import ConfigError, Settings
 from godot_bridge.editor.watch import RegistryWatcher
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = ".mcp.json"
-SERVER_KEY = "godot-mcp-toolkit"
 ENV_PREFIX = "GODOT_MCP_"
 # Never taken from the file: the project folder is who we are, not a setting to flip.
 FIXED_KEYS = frozenset({"GODOT_MCP_PROJECT_PATH"})
@@ -36,14 +36,14 @@ class ConfigFileError(ValueError):
     """``.mcp.json`` cannot be used; the message says why."""
 
 
-def _entry(servers: Mapping[str, Any]) -> tuple[str, Any]:
-    if SERVER_KEY in servers:
-        return SERVER_KEY, servers[SERVER_KEY]
-    for key, value in servers.items():
-        if "godot-mcp" in key or "godot-bridge" in key:
-            return key, value
-    raise ConfigFileError(f"mcpServers has no {SERVER_KEY!r} entry (nor one whose name contains "
-                          "'godot-mcp' or 'godot-bridge')")
+def _entry(servers: dict[str, Any]) -> tuple[str, Any]:
+    """Our entry, found as doctor and the dock find it (the shared entry definition's key and hints)."""
+    key = our_key(servers)
+    if key is None:
+        spec = definition()
+        hints = " or ".join(repr(hint) for hint in spec.key_hints)
+        raise ConfigFileError(f"mcpServers has no {spec.server_key!r} entry (nor one whose name contains {hints})")
+    return key, servers[key]
 
 
 def _as_text(key: str, value: Any) -> str:
