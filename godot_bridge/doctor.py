@@ -26,7 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
-from godot_bridge import __version__, client_config
+from godot_bridge import __version__, client_config, client_entry
 from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.launch import find_godot, probe_auth
@@ -52,7 +52,13 @@ _START_EDITOR = (
     "Open the project in Godot 4.2+ with the Godot MCP Toolkit plugin enabled (or call the editor_launch tool "
     "with GODOT_BIN set)."
 )
-_MCP_SNIPPET = '"mcpServers": {"godot-mcp-toolkit": {"command": "uvx", "args": ["godot-bridge"]}}'
+
+
+def _mcp_snippet() -> str:
+    """Our .mcp.json entry as the dock and init write it for this OS (the shared entry definition)."""
+    spec = client_entry.definition()
+    launch = spec.launch_for(client_entry.os_name())
+    return '"mcpServers": ' + json.dumps({spec.server_key: launch})
 
 
 @dataclass(frozen=True)
@@ -347,16 +353,16 @@ def _env_key_problems(env: Mapping[str, str]) -> tuple[list[str], list[str]]:
 def check_mcp_json(ctx: Context) -> list[Check]:
     if not ctx.configs:
         return [Check("mcp_json", ".mcp.json", "warn", f"none in {ctx.project} (fine if your MCP client is configured elsewhere)",
-                      f"Run godot-bridge init, or use the plugin dock's 'Write .mcp.json' button, or create .mcp.json with {{{_MCP_SNIPPET}}}.")]
+                      f"Run godot-bridge init, or use the plugin dock's 'Write .mcp.json' button, or create .mcp.json with {{{_mcp_snippet()}}}.")]
     lines: list[Check] = []
     for cfg in ctx.configs:
         name = cfg.label
         if cfg.problem is not None:
-            lines.append(Check("mcp_json", name, "fail", f"{cfg.path} {cfg.problem}", f"Fix the file; it must hold {{{_MCP_SNIPPET}}}."))
+            lines.append(Check("mcp_json", name, "fail", f"{cfg.path} {cfg.problem}", f"Fix the file; it must hold {{{_mcp_snippet()}}}."))
             continue
         if cfg.key is None:
             lines.append(Check("mcp_json", name, "fail", f'no godot-mcp-toolkit entry under "{cfg.servers_key}"',
-                               f"Add {{{_MCP_SNIPPET}}} (the plugin dock can write it)."))
+                               f"Add {{{_mcp_snippet()}}} (the plugin dock can write it)."))
             continue
         errors, warnings = _env_key_problems(cfg.env)
         errors = cfg.env_problems + errors
