@@ -6,6 +6,9 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 
+## The score (ranked()) from which a candidate counts as close.
+const CLOSE_ENOUGH := 0.5
+
 
 ## {} when every name in `required` is present and not null, else an INVALID_PARAMS envelope
 ## naming all the missing ones at once (one round trip instead of one per missing name).
@@ -69,21 +72,31 @@ static func unknown_keys_hint(value: Dictionary, accepted: Array) -> String:
 	return "Did you mean %s?" % ", ".join(guesses)
 
 
-## The entry of `candidates` most like `word` (case-insensitive; one spelled inside the other,
-## as "ctrl" in "control" or "atlas" in "atlas_x", counts extra), or "" when none is close.
+## The entry of `candidates` most like `word`, or "" when none is close (ranked()).
 static func closest(word: String, candidates: Array) -> String:
+	var best := ranked(word, candidates, 1)
+	return best[0] if not best.is_empty() else ""
+
+
+## Up to `limit` entries of `candidates` close to `word`, closest first (ties by name): the one
+## "did you mean" ranking for keys, properties, items and class names. Case-insensitive; the same
+## name in another case ("Sprite2d") ranks first; one spelled inside the other ("ctrl" in
+## "control", "atlas" in "atlas_x") counts extra.
+static func ranked(word: String, candidates: Array, limit: int) -> PackedStringArray:
 	var wanted := word.to_lower()
-	var best := ""
-	var best_score := 0.5
+	var scored: Array = []
 	for candidate: Variant in candidates:
 		var name := str(candidate).to_lower()
-		var score := name.similarity(wanted)
+		var score := 2.0 if name == wanted else name.similarity(wanted)
 		if _spelled_inside(name, wanted) or _spelled_inside(wanted, name):
 			score += 0.3
-		if score > best_score:
-			best_score = score
-			best = str(candidate)
-	return best
+		if score >= CLOSE_ENOUGH:
+			scored.append([score, str(candidate)])
+	scored.sort_custom(func(a: Array, b: Array) -> bool: return a[0] > b[0] or (a[0] == b[0] and a[1] < b[1]))
+	var names := PackedStringArray()
+	for pair: Array in scored.slice(0, limit):
+		names.append(pair[1])
+	return names
 
 
 ## True when every letter of `short` appears in `long`, in order.

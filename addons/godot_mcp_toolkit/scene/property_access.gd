@@ -38,6 +38,7 @@ extends RefCounted
 
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 
 const STATUS_STORED := "stored"
 const STATUS_ADJUSTED := "adjusted"
@@ -364,24 +365,14 @@ static func _unknown_message(object: Object, name: String) -> String:
 static func _suggestion_hint(object: Object, name: String) -> String:
 	if object == null:
 		return ""
-	var scored: Array = []
-	var wanted := name.to_lower()
+	var candidates: Array = []
 	for entry: Dictionary in object.get_property_list():
 		var usage: int = entry["usage"]
-		if usage & (PROPERTY_USAGE_CATEGORY | PROPERTY_USAGE_GROUP | PROPERTY_USAGE_SUBGROUP):
-			continue
-		var candidate: String = entry["name"]
-		var score := candidate.to_lower().similarity(wanted)
-		if candidate.to_lower().contains(wanted) or wanted.contains(candidate.to_lower()):
-			score += 0.5
-		if score >= 0.5:
-			scored.append([score, candidate])
-	if scored.is_empty():
+		if not usage & (PROPERTY_USAGE_CATEGORY | PROPERTY_USAGE_GROUP | PROPERTY_USAGE_SUBGROUP):
+			candidates.append(entry["name"])
+	var names := Params.ranked(name, candidates, SUGGESTION_LIMIT)
+	if names.is_empty():
 		return "node_get_property_list lists the properties this object has."
-	scored.sort_custom(func(a: Array, b: Array) -> bool: return a[0] > b[0])
-	var names := PackedStringArray()
-	for pair: Array in scored.slice(0, SUGGESTION_LIMIT):
-		names.append(pair[1])
 	return "Did you mean: %s?" % ", ".join(names)
 
 

@@ -6,9 +6,9 @@ extends RefCounted
 ## (Script.get_global_name is 4.3+). Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 
 const SUGGESTION_LIMIT := 5
-const CLOSE_ENOUGH := 0.5
 
 
 ## True for an engine class or a script class_name.
@@ -34,25 +34,15 @@ static func unknown(name: String, base: String = "") -> Dictionary:
 	return ToolkitError.fail("UNKNOWN_CLASS", "No engine or script class named '%s'" % name, hint)
 
 
-## Up to SUGGESTION_LIMIT names like `name`, closest first; a different case alone ("Sprite2d")
-## ranks first.
+## Up to SUGGESTION_LIMIT names like `name`, closest first (Params.ranked); a different case
+## alone ("Sprite2d") ranks first.
 static func suggestions(name: String, base: String = "") -> PackedStringArray:
-	var wanted := name.to_lower()
-	var scored: Array = []
 	var candidates: Array = Array(ClassDB.get_class_list())
 	for entry: Dictionary in ProjectSettings.get_global_class_list():
 		candidates.append(String(entry["class"]))
-	for candidate: String in candidates:
-		if not base.is_empty() and not _derives(candidate, base):
-			continue
-		var score := 2.0 if candidate.to_lower() == wanted else candidate.to_lower().similarity(wanted)
-		if score >= CLOSE_ENOUGH:
-			scored.append([score, candidate])
-	scored.sort_custom(func(a: Array, b: Array) -> bool: return a[0] > b[0] or (a[0] == b[0] and a[1] < b[1]))
-	var names := PackedStringArray()
-	for pair: Array in scored.slice(0, SUGGESTION_LIMIT):
-		names.append(pair[1])
-	return names
+	if not base.is_empty():
+		candidates = candidates.filter(func(candidate: String) -> bool: return _derives(candidate, base))
+	return Params.ranked(name, candidates, SUGGESTION_LIMIT)
 
 
 static func _derives(candidate: String, base: String) -> bool:
