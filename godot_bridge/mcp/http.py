@@ -57,6 +57,7 @@ from godot_bridge.mcp.http_sessions import IDLE_S, MAX_SESSIONS, SESSION_HEADER,
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import LATEST_HANDSHAKE
 from godot_bridge.mcp.server import build_server
+from godot_bridge.mcp.wire import request_id
 
 log = logging.getLogger(__name__)
 
@@ -302,9 +303,7 @@ class McpHttp:
         try:
             message = jsonrpc_message_adapter.validate_python(decoded, by_name=False)
         except (ValidationError, RecursionError):  # envelope.check passed it: a rule of the SDK's we do not know of
-            rid = decoded.get("id") if isinstance(decoded, dict) else None
-            if isinstance(rid, bool) or not isinstance(rid, str | int):
-                rid = None
+            rid = request_id(decoded)
             # A verdict on a message, not a transport refusal: 200 in either era (seed 000).
             return _json(200, _error(rid, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request"))
         if not isinstance(message, JSONRPCRequest):
