@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from godot_bridge import ceiling, groups, results
 from godot_bridge.catalogue import ToolDef
 from godot_bridge.errors import ToolError
-from godot_bridge.progress import Heartbeat, ProgressFn
+from godot_bridge.progress import ProgressFn, WaitReporter
 from godot_bridge.results import ToolOutcome
 from godot_bridge.surface import Surface, ToolList, readonly_allowed, version_allows
 from godot_bridge.validation import validate_arguments
@@ -45,7 +45,7 @@ def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
 
 
 def waits_for(tool: ToolDef, args: dict[str, Any]) -> str:
-    """What a call of ``tool`` waits for while nothing answers (the heartbeat's message)."""
+    """What a call of ``tool`` waits for while nothing answers (its progress line's idle message)."""
     channel = args.get("channel") if "channel_arg" in tool.handling else tool.channel
     who = {"editor": "the Godot editor to answer", "runtime": "the running game to answer",
            "game": "the running game to answer", "lsp": "Godot's language server to answer"}
@@ -132,8 +132,10 @@ class ToolDispatch:
             if progress is None or tool.meta:
                 outcome = await self._route(tool, args, tools, progress)
             else:
-                async with Heartbeat(progress, waits_for(tool, args)) as beat:
-                    outcome = await self._route(tool, args, tools, beat)
+                # The call's one progress line: what happens below reports through it, and it
+                # says what the call waits for whenever nothing else has.
+                async with WaitReporter(progress, idle=waits_for(tool, args)) as line:
+                    outcome = await self._route(tool, args, tools, line)
         except ToolError as err:
             return results.failure(err)
         return ceiling.check(tool.name, tool.input_schema, outcome, self.result_limit_kb) or outcome

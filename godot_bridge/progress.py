@@ -6,9 +6,10 @@ look hung. ``WaitReporter`` sends a progress notification with a message the mom
 starts or changes, then repeats it every ``interval`` seconds until the wait ends. Without a
 progress callback (the client sent no progress token) it does nothing and starts no task.
 
-``Heartbeat`` is the one progress line of a whole call, which every reporter below it reports
-through: it forwards each report (never backwards), and whenever nothing was reported for
-``interval`` seconds while the call still runs (a plain command the editor is slow to answer, a
+The same reporter is the one progress line of a whole call (``dispatch.py`` opens it with an
+``idle`` message): every reporter and step below reports through it (``await line(progress,
+total, message)``, never backwards), and whenever nothing was reported for ``idle_interval``
+seconds while the call still runs (a plain command the editor is slow to answer, a
 language-server query, whatever the reason) it says itself what the call still waits for. So a
 client that resets its request timeout on progress (the TypeScript SDK's 60 s) never times out
 on long work.
@@ -40,15 +41,23 @@ REPEAT_STEP = 0.001
 
 
 class WaitReporter:
-    def __init__(self, report: ProgressFn | None, interval: float = INTERVAL_S) -> None:
+    def __init__(self, report: ProgressFn | None, interval: float = INTERVAL_S, *, idle: str | None = None,
+                 idle_interval: float = HEARTBEAT_S) -> None:
         self._report = report
         self.interval = interval
+        # What the call waits for when no wait says more (e.g. "scene_get_tree: waiting for the Godot
+        # editor to answer"), said after idle_interval seconds of silence; None: silence is fine.
+        self.idle = idle
+        self.idle_interval = idle_interval
         self.message: str | None = None
-        self._last = 0.0  # the progress value last sent
+        self._fresh = False  # a new wait message, not sent yet
+        self._last: float | None = None  # the progress value last sent (none yet)
+        self._started = self._last_at = time.monotonic()
         self._base: float | None = None  # counts start after what the waits sent before them
         self._total: float | None = None
         self._counted: tuple[float, str] | None = None  # a count not sent yet: (progress, message)
         self._changed = asyncio.Event()
+        self._lock = asyncio.Lock()  # one notification at a time, so they reach the client in order
         self._task: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -56,30 +65,42 @@ class WaitReporter:
         """A wait starts (or changes what it waits for): report it now, then every interval."""
         if self._report is None or message == self.message:
             return
-        self.message = message
-        self._changed.set()
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="godot-bridge progress")
+        self.message, self._fresh = message, True
+        self._wake()
 
     def counted(self, progress: float, total: float, message: str) -> None:
         """The command reports how far it is (``progress`` of ``total``): sent at once."""
         if self._report is None:
             return
         if self._base is None:
-            self._base = self._last
+            self._base = self._last or 0.0
         self._total = self._base + total
         self._counted = (self._base + progress, message)
-        self._changed.set()
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="godot-bridge progress")
+        self._wake()
 
     def done(self) -> None:
-        """The wait is over: no more reports (until the next ``waiting``)."""
+        """The wait is over: no more reports of it (until the next ``waiting``)."""
         if self.message is not None:
             self.message = None
             self._changed.set()
 
+    async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
+        """A report from below (a nested reporter, a tool's own steps): forwarded, moved past the
+        last value sent when it would not grow."""
+        if self._report is None:
+            return
+        if total is not None:
+            self._total = total
+        await self._send(progress, total, message)
+
+    def _wake(self) -> None:
+        self._changed.set()
+        if self._task is None and not self._closed:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="godot-bridge progress")
+
     async def __aenter__(self) -> WaitReporter:
+        if self.idle is not None and self._report is not None:
+            self._wake()
         return self
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
@@ -97,94 +118,48 @@ class WaitReporter:
 
     async def _run(self) -> None:
         while not self._closed:
-            await self._changed.wait()
             self._changed.clear()
-            while not self._closed:
-                sent = await self._send_counted()
-                if self.message is None:
-                    break
-                if not sent:
-                    await self._send(self._last + (1 if self._total is None else REPEAT_STEP), self.message)
-                try:
-                    await asyncio.wait_for(self._changed.wait(), self.interval)
-                    self._changed.clear()
-                except TimeoutError:
-                    pass
+            sent = await self._send_counted()
+            due = await self._repeat(sent)
+            try:
+                await asyncio.wait_for(self._changed.wait(), None if due is None else max(0.0, due - time.monotonic()))
+            except TimeoutError:
+                pass
+
+    async def _repeat(self, counted: bool) -> float | None:
+        """Say the wait (at once when new, then every interval) or, with none, the idle message after
+        idle_interval of silence. Returns when to look again; None: only when something changes."""
+        if self.message is not None:
+            if (self._fresh or time.monotonic() >= self._last_at + self.interval) and not counted:
+                await self._send(None, self._total, self.message)
+            self._fresh = False
+            return self._last_at + self.interval
+        if self.idle is not None:
+            if time.monotonic() >= self._last_at + self.idle_interval:
+                elapsed = time.monotonic() - self._started
+                await self._send(None, self._total, f"{self.idle} ({elapsed:.0f} s so far)")
+            return self._last_at + self.idle_interval
+        return None
 
     async def _send_counted(self) -> bool:
         if self._counted is None:
             return False
         value, message = self._counted
         self._counted = None
-        # Never backwards, even if repeats ran past a count (they stop short of the next one).
-        await self._send(max(value, self._last + REPEAT_STEP), message)
+        await self._send(value, self._total, message)
         return True
 
-    async def _send(self, value: float, message: str) -> None:
+    async def _send(self, value: float | None, total: float | None, message: str | None) -> None:
+        """One notification. ``value`` None: one step past the last (a repeat: 1 without a total,
+        REPEAT_STEP between counts); any value is moved past the last, as progress must grow."""
         assert self._report is not None
-        self._last = value  # progress must increase with each notification
-        try:
-            await self._report(value, self._total, message)
-        except Exception as exc:  # a client gone away must not fail the call itself
-            log.debug("progress notification failed: %s", exc)
-
-
-class Heartbeat:
-    """A call's progress line: pass-through, increasing, and never silent for ``interval`` seconds."""
-
-    def __init__(self, report: ProgressFn, waiting_for: str, interval: float = HEARTBEAT_S) -> None:
-        self._report = report
-        self.waiting_for = waiting_for  # e.g. "scene_get_tree: waiting for the Godot editor to answer"
-        self.interval = interval
-        self._started = self._last_at = time.monotonic()
-        self._last: float | None = None  # the progress value last sent (none yet)
-        self._total: float | None = None
-        self._lock = asyncio.Lock()  # one notification at a time, so they reach the client in order
-        self._stop = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
-        """A report from below: forwarded, moved past the last value sent when it would not grow."""
         async with self._lock:
-            if total is not None:
-                self._total = total
-            if self._last is not None and progress <= self._last:
-                progress = self._last + REPEAT_STEP
-            await self._send(progress, total if total is None or progress <= total else None, message)
-
-    async def __aenter__(self) -> Heartbeat:
-        self._task = asyncio.get_running_loop().create_task(self._beat(), name="godot-bridge heartbeat")
-        return self
-
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
-        # By flag, not by cancelling (see WaitReporter.__aexit__).
-        self._stop.set()
-        task, self._task = self._task, None
-        if task is not None:
-            await task
-
-    async def _beat(self) -> None:
-        while not self._stop.is_set():
-            due = self._last_at + self.interval - time.monotonic()
-            if due > 0:
-                try:
-                    await asyncio.wait_for(self._stop.wait(), due)
-                except TimeoutError:
-                    pass
-                continue
-            async with self._lock:
-                if self._stop.is_set():
-                    break
-                step = 1.0 if self._total is None else REPEAT_STEP
-                value = (self._last or 0.0) + step
-                total = self._total if self._total is not None and value <= self._total else None
-                elapsed = time.monotonic() - self._started
-                await self._send(value, total, f"{self.waiting_for} ({elapsed:.0f} s so far)")
-
-    async def _send(self, value: float, total: float | None, message: str | None) -> None:
-        self._last, self._last_at = value, time.monotonic()
-        try:
-            await self._report(value, total, message)
-        except Exception as exc:  # a client gone away must not fail the call itself
-            log.debug("progress notification failed: %s", exc)
+            if value is None:
+                value = (self._last or 0.0) + (1.0 if self._total is None else REPEAT_STEP)
+            elif self._last is not None and value <= self._last:
+                value = self._last + REPEAT_STEP
+            self._last, self._last_at = value, time.monotonic()
+            try:
+                await self._report(value, total if total is None or value <= total else None, message)
+            except Exception as exc:  # a client gone away must not fail the call itself
+                log.debug("progress notification failed: %s", exc)

@@ -1,10 +1,11 @@
-"""WaitReporter: progress at once, then on every interval, new message at once, silence after. Heartbeat: a call never silent."""
+"""WaitReporter: progress at once, then on every interval, new message at once, silence after; as a call's
+line (with an idle message), never silent for long."""
 
 from __future__ import annotations
 
 import asyncio
 
-from godot_bridge.progress import Heartbeat, WaitReporter
+from godot_bridge.progress import WaitReporter
 
 
 async def test_reports_at_once_then_on_each_interval_and_stops():
@@ -113,7 +114,7 @@ class Sent:
 
 async def test_heartbeat_speaks_when_the_call_is_silent_and_only_then():
     sent = Sent()
-    async with Heartbeat(sent, "scene_get_tree: waiting for the Godot editor to answer", interval=0.05) as beat:
+    async with WaitReporter(sent, idle="scene_get_tree: waiting for the Godot editor to answer", idle_interval=0.05) as beat:
         await sent.count(2)  # silence: it says what the call waits for, again and again
         assert all(m is not None and m.startswith("scene_get_tree: waiting for the Godot editor to answer (")
                    for _, _, m in sent.items)
@@ -129,10 +130,10 @@ async def test_heartbeat_speaks_when_the_call_is_silent_and_only_then():
 
 async def test_heartbeat_is_silent_for_a_quick_call_and_keeps_a_counted_total():
     sent = Sent()
-    async with Heartbeat(sent, "x", interval=10):
+    async with WaitReporter(sent, idle="x", idle_interval=10):
         await asyncio.sleep(0.05)
     assert sent.items == []
-    async with Heartbeat(sent, "test_run: waiting for the Godot editor to answer", interval=0.05) as beat:
+    async with WaitReporter(sent, idle="test_run: waiting for the Godot editor to answer", idle_interval=0.05) as beat:
         await beat(1, 3, "1 of 3 suites")
         await sent.count(2)
         await beat(1, 3, "2 of 3 suites")  # not above what the heartbeat sent: moved past it
@@ -144,14 +145,14 @@ async def test_heartbeat_survives_a_client_that_is_gone():
     async def gone(progress: float, total: float | None, message: str | None) -> None:
         raise OSError("broken pipe")
 
-    async with Heartbeat(gone, "x", interval=0.01) as beat:
+    async with WaitReporter(gone, idle="x", idle_interval=0.01) as beat:
         await beat(1, None, "still fine")
         await asyncio.sleep(0.05)
 
 
 async def test_heartbeat_passes_a_first_report_of_zero_as_it_is():
     sent = Sent()
-    async with Heartbeat(sent, "x", interval=10) as beat:
+    async with WaitReporter(sent, idle="x", idle_interval=10) as beat:
         await beat(0, 3, "starting")
         await beat(3, 3, "done")
     assert [(p, t) for p, t, _ in sent.items] == [(0, 3), (3, 3)]
