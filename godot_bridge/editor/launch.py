@@ -34,12 +34,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from godot_bridge import __version__, private_files
+from godot_bridge import __version__
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.channel import WsChannel
 from godot_bridge.editor.registry import RegistryEntry, is_pid_alive, project_key, read_registry
 from godot_bridge.errors import ToolError
 from godot_bridge.lsp.endpoint import DEFAULT_HOST, tcp_accepts
+from godot_bridge.safety import private_files
 
 GODOT_BIN = "GODOT_BIN"
 LOG_TAIL_CHARS = 600

@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from godot_bridge import untrusted
 from godot_bridge.config import Settings
 from godot_bridge.errors import ToolError
 from godot_bridge.lsp import shape
@@ -30,6 +29,7 @@ from godot_bridge.lsp.client import (
 from godot_bridge.lsp.endpoint import PortProbe, Resolution, resolve_endpoint, tcp_accepts
 from godot_bridge.lsp.scan import chunks, find_scripts
 from godot_bridge.lsp.uris import is_shader, map_file_uris, parse_res_path, res_to_uri, to_lsp_position
+from godot_bridge.safety import untrusted
 
 log = logging.getLogger(__name__)
 
