@@ -38,9 +38,10 @@ from godot_bridge.editor.registry import (
     read_registry,
     registry_path,
     registry_problem,
+    tcp_accepts,
 )
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
-from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint, tcp_accepts
+from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint
 from godot_bridge.setup import client_config, client_entry
 
 Status = Literal["ok", "warn", "fail", "skip"]
