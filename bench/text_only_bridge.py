@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from godot_bridge import results
 from godot_bridge.cli import main
-from godot_bridge.results import ToolOutcome
+from godot_bridge.tools import results
+from godot_bridge.tools.results import ToolOutcome
 
 _outcome = results._outcome
 

@@ -10,18 +10,18 @@ import logging
 import weakref
 from typing import Any
 
-from godot_bridge import groups
-from godot_bridge.catalogue import Catalogue, ToolDef, load_catalogue
-from godot_bridge.completions import CompletionService
 from godot_bridge.config import Settings
-from godot_bridge.dispatch import ProgressFn, RateLimiter, ToolDispatch
-from godot_bridge.images import ImageStore
+from godot_bridge.content.completions import CompletionService
+from godot_bridge.content.images import ImageStore
+from godot_bridge.content.prompts import PromptService
+from godot_bridge.content.pushed_errors import ErrorStore
+from godot_bridge.content.resources import ResourceService
 from godot_bridge.live_config import LiveConfig
-from godot_bridge.prompts import PromptService
-from godot_bridge.pushed_errors import ErrorStore
-from godot_bridge.resources import ResourceService
-from godot_bridge.results import ToolOutcome
-from godot_bridge.surface import Surface, ToolList
+from godot_bridge.tools import groups
+from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
+from godot_bridge.tools.dispatch import ProgressFn, RateLimiter, ToolDispatch
+from godot_bridge.tools.results import ToolOutcome
+from godot_bridge.tools.surface import Surface, ToolList
 
 log = logging.getLogger(__name__)
 

@@ -123,7 +123,7 @@ def settings_from(args: Args) -> Settings:
 
 
 def tools_count_text() -> str:
-    from godot_bridge.catalogue import load_catalogue
+    from godot_bridge.tools.catalogue import load_catalogue
 
     cat = load_catalogue()
     eager, meta, on_demand = cat.eager_tools(), cat.meta_tools(), cat.on_demand_tools()
@@ -139,7 +139,7 @@ def tools_count_text() -> str:
 
 
 def list_eager_json() -> str:
-    from godot_bridge.catalogue import load_catalogue
+    from godot_bridge.tools.catalogue import load_catalogue
 
     cat = load_catalogue()
     data = {
@@ -171,11 +171,11 @@ def _configure_logging() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["doctor"]:
-        from godot_bridge.doctor import main as doctor_main  # a terminal command, not the server
+        from godot_bridge.setup.doctor import main as doctor_main  # a terminal command, not the server
 
         return doctor_main(argv[1:])
     if argv[:1] == ["init"]:
-        from godot_bridge.project_init import main as init_main  # a terminal command, not the server
+        from godot_bridge.setup.init import main as init_main  # a terminal command, not the server
 
         return init_main(argv[1:])
     try:

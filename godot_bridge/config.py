@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 
-# GODOT_MCP_RESULT_LIMIT's default: the largest single tool result, in KiB (see ceiling.py).
+# GODOT_MCP_RESULT_LIMIT's default: the largest single tool result, in KiB (see tools/ceiling.py).
 DEFAULT_RESULT_LIMIT_KB = 16 * 1024
 
 
@@ -52,7 +52,7 @@ def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
 
 
 # GODOT_MCP_IMAGE_MODE's values: how a screenshot comes back when the call names no
-# image_response_mode (screenshots.py). Kept here, not imported, so config stays a leaf module.
+# image_response_mode (content/screenshots.py). Kept here, not imported, so config stays a leaf module.
 IMAGE_MODES = ("inline", "link")
 
 

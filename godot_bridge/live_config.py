@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
 
-from godot_bridge.client_config import our_key
-from godot_bridge.client_entry import definition
 from godot_bridge.config import ConfigError, Settings
 from godot_bridge.editor.watch import RegistryWatcher
+from godot_bridge.setup.client_config import our_key
+from godot_bridge.setup.client_entry import definition
 
 log = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import gd_drift  # noqa: E402
 from gd_common import REPO  # noqa: E402
 
-from godot_bridge.catalogue import Catalogue, ToolDef, load_catalogue  # noqa: E402
+from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue  # noqa: E402
 
 DOC = Path("docs/tools.md")
 RESULTS = Path("tests/fixtures/toolkit/results")

@@ -28,9 +28,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from godot_bridge import results, screenshots
-from godot_bridge.catalogue import Catalogue, load_catalogue
 from godot_bridge.config import Settings
+from godot_bridge.content import screenshots
+from godot_bridge.content.images import ImageStore
+from godot_bridge.content.pushed_errors import CRASHED, REPORTED, ErrorStore
 from godot_bridge.editor.autolaunch import AutoLaunch
 from godot_bridge.editor.channel import WsChannel
 from godot_bridge.editor.forward import (
@@ -52,11 +53,11 @@ from godot_bridge.editor.runtime import RuntimeLink
 from godot_bridge.editor.timing import Timing
 from godot_bridge.editor.watch import RegistryWatcher
 from godot_bridge.errors import ToolError
-from godot_bridge.images import ImageStore
-from godot_bridge.pathguard import check_paths
-from godot_bridge.progress import ProgressFn, WaitReporter
-from godot_bridge.pushed_errors import CRASHED, REPORTED, ErrorStore
-from godot_bridge.results import ToolOutcome
+from godot_bridge.safety.pathguard import check_paths
+from godot_bridge.tools import results
+from godot_bridge.tools.catalogue import Catalogue, load_catalogue
+from godot_bridge.tools.progress import ProgressFn, WaitReporter
+from godot_bridge.tools.results import ToolOutcome
 
 log = logging.getLogger(__name__)
 

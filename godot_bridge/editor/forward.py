@@ -7,7 +7,7 @@ Kept free of sockets so the rules are unit-testable:
   takes ``channel: editor|runtime`` (``game`` is accepted as an alias of ``runtime``);
   the toolkit handlers do not read that argument, so it is stripped before sending.
 * ``shape``: a toolkit reply as a ``ToolOutcome`` (verbatim, keys sorted; a tool with
-  ``image_result`` handling as image + metadata; a link to a kept image is screenshots.py's).
+  ``image_result`` handling as image + metadata; a link to a kept image is content/screenshots.py's).
 * ``crash_lines``: a few recent lines from a ``debugger.get_log`` reply, appended
   to runtime failures so the model sees why the game died.
 """
@@ -18,9 +18,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from godot_bridge import results
 from godot_bridge.errors import ToolError
-from godot_bridge.results import ToolOutcome
+from godot_bridge.tools import results
+from godot_bridge.tools.results import ToolOutcome
 
 EDITOR = "editor"
 RUNTIME = "runtime"

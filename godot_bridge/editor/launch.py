@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from godot_bridge import __version__, private_files
+from godot_bridge import __version__
 from godot_bridge.editor import token as tokens
-from godot_bridge.editor.channel import WsChannel
-from godot_bridge.editor.registry import RegistryEntry, is_pid_alive, project_key, read_registry
+from godot_bridge.editor.channel import HOST, WsChannel
+from godot_bridge.editor.registry import RegistryEntry, is_pid_alive, project_key, read_registry, tcp_accepts
 from godot_bridge.errors import ToolError
-from godot_bridge.lsp.endpoint import DEFAULT_HOST, tcp_accepts
+from godot_bridge.safety import private_files
 
 GODOT_BIN = "GODOT_BIN"
 LOG_TAIL_CHARS = 600
@@ -191,7 +191,7 @@ async def stop_editor(entry: RegistryEntry, *, grace: float = 10.0) -> str:
         return "not running"
     if pid in (os.getpid(), os.getppid()):
         raise ToolError("LAUNCH_FAILED", f"the registry names pid {pid}, which is this bridge or its client; not stopping it")
-    if entry.port is None or not await tcp_accepts(DEFAULT_HOST, entry.port, 1.0):
+    if entry.port is None or not await tcp_accepts(HOST, entry.port, 1.0):
         # The editor died and its pid may now belong to an unrelated process: never signal that.
         raise ToolError(
             "LAUNCH_FAILED",
@@ -272,7 +272,7 @@ async def wait_ready(
             await note("no registry entry for the project yet (Godot is starting or the plugin is not enabled)")
         elif not fresh:
             await note(f"only the old registry entry (port {entry.port}) from before the launch")
-        elif not await tcp_accepts(DEFAULT_HOST, entry.port, probe_timeout):
+        elif not await tcp_accepts(HOST, entry.port, probe_timeout):
             await note(f"registry entry for port {entry.port}, but nothing listens there yet")
         else:
             try:

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from godot_bridge import results
 from godot_bridge.config import Settings
 from godot_bridge.editor import launch
-from godot_bridge.editor.registry import RegistryEntry, is_pid_alive
+from godot_bridge.editor.channel import HOST
+from godot_bridge.editor.registry import RegistryEntry, is_pid_alive, tcp_accepts
 from godot_bridge.errors import ToolError
-from godot_bridge.lsp.endpoint import DEFAULT_HOST, tcp_accepts
-from godot_bridge.results import ToolOutcome
+from godot_bridge.tools import results
+from godot_bridge.tools.results import ToolOutcome
 
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 BridgeTool = Callable[[dict[str, Any], Progress | None], Awaitable[ToolOutcome]]
@@ -90,7 +90,7 @@ class EditorLifecycle:
         """The live editor's facts when one answers; raises when one runs but does not answer."""
         if entry is None or entry.port is None or not is_pid_alive(entry.pid):
             return None
-        if not await tcp_accepts(DEFAULT_HOST, entry.port, self.timing.probe_timeout):
+        if not await tcp_accepts(HOST, entry.port, self.timing.probe_timeout):
             return None
         try:
             ack = await self._probe(entry)

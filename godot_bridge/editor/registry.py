@@ -8,6 +8,8 @@ not be open yet.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -76,6 +78,20 @@ def is_pid_alive(pid: int | None) -> bool:
         return False
     except PermissionError:
         return True  # exists, owned by someone else
+    return True
+
+
+# With is_pid_alive, how a reader tells a live entry from a stale one (pids get reused): its port
+# answers. The language server's endpoint resolution probes its ports with it too.
+async def tcp_accepts(host: str, port: int, timeout: float) -> bool:
+    """True when something accepts a TCP connection on host:port within ``timeout``."""
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    except (OSError, asyncio.TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(Exception):
+        await writer.wait_closed()
     return True
 
 

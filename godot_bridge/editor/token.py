@@ -23,9 +23,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from godot_bridge import private_files
 from godot_bridge.editor.registry import RegistryEntry
 from godot_bridge.errors import ToolError
+from godot_bridge.safety import private_files
 
 ENV_OVERRIDE = "GODOT_MCP_TOKEN_PATH"
 _SUFFIX = re.compile(r"(?:^|/)addons/godot_mcp_toolkit/project_instance_[0-9a-f]{12}/mcp_token$")

@@ -19,14 +19,13 @@ connection: pids get reused, and the registry keeps stale entries (no PID-GC).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from godot_bridge.config import Settings
-from godot_bridge.editor.registry import RegistryEntry, is_pid_alive, project_key, read_registry
+from godot_bridge.editor.registry import RegistryEntry, is_pid_alive, project_key, read_registry, tcp_accepts
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 6005
@@ -44,18 +43,6 @@ class Resolution:
     source: str  # "pinned" | "registry" | "default"
     refusal: str | None = None  # "conflict" | "unavailable"
     detail: str = ""
-
-
-async def tcp_accepts(host: str, port: int, timeout: float) -> bool:
-    """True when something accepts a TCP connection on host:port within ``timeout``."""
-    try:
-        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-    except (OSError, asyncio.TimeoutError):
-        return False
-    writer.close()
-    with contextlib.suppress(Exception):
-        await writer.wait_closed()
-    return True
 
 
 def _same_host(a: str | None, b: str | None) -> bool:

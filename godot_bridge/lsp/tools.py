@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from godot_bridge import untrusted
 from godot_bridge.config import Settings
+from godot_bridge.editor.registry import tcp_accepts
 from godot_bridge.errors import ToolError
 from godot_bridge.lsp import shape
 from godot_bridge.lsp.client import (
@@ -27,9 +27,10 @@ from godot_bridge.lsp.client import (
     LspTimeoutError,
     LspTimeouts,
 )
-from godot_bridge.lsp.endpoint import PortProbe, Resolution, resolve_endpoint, tcp_accepts
+from godot_bridge.lsp.endpoint import PortProbe, Resolution, resolve_endpoint
 from godot_bridge.lsp.scan import chunks, find_scripts
 from godot_bridge.lsp.uris import is_shader, map_file_uris, parse_res_path, res_to_uri, to_lsp_position
+from godot_bridge.safety import untrusted
 
 log = logging.getLogger(__name__)
 

@@ -16,9 +16,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from godot_bridge.completions import CompletionService
-from godot_bridge.prompts import PromptError, PromptService
-from godot_bridge.resources import ResourceError, ResourceService
+from godot_bridge.content.completions import CompletionService
+from godot_bridge.content.prompts import PromptError, PromptService
+from godot_bridge.content.resources import ResourceError, ResourceService
 
 HANDSHAKE_RESOURCE_NOT_FOUND = -32002
 # 2026-07-28 results of these methods must say how long they stay fresh: never (project info and

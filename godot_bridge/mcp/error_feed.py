@@ -35,8 +35,8 @@ from mcp.server.subscriptions import ListenHandler, ResourceUpdated, Subscriptio
 from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
 from mcp_types import LoggingMessageNotification, LoggingMessageNotificationParams
 
+from godot_bridge.content.pushed_errors import ERRORS_URI, ErrorEntry, ErrorStore
 from godot_bridge.mcp.peers import Notify, Peer
-from godot_bridge.pushed_errors import ERRORS_URI, ErrorEntry, ErrorStore
 
 log = logging.getLogger(__name__)
 

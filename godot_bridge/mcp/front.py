@@ -26,8 +26,8 @@ import anyio
 import anyio.abc
 
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
-from godot_bridge.dispatch import UnknownTool
 from godot_bridge.mcp import lean
+from godot_bridge.mcp.envelope import Dropped, Refused
 from godot_bridge.mcp.lineio import LineReader, LineWriter, claim_stdout, open_reader, open_writer
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
@@ -41,8 +41,8 @@ from godot_bridge.mcp.protocol import (
     tools_result,
 )
 from godot_bridge.mcp.unanswered import EOF_GRACE_S, Unanswered
-from godot_bridge.mcp.envelope import Dropped, Refused
 from godot_bridge.mcp.wire import decode_line
+from godot_bridge.tools.dispatch import UnknownTool
 
 log = logging.getLogger(__name__)
 

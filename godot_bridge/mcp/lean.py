@@ -58,7 +58,7 @@ NOTIFICATIONS = frozenset({"notifications/initialized", "notifications/cancelled
 # The capabilities the SDK derives for our server (handlers registered, tools list changes
 # announced); 2026-07-28 advertises list changes for what subscriptions/listen can carry.
 _HANDSHAKE_CAPABILITIES = {
-    "completions": {},  # resource template and prompt arguments (completions.py)
+    "completions": {},  # resource template and prompt arguments (content/completions.py)
     "logging": {},  # pushed Godot errors as notifications/message (error_feed.py)
     "prompts": {"listChanged": False},
     "resources": {"listChanged": False, "subscribe": True},  # godot://errors

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from godot_bridge.surface import ToolList
+from godot_bridge.tools.surface import ToolList
 
 Notify = Callable[[str, Mapping[str, Any] | None], Awaitable[None]]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from godot_bridge.results import ToolOutcome
+from godot_bridge.tools.results import ToolOutcome
 
 MODERN_VERSION = "2026-07-28"
 MODERN_VERSIONS = frozenset({MODERN_VERSION})

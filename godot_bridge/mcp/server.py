@@ -33,7 +33,7 @@ from mcp_types import (
 
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
-from godot_bridge.dispatch import UnknownTool
+from godot_bridge.content.pushed_errors import ERRORS_URI
 from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed, ErrorListen
@@ -47,7 +47,7 @@ from godot_bridge.mcp.protocol import (
     tools_result,
 )
 from godot_bridge.mcp.stdio import QueueLines, WireIn, WireOut, settle_cancelled
-from godot_bridge.pushed_errors import ERRORS_URI
+from godot_bridge.tools.dispatch import UnknownTool
 
 if TYPE_CHECKING:
     from godot_bridge.mcp.front import StdioFront

@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from godot_bridge.catalogue import load_catalogue
-from godot_bridge.validation import _describe as json_type  # JSON type names, as the bridge's own checks say them
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.validation import _describe as json_type  # JSON type names, as the bridge's own checks say them
 from tests.e2e.engine_host import EngineHost
 
 

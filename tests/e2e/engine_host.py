@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from godot_bridge import private_files
+from godot_bridge.safety import private_files
 from tests.bridge_process import bridge_env
 from tests.e2e.relay import Relay
 from tests.gd_engine import REPO, WEB, Engine, find_engine, prepare

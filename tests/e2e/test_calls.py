@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from godot_bridge.catalogue import load_catalogue
+from godot_bridge.tools.catalogue import load_catalogue
 from tests.e2e.call_list import Outcome
 from tests.e2e.calls import CALLS, HTTP_CALLS, NOT_HERE
 from tests.gd_engine import REPO

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from godot_bridge.catalogue import load_catalogue
+from godot_bridge.tools.catalogue import load_catalogue
 from tests.bridge_process import BridgeProcess, bridge_env
 from tests.e2e.call_list import Call, Outcome, body, json_type
 from tests.e2e.calls import CALLS

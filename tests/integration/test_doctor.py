@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from godot_bridge import doctor
-from godot_bridge.doctor import Check
+from godot_bridge.setup import doctor
+from godot_bridge.setup.doctor import Check
 from tests.bridge_process import ROOT
 from tests.sim.server import ToolkitSim
 

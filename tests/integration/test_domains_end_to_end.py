@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.catalogue import ToolDef, load_catalogue
+from godot_bridge.tools.catalogue import ToolDef, load_catalogue
 from tests.bridge_process import BridgeProcess
 from tests.sim.answers import log_reply, materialize
 from tests.sim.examples import load_examples

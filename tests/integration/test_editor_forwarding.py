@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.catalogue import ToolDef, load_catalogue
-from godot_bridge.results import sort_keys
-from godot_bridge.surface import extension_tool
+from godot_bridge.tools.catalogue import ToolDef, load_catalogue
+from godot_bridge.tools.results import sort_keys
+from godot_bridge.tools.surface import extension_tool
 from tests.sim.fixtures import BridgeFactory, tool
 from tests.sim.server import ToolkitSim
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.catalogue import load_catalogue
 from godot_bridge.config import Settings
 from godot_bridge.editor.bridge import EditorBridge
+from godot_bridge.tools.catalogue import load_catalogue
 from tests.sim.fixtures import FAST, registry_file, until
 
 ROOT = Path(__file__).resolve().parents[2]

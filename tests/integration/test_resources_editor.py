@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from godot_bridge.resources import ResourceService
+from godot_bridge.content.resources import ResourceService
 from tests.sim.server import ToolkitSim
 
 SCENE = '[gd_scene format=3]\n\n[node name="Main" type="Node2D"]\n\n[node name="Cam" type="Camera2D" parent="."]\n'

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from godot_bridge.untrusted import new_nonce, scrub_tags, wrap
+from godot_bridge.safety.untrusted import new_nonce, scrub_tags, wrap
 
 
 def test_exact_envelope_shape() -> None:

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.catalogue import ToolDef, load_catalogue
 from godot_bridge.config import Settings
 from godot_bridge.editor.bridge import EditorBridge
 from godot_bridge.editor.timing import Timing
+from godot_bridge.tools.catalogue import ToolDef, load_catalogue
 from tests.sim.server import APP_DIR, ToolkitSim
 
 FAST = Timing(

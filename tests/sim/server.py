@@ -66,8 +66,8 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from godot_bridge import private_files
-from godot_bridge.catalogue import load_catalogue
+from godot_bridge.safety import private_files
+from godot_bridge.tools.catalogue import load_catalogue
 from tests.sim import answers
 from tests.sim.examples import example_result
 from tests.sim.hints import hint_for

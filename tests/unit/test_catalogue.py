@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.catalogue import Catalogue, CatalogueError, ToolDef, catalogue_dir, load_catalogue, param_schema
+from godot_bridge.tools.catalogue import Catalogue, CatalogueError, ToolDef, catalogue_dir, load_catalogue, param_schema
 
 REPO = Path(__file__).resolve().parents[2]
 # The reference implementation's facts, carried in the repo (tests/data/reference/README.md).

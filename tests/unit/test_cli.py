@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from godot_bridge.catalogue import load_catalogue
 from godot_bridge.cli import UsageError, parse_args
+from godot_bridge.tools.catalogue import load_catalogue
 
 GOLDEN_TOOLS_COUNT = """\
 Total tools:  128

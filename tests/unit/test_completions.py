@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.completions import MAX_VALUES, CompletionService
+from godot_bridge.content.completions import MAX_VALUES, CompletionService
+from godot_bridge.content.prompts import PromptService
 from godot_bridge.errors import ToolError
-from godot_bridge.prompts import PromptService
 
 SCENES = {"type": "ref/resource", "uri": "godot://scene/{path}"}
 SCRIPTS = {"type": "ref/resource", "uri": "godot://script/{path}"}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from godot_bridge.catalogue import load_catalogue
 from godot_bridge.errors import ToolError
-from godot_bridge.groups import PER_CALL_CAP, PER_QUERY_CAP, description, discover, rank, score
-from godot_bridge.surface import GroupView, Surface, ToolList
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.groups import PER_CALL_CAP, PER_QUERY_CAP, description, discover, rank, score
+from godot_bridge.tools.surface import GroupView, Surface, ToolList
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from godot_bridge import results
-from godot_bridge.catalogue import load_catalogue
-from godot_bridge.dispatch import RateLimiter, ToolDispatch, UnknownTool, apply_aliases
 from godot_bridge.editor.forward import timeout_seconds
-from godot_bridge.surface import Surface, ToolList
+from godot_bridge.tools import results
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.dispatch import RateLimiter, ToolDispatch, UnknownTool, apply_aliases
+from godot_bridge.tools.surface import Surface, ToolList
 
 
 class FakeEditor:

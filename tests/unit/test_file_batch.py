@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge import file_batch
-from godot_bridge.file_batch import BatchError, Change
+from godot_bridge.setup import file_batch
+from godot_bridge.setup.file_batch import BatchError, Change
 
 
 def _tree(root: Path) -> dict[str, bytes]:

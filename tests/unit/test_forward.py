@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from godot_bridge.catalogue import load_catalogue
 from godot_bridge.editor.bridge import parse_version
 from godot_bridge.editor.forward import CRASH_LINE_CHARS, crash_lines, route, shape, timeout_seconds, toolkit_failure_code
 from godot_bridge.errors import ToolError
-from godot_bridge.surface import extension_tool
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.surface import extension_tool
 
 TOOLS = load_catalogue().tools
 

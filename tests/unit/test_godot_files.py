@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from godot_bridge.godot_files import SceneFormatError, count_nodes, project_settings, scene_tree
+from godot_bridge.content.godot_files import SceneFormatError, count_nodes, project_settings, scene_tree
 
 
 def test_project_settings_reads_sections_and_unquotes():

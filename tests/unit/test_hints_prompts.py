@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.catalogue import CatalogueError, catalogue_dir, load_catalogue
-from godot_bridge.prompts import PromptError, PromptService, load_prompts
+from godot_bridge.content.prompts import PromptError, PromptService, load_prompts
+from godot_bridge.tools.catalogue import CatalogueError, catalogue_dir, load_catalogue
 
 TOOLISH = re.compile(r"\b(?:scene|node|script|game|runtime|debugger|editor|lsp|signal)_[a-z_]+\b")
 

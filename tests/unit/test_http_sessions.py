@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from godot_bridge.catalogue import load_catalogue
 from godot_bridge.mcp.http_sessions import BACKLOG, Session, SessionStore
 from godot_bridge.mcp.peers import Peer
-from godot_bridge.surface import Surface, ToolList
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.surface import Surface, ToolList
 
 SURFACE = Surface(load_catalogue())
 

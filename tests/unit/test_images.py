@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from godot_bridge.images import URI_PREFIX, ImageStore, ImageTooLarge
-from godot_bridge.png import PngError, png_size
+from godot_bridge.content.images import URI_PREFIX, ImageStore, ImageTooLarge
+from godot_bridge.content.png import PngError, png_size
+from godot_bridge.content.screenshots import LinkPlan, link_result, toolkit_params
 from godot_bridge.errors import ToolError
-from godot_bridge.screenshots import LinkPlan, link_result, toolkit_params
 from tests.pngs import make_png
 
 

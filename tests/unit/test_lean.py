@@ -16,7 +16,7 @@ from mcp_types import version as sdk_version
 
 from godot_bridge.mcp import lean, protocol
 from godot_bridge.mcp.front import lean_wanted
-from godot_bridge.results import ToolOutcome
+from godot_bridge.tools.results import ToolOutcome
 
 MODERN_META = {protocol.PROTOCOL_VERSION_META_KEY: "2026-07-28", protocol.CLIENT_CAPABILITIES_META_KEY: {}}
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from godot_bridge.catalogue import load_catalogue
 from godot_bridge.errors import ToolError
 from godot_bridge.lsp.uris import from_lsp_position, to_lsp_position
-from godot_bridge.validation import validate_arguments
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.validation import validate_arguments
 
 POSITIONAL = [t for t in load_catalogue().tools.values() if t.channel == "lsp" and "column" in t.input_schema["properties"]]
 

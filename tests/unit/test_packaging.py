@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import json, godot_bridge
-from godot_bridge.catalogue import catalogue_dir, load_catalogue
+from godot_bridge.tools.catalogue import catalogue_dir, load_catalogue
 cat = load_catalogue()
 print(json.dumps({"module": godot_bridge.__file__, "dir": str(catalogue_dir()), "tools": len(cat.tools)}))
 """

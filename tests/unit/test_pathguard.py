@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.catalogue import load_catalogue
 from godot_bridge.errors import ToolError
-from godot_bridge.pathguard import check_path, check_paths
+from godot_bridge.safety.pathguard import check_path, check_paths
+from godot_bridge.tools.catalogue import load_catalogue
 
 CATALOGUE = load_catalogue()
 GUARDED = [(t, param, prefixes) for t in CATALOGUE.tools.values() for param, prefixes in t.path_params.items()]

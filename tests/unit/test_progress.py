@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from godot_bridge.progress import WaitReporter
+from godot_bridge.tools.progress import WaitReporter
 
 
 async def test_reports_at_once_then_on_each_interval_and_stops():

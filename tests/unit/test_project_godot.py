@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from godot_bridge.project_godot import ProjectFileError, enable_plugin, enabled_plugins, scan
+from godot_bridge.setup.project_godot import ProjectFileError, enable_plugin, enabled_plugins, scan
 
 PLUGIN = "res://addons/godot_mcp_toolkit/plugin.cfg"
 

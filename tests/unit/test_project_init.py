@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge import addon_install, client_entry, file_batch, project_init
-from godot_bridge.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
+from godot_bridge.setup import addon_install, client_entry, file_batch, init
+from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
 
 REPO = Path(__file__).resolve().parents[2]
 PROJECT_GODOT = 'config_version=5\n\n[application]\n\nconfig/name="Demo"\n'
@@ -41,7 +41,7 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 def run_init(project: Path, env: dict[str, str], *extra: str) -> int:
-    return project_init.main(["--project", str(project), *extra], env)
+    return init.main(["--project", str(project), *extra], env)
 
 
 def shipped() -> dict[str, bytes]:

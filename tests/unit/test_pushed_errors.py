@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.mcp.error_feed import LOGS_PER_BATCH, at_least, log_events
-from godot_bridge.pushed_errors import (
+from godot_bridge.content.pushed_errors import (
     ErrorEntry,
     ErrorStore,
     Malformed,
@@ -15,6 +14,7 @@ from godot_bridge.pushed_errors import (
     parse_entry,
     parse_reported,
 )
+from godot_bridge.mcp.error_feed import LOGS_PER_BATCH, at_least, log_events
 
 
 def raw(id: int, message: str = "boom", **fields: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from godot_bridge import results
+from godot_bridge.tools import results
 
 orjson = pytest.importorskip("orjson")
 

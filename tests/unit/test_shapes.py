@@ -1,4 +1,4 @@
-"""godot_bridge/shapes.py: strict JSON types for the catalogue's and prompts' dataclasses."""
+"""godot_bridge/tools/shapes.py: strict JSON types for the catalogue's and prompts' dataclasses."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import pytest
 
-from godot_bridge.shapes import ShapeError, build, check_fields
+from godot_bridge.tools.shapes import ShapeError, build, check_fields
 
 
 @dataclass(frozen=True)

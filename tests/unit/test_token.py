@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge import private_files
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.registry import RegistryEntry
 from godot_bridge.errors import ToolError
+from godot_bridge.safety import private_files
 
 TOKEN = "ab" * 32
 REG = Path("/data/godot-mcp-toolkit/projects.json")

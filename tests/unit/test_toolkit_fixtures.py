@@ -1,7 +1,7 @@
 """The toolkit's pure rules, mirrored in Python over the fixtures the GDScript tests also read.
 
 tests/fixtures/toolkit/mcp_json_merge.json  -> ui/mcp_json.gd (merge, validate, read-only mirror) and
-godot_bridge/client_entry.py (the same merge, for `godot-bridge init`)
+godot_bridge/setup/client_entry.py (the same merge, for `godot-bridge init`)
 tests/fixtures/toolkit/registry_projection.json -> registry/store/registry_projection.gd and
 paths/project_key.gd; the key cases are also checked against the bridge's own reader
 (godot_bridge/editor/registry.py), which is the parity the contract (C16/C17) relies on.
@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from godot_bridge import client_config, client_entry
 from godot_bridge.editor import registry
+from godot_bridge.setup import client_config, client_entry
 from tests.sim.registry import is_port, merge_by_path
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "toolkit"

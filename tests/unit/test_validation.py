@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from godot_bridge.errors import ToolError
-from godot_bridge.validation import validate_arguments
+from godot_bridge.tools.validation import validate_arguments
 
 SCHEMA = {
     "type": "object",
@@ -162,7 +162,7 @@ def _nested_probes(schema: dict, path: str) -> list[tuple[object, str]]:
 def test_every_nested_object_in_the_catalogue_refuses_an_unknown_key():
     """The bridge side of a misspelt nested key: every catalogue object schema that lists its
     properties, at any depth, refuses a key it does not list, naming where."""
-    from godot_bridge.catalogue import load_catalogue
+    from godot_bridge.tools.catalogue import load_catalogue
 
     checked = 0
     for tool in load_catalogue().tools.values():

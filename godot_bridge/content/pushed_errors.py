@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from godot_bridge import untrusted
+from godot_bridge.safety import untrusted
 
 log = logging.getLogger(__name__)
 

@@ -23,9 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from godot_bridge import addon_install, client_config, client_entry, doctor, file_batch, project_godot
 from godot_bridge.config import ENV_CHECKS, ConfigError, check_env_value
-from godot_bridge.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, ToolkitMissing, read_version, toolkit_dir
+from godot_bridge.setup import addon_install, client_config, client_entry, doctor, file_batch, project_godot
+from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, ToolkitMissing, read_version, toolkit_dir
 
 # Which file each client reads; the servers object inside it comes from client_config.LOCATIONS.
 CLIENT_FILES = {"claude": ".mcp.json", "cursor": ".mcp.json", "codex": ".mcp.json", "vscode": ".vscode/mcp.json"}

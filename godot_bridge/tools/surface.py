@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from godot_bridge.catalogue import Catalogue, GroupDef, ToolDef
+from godot_bridge.tools.catalogue import Catalogue, GroupDef, ToolDef
 
 log = logging.getLogger(__name__)
 

@@ -24,14 +24,14 @@ from typing import Any, Literal
 
 from dataclasses import dataclass, field, replace
 
-from godot_bridge.shapes import ShapeError, build, check_fields
+from godot_bridge.tools.shapes import ShapeError, build, check_fields
 
 Channel = Literal["editor", "runtime", "lsp", "bridge"]
 
 # What the bridge does for a tool beyond forwarding it, by name in the tool's "handling" list:
 #   channel_arg       its "channel" argument (editor|runtime) picks the channel per call, and is not sent
 #   image_result      the reply is a screenshot: an image block plus the metadata, or with
-#                     image_response_mode link a resource_link to the kept image (screenshots.py)
+#                     image_response_mode link a resource_link to the kept image (content/screenshots.py)
 #   game_log          reads the game's log: the game while one runs, else the editor's copy;
 #                     the bridge also calls its method to explain runtime failures (crash context)
 #   starts_game       after success, wait (bounded) for the game's runtime channel and report it
@@ -190,9 +190,9 @@ class Catalogue:
 
 def catalogue_dir() -> Path:
     """Where the catalogue lives: inside the installed package, else at the top of a checkout."""
-    here = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # godot_bridge/, this module being godot_bridge/tools/catalogue.py
     # The wheel ships catalogue/ as the data directory godot_bridge/catalogue (see pyproject.toml).
-    candidates = (here / "catalogue", here.parent / "catalogue")
+    candidates = (package / "catalogue", package.parent / "catalogue")
     for candidate in candidates:
         if (candidate / "groups.json").is_file():
             return candidate

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from godot_bridge.catalogue import ToolDef
 from godot_bridge.errors import ToolError
-from godot_bridge.surface import GroupView, ToolList
+from godot_bridge.tools.catalogue import ToolDef
+from godot_bridge.tools.surface import GroupView, ToolList
 
 PER_QUERY_CAP = 3
 PER_CALL_CAP = 5

@@ -23,11 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from godot_bridge import results
+from godot_bridge.content.images import ImageStore, ImageTooLarge
+from godot_bridge.content.png import PngError
 from godot_bridge.errors import ToolError
-from godot_bridge.images import ImageStore, ImageTooLarge
-from godot_bridge.png import PngError
-from godot_bridge.results import ToolOutcome
+from godot_bridge.tools import results
+from godot_bridge.tools.results import ToolOutcome
 
 LINK = "link"
 INLINE = "inline"

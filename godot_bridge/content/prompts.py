@@ -15,8 +15,8 @@ from typing import Any
 
 from dataclasses import dataclass, field
 
-from godot_bridge.catalogue import catalogue_dir
-from godot_bridge.shapes import build, check_fields
+from godot_bridge.tools.catalogue import catalogue_dir
+from godot_bridge.tools.shapes import build, check_fields
 
 PROMPTS_FILE = "prompts.json"
 _PLACEHOLDER = re.compile(r"\{(\w+)(:choice)?\}")

@@ -31,14 +31,15 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import unquote
 
-from godot_bridge import __version__, untrusted
+from godot_bridge import __version__
+from godot_bridge.content.godot_files import SceneFormatError, count_nodes, project_settings, scene_tree
+from godot_bridge.content.images import MIME as PNG_MIME
+from godot_bridge.content.images import URI_PREFIX as SCREENSHOT_PREFIX
+from godot_bridge.content.images import ImageStore
+from godot_bridge.content.pushed_errors import ERRORS_URI, ErrorStore
 from godot_bridge.errors import ToolError
-from godot_bridge.godot_files import SceneFormatError, count_nodes, project_settings, scene_tree
-from godot_bridge.images import MIME as PNG_MIME
-from godot_bridge.images import URI_PREFIX as SCREENSHOT_PREFIX
-from godot_bridge.images import ImageStore
-from godot_bridge.pathguard import check_path
-from godot_bridge.pushed_errors import ERRORS_URI, ErrorStore
+from godot_bridge.safety import untrusted
+from godot_bridge.safety.pathguard import check_path
 
 log = logging.getLogger(__name__)
 

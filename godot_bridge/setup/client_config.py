@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from godot_bridge.client_entry import definition
+from godot_bridge.setup.client_entry import definition
 # (file relative to the project, the object holding the servers): Claude Code / Cursor / Codex, VS Code.
 LOCATIONS = ((".mcp.json", "mcpServers"), (".vscode/mcp.json", "servers"))
 

@@ -24,10 +24,10 @@ from typing import Any
 
 import anyio
 
+from godot_bridge.content.prompts import PromptService
+from godot_bridge.content.resources import SCENE_PREFIX, SCRIPT_PREFIX, EditorView, ResourceError, on_disk
 from godot_bridge.errors import ToolError
-from godot_bridge.pathguard import check_path
-from godot_bridge.prompts import PromptService
-from godot_bridge.resources import SCENE_PREFIX, SCRIPT_PREFIX, EditorView, ResourceError, on_disk
+from godot_bridge.safety.pathguard import check_path
 
 log = logging.getLogger(__name__)
 

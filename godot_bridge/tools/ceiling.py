@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from godot_bridge import results
 from godot_bridge.config import DEFAULT_RESULT_LIMIT_KB
 from godot_bridge.errors import ToolError
-from godot_bridge.results import ToolOutcome
+from godot_bridge.tools import results
+from godot_bridge.tools.results import ToolOutcome
 
 __all__ = ["DEFAULT_RESULT_LIMIT_KB", "check", "narrowing_params", "result_size"]
 

@@ -18,13 +18,13 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
-from godot_bridge import ceiling, groups, results
-from godot_bridge.catalogue import ToolDef
 from godot_bridge.errors import ToolError
-from godot_bridge.progress import ProgressFn, WaitReporter
-from godot_bridge.results import ToolOutcome
-from godot_bridge.surface import Surface, ToolList, readonly_allowed, version_allows
-from godot_bridge.validation import validate_arguments
+from godot_bridge.tools import ceiling, groups, results
+from godot_bridge.tools.catalogue import ToolDef
+from godot_bridge.tools.progress import ProgressFn, WaitReporter
+from godot_bridge.tools.results import ToolOutcome
+from godot_bridge.tools.surface import Surface, ToolList, readonly_allowed, version_allows
+from godot_bridge.tools.validation import validate_arguments
 
 log = logging.getLogger("godot_bridge.calls")
 

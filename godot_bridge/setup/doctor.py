@@ -26,7 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
-from godot_bridge import __version__, client_config, client_entry
+from godot_bridge import __version__
 from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.launch import find_godot, probe_auth
@@ -38,9 +38,11 @@ from godot_bridge.editor.registry import (
     read_registry,
     registry_path,
     registry_problem,
+    tcp_accepts,
 )
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
-from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint, tcp_accepts
+from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint
+from godot_bridge.setup import client_config, client_entry
 
 Status = Literal["ok", "warn", "fail", "skip"]
 SYMBOLS: dict[str, str] = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "-"}

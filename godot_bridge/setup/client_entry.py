@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from godot_bridge.toolkit_files import CLIENT_ENTRY, toolkit_dir
+from godot_bridge.setup.toolkit_files import CLIENT_ENTRY, toolkit_dir
 
 # sys.platform -> the OS.get_name() value the entry's "launch" table is keyed by.
 _OS_NAMES = {"win32": "Windows", "darwin": "macOS"}

@@ -1,0 +1,168 @@
+"""The bridge's layout: a few modules at the top of godot_bridge/, the rest in packages by concern,
+and every import pointing down the layers (a lower layer never imports a higher one).
+
+Imports are read with ``ast`` from every module, including the ones inside functions (the lazy
+imports of cli.py, the ``TYPE_CHECKING`` ones) and ``importlib.import_module("...")`` calls with a
+literal name, so a layer cannot reach up even where start-up speed keeps an import late.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = REPO / "godot_bridge"
+
+# The only modules at the top of godot_bridge/; everything else belongs in a package.
+TOP_MODULES = frozenset({"__init__", "__main__", "app", "cli", "config", "errors", "live_config", "heap"})
+PACKAGES = frozenset({"tools", "content", "setup", "safety", "editor", "lsp", "mcp"})
+
+# A layer is a top module or a package. A layer may import its own modules and any layer of a
+# lower rank, never one of the same or a higher rank.
+RANKS = {
+    # Leaves: the version, the error type and its hints, the settings.
+    "__init__": 0,
+    "errors": 0,
+    "config": 0,
+    # Guards on paths, secrets and untrusted text.
+    "safety": 1,
+    # The catalogue, its groups, what tools/list shows, one tools/call's path.
+    "tools": 2,
+    # Resources, prompts, completions, screenshots, pushed errors, Godot's own files.
+    "content": 3,
+    # The editor and game links, and the registry of open editors; the language server, found
+    # through that registry (lsp/endpoint.py reads it and probes with its tcp_accepts).
+    "editor": 4,
+    "lsp": 5,
+    # `godot-bridge init` and `doctor`: terminal commands that check and set up everything below.
+    "setup": 6,
+    # The composition root and what it is built from.
+    "live_config": 7,
+    "heap": 7,
+    "app": 8,
+    # The MCP transports, serving the app.
+    "mcp": 9,
+    # Entry points.
+    "cli": 10,
+    "__main__": 11,
+}
+
+
+def _modules() -> Iterator[tuple[str, Path]]:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(REPO).with_suffix("")
+        parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+        yield ".".join(parts), path
+
+
+def _layer(module: str) -> str:
+    """``godot_bridge.tools.catalogue`` -> ``tools``; ``godot_bridge.app`` -> ``app``; ``godot_bridge`` -> ``__init__``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports(module: str, path: Path) -> Iterator[tuple[int, str]]:
+    """(line, imported module) for every import of a godot_bridge module, wherever it stands."""
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against the importer's package
+                base = module.split(".") if is_package else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target == "godot_bridge":
+                # `from godot_bridge import cli` names a module; `import __version__` the package itself.
+                for alias in node.names:
+                    name = alias.name
+                    yield node.lineno, f"godot_bridge.{name}" if name in TOP_MODULES | PACKAGES else target
+            else:
+                yield node.lineno, target
+        elif isinstance(node, ast.Call) and any(_names_import_module(n) for n in (node.func, *node.args)):
+            # importlib.import_module("godot_bridge.mcp.server"), or handed to a worker thread:
+            # anyio.to_thread.run_sync(importlib.import_module, "godot_bridge.mcp.server")
+            for arg in node.args:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.startswith("godot_bridge"):
+                    yield node.lineno, arg.value
+
+
+def _names_import_module(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Attribute) and node.attr == "import_module") or (
+        isinstance(node, ast.Name) and node.id == "import_module")
+
+def test_the_top_level_holds_only_the_allowed_modules() -> None:
+    modules = {p.stem for p in PACKAGE.glob("*.py")}
+    packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert modules - TOP_MODULES == set(), (
+        f"modules at the top of godot_bridge/ that belong in a package: {sorted(modules - TOP_MODULES)}")
+    assert packages == PACKAGES, (
+        f"godot_bridge/'s packages changed: new {sorted(packages - PACKAGES)}, gone {sorted(PACKAGES - packages)};"
+        " give a new one a rank in RANKS")
+    strays = sorted(str(p.relative_to(REPO)) for p in PACKAGE.glob("*/") if p.name != "__pycache__"
+                    and p.name not in packages and any(p.rglob("*.py")))
+    assert strays == [], f"folders of Python modules without an __init__.py: {strays}"
+
+
+def test_every_layer_has_a_rank() -> None:
+    assert set(RANKS) == TOP_MODULES | PACKAGES
+
+
+def test_imports_point_down_the_layers() -> None:
+    upward = []
+    for module, path in _modules():
+        here = _layer(module)
+        for line, imported in _imports(module, path):
+            if imported != "godot_bridge" and not imported.startswith("godot_bridge."):
+                continue
+            there = _layer(imported)
+            if there == here:
+                continue
+            if RANKS[there] >= RANKS[here]:
+                upward.append(f"{path.relative_to(REPO)}:{line}: {module} ({here}, rank {RANKS[here]}) imports"
+                              f" {imported} ({there}, rank {RANKS[there]})")
+    assert upward == [], "imports that do not point down the layers:\n" + "\n".join(upward)
+
+
+def test_package_inits_re_export_nothing() -> None:
+    # "No module re-exporting another's names to keep old imports alive": a package's __init__ may
+    # import only what it uses itself (mcp/__init__.py calls the SDK import hook), and names no __all__.
+    found = []
+    for path in sorted(PACKAGE.glob("*/__init__.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {(a.asname or a.name).split(".")[0] for node in ast.walk(tree)
+                    if isinstance(node, ast.Import | ast.ImportFrom) for a in node.names}
+        used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        unused = imported - used - {"annotations"}
+        if unused:
+            found.append(f"{path.relative_to(REPO)} imports {sorted(unused)} without using them")
+        if any(isinstance(node, ast.Name) and node.id == "__all__" for node in ast.walk(tree)):
+            found.append(f"{path.relative_to(REPO)} defines __all__")
+    assert found == [], "\n".join(found)
+
+
+def test_the_new_packages_say_what_they_are_for() -> None:
+    for name in ("tools", "content", "setup", "safety"):
+        doc = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8")))
+        assert doc, f"godot_bridge/{name}/__init__.py has no docstring"
+
+
+def test_the_wheel_lists_every_package() -> None:
+    # A package missing from pyproject's list is silently left out of the wheel.
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    on_disk = {module for module, path in _modules() if path.name == "__init__.py"}
+    assert on_disk - listed == set(), f"packages pyproject.toml does not ship: {sorted(on_disk - listed)}"
+
+
+def test_the_import_reader_sees_lazy_and_aliased_imports() -> None:
+    # The reader itself: cli.py imports setup.doctor inside main(), mcp/front.py imports mcp.server
+    # by name in a worker thread; both must be seen, or a layer could reach up unnoticed there.
+    seen = {imported for module, path in _modules() for _, imported in _imports(module, path)
+            if module in ("godot_bridge.cli", "godot_bridge.mcp.front")}
+    assert {"godot_bridge.setup.doctor", "godot_bridge.setup.init", "godot_bridge.mcp.server"} <= seen
