@@ -157,3 +157,17 @@ def parse_runner(run: Run) -> dict[str, FileResult]:
 def load_errors(run: Run) -> list[str]:
     """The engine's script errors (parse errors when a file does not compile)."""
     return [line.strip() for line in run.stderr.splitlines() if "SCRIPT ERROR" in line or "Parse Error" in line]
+
+
+if __name__ == "__main__":
+    # A developer's shortcut: run some GDScript test files (all without arguments) in the engine
+    # the suite uses, printing the runner's output: python -m tests.gd_engine test_x.gd ...
+    import sys
+
+    found = find_engine()
+    with scratch_project() as scratch:
+        prepare(found, scratch)
+        done = found.run(scratch, "res://tests/godot/runner.gd", sys.argv[1:], timeout=180.0)
+    print(done.stdout)
+    print(done.stderr, file=sys.stderr)
+    sys.exit(done.returncode)

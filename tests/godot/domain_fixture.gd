@@ -4,6 +4,7 @@ extends RefCounted
 ## registry's handlers and runs of the result examples. A test builds one in _init and calls
 ## cleanup() from its own cleanup(). Not a test itself (the runner only runs test_*.gd).
 
+const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
@@ -50,8 +51,13 @@ func cleanup() -> void:
 
 
 ## Named `invoke` because Object.call cannot be overridden: runs `method`'s registered handler.
+## A method no registered domain serves fails the test at once (a handler-less call would stall).
 func invoke(method: String, params: Dictionary) -> Dictionary:
-	return call_handler(registry.dispatch_info(method), params)
+	var info := registry.dispatch_info(method)
+	if info.is_empty():
+		Assert.is_true(false, "%s is not registered by this fixture's domains" % method)
+		return {}
+	return call_handler(info, params)
 
 
 ## Runs the handler of a dispatch_info() entry as dispatch does: a cancellable one also gets a

@@ -12,8 +12,8 @@ const DIR := "res://tmp_tests/node"
 const SCENE_PATH := DIR + "/main.tscn"
 const SCRIPT_PATH := DIR + "/mover.gd"
 const DOMAINS: Array[String] = [
-	"res://addons/godot_mcp_toolkit/commands/node_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/control_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/node/node_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/node/control_commands.gd",
 ]
 
 var _root: Node2D = null

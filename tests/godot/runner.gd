@@ -7,7 +7,8 @@ extends SceneTree
 ##   LOADFAIL test_x.gd             (it does not compile; the errors are printed just before)
 ##   PASS test_x.gd::test_y / FAIL test_x.gd::test_y
 ## Failure details go to stderr as "FAIL test_x.gd::test_y: <message>".
-## Usage: godot --headless --path <project> --script res://tests/godot/runner.gd
+## Usage: godot --headless --path <project> --script res://tests/godot/runner.gd [-- test_x.gd ...]
+## (file names after `--` run only those files; `python -m tests.gd_engine test_x.gd` does that).
 
 const Assert := preload("assert.gd")
 const TEST_DIR := "res://tests/godot"
@@ -19,8 +20,9 @@ func _init() -> void:
 	var load_failures := 0
 	var files := DirAccess.get_files_at(TEST_DIR)
 	files.sort()
+	var only := OS.get_cmdline_user_args()
 	for file_name: String in files:
-		if file_name.begins_with("test_") and file_name.ends_with(".gd"):
+		if file_name.begins_with("test_") and file_name.ends_with(".gd") and (only.is_empty() or file_name in only):
 			var count := _run_file(TEST_DIR.path_join(file_name))
 			if count < 0:
 				load_failures += 1

@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/animation_commands.gd (and commands/animation/animation_tree.gd) through the command
+## commands/animation/animation_commands.gd (and commands/animation/animation_tree.gd) through the command
 ## registry with a runtime context over a throwaway scene: Main with a Sprite2D, an AnimationPlayer
 ## whose default library has 'walk', and an AnimationTree driving that player. Keys and tree edits,
 ## their undo/redo, refusals that change nothing, and a save/reload of the scene showing the keys and
@@ -12,7 +12,7 @@ const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const DomainFixture := preload("domain_fixture.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/animation_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/animation/animation_commands.gd"
 const DIR := "res://tmp_tests/animation"
 
 var _root := Node2D.new()

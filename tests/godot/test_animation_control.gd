@@ -1,5 +1,5 @@
 extends RefCounted
-## animation_player.control (commands/animation_player_commands.gd) registered through
+## animation_player.control (commands/animation/animation_player_commands.gd) registered through
 ## runtime/runtime_domains.gd over a runtime context whose scene is a throwaway "Game" with a
 ## Sprite (Node2D) and an AnimationPlayer holding "move" (Sprite:position from (0,0) to (100,0) over
 ## 2 s) and "blink". Asserted on the engine: a seek moves the sprite, play/pause/stop change what the

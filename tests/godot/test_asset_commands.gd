@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/asset_commands.gd through the command registry with a runtime context: listing and
+## commands/asset/asset_commands.gd through the command registry with a runtime context: listing and
 ## filtering real files, dependencies of a saved scene (direct and the whole chain), and importing
 ## bytes from base64 and from a file outside the project, with undo.
 ## Not covered here (editor only): the editor's import of the written file (textures, audio ->
@@ -11,7 +11,7 @@ const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/asset_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DIR := "res://tmp_tests/asset_ops"
 const DOT := DIR + "/dot.png"
 const OUTSIDE := "/tmp/mcp_asset_ops_source.png"

@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/audio_commands.gd through the command registry with a runtime context: buses and
+## commands/audio/audio_commands.gd through the command registry with a runtime context: buses and
 ## effects changed on AudioServer, the layout saved to res://default_bus_layout.tres and loaded back,
 ## and undo/redo of the whole layout. The layout and the file are put back in cleanup().
 ## Not covered here (editor only): the Audio bottom panel redrawing; no sound is played.
@@ -9,7 +9,7 @@ const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/audio_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/audio/audio_commands.gd"
 const LAYOUT := "res://default_bus_layout.tres"
 
 var _layout_before := AudioServer.generate_bus_layout()

@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/checkpoint_commands.gd through the command registry with a runtime context: files
+## commands/checkpoints/checkpoint_commands.gd through the command registry with a runtime context: files
 ## written, created and deleted by real toolkit commands (script, scene, resource, project
 ## settings, file deletion) after a checkpoint come back byte-exact on restore; a file edited by
 ## hand since is reported as a conflict and left as the user made it; a journal read back from
@@ -16,15 +16,16 @@ const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const FileJournal := preload("res://addons/godot_mcp_toolkit/checkpoints/file_journal.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/checkpoint_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/checkpoints/checkpoint_commands.gd"
 const OTHER_DOMAINS := [
-	"res://addons/godot_mcp_toolkit/commands/script_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/scene_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/resource_io_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/project_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/cleanup_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/user_data_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/asset_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/script/script_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/scene/scene_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/editor/editor_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/resource/resource_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/project/project_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/filesystem/filesystem_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/save/save_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd",
 ]
 const DIR := "res://tmp_tests/checkpoint"
 const JOURNAL_ROOT := "user://tmp_tests/checkpoint_journal"

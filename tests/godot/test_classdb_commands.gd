@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/classdb_commands.gd through the command registry with a runtime context, against this
+## commands/classdb/classdb_commands.gd through the command registry with a runtime context, against this
 ## engine's own ClassDB (the expectations are computed from ClassDB, so they hold on any version)
 ## and the project's global class MCPToolkitError. Reads only: nothing to undo or clean up.
 ## Not covered here (editor only): editor-only classes (EditorPlugin...) that only an editor's ClassDB has.
@@ -9,7 +9,7 @@ const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/classdb_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/classdb/classdb_commands.gd"
 
 var _fx: DomainFixture = null
 

@@ -1,5 +1,5 @@
 extends RefCounted
-## The cleanup domain (commands/cleanup_commands.gd) through the command registry over a runtime
+## The cleanup domain (commands/filesystem/filesystem_commands.gd) through the command registry over a runtime
 ## context whose edited scene is saved at res://tmp_tests/cleanup/main.tscn: each delete's result,
 ## the files really gone, undo writing the same bytes back (and redo removing them again), the
 ## refusals (protected, open, in use, not empty, wrong kind) leaving every file as it was, the

@@ -1,9 +1,9 @@
 extends RefCounted
-## editor.get_console (commands/console_commands.gd) over both sources: "buffer" (this process's
+## editor.get_console (commands/editor/console_commands.gd) over both sources: "buffer" (this process's
 ## output through an engine Logger, Godot 4.5+; the web engine is 4.6) and "file" (a log file
 ## written here in the engine's format). Paging by since_id/limit, level and text filters, regex,
 ## clear_buffer, secret scrubbing and the untrusted envelope; the editor's debugger.get_log over
-## the same file (the last game's output). Not covered here: the editor's own
+## the same file (the last game's output; commands/runtime/game_log_commands.gd). Not covered here: the editor's own
 ## Output panel lines that never pass through the engine's loggers (none are known), and Godot
 ## 4.2-4.4, where the buffer is LOG_UNAVAILABLE and the file is the only source.
 
@@ -11,7 +11,8 @@ const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const ConsoleCommands := preload("res://addons/godot_mcp_toolkit/commands/console_commands.gd")
+const ConsoleCommands := preload("res://addons/godot_mcp_toolkit/commands/editor/console_commands.gd")
+const GameLogCommands := preload("res://addons/godot_mcp_toolkit/commands/runtime/game_log_commands.gd")
 const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
 
 const LOG_DIR := "user://tmp_tests_console"
@@ -30,7 +31,9 @@ func _init() -> void:
 	var file := FileAccess.open(LOG_PATH, FileAccess.WRITE)
 	file.store_string(LOG_TEXT)
 	file.close()
-	ConsoleCommands.register(_registry, RuntimeContext.new(), LOG_PATH)
+	var context := RuntimeContext.new()
+	ConsoleCommands.register(_registry, context, LOG_PATH)
+	GameLogCommands.register(_registry, context, LOG_PATH)
 
 
 func cleanup() -> void:

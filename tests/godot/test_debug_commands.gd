@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/debug_commands.gd through the command registry with a runtime context whose debugger
+## commands/debug/debug_commands.gd through the command registry with a runtime context whose debugger
 ## state and breakpoint list the test sets: the checks, the shapes and the bookkeeping.
 ## Not covered here (editor only): the editor's own debugger (EditorDebuggerPlugin sessions,
 ## is_breaked, the "continue" message to the game) and the script editor's gutter breakpoints,
@@ -10,7 +10,7 @@ const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const DomainFixture := preload("domain_fixture.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/debug_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/debug/debug_commands.gd"
 const DIR := "res://tmp_tests/debug"
 const SCRIPT := "res://tmp_tests/debug/player.gd"
 

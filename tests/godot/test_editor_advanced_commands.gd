@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/editor_advanced_commands.gd through the command registry with a runtime context: the
+## commands/editor/editor_commands.gd through the command registry with a runtime context: the
 ## screenshot's checks and shaping over the game window's frame (the runtime context's stand-in for
 ## the editor viewport), a minimized window with and without force, refresh scopes, and the idle
 ## wait bounded by timeout_ms (the context's busy countdown).
@@ -12,7 +12,7 @@ const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command
 const DomainFixture := preload("domain_fixture.gd")
 const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/contract/screenshot_response.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/editor_advanced_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/editor/editor_commands.gd"
 const DIR := "res://tmp_tests/editor_advanced"
 
 var _root := Node2D.new()

@@ -1,10 +1,10 @@
 extends RefCounted
-## commands/editor_status_commands.gd: editor.set_lsp_status accepts what the reference toolkit
+## commands/editor/lsp_status_commands.gd: editor.set_lsp_status accepts what the reference toolkit
 ## accepts (every field optional) and still refuses malformed values.
 
 const Assert := preload("assert.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const EditorStatusCommands := preload("res://addons/godot_mcp_toolkit/commands/editor_status_commands.gd")
+const EditorStatusCommands := preload("res://addons/godot_mcp_toolkit/commands/editor/lsp_status_commands.gd")
 
 
 ## Stands in for the editor server: stores the verdict the way transport/mcp_server.gd does.

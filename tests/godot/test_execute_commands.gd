@@ -1,5 +1,5 @@
 extends RefCounted
-## execute.code in the editor (commands/execute_commands.gd) under the runtime context: one
+## execute.code in the editor (commands/runtime/execute_commands.gd) under the runtime context: one
 ## expression evaluated on a node of a throwaway scene (self = the scope node, `scene` = the root),
 ## values JSON-safe, parse and run failures with the engine's message. Not covered here: an
 ## editor-only effect of the code (it runs on the edited scene's nodes exactly as here).
@@ -7,7 +7,7 @@ extends RefCounted
 const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/execute_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/runtime/execute_commands.gd"
 
 var _root: Node2D = null
 var _fx: DomainFixture = null

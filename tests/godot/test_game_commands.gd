@@ -1,5 +1,5 @@
 extends RefCounted
-## game.start / game.stop (commands/game_commands.gd) under the runtime context: the scene choice
+## game.start / game.stop (commands/game/game_commands.gd) under the runtime context: the scene choice
 ## (main, current, a res:// path), if_running, the compile check before launch (COMPILATION_FAILED
 ## with file, line and message; addon scripts the project does not reach listed apart, not
 ## blocking), and the refusals. The context records what would have been
@@ -11,7 +11,7 @@ const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const GameCommands := preload("res://addons/godot_mcp_toolkit/commands/game_commands.gd")
+const GameCommands := preload("res://addons/godot_mcp_toolkit/commands/game/game_commands.gd")
 const ScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/game/script_check.gd")
 const ScriptReach := preload("res://addons/godot_mcp_toolkit/commands/game/script_reach.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")

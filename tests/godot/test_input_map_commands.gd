@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/input_map_commands.gd through the command registry with a runtime context: actions and
+## commands/project/input_map_commands.gd through the command registry with a runtime context: actions and
 ## their events written to ProjectSettings (saved to the engine's in-memory project.godot) and to
 ## InputMap, and undo/redo of each change. Every action touched is erased in cleanup().
 ## Not covered here (editor only): the Project Settings dialog's Input Map tab redrawing.
@@ -9,7 +9,7 @@ const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/input_map_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/project/input_map_commands.gd"
 const ACTIONS := ["mcp_test_jump", "mcp_test_fire"]
 
 var _fx: DomainFixture = null

@@ -1,5 +1,5 @@
 extends RefCounted
-## input.simulate (commands/input_commands.gd and commands/input/) registered through
+## input.simulate (commands/runtime/input_commands.gd and commands/runtime/) registered through
 ## runtime/runtime_domains.gd over a runtime context whose scene is a throwaway "Game": a Catcher
 ## node recording what reaches its _input, a Button, a LineEdit and a Node2D marker inside the
 ## engine's window. Batches with delays run through the real dispatch lane (which awaits coroutine

@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/layer_commands.gd through the command registry with a runtime context: layer names
+## commands/project/layer_commands.gd through the command registry with a runtime context: layer names
 ## written to ProjectSettings (saved to the engine's in-memory project.godot), read back wrapped,
 ## and undo/redo. Every layer name touched is cleared in cleanup().
 ## Not covered here (editor only): the inspector's layer grid tooltips picking up the names.
@@ -9,7 +9,7 @@ const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/layer_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/project/layer_commands.gd"
 const KEYS := ["layer_names/2d_physics/layer_1", "layer_names/2d_physics/layer_2", "layer_names/3d_render/layer_5"]
 
 var _fx: DomainFixture = null

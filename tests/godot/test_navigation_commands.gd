@@ -1,5 +1,5 @@
 extends RefCounted
-## The navigation domain (commands/navigation_commands.gd): a NavigationRegion2D's polygon outlines
+## The navigation domain (commands/navigation/navigation_commands.gd): a NavigationRegion2D's polygon outlines
 ## set, added, removed, cleared and baked through the registry; undo/redo on the region's own
 ## polygon resource; refusals that change nothing; the scene saved to .tscn and reloaded.
 ##
@@ -11,7 +11,7 @@ const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "navigation"
 const SCRATCH := "res://tmp_tests/navigation"
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/navigation_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/navigation/navigation_commands.gd"
 const SQUARE := [{"x": 0, "y": 0}, {"x": 200, "y": 0}, {"x": 200, "y": 200}, {"x": 0, "y": 200}]
 
 var _root: Node2D = null

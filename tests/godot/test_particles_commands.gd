@@ -1,5 +1,5 @@
 extends RefCounted
-## The particles domain (commands/particles_commands.gd): GPU and CPU emitters in 2D and 3D from
+## The particles domain (commands/particles/particles_commands.gd): GPU and CPU emitters in 2D and 3D from
 ## presets and overrides, built through the registry over a runtime context; the node, its process
 ## material or CPU settings, undo/redo, what a target cannot take (not_applied), refusals that add
 ## nothing, and the scene saved to .tscn and reloaded.
@@ -12,7 +12,7 @@ const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "particles"
 const SCRATCH := "res://tmp_tests/particles"
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/particles_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/particles/particles_commands.gd"
 
 var _root: Node2D = null
 var _fx: DomainFixture = null

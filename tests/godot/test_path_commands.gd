@@ -1,5 +1,5 @@
 extends RefCounted
-## The path_editing domain (commands/path_commands.gd): Path2D curve edits (set/add/remove/clear,
+## The path_editing domain (commands/path/path_commands.gd): Path2D curve edits (set/add/remove/clear,
 ## undo keeps the same curve resource) and CollisionPolygon2D traced from a sprite's opaque pixels
 ## (placed in the parent's space), through the registry; scene saved to .tscn and reloaded.
 ##
@@ -10,7 +10,7 @@ const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "path_editing"
 const SCRATCH := "res://tmp_tests/path_editing"
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/path_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/path/path_commands.gd"
 
 var _root: Node2D = null
 var _body: CharacterBody2D = null

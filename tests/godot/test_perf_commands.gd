@@ -1,7 +1,7 @@
 extends RefCounted
-## Performance observability: perf.snapshot and perf.sample (commands/perf_commands.gd, registered
+## Performance observability: perf.snapshot and perf.sample (commands/performance/performance_commands.gd, registered
 ## through runtime/runtime_domains.gd) over a runtime context whose scene is a throwaway "Game",
-## and perf.scene_counts (commands/scene_stats_commands.gd) over a built "Main" scene. perf.sample
+## and perf.scene_counts (commands/performance/scene_stats_commands.gd) over a built "Main" scene. perf.sample
 ## waits for frames, so it runs through the real dispatch lane and the test drives frames by
 ## emitting SceneTree.process_frame (the runner's own frames do not run during a test); a Burner
 ## node connected to process_frame sleeps on two chosen frames, and those must come out as the
@@ -19,9 +19,9 @@ const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const DispatchLane := preload("res://addons/godot_mcp_toolkit/transport/dispatch/dispatch_lane.gd")
 const RecordingLane := preload("recording_lane.gd")
-const Monitors := preload("res://addons/godot_mcp_toolkit/commands/perf/monitors.gd")
-const FrameStats := preload("res://addons/godot_mcp_toolkit/commands/perf/frame_stats.gd")
-const PerfCommands := preload("res://addons/godot_mcp_toolkit/commands/perf_commands.gd")
+const Monitors := preload("res://addons/godot_mcp_toolkit/commands/performance/monitors.gd")
+const FrameStats := preload("res://addons/godot_mcp_toolkit/commands/performance/frame_stats.gd")
+const PerfCommands := preload("res://addons/godot_mcp_toolkit/commands/performance/performance_commands.gd")
 
 const DOMAIN := "performance"
 const PEER := 9
@@ -207,8 +207,8 @@ func test_summaries_and_spikes() -> void:
 
 
 func test_scene_counts_match_the_built_scene() -> void:
-	var fixture := DomainFixture.new(["res://addons/godot_mcp_toolkit/commands/scene_stats_commands.gd"], DOMAIN,
-		_counted_scene())
+	var fixture := DomainFixture.new(
+		["res://addons/godot_mcp_toolkit/commands/performance/scene_stats_commands.gd"], DOMAIN, _counted_scene())
 	var whole := fixture.example("perf.scene_counts", 0)
 	Assert.eq(whole["nodes"], 7, "every node counted")
 	fixture.example("perf.scene_counts", 1)
@@ -217,7 +217,7 @@ func test_scene_counts_match_the_built_scene() -> void:
 	Assert.eq([hero["nodes"], hero["resources"]["distinct"]], [1, 3], "a leaf with its texture, gradient and material")
 	Assert.eq(fixture.invoke("perf.scene_counts", {"node_path": 4})["code"], "INVALID_PARAMS", "a path is text")
 	fixture.cleanup()
-	var empty := DomainFixture.new(["res://addons/godot_mcp_toolkit/commands/scene_stats_commands.gd"], DOMAIN)
+	var empty := DomainFixture.new(["res://addons/godot_mcp_toolkit/commands/performance/scene_stats_commands.gd"], DOMAIN)
 	Assert.eq(empty.invoke("perf.scene_counts", {})["code"], "NO_SCENE", "no edited scene")
 	empty.cleanup()
 

@@ -4,8 +4,8 @@ extends RefCounted
 
 const Assert := preload("assert.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const MetaCommands := preload("res://addons/godot_mcp_toolkit/commands/meta_commands.gd")
-const EditorStatusCommands := preload("res://addons/godot_mcp_toolkit/commands/editor_status_commands.gd")
+const MetaCommands := preload("res://addons/godot_mcp_toolkit/commands/meta/meta_commands.gd")
+const EditorStatusCommands := preload("res://addons/godot_mcp_toolkit/commands/editor/lsp_status_commands.gd")
 const McpServer := preload("res://addons/godot_mcp_toolkit/transport/mcp_server.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")

@@ -1,5 +1,5 @@
 extends RefCounted
-## The placeholders domain (commands/placeholder_commands.gd) through the command registry: the
+## The placeholders domain (commands/generate/generate_commands.gd) through the command registry: the
 ## PNG and WAV files it writes are read back byte by byte (Image.load_png_from_buffer, the RIFF
 ## header fields and samples), if_exists, and the guard/validation refusals that leave no file.
 ##
@@ -12,7 +12,7 @@ const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "placeholders"
 const SCRATCH := "res://tmp_tests/placeholders"
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/placeholder_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/generate/generate_commands.gd"
 
 var _fx: DomainFixture = null
 

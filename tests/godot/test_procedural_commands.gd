@@ -1,5 +1,5 @@
 extends RefCounted
-## The procedural domain (commands/procedural_commands.gd): Gradient, Curve and FastNoiseLite .tres
+## The procedural domain (commands/procedural/procedural_commands.gd): Gradient, Curve and FastNoiseLite .tres
 ## files created and edited through the registry, reloaded from disk (what a user gets), edits of an
 ## existing file undone and redone (resource and file), and refusals that leave the file as it was.
 ##
@@ -11,7 +11,7 @@ const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "procedural"
 const SCRATCH := "res://tmp_tests/procedural"
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/procedural_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/procedural/procedural_commands.gd"
 
 var _fx: DomainFixture = null
 

@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/project_commands.gd through the command registry with a runtime context: settings read
+## commands/project/project_commands.gd through the command registry with a runtime context: settings read
 ## and written (saved to the engine's in-memory project.godot), autoloads, folders, and undo/redo of
 ## each change. Every setting touched is put back in cleanup().
 ## Not covered here (editor only): the Project Settings dialog and the Autoload tab showing the
@@ -10,7 +10,9 @@ const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/project_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/project/project_commands.gd"
+## folder.create, tested here beside the project file (filesystem domain).
+const FILESYSTEM := "res://addons/godot_mcp_toolkit/commands/filesystem/filesystem_commands.gd"
 const DIR := "res://tmp_tests/project"
 const WIDTH := "display/window/size/viewport_width"
 const AUTOLOAD := "autoload/McpTestGlobals"
@@ -22,7 +24,7 @@ var _fx: DomainFixture = null
 
 
 func _init() -> void:
-	var domains: Array[String] = [DOMAIN]
+	var domains: Array[String] = [DOMAIN, FILESYSTEM]
 	_fx = DomainFixture.new(domains, "project", null, DIR, "4.6.0")
 
 

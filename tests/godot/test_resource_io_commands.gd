@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/resource_io_commands.gd through the command registry with a runtime context: a
+## commands/resource/resource_commands.gd through the command registry with a runtime context: a
 ## LabelSettings .tres created, updated, read back (fresh from disk, as a user opening the project
 ## gets it), and undo/redo of both the loaded resource and the file.
 ## Not covered here (editor only): the inspector showing the reloaded resource and the FileSystem
@@ -10,7 +10,7 @@ const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/resource_io_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/resource/resource_commands.gd"
 const DIR := "res://tmp_tests/resource_io"
 const TITLE := DIR + "/title.tres"
 

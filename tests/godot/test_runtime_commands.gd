@@ -1,5 +1,5 @@
 extends RefCounted
-## The running game's commands (commands/game_runtime_commands.gd) over a context that follows
+## The running game's commands (commands/runtime/runtime_commands.gd) over a context that follows
 ## SceneTree.current_scene (runtime/game_context.gd), and the in-game server dispatching them
 ## through its registry over the fake socket layer (fake_net.gd). Screenshot sizing runs on a
 ## generated Image and a real capture of this engine's window. Not covered here: a minimized
@@ -11,7 +11,7 @@ const ResultExamples := preload("result_examples.gd")
 const FakeNet := preload("fake_net.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const GameContext := preload("res://addons/godot_mcp_toolkit/runtime/game_context.gd")
-const GameRuntimeCommands := preload("res://addons/godot_mcp_toolkit/commands/game_runtime_commands.gd")
+const GameRuntimeCommands := preload("res://addons/godot_mcp_toolkit/commands/runtime/runtime_commands.gd")
 const ScreenshotCapture := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_capture.gd")
 const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/contract/screenshot_response.gd")
 const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runtime_server.gd")

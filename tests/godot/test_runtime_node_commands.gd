@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/runtime_node_commands.gd (the running game's runtime.get_node_state and
+## commands/runtime/runtime_node_commands.gd (the running game's runtime.get_node_state and
 ## runtime.set_property) through a command registry filled from runtime/runtime_domains.gd, with a
 ## runtime context over a scene added to the tree as a game's current scene would be.
 ##

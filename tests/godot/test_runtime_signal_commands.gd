@@ -1,5 +1,5 @@
 extends RefCounted
-## The running game's signal commands (commands/runtime_signal_commands.gd) registered the way the
+## The running game's signal commands (commands/signal/runtime_signal_commands.gd) registered the way the
 ## in-game server registers them (runtime/runtime_domains.gd) over a runtime context whose scene is
 ## a throwaway "Game" tree, called through the registry's dispatch info. Asserted on what the
 ## engine did: an emitted signal reaches the connected method with converted arguments, and

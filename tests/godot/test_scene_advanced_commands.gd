@@ -1,5 +1,5 @@
 extends RefCounted
-## The scene_advanced domain (commands/scene_advanced_commands.gd) through the command registry,
+## The scene_advanced domain (commands/scene/scene_advanced_commands.gd) through the command registry,
 ## over a runtime context and a throwaway scene: scene.diff of snapshots and of the live scene, and
 ## scene.instantiate (result, the instances in the tree, undo and redo, and the saved .tscn reloaded
 ## from disk still holding them as instances of the sub-scene).

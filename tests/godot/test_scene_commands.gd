@@ -1,5 +1,5 @@
 extends RefCounted
-## The scene domain (commands/scene_commands.gd) through the command registry, over a runtime
+## The scene domain (commands/scene/scene_commands.gd) through the command registry, over a runtime
 ## context and a throwaway scene: results, what happened to the scene, undo and redo, and the
 ## .tscn files scene.create / editor.save_scene write (reloaded from disk, as a user would get).
 ##

@@ -1,5 +1,5 @@
 extends RefCounted
-## The scene_inheritance domain (commands/scene_inheritance_commands.gd) through the command
+## The scene_inheritance domain (commands/scene/scene_inheritance_commands.gd) through the command
 ## registry over a runtime context: scene.create_inherited writes a .tscn that, loaded back from
 ## disk, has the base scene as its root's instance and carries the base's nodes; it is idempotent
 ## and refuses bad input without writing anything.

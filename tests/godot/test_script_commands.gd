@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/script_commands.gd through the command registry with a runtime context: files written
+## commands/script/script_commands.gd through the command registry with a runtime context: files written
 ## in the engine's res://, undo/redo of writes and edits, parse diagnostics, paging and the cap.
 ## Not covered here (editor only): the FileSystem dock picking the file up (refresh_files is
 ## asserted as requested), and the script editor showing the reloaded text.
@@ -11,7 +11,7 @@ const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/script_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/script/script_commands.gd"
 const DIR := "res://tmp_tests/script"
 const PLAYER := DIR + "/player.gd"
 

@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/signal_commands.gd through the command registry with a runtime context over a throwaway
+## commands/signal/signal_commands.gd through the command registry with a runtime context over a throwaway
 ## scene (Main with Emitter, Receiver and an unowned Helper): listing, persistent connections that
 ## pack into the scene file, refusals, and undo/redo.
 ## Not covered here (editor only): the Node dock's Signals tab showing the connection, and
@@ -12,7 +12,7 @@ const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_t
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/signal_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/signal/signal_commands.gd"
 const DIR := "res://tmp_tests/signal"
 
 var _root := Node.new()

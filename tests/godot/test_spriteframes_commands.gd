@@ -1,5 +1,5 @@
 extends RefCounted
-## The spriteframes domain (commands/spriteframes_commands.gd) through the command registry over a
+## The spriteframes domain (commands/spriteframes/spriteframes_commands.gd) through the command registry over a
 ## runtime context: the .tres files it writes, loaded back as a game would load them, every edit
 ## action, undo/redo of the file, and bad input that leaves the file as it was.
 ##
@@ -10,7 +10,7 @@ extends RefCounted
 const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/spriteframes_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/spriteframes/spriteframes_commands.gd"
 
 const DOMAIN := "spriteframes"
 const SCRATCH := "res://tmp_tests/spriteframes"

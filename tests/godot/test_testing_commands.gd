@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/testing_commands.gd (and its testing/ helpers) with a runtime context whose process
+## commands/testing/testing_commands.gd (and its testing/ helpers) with a runtime context whose process
 ## table is a fake: detection and suite listing on scratch projects, the JUnit reports of GUT and
 ## gdUnit4 (tests/fixtures/testing: what GUT 9.6.0 and gdUnit4 6.0.3 wrote when run in Godot 4.6)
 ## parsed field by field, and runs that pass, fail, time out (the process is killed), write no
@@ -16,7 +16,7 @@ const JUnitReport := preload("res://addons/godot_mcp_toolkit/commands/testing/ju
 const Frameworks := preload("res://addons/godot_mcp_toolkit/commands/testing/test_frameworks.gd")
 const RuntimeAutoload := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runtime_autoload.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/testing_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/testing/testing_commands.gd"
 const DIR := "res://tmp_tests/testing"
 const GUT_PROJECT := DIR + "/gut_proj"
 const GDUNIT_PROJECT := DIR + "/gdunit_proj"

@@ -1,5 +1,5 @@
 extends RefCounted
-## The theme domain (commands/theme_commands.gd): a Theme .tres created and edited in batches,
+## The theme domain (commands/theme/theme_commands.gd): a Theme .tres created and edited in batches,
 ## reloaded from disk, an edit of the existing file undone and redone, all-or-nothing refusals,
 ## fonts and icons from res:// resources, and clearing an item with null.
 ##
@@ -10,7 +10,7 @@ const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "theme"
 const SCRATCH := "res://tmp_tests/theme"
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/theme_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/theme/theme_commands.gd"
 
 var _fx: DomainFixture = null
 

@@ -1,5 +1,5 @@
 extends RefCounted
-## The 3d_tools domain (commands/three_d_commands.gd) over a runtime context and a throwaway Node3D
+## The 3d_tools domain (commands/3d/3d_commands.gd) over a runtime context and a throwaway Node3D
 ## scene: the nodes and resources built, undo/redo, C6 on an existing name, refusals that add
 ## nothing, and the scene saved to a .tscn and reloaded with what was configured.
 ##
@@ -11,7 +11,7 @@ const DomainFixture := preload("domain_fixture.gd")
 
 const DOMAIN := "3d"
 const SCRATCH := "res://tmp_tests/three_d"
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/three_d_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/3d/3d_commands.gd"
 
 var _root: Node3D = null
 var _fx: DomainFixture = null

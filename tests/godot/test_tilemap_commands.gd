@@ -1,5 +1,5 @@
 extends RefCounted
-## The tilemap domain (commands/tilemap_commands.gd) through the command registry over a runtime
+## The tilemap domain (commands/tilemap/tilemap_commands.gd) through the command registry over a runtime
 ## context: cells set in one undo step (undo and redo), region-limited and capped reads, the
 ## legacy TileMap's layer API, and the painted layer saved to a .tscn and loaded back.
 ##
@@ -10,7 +10,7 @@ extends RefCounted
 const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/tilemap_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/tilemap/tilemap_commands.gd"
 
 const DOMAIN := "tilemap"
 const SCRATCH := "res://tmp_tests/tilemap"

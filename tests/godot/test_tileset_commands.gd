@@ -1,5 +1,5 @@
 extends RefCounted
-## The tileset domain (commands/tileset_commands.gd) through the command registry over a runtime
+## The tileset domain (commands/tileset/tileset_commands.gd) through the command registry over a runtime
 ## context: the TileSet .tres files it writes, loaded back as a game would, undo/redo of each
 ## write, and bad input that leaves the file as it was.
 ##
@@ -10,7 +10,7 @@ extends RefCounted
 const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/tileset_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/tileset/tileset_commands.gd"
 
 const DOMAIN := "tileset"
 const SCRATCH := "res://tmp_tests/tileset"

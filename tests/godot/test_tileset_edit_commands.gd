@@ -1,5 +1,5 @@
 extends RefCounted
-## The tileset_edit domain (commands/tileset_edit_commands.gd) through the command registry over a
+## The tileset_edit domain (commands/tileset/tileset_edit_commands.gd) through the command registry over a
 ## runtime context: per-tile collision, terrain, navigation, visuals and custom data written to a
 ## TileSet .tres and read back from the file, undo/redo, and requests with one bad entry that
 ## leave the file exactly as it was.
@@ -10,7 +10,7 @@ extends RefCounted
 
 const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
-const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/tileset_edit_commands.gd"
+const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/tileset/tileset_edit_commands.gd"
 
 const DOMAIN := "tileset_edit"
 const SCRATCH := "res://tmp_tests/tileset_edit"

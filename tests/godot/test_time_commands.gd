@@ -1,5 +1,5 @@
 extends RefCounted
-## The time.* commands (commands/time_commands.gd, commands/time/) registered through
+## The time.* commands (commands/game_time/game_time_commands.gd, commands/game_time/) registered through
 ## runtime/runtime_domains.gd over a runtime context whose scene is a throwaway "Game" with a
 ## Node2D "Mover" and a Catcher recording what reaches its _input. No engine frame passes inside a
 ## test, so the test plays the engine: it emits SceneTree.process_frame and then, as the frame's
@@ -12,7 +12,7 @@ const ResultExamples := preload("result_examples.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const RuntimeDomains := preload("res://addons/godot_mcp_toolkit/runtime/runtime_domains.gd")
-const TimeKeeper := preload("res://addons/godot_mcp_toolkit/commands/time/time_keeper.gd")
+const TimeKeeper := preload("res://addons/godot_mcp_toolkit/commands/game_time/time_keeper.gd")
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const DispatchLane := preload("res://addons/godot_mcp_toolkit/transport/dispatch/dispatch_lane.gd")
 const RecordingLane := preload("recording_lane.gd")

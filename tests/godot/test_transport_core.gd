@@ -11,7 +11,7 @@ const LoopPacer := preload("res://addons/godot_mcp_toolkit/transport/loop_pacer.
 const McpServer := preload("res://addons/godot_mcp_toolkit/transport/mcp_server.gd")
 const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runtime_server.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const MetaCommands := preload("res://addons/godot_mcp_toolkit/commands/meta_commands.gd")
+const MetaCommands := preload("res://addons/godot_mcp_toolkit/commands/meta/meta_commands.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 

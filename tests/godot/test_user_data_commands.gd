@@ -1,5 +1,5 @@
 extends RefCounted
-## commands/user_data_commands.gd through the command registry with a runtime context: save files
+## commands/save/save_commands.gd through the command registry with a runtime context: save files
 ## under the engine's user://, the read cap and paging, secret scrubbing, undo of writes and
 ## deletes, and the refusal of anything outside user://.
 ## Not covered here (editor only): nothing; these tools never touch the editor's file index.
@@ -10,7 +10,7 @@ const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 
-const DOMAIN := "res://addons/godot_mcp_toolkit/commands/user_data_commands.gd"
+const DOMAIN := "res://addons/godot_mcp_toolkit/commands/save/save_commands.gd"
 const ROOT := "user://tmp_tests"
 const SLOT := ROOT + "/saves/slot1.json"
 

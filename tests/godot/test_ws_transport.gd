@@ -9,7 +9,7 @@ const Loopback := preload("loopback.gd")
 const WsTransport := preload("res://addons/godot_mcp_toolkit/transport/ws_transport.gd")
 const McpServer := preload("res://addons/godot_mcp_toolkit/transport/mcp_server.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
-const MetaCommands := preload("res://addons/godot_mcp_toolkit/commands/meta_commands.gd")
+const MetaCommands := preload("res://addons/godot_mcp_toolkit/commands/meta/meta_commands.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 

@@ -1,47 +1,53 @@
 @tool
 extends RefCounted
-## The command domains that run against the editor seam (context/toolkit_context.gd): each one a
-## `commands/*.gd` with `static func register(registry: RefCounted, context: RefCounted) -> void`.
-## The plugin registers them with its editor context; tests register them with a runtime context.
-## Add a domain here, in one line, and both pick it up.
+## The command files that run against the editor seam (context/toolkit_context.gd), by domain:
+## `commands/<domain>/*_commands.gd`, each with
+## `static func register(registry: RefCounted, context: RefCounted) -> void`; <domain> is the name
+## of the catalogue file `catalogue/tools/<domain>.json` that holds those commands' tools. The
+## plugin registers them with its editor context; tests register them with a runtime context. Add a
+## command file here, in one line, and both pick it up. The game's own command files are listed in
+## runtime/runtime_domains.gd; meta/ and editor/lsp_status_commands.gd serve the wire itself and
+## are registered by core/toolkit_app.gd.
 
 const DOMAINS: Array[String] = [
-	"res://addons/godot_mcp_toolkit/commands/scene_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/node_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/control_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/script_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/project_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/signal_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/console_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/execute_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/game_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/user_data_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/resource_io_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/asset_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/input_map_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/layer_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/audio_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/classdb_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/placeholder_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/procedural_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/three_d_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/theme_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/particles_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/path_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/navigation_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/tilemap_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/spriteframes_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/tileset_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/tileset_edit_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/cleanup_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/scene_advanced_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/scene_inheritance_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/debug_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/editor_advanced_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/animation_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/scene_stats_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/checkpoint_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/testing_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/3d/3d_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/animation/animation_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/audio/audio_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/checkpoints/checkpoint_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/classdb/classdb_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/debug/debug_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/editor/console_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/editor/editor_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/filesystem/filesystem_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/game/game_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/generate/generate_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/navigation/navigation_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/node/control_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/node/node_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/particles/particles_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/path/path_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/performance/scene_stats_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/procedural/procedural_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/project/input_map_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/project/layer_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/project/project_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/resource/resource_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/runtime/execute_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/runtime/game_log_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/save/save_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/scene/scene_advanced_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/scene/scene_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/scene/scene_file_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/scene/scene_inheritance_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/script/script_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/signal/signal_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/spriteframes/spriteframes_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/testing/testing_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/theme/theme_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/tilemap/tilemap_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/tileset/tileset_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/tileset/tileset_edit_commands.gd",
 ]
 
 

@@ -6,13 +6,13 @@ extends RefCounted
 ## game, so none may name an Editor* class.
 
 const DOMAINS: Array[String] = [
-	"res://addons/godot_mcp_toolkit/commands/runtime_node_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/runtime_signal_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/input_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/animation_player_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/game_runtime_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/time_commands.gd",
-	"res://addons/godot_mcp_toolkit/commands/perf_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/runtime/runtime_node_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/signal/runtime_signal_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/runtime/input_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/animation/animation_player_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/runtime/runtime_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/game_time/game_time_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/performance/performance_commands.gd",
 ]
 
 

@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## animationtree.list and animationtree.edit (registered by commands/animation_commands.gd): an
+## animationtree.list and animationtree.edit (registered by commands/animation/animation_commands.gd): an
 ## AnimationTree's root (a state machine or a blend tree), its nodes and its state-machine
 ## transitions, each edit one undoable action recorded against the tree node. Nodes are read
 ## through the "states/<name>/node" / "nodes/<name>/node" properties, which every 4.x has

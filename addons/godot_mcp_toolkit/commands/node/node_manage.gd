@@ -1,7 +1,7 @@
 @tool
 extends RefCounted
 ## node.manage's four actions (rename, reparent, reorder, duplicate), each one undoable action.
-## The handler in commands/node_commands.gd reads and checks the params; this file validates
+## The handler in commands/node/node_commands.gd reads and checks the params; this file validates
 ## against the scene and builds the undo steps. Runtime-safe: names no Editor* class.
 ##
 ## Owners are what make a node part of the saved scene: a node leaving the tree loses an owner

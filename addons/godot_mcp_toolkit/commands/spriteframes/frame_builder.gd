@@ -1,13 +1,13 @@
 @tool
 extends RefCounted
-## SpriteFrames building blocks for commands/spriteframes_commands.gd: animation requests checked
+## SpriteFrames building blocks for commands/spriteframes/spriteframes_commands.gd: animation requests checked
 ## into specs (textures loaded, atlas regions inside their texture), specs applied to a
 ## SpriteFrames, the edit actions, and summaries. Checking never touches a SpriteFrames, so a bad
 ## request changes nothing. Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
-const ResourceFile := preload("res://addons/godot_mcp_toolkit/commands/resources/resource_file.gd")
+const ResourceFile := preload("res://addons/godot_mcp_toolkit/files/resource_file.gd")
 
 const DEFAULT_FPS := 5.0
 

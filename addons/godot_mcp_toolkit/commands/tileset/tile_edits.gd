@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## One tile's edit per kind, for commands/tileset_edit_commands.gd. Each apply_<kind> takes the
+## One tile's edit per kind, for commands/tileset/tileset_edit_commands.gd. Each apply_<kind> takes the
 ## tile set copy, the atlas source, the found tile ({coords, alternative, data}), the request
 ## entry and its label, and returns what it set or {"error"}. Values the engine silently refuses
 ## (a terrain peering bit the tile shape does not have) are read back and reported as errors.

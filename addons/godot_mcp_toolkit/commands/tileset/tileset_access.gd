@@ -1,12 +1,12 @@
 @tool
 extends RefCounted
 ## Shared by the tileset and tileset_edit domains: load a TileSet file (a private copy, see
-## commands/resources/resource_file.gd), pick an atlas source and a tile, cut a texture into
+## files/resource_file.gd), pick an atlas source and a tile, cut a texture into
 ## tiles, and read polygons given as "full" / "none" / [{x, y}]. Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
-const ResourceFile := preload("res://addons/godot_mcp_toolkit/commands/resources/resource_file.gd")
+const ResourceFile := preload("res://addons/godot_mcp_toolkit/files/resource_file.gd")
 
 const MAKER := "tileset_create"
 const POLYGON_FULL := "full"

@@ -1,0 +1,207 @@
+@tool
+extends RefCounted
+## Resource files (group resource_io): resource.load reads a .tres/.res as its class and stored
+## properties in the C7 tagged JSON form (contract/coerce.gd, through scene/property_access.gd),
+## string values untrusted-wrapped; resource.write creates one from a class name or updates the
+## named properties of an existing one, verified after set, saved, and undoable (the in-memory
+## resource and the file both go back). Runtime-safe.
+
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
+const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
+const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
+const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
+const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
+const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
+const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+
+const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/resource/resource_commands.gd"
+const RESOURCE_EXTENSIONS := ["tres", "res"]
+## Stored, but said elsewhere in the reply (file_path, script) or engine bookkeeping.
+const SKIPPED_PROPERTIES := ["resource_path", "script", "resource_scene_unique_id"]
+
+const STATUS_CREATED := "created"
+const STATUS_UPDATED := "updated"
+const STATUS_UNCHANGED := "unchanged"
+
+
+static func register(registry: RefCounted, context: RefCounted) -> void:
+	var script: Script = load(SELF_PATH)
+	registry.register_command("resource.load", Callable(script, "_cmd_load").bind(context),
+		registry.create_options().with_description("Read a resource file's class and stored properties (tagged values).")
+		.read_only().scene_independent())
+	registry.register_command("resource.write", Callable(script, "_cmd_write").bind(context),
+		registry.create_options().with_description("Create a .tres/.res from a class, or update properties of one.")
+		.scene_independent())
+	registry.register_command("resource.delete", Callable(script, "_cmd_delete").bind(context),
+		registry.create_options().with_description("Delete a resource file (.tres, .res, ...) (undoable).")
+		.with_input_schema(FileRemoval.file_schema()).scene_independent())
+
+
+static func _cmd_load(params: Dictionary, _context: RefCounted) -> Dictionary:
+	var missing := Params.require(params, ["file_path"])
+	if not missing.is_empty():
+		return missing
+	var checked := FileGuard.check(params["file_path"])
+	if not checked["ok"]:
+		var error: Dictionary = checked["error"]
+		return error if error["code"] == "PATH_DENIED" else ToolkitError.fail("INVALID_PARAMS", error["error"])
+	var path: String = checked["path"]
+	if not ResourceLoader.exists(path):
+		return ToolkitError.fail("NOT_FOUND", "No resource at %s" % path, "List resources with asset_list.")
+	var resource := ResourceLoader.load(path)
+	if resource == null:
+		return ToolkitError.fail("LOAD_FAILED", "%s exists but does not load" % path,
+			"Open it in the editor to see the loader's error (a missing dependency or a bad file).")
+	var properties := _stored_properties(resource, path)
+	var result := {"file_path": path, "class": resource.get_class(), "properties": properties,
+		"total_properties": properties.size()}
+	var script: Variant = resource.get_script()
+	if script is Script:
+		result["script"] = (script as Script).resource_path
+	return ToolkitSuccess.ok(result)
+
+
+## name -> tagged value of every stored property, strings (project content) untrusted-wrapped.
+static func _stored_properties(resource: Resource, path: String) -> Dictionary:
+	var out := {}
+	for entry: Dictionary in resource.get_property_list():
+		var name: String = entry["name"]
+		if not entry["usage"] & PROPERTY_USAGE_STORAGE or name in SKIPPED_PROPERTIES or name.begins_with("_"):
+			continue
+		var value: Variant = resource.get(name)
+		if value is String or value is StringName:
+			out[name] = Untrusted.wrap(str(value), "resource_property", "%s:%s" % [path, name])
+		else:
+			out[name] = Coerce.serialize_value(value)
+	return out
+
+
+static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
+	var target := _write_target(params)
+	if not target["ok"]:
+		return target["error"]
+	var path: String = target["path"]
+	var opened := _target_resource(path, params.get("type"))
+	if not opened["ok"]:
+		return opened["error"]
+	var resource: Resource = opened["resource"]
+	var properties: Dictionary = params.get("properties", {}) if params.get("properties") != null else {}
+	var action: RefCounted = context.create_undo_action("MCP: write %s" % path.get_file(), resource)
+	var old := _values_of(resource, properties)
+	var written := PropertyAccess.write_many(resource, properties, action)
+	if not (written["properties_failed"] as Array).is_empty():
+		_put_back(resource, old)
+		return _first_failure(written)
+	var before: Variant = FileBytes.snapshot(path)
+	var error := ProjectWrites.save_resource(resource, path)
+	if error != OK:
+		_put_back(resource, old)
+		return ToolkitError.fail("SAVE_FAILED", "Could not save %s: %s" % [path, error_string(error)],
+			"Nothing was changed. Check that the folder is writable.")
+	if opened["created"]:
+		resource.take_over_path(path)
+	var after: Variant = FileBytes.snapshot(path)
+	var status := STATUS_CREATED if opened["created"] else STATUS_UPDATED
+	if before == after:
+		status = STATUS_UNCHANGED
+	else:
+		FileBytes.add_steps(action, context, path, before, after)
+		action.commit(false)
+		context.refresh_files(PackedStringArray([path]))
+	var stored := {}
+	for name: String in written["stored"]:
+		stored[name] = PropertyAccess.read(resource, name)["value"]
+	var result := {"file_path": path, "class": resource.get_class(), "status": status,
+		"properties_set": written["properties_set"], "properties": stored}
+	if not (written["warnings"] as Array).is_empty():
+		result["warnings"] = written["warnings"]
+	return ToolkitSuccess.ok(result)
+
+
+## {"ok": true, "path"} for a writable .tres/.res path in an existing folder, with usable
+## properties and type params; else {"ok": false, "error"}.
+static func _write_target(params: Dictionary) -> Dictionary:
+	var missing := Params.require(params, ["file_path"])
+	if not missing.is_empty():
+		return {"ok": false, "error": missing}
+	if params.get("properties") != null and not params["properties"] is Dictionary:
+		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "properties must be an object")}
+	if params.get("properties") is Dictionary and (params["properties"] as Dictionary).has("resource_path"):
+		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS",
+			"resource_path is set by file_path, not as a property")}
+	if params.get("type") != null and not params["type"] is String:
+		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "type must be a class name string")}
+	var checked := ScriptFiles.check_path(params["file_path"], true)
+	if not checked["ok"]:
+		return checked
+	var path: String = checked["path"]
+	if not path.get_extension().to_lower() in RESOURCE_EXTENSIONS:
+		return {"ok": false, "error": FileGuard.wrong_extension("file_path", path, RESOURCE_EXTENSIONS)}
+	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+		return {"ok": false, "error": ToolkitError.fail("PARENT_NOT_FOUND",
+			"The folder %s does not exist" % path.get_base_dir(), "Create it first with folder_create.")}
+	return checked
+
+
+## The resource to write: the loaded one at `path` (checked against `type` when given), or a new
+## instance of `type`. {"ok", "resource", "created"} or {"ok": false, "error"}.
+static func _target_resource(path: String, type: Variant) -> Dictionary:
+	if FileAccess.file_exists(path):
+		var loaded := ResourceLoader.load(path)
+		if loaded == null:
+			return {"ok": false, "error": ToolkitError.fail("NOT_A_RESOURCE",
+				"%s exists but does not load as a resource; it was left as it was" % path)}
+		if type is String and not (type as String).is_empty() and not loaded.is_class(type):
+			return {"ok": false, "error": ToolkitError.fail("INVALID_CLASS",
+				"%s is a %s, not a %s" % [path, loaded.get_class(), type],
+				"Leave type out to update it, or write a new file for a %s." % type)}
+		return {"ok": true, "resource": loaded, "created": false}
+	if not type is String or (type as String).is_empty():
+		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS",
+			"type is required to create %s (no file there yet)" % path, "Pass a Resource class name, e.g. \"Gradient\".")}
+	if not ClassDB.class_exists(type):
+		return {"ok": false, "error": ClassNames.unknown(type, "Resource")}
+	if not ClassDB.is_parent_class(type, "Resource"):
+		return {"ok": false, "error": ToolkitError.fail("NOT_A_RESOURCE", "%s is not a Resource class" % type)}
+	if not ClassDB.can_instantiate(type):
+		return {"ok": false, "error": ToolkitError.fail("INVALID_CLASS", "%s cannot be instantiated (abstract)" % type,
+			"Pick a concrete subclass.")}
+	return {"ok": true, "resource": ClassDB.instantiate(type), "created": true}
+
+
+static func _values_of(resource: Resource, properties: Dictionary) -> Dictionary:
+	var old := {}
+	for key: Variant in properties:
+		if not PropertyAccess.find_property(resource, str(key)).is_empty():
+			old[str(key)] = resource.get_indexed(NodePath(str(key)))
+	return old
+
+
+## Undoes the writes of a refused call so the loaded resource is exactly as it was.
+static func _put_back(resource: Resource, old: Dictionary) -> void:
+	for name: String in old:
+		resource.set_indexed(NodePath(name), old[name])
+
+
+static func _first_failure(written: Dictionary) -> Dictionary:
+	for outcome: Dictionary in written["outcomes"]:
+		if outcome["status"] == PropertyAccess.STATUS_FAILED:
+			var failure := PropertyAccess.failure_envelope(outcome)
+			var count: int = (written["properties_failed"] as Array).size()
+			if count > 1:
+				failure["error"] = "%s (and %d more refused; nothing was written)" % [failure["error"], count - 1]
+			else:
+				failure["error"] = "%s (nothing was written)" % failure["error"]
+			# The same code node.set_property gives the same mistake (contract C4).
+			return failure
+	return ToolkitError.fail("INVALID_PARAMS", "A property was refused (nothing was written)")
+
+
+## The delete every file kind shares (commands/filesystem/file_removal.gd), for resources only.
+static func _cmd_delete(params: Dictionary, context: RefCounted) -> Dictionary:
+	return FileRemoval.delete_file(params.get("file_path"), "resource", context)

@@ -1,0 +1,249 @@
+@tool
+extends RefCounted
+## Script files: script.read (paged, capped, untrusted-wrapped), script.write and script.edit
+## (one shared write path, commands/script/script_files.gd), script.check (parse only) and
+## script.delete (undoable, commands/filesystem/file_removal.gd).
+## Runtime-safe: reaches the editor only through the context.
+
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
+const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
+const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
+const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
+const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
+const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
+
+const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_commands.gd"
+const INVALID_HINT := "Fix the first reported error (line numbers are 1-based), then check again: " \
+	+ "the parser stops at the first error."
+
+
+static func register(registry: RefCounted, context: RefCounted) -> void:
+	var script: Script = load(SELF_PATH)
+	registry.register_command("script.read", Callable(script, "_cmd_read").bind(context),
+		registry.create_options().with_description("Read a text file under res://, optionally a line range.")
+		.read_only().scene_independent())
+	registry.register_command("script.write", Callable(script, "_cmd_write").bind(context),
+		registry.create_options().with_description("Create or overwrite a text file; .gd files are parse-checked.")
+		.scene_independent())
+	registry.register_command("script.edit", Callable(script, "_cmd_edit").bind(context),
+		registry.create_options().with_description("Replace an exact string in a text file; .gd files are parse-checked.")
+		.scene_independent())
+	registry.register_command("script.check", Callable(script, "_cmd_check").bind(context),
+		registry.create_options().with_description("Parse-check a .gd file without changing anything.")
+		.read_only().scene_independent())
+	registry.register_command("script.delete", Callable(script, "_cmd_delete").bind(context),
+		registry.create_options().with_description("Delete a script no node of the edited scene uses (undoable).")
+		.with_input_schema(FileRemoval.file_schema()).scene_independent())
+
+
+static func _cmd_read(params: Dictionary, _context: RefCounted) -> Dictionary:
+	var window := _line_window(params)
+	if not window["ok"]:
+		return window["error"]
+	var read := _readable(params)
+	if not read["ok"]:
+		return read["error"]
+	var path: String = read["path"]
+	var text: String = read["text"]
+	var cap := Settings.get_int(Settings.SCRIPT_READ_CAP_KB) * 1024
+	var lines := ScriptFiles.split_lines(text)
+	if not window["ranged"] and text.to_utf8_buffer().size() > cap:
+		return ToolkitError.fail("FILE_TOO_LARGE", "%s is %d bytes (%d lines), over the %d KiB read cap" % [
+			path, text.to_utf8_buffer().size(), lines.size(), cap / 1024],
+			"Read it in parts with start_line and end_line, or raise script_read_cap_kb with meta_set_limits.")
+	return _read_page(path, lines, window["start"], window["end"], cap)
+
+
+## {"ok": true, "path", "text"} for the existing text file `file_path`, else {"ok": false, "error"}.
+static func _readable(params: Dictionary) -> Dictionary:
+	var missing := Params.require(params, ["file_path"])
+	if not missing.is_empty():
+		return {"ok": false, "error": missing}
+	var target := ScriptFiles.check_path(params["file_path"], false)
+	if not target["ok"]:
+		return target
+	var read := ScriptFiles.read_text(target["path"])
+	if read["ok"]:
+		read["path"] = target["path"]
+	return read
+
+
+## {"ok", "ranged", "start", "end" (0 = to the end)} from start_line / end_line, or the error.
+static func _line_window(params: Dictionary) -> Dictionary:
+	var bounds := {"start_line": 1, "end_line": 0}
+	for key: String in bounds:
+		if not params.has(key) or params[key] == null:
+			continue
+		if not Params.is_whole_number(params[key]) or int(params[key]) < 1:
+			return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "%s must be a whole number >= 1" % key)}
+		bounds[key] = int(params[key])
+	var start: int = bounds["start_line"]
+	var end: int = bounds["end_line"]
+	if end != 0 and end < start:
+		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS",
+			"end_line (%d) is before start_line (%d)" % [end, start])}
+	var ranged := params.get("start_line") != null or params.get("end_line") != null
+	return {"ok": true, "ranged": ranged, "start": start, "end": end}
+
+
+## Lines start..end (1-based, inclusive), stopping early at the byte cap; says where to go on.
+static func _read_page(path: String, lines: PackedStringArray, start: int, end: int, cap: int) -> Dictionary:
+	var total := lines.size()
+	if start > maxi(total, 1):
+		return ToolkitError.fail("INVALID_PARAMS", "start_line %d is past the end of %s (%d lines)" % [
+			start, path, total])
+	var last := total if end == 0 else mini(end, total)
+	var taken := PackedStringArray()
+	var size := 0
+	var capped := false
+	for index in range(start - 1, last):
+		var line_size := lines[index].to_utf8_buffer().size() + 1
+		if size + line_size > cap:
+			capped = true
+			break
+		taken.append(lines[index])
+		size += line_size
+	if capped and taken.is_empty():
+		return ToolkitError.fail("FILE_TOO_LARGE", "Line %d of %s alone is over the %d KiB read cap" % [
+			start, path, cap / 1024], "Raise script_read_cap_kb with meta_set_limits.")
+	var end_line := start + taken.size() - 1
+	var result := {"file_path": path, "content": Untrusted.wrap("\n".join(taken), "script", path),
+		"start_line": start, "end_line": end_line, "returned": taken.size(), "total_lines": total,
+		"has_more": end_line < total}
+	if end_line < total:
+		result["next_start_line"] = end_line + 1
+	if capped:
+		result["hint"] = "Stopped at the %d KiB read cap; continue with start_line %d." % [cap / 1024, end_line + 1]
+	return ToolkitSuccess.ok(result)
+
+
+static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
+	var missing := Params.require(params, ["file_path", "content"])
+	if not missing.is_empty():
+		return missing
+	if not params["content"] is String:
+		return ToolkitError.fail("INVALID_PARAMS", "content must be a string")
+	var target := ScriptFiles.check_path(params["file_path"], true)
+	if not target["ok"]:
+		return target["error"]
+	var path: String = target["path"]
+	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+		return ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
+			"Create it first with folder_create, then write the file.")
+	var previous: Variant = null
+	if FileAccess.file_exists(path):
+		var read := ScriptFiles.read_text(path)
+		if not read["ok"]:
+			return read["error"]
+		previous = read["text"]
+	return _committed(context, path, params["content"], previous, {})
+
+
+static func _cmd_edit(params: Dictionary, context: RefCounted) -> Dictionary:
+	var checked := _edit_params(params)
+	if not checked.is_empty():
+		return checked
+	var target := ScriptFiles.check_path(params["file_path"], true)
+	if not target["ok"]:
+		return target["error"]
+	var path: String = target["path"]
+	var read := ScriptFiles.read_text(path)
+	if not read["ok"]:
+		return read["error"]
+	var text: String = read["text"]
+	var old_string: String = params["old_string"]
+	var new_string: String = params["new_string"]
+	var positions := _positions(text, old_string)
+	if positions.is_empty():
+		return ToolkitError.fail("NOT_FOUND", "old_string does not occur in %s" % path,
+			"Copy it exactly from script_read (same indentation: tabs vs spaces, same line breaks).")
+	if positions.size() > 1 and not bool(params.get("replace_all", false)):
+		return ToolkitError.fail("NOT_UNIQUE", "old_string occurs %d times in %s (lines %s)" % [
+			positions.size(), path, ", ".join(_line_numbers(text, positions))],
+			"Include more surrounding text so it matches once, or pass replace_all: true.")
+	var edited := _replaced(text, old_string, new_string, positions)
+	return _committed(context, path, edited["text"], text, {
+		"replacements": positions.size(), "changed_lines": edited["lines"]})
+
+
+## {} when the edit params are usable, else the INVALID_PARAMS envelope.
+static func _edit_params(params: Dictionary) -> Dictionary:
+	var missing := Params.require(params, ["file_path", "old_string", "new_string"])
+	var problem := ""
+	if not missing.is_empty():
+		return missing
+	if not (params["old_string"] is String and params["new_string"] is String):
+		problem = "old_string and new_string must be strings"
+	elif (params["old_string"] as String).is_empty():
+		problem = "old_string is empty; to write a whole file use script_write"
+	elif params["old_string"] == params["new_string"]:
+		problem = "old_string and new_string are the same, so the edit would change nothing"
+	elif params.get("replace_all") != null and not params["replace_all"] is bool:
+		problem = "replace_all must be true or false"
+	return {} if problem.is_empty() else ToolkitError.fail("INVALID_PARAMS", problem)
+
+
+## Start offsets of the non-overlapping occurrences of `needle`.
+static func _positions(text: String, needle: String) -> PackedInt32Array:
+	var found := PackedInt32Array()
+	var at := text.find(needle)
+	while at != -1:
+		found.append(at)
+		at = text.find(needle, at + needle.length())
+	return found
+
+
+static func _line_numbers(text: String, positions: PackedInt32Array) -> PackedStringArray:
+	var numbers := PackedStringArray()
+	for at: int in positions:
+		numbers.append(str(text.substr(0, at).count("\n") + 1))
+	return numbers
+
+
+## {"text": edited text, "lines": the line (in the edited text) each replacement starts on}.
+static func _replaced(text: String, old_string: String, new_string: String,
+		positions: PackedInt32Array) -> Dictionary:
+	var out := ""
+	var cursor := 0
+	var lines: Array[int] = []
+	for at: int in positions:
+		out += text.substr(cursor, at - cursor)
+		lines.append(out.count("\n") + 1)
+		out += new_string
+		cursor = at + old_string.length()
+	return {"text": out + text.substr(cursor), "lines": lines}
+
+
+## Runs the shared write path and shapes its reply (extra keys merged in, hint when invalid).
+static func _committed(context: RefCounted, path: String, text: String, previous: Variant,
+		extra: Dictionary) -> Dictionary:
+	var result := ScriptFiles.commit(context, path, text, previous)
+	if ToolkitError.is_failure(result):
+		return result
+	result.merge(extra)
+	if result.has("valid") and not result["valid"]:
+		result["hint"] = "Written, but the script does not compile. " + INVALID_HINT
+	return ToolkitSuccess.ok(result)
+
+
+static func _cmd_check(params: Dictionary, _context: RefCounted) -> Dictionary:
+	var path := str(params.get("file_path", ""))
+	if path.get_extension().to_lower() != "gd":
+		return FileGuard.wrong_extension("file_path", path, ["gd"])
+	var read := _readable(params)
+	if not read["ok"]:
+		return read["error"]
+	path = read["path"]
+	var result := {"file_path": path}
+	result.merge(GDScriptCheck.check_source(read["text"], path))
+	if not result["valid"]:
+		result["hint"] = INVALID_HINT
+	return ToolkitSuccess.ok(result)
+
+
+## The delete every file kind shares (commands/filesystem/file_removal.gd), for scripts only.
+static func _cmd_delete(params: Dictionary, context: RefCounted) -> Dictionary:
+	return FileRemoval.delete_file(params.get("file_path"), "script", context)
