@@ -9,8 +9,15 @@ const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
 const LogCapture := preload("res://addons/godot_mcp_toolkit/logs/log_capture.gd")
 const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
 const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
+const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 
 const SOURCES := ["buffer", "file"]
+
+
+## What a log command reads, bound to its handler: the hub's buffer and capture, and `log_file`
+## ("" for the engine's own log file; tests pass another).
+static func of(hub: LogHub, log_file: String) -> Dictionary:
+	return {"buffer": hub.buffer, "capture": hub.capture, "file": log_file}
 
 
 ## {} when `source` names a source, else the INVALID_PARAMS envelope.

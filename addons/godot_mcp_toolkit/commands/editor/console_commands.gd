@@ -12,7 +12,6 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const LogBuffer := preload("res://addons/godot_mcp_toolkit/logs/log_buffer.gd")
 const LogSources := preload("res://addons/godot_mcp_toolkit/logs/log_sources.gd")
 const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
-const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/editor/console_commands.gd"
 
@@ -21,8 +20,7 @@ const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/editor/console_comma
 ## overrides the log file (tests).
 static func register(registry: RefCounted, context: RefCounted, log_file: String = "") -> void:
 	var script: Script = load(SELF_PATH)
-	var hub: LogHub = context.log_hub()
-	var sources := {"buffer": hub.buffer, "capture": hub.capture, "file": log_file}
+	var sources := LogSources.of(context.log_hub(), log_file)
 	registry.register_command("editor.get_console", Callable(script, "_cmd_get_console").bind(sources),
 		registry.create_options()
 		.with_description("Read the editor Output log, newest last, with level and text filters; since_id "

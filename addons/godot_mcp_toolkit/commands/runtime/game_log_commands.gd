@@ -9,7 +9,6 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const LogSources := preload("res://addons/godot_mcp_toolkit/logs/log_sources.gd")
 const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
-const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/runtime/game_log_commands.gd"
 
@@ -18,8 +17,7 @@ const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/runtime/game_log_com
 ## overrides the log file (tests).
 static func register(registry: RefCounted, context: RefCounted, log_file: String = "") -> void:
 	var script: Script = load(SELF_PATH)
-	var hub: LogHub = context.log_hub()
-	var sources := {"buffer": hub.buffer, "capture": hub.capture, "file": log_file}
+	var sources := LogSources.of(context.log_hub(), log_file)
 	registry.register_command("debugger.get_log", Callable(script, "_cmd_get_game_log").bind(sources),
 		registry.create_options()
 		.with_description("Read the last game's output from its log file (the running game answers this itself).")

@@ -14,7 +14,6 @@ const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd
 const ScreenshotCapture := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_capture.gd")
 const LogQuery := preload("res://addons/godot_mcp_toolkit/logs/log_query.gd")
 const LogSources := preload("res://addons/godot_mcp_toolkit/logs/log_sources.gd")
-const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/runtime/runtime_commands.gd"
 const VISIBILITY := ["public", "private", "all"]
@@ -32,8 +31,7 @@ static func register(registry: RefCounted, context: RefCounted, log_file: String
 		registry.create_options()
 		.with_description("List the script variables of a node in the running game with their current values.")
 		.read_only())
-	var hub: LogHub = context.log_hub()
-	var sources := {"buffer": hub.buffer, "capture": hub.capture, "file": log_file}
+	var sources := LogSources.of(context.log_hub(), log_file)
 	registry.register_command("debugger.get_log", Callable(script, "_cmd_get_log").bind(sources),
 		registry.create_options()
 		.with_description("Read the running game's own output, newest last, optionally filtered.")
