@@ -3,7 +3,7 @@
 The MCP client started us with the ``env`` of our entry in that file; when the user (or the
 plugin's dock) edits the file, the client does not restart us. So we read the file at start,
 on every change on disk and on every editor reconnect, take the ``GODOT_MCP_*`` keys of our
-entry (found as ``doctor`` and the dock find it: client_config.our_key) and rebuild the settings: launch environment, minus every key the file had
+entry (found as ``doctor`` and the dock find it: client_files.our_key) and rebuild the settings: launch environment, minus every key the file had
 supplied, plus the keys it has now. A key removed from the file is therefore dropped, and one
 the file never named (set by the shell) stays. Flags still win over the environment.
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from godot_bridge.config import ConfigError, Settings
 from godot_bridge.editor.watch import RegistryWatcher
-from godot_bridge.setup.client_config import our_key
+from godot_bridge.setup.client_files import our_key
 from godot_bridge.setup.client_entry import definition
 
 log = logging.getLogger(__name__)
