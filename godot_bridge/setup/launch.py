@@ -48,12 +48,19 @@ class Launch:
         return shlex.join([self.command, *self.args])
 
 
+def installed_distribution() -> metadata.Distribution | None:
+    """The installed godot-bridge: one an installer recorded (pip and uv write INSTALLER), not the
+    ``godot_bridge.egg-info`` a build leaves in a checkout, which says nothing of where it came from."""
+    for dist in metadata.distributions(name=DISTRIBUTION):
+        if dist.read_text("INSTALLER") is not None:
+            return dist
+    return None
+
+
 def direct_url() -> dict[str, Any] | None:
     """PEP 610's record of a non-index install (a path, a wheel file, a VCS URL), None for an index install."""
-    try:
-        raw = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
-    except metadata.PackageNotFoundError:
-        return None
+    dist = installed_distribution()
+    raw = dist.read_text("direct_url.json") if dist is not None else None
     if not raw:
         return None
     try:
@@ -65,9 +72,7 @@ def direct_url() -> dict[str, Any] | None:
 
 def installed_from_index() -> bool | None:
     """True: from an index; False: from a path, wheel or VCS URL; None: not installed as a package."""
-    try:
-        metadata.distribution(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
+    if installed_distribution() is None:
         return None
     return direct_url() is None
 
