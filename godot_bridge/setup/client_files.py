@@ -68,7 +68,8 @@ class ClientFile:
         if not path.is_file():
             return cls(client, path, None)
         try:
-            return cls(client, path, path.read_text(encoding="utf-8"))
+            # Bytes, not read_text: its newline translation would turn a CRLF file into LF on the way back.
+            return cls(client, path, path.read_bytes().decode("utf-8"))
         except UnicodeDecodeError:
             raise ClientFileError(f"{path} is not UTF-8 text; fix or remove it") from None
         except OSError as exc:
