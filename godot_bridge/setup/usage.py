@@ -156,7 +156,7 @@ def help_text(command: Command) -> str:
         out += [" " * (width + 2) + line for line in body[1:]]
     if command is SERVER:
         out += ["", "commands (each has --help):"]
-        out += [f"  {c.name.ljust(10)}{c.summary.split(':')[0].split(' (')[0]}" for c in COMMANDS if c is not SERVER]
+        out += [f"  {c.name.ljust(12)}{c.summary.split(':')[0].split(' (')[0]}" for c in COMMANDS if c is not SERVER]
         name_width = max(map(len, ENV_DOCS)) + 2
         out += ["", "environment:"]
         for name, meaning in ENV_DOCS.items():

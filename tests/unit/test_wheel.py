@@ -24,7 +24,7 @@ from godot_bridge.setup.toolkit_files import ADDON_REL, files, plugin_version, r
 REPO = Path(__file__).resolve().parents[2]
 ADDON = REPO / ADDON_REL
 # What a source tree needs to build the wheel (pyproject's packages, package-dir and readme).
-SOURCES = ("pyproject.toml", "README.md", "godot_bridge", "catalogue", "addons")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "godot_bridge", "catalogue", "addons")
 IN_WHEEL = "godot_bridge/toolkit/"
 
 
