@@ -115,15 +115,20 @@ def read_project_godot(path: Path) -> str:
         raise InitError(f"{path} is not UTF-8 text; Godot writes it as UTF-8") from None
 
 
-def _plan_project_godot(plan: Plan) -> None:
-    path = plan.project / "project.godot"
-    text = read_project_godot(path)
+def plugin_line_change(path: Path, enable: bool) -> file_batch.Change | None:
+    """project.godot with our plugin enabled (or disabled); None when it already is. InitError when it cannot be."""
+    edit = project_godot.enable_plugin if enable else project_godot.disable_plugin
     try:
-        updated = project_godot.enable_plugin(text, PLUGIN_RES_PATH)
+        updated = edit(read_project_godot(path), PLUGIN_RES_PATH)
     except project_godot.ProjectFileError as exc:
         raise InitError(f"{path}: {exc}") from None
-    if updated is not None:
-        plan.changes.append(file_batch.Change(path, updated.encode("utf-8")))
+    return None if updated is None else file_batch.Change(path, updated.encode("utf-8"))
+
+
+def _plan_project_godot(plan: Plan) -> None:
+    change = plugin_line_change(plan.project / "project.godot", enable=True)
+    if change is not None:
+        plan.changes.append(change)
         plan.lines.append(f"enable the plugin in project.godot ([editor_plugins] enabled += {PLUGIN_RES_PATH})")
 
 
@@ -222,19 +227,8 @@ def next_steps(plan: Plan, checks: Sequence[doctor.Check], project_arg: str | No
 # -- command line ----------------------------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with usage.py's help and a one-line usage error (exit 2)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise SystemExit(usage.usage_error(usage.INIT, message))
-
-    def print_help(self, file: object = None) -> None:
-        sys.stdout.write(usage.help_text(usage.INIT))
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="godot-bridge init", add_help=False)
-    parser.add_argument("-h", "--help", action="help")
+    parser = usage.argparser(usage.INIT)
     parser.add_argument("--project", metavar="DIR")
     parser.add_argument("--client", metavar="NAME", action="extend", nargs="+",
                         choices=[*sorted(clients()), "all"])

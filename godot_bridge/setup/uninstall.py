@@ -25,9 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from godot_bridge.setup import addon_install, client_entry, doctor, file_batch, project_godot, usage
+from godot_bridge.setup import addon_install, client_entry, doctor, file_batch, usage
 from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, user_path
-from godot_bridge.setup.init import read_project_godot
+from godot_bridge.setup.init import InitError, plugin_line_change
 from godot_bridge.setup.locate import Location, locate
 from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
 
@@ -84,13 +84,12 @@ def _plan_project_godot(plan: Plan) -> None:
     path = plan.where.project / "project.godot"
     if not path.is_file():
         return
-    text = read_project_godot(path)
     try:
-        updated = project_godot.disable_plugin(text, PLUGIN_RES_PATH)
-    except project_godot.ProjectFileError as exc:
-        raise UninstallError(f"{path}: {exc}") from None
-    if updated is not None:
-        plan.changes.append(file_batch.Change(path, updated.encode("utf-8")))
+        change = plugin_line_change(path, enable=False)
+    except InitError as exc:
+        raise UninstallError(str(exc)) from None
+    if change is not None:
+        plan.changes.append(change)
         plan.lines.append(f"disable the plugin in project.godot ([editor_plugins] enabled -= {PLUGIN_RES_PATH})")
 
 
@@ -169,17 +168,8 @@ def remove_empty(folders: Sequence[Path]) -> None:
             folder.rmdir()  # only ever empty: a folder still holding something stays
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise SystemExit(usage.usage_error(usage.UNINSTALL, message))
-
-    def print_help(self, file: object = None) -> None:
-        sys.stdout.write(usage.help_text(usage.UNINSTALL))
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="godot-bridge uninstall", add_help=False)
-    parser.add_argument("-h", "--help", action="help")
+    parser = usage.argparser(usage.UNINSTALL)
     parser.add_argument("--project", metavar="DIR")
     parser.add_argument("--client", metavar="NAME", action="extend", nargs="+", choices=[*sorted(clients()), "all"])
     parser.add_argument("--user", action="store_true")

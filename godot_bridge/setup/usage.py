@@ -8,8 +8,10 @@ is not defined here). A usage error is one line and a pointer to ``--help``, exi
 
 from __future__ import annotations
 
+import argparse
 import sys
 from dataclasses import dataclass
+from typing import NoReturn
 
 from godot_bridge.config import ENV_DOCS
 
@@ -46,6 +48,10 @@ class Command:
 
 
 HELP = Option("--help", "", "show this help and exit", alias="-h")
+# Shared by init and uninstall: the same words for the same flag.
+SETUP_PROJECT = Option("--project", "DIR", "the Godot project, or a folder whose one subfolder is one (default: "
+                       "$GODOT_MCP_PROJECT_PATH, else the working directory)")
+DRY_RUN = Option("--dry-run", "", "print what would change and write nothing")
 
 SERVER = Command(
     "", "[--project DIR] [--editor-port N] [--runtime-port N] [--lsp-port N] [--lsp-host HOST] "
@@ -79,8 +85,7 @@ INIT = Command(
     "set a Godot project up: copy the plugin into it, enable it in project.godot, write the MCP client "
     "configuration, then run doctor",
     (
-        Option("--project", "DIR", "the Godot project, or a folder whose one subfolder is one (default: "
-               "$GODOT_MCP_PROJECT_PATH, else the working directory)"),
+        SETUP_PROJECT,
         Option("--client", "NAME", "claude (.mcp.json), cursor (.cursor/mcp.json), vscode (.vscode/mcp.json), "
                "codex (.codex/config.toml), gemini (.gemini/settings.json), or all; several allowed; default claude"),
         Option("--user", "", "write the clients' per-user file instead (~/.codex/config.toml, ~/.cursor/mcp.json, "
@@ -88,7 +93,7 @@ INIT = Command(
         Option("--launch", "HOW", "the command the entry runs: uvx (pinned to this version), installed (this "
                "installation's godot-bridge) or a command line; default: the bridge running init"),
         Option("--env", "NAME=VALUE", "set a variable in the entry's env (NAME= removes it); repeatable"),
-        Option("--dry-run", "", "print what would change and write nothing"),
+        DRY_RUN,
         Option("--force", "", "replace a plugin copy that is newer or was changed locally"),
         HELP,
     ),
@@ -114,11 +119,10 @@ UNINSTALL = Command(
     "take the set-up out again: our entry from every client file, the plugin from project.godot, the plugin "
     "folder",
     (
-        Option("--project", "DIR", "the Godot project, or a folder whose one subfolder is one (default: "
-               "$GODOT_MCP_PROJECT_PATH, else the working directory)"),
+        SETUP_PROJECT,
         Option("--client", "NAME", "only these clients' files (default: every client file that names the bridge)"),
         Option("--user", "", "also the clients' per-user files"),
-        Option("--dry-run", "", "print what would change and write nothing"),
+        DRY_RUN,
         Option("--force", "", "also remove plugin files you changed or added, and an entry you edited"),
         HELP,
     ),
@@ -166,6 +170,26 @@ def help_text(command: Command) -> str:
     if command.footer:
         out += ["", *_wrap(command.footer, 96, "")]
     return "\n".join(out) + "\n"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with this module's help text and a one-line usage error (exit 2)."""
+
+    command: Command
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        raise SystemExit(usage_error(self.command, message))
+
+    def print_help(self, file: object = None) -> None:
+        sys.stdout.write(help_text(self.command))
+
+
+def argparser(command: Command) -> argparse.ArgumentParser:
+    """A parser for ``command`` whose --help and errors are this module's; the caller adds the arguments."""
+    parser = _Parser(prog=command.prog, add_help=False)
+    parser.command = command
+    parser.add_argument("-h", "--help", action="help")
+    return parser
 
 
 def usage_error(command: Command, message: str) -> int:
