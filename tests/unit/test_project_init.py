@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -92,6 +93,8 @@ def test_fresh_project(project: Path, env: dict[str, str], capsys: pytest.Captur
     assert "✗" not in out and "failed" not in out and "… Editor port" in out
     assert "set-up done; waiting for the editor" in out
     assert "Left to do:" in out and f"godot --headless --editor --path {project}" in out
+    assert f"godot-bridge init --project {shlex.quote(str(project))} --env GODOT_MCP_AUTOLAUNCH=headless" in out, \
+        "a suggested command keeps the --project given"
 
 
 def test_second_run_changes_nothing_and_says_so(project: Path, env: dict[str, str],
