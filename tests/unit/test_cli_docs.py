@@ -40,10 +40,21 @@ def test_every_variable_the_bridge_reads_is_documented() -> None:
     assert set(ENV_DOCS) == set(ENV_CHECKS) | {"MCP_ALLOWED_ORIGINS"}
 
 
+def in_process(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``godot-bridge ARGS`` run in this process (argparse exits with SystemExit)."""
+    try:
+        code = cli.main(args)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
 @pytest.mark.parametrize("command", usage.COMMANDS, ids=lambda c: c.name or "server")
-def test_help_lists_every_flag(command: usage.Command) -> None:
-    out = run(*([command.name] if command.name else []), "--help")
-    assert out.returncode == 0 and out.stderr == ""
+def test_help_lists_every_flag(command: usage.Command, capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, stderr = in_process([*([command.name] if command.name else []), "--help"], capsys)
+    assert code == 0 and stderr == ""
+    out = subprocess.CompletedProcess([], code, stdout, stderr)
     for option in command.options:
         assert option.spelled in out.stdout
     if command is usage.SERVER:
@@ -75,9 +86,14 @@ def test_the_readme_tables_are_the_generated_ones() -> None:
     (["uninstall", "--client", "emacs"], "invalid choice: 'emacs'"),
     (["uninstall", "--force=yes"], "ignored explicit argument"),
 ])
-def test_every_usage_error_is_one_line_a_pointer_and_exit_2(args: list[str], said: str, tmp_path: Path) -> None:
+def test_every_usage_error_is_one_line_a_pointer_and_exit_2(args: list[str], said: str, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "project.godot").write_text("config_version=5\n", encoding="utf-8")
-    out = run(*args, cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    code, stdout, stderr = in_process(args, capsys)
+    out = subprocess.CompletedProcess(args, code, stdout, stderr)
     assert out.returncode == 2, out.stdout + out.stderr
     lines = out.stderr.splitlines()
     prog = "godot-bridge" + (f" {args[0]}" if args[0] in ("init", "doctor", "uninstall") else "")
@@ -85,3 +101,8 @@ def test_every_usage_error_is_one_line_a_pointer_and_exit_2(args: list[str], sai
     assert lines[1] == f"Run '{prog} --help' for the options."
     assert out.stdout == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["project.godot"], "a usage error writes nothing"
+
+
+def test_the_real_process_exits_2_on_a_usage_error(tmp_path: Path) -> None:
+    out = run("init", "--bogus", cwd=tmp_path)
+    assert out.returncode == 2 and out.stdout == "" and len(out.stderr.splitlines()) == 2
