@@ -14,45 +14,16 @@ from dataclasses import dataclass, field
 
 from godot_bridge import __version__
 from godot_bridge.config import ConfigError, Settings, parse_port
+from godot_bridge.setup import usage
 
-USAGE = """\
-usage: godot-bridge [--project DIR] [--editor-port N] [--runtime-port N]
-                    [--lsp-port N] [--lsp-host HOST]
-                    [--http [--host HOST] [--port N] [--no-auth]]
-       godot-bridge --tools-count | --list-eager | --help | --version
-       godot-bridge doctor [--json] [--project DIR]   (check the set-up; see `doctor --help`)
-       godot-bridge init [--project DIR] [--client NAME ...] [--dry-run] [--force]
-                                                        (set a project up; see `init --help`)
-
-MCP server (stdio) that drives a live Godot 4.2+ editor through the
-godot_mcp_toolkit plugin. Launched by your MCP client, e.g. `uvx godot-bridge`.
-
-options:
-  --project DIR       Godot project folder (default: $GODOT_MCP_PROJECT_PATH, else the working dir)
-  --editor-port N     dial the editor plugin on this port instead of the registry's
-  --runtime-port N    dial the running game on this port instead of the registry's
-  --lsp-port N        GDScript language server port (default: registry, else 6005)
-  --lsp-host HOST     GDScript language server host (default: registry, else 127.0.0.1)
-  --http              serve Streamable HTTP at POST /mcp instead of stdio (several clients, one editor)
-  --host HOST         HTTP bind address (default 127.0.0.1; another needs GODOT_BRIDGE_HTTP_TOKEN)
-  --port N            HTTP port (default 8765)
-  --no-auth           allow a non-loopback HTTP bind without a token (prints a warning)
-  --tools-count       print tool counts of the catalogue and exit
-  --list-eager        print always-on, meta and grouped tool names as JSON and exit
-  --version           print the version and exit
-  -h, --help          show this help and exit
-
-environment: GODOT_MCP_PROJECT_PATH, GODOT_MCP_EDITOR_PORT, GODOT_MCP_RUNTIME_PORT,
-  GODOT_MCP_LSP_PORT, GODOT_MCP_LSP_HOST, GODOT_MCP_READ_ONLY, GODOT_MCP_TOKEN_PATH,
-  GODOT_MCP_RATE_LIMIT, GODOT_MCP_SCRIPT_READ_LIMIT, GODOT_MCP_WS_BUFFER_LIMIT,
-  GODOT_MCP_LOG_LEVEL, GODOT_BRIDGE_HTTP_TOKEN, GODOT_BRIDGE_UVLOOP,
-  MCP_ALLOWED_ORIGINS (see README)
-"""
-
-_VALUE_FLAGS = {"--project", "--editor-port", "--runtime-port", "--lsp-port", "--lsp-host", "--host", "--port"}
+# The flags, as --help and the README list them (setup/usage.py defines each once).
 _ACTIONS = {"--tools-count", "--list-eager", "--help", "-h", "--version"}
 _SWITCHES = {"--http", "--no-auth"}
+_VALUE_FLAGS = {o.name for o in usage.SERVER.options if o.metavar}
 _HTTP_ONLY = ("--host", "--port", "--no-auth")
+assert _ACTIONS | _SWITCHES | _VALUE_FLAGS == usage.SERVER.flags(), "cli.py and setup/usage.py disagree on the flags"
+# Subcommands: terminal commands, not the server (imported only when named).
+_COMMANDS = ("init", "doctor", "uninstall")
 
 
 class UsageError(Exception):
@@ -84,7 +55,8 @@ def parse_args(argv: Sequence[str]) -> Args:
         if name not in _VALUE_FLAGS:
             if item.startswith("-"):
                 raise UsageError(f"unknown option: {name}")
-            raise UsageError(f"unexpected argument: {item!r} (godot-bridge takes no positional arguments)")
+            raise UsageError(f"unexpected argument: {item!r} (the server takes no positional arguments; commands: "
+                             f"{', '.join(_COMMANDS)})")
         if eq:
             value = inline
         elif i < len(items):
@@ -127,11 +99,12 @@ def tools_count_text() -> str:
 
     cat = load_catalogue()
     eager, meta, on_demand = cat.eager_tools(), cat.meta_tools(), cat.on_demand_tools()
+    # One count everywhere (docs/tools.md, --list-eager): every tool, the two meta tools included.
     return (
-        f"Total tools:  {len(eager) + len(on_demand)}\n"
+        f"Total tools:  {len(eager) + len(meta) + len(on_demand)}\n"
         f"  Eager:      {len(eager)}\n"
+        f"  Meta:       {len(meta)} (discover_tools, extensions_refresh: always in tools/list)\n"
         f"  On-demand:  {len(on_demand)}\n"
-        f"Meta:         {len(meta)} (also eager — always in tools/list)\n"
         f"Groups:       {len(cat.groups)}\n"
         f"Operations (built-in): {cat.operations_count()}\n"
         f"Startup surface (eager + meta): {len(eager) + len(meta)}\n"
@@ -171,20 +144,23 @@ def _configure_logging() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["doctor"]:
-        from godot_bridge.setup.doctor import main as doctor_main  # a terminal command, not the server
+        from godot_bridge.setup.doctor import main as doctor_main
 
         return doctor_main(argv[1:])
     if argv[:1] == ["init"]:
-        from godot_bridge.setup.init import main as init_main  # a terminal command, not the server
+        from godot_bridge.setup.init import main as init_main
 
         return init_main(argv[1:])
+    if argv[:1] == ["uninstall"]:
+        from godot_bridge.setup.uninstall import main as uninstall_main
+
+        return uninstall_main(argv[1:])
     try:
         args = parse_args(argv)
     except UsageError as exc:
-        sys.stderr.write(f"godot-bridge: error: {exc}\n\n{USAGE}")
-        return 1
+        return usage.usage_error(usage.SERVER, str(exc))
     if args.action == "--help":
-        sys.stdout.write(USAGE)
+        sys.stdout.write(usage.help_text(usage.SERVER))
         return 0
     if args.action == "--version":
         sys.stdout.write(f"godot-bridge {__version__}\n")
@@ -205,6 +181,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return serve(settings)
 
 
+def _say_where(settings: Settings) -> None:
+    """Name the project folder on stderr at start; loudly when no project was found there."""
+    search = settings.project_search
+    log = logging.getLogger("godot_bridge")
+    if search is not None and search.project is None:
+        log.warning("no Godot project: %s", search.note())
+    else:
+        log.info("project: %s", settings.project_note())
+
+
 def serve(settings: Settings) -> int:
     _configure_logging()
     import anyio
@@ -219,6 +205,7 @@ def serve(settings: Settings) -> int:
     except Exception as exc:
         sys.stderr.write(f"godot-bridge: error: {exc}\n")
         return 1
+    _say_where(settings)
     tune_for_serving()
     try:
         anyio.run(run_stdio, app, backend_options=backend_options())
@@ -249,6 +236,7 @@ def serve_http(settings: Settings, args: Args) -> int:
     except Exception as exc:
         sys.stderr.write(f"godot-bridge: error: {exc}\n")
         return 1
+    _say_where(settings)
     logging.getLogger("godot_bridge").info("serving MCP at http://%s:%d/mcp", options.host, options.port)
     tune_for_serving()
     try:

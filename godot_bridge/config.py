@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +79,53 @@ def _env_autolaunch(env: Mapping[str, str], name: str) -> str:
     return raw
 
 
+# -- which folder is the project ----------------------------------------------------------------
+# MCP clients start the bridge in the folder they opened, often a repository whose Godot project is
+# one level down (repo/game/project.godot). The folder the bridge is given (--project, else
+# GODOT_MCP_PROJECT_PATH, else the working directory) is used when it holds project.godot; else
+# its subfolders are searched, one level deep: exactly one project is it, several are an error
+# naming them, none is an error saying so (both reach the model in every "cannot reach the
+# editor" answer, with how to point the bridge at the project).
+
+PROJECT_FILE = "project.godot"
+
+
+def _project_subfolders(folder: Path) -> tuple[Path, ...]:
+    try:
+        children = sorted(p for p in folder.iterdir() if not p.name.startswith(".") and p.is_dir())
+    except OSError:
+        return ()
+    return tuple(p for p in children if (p / PROJECT_FILE).is_file())
+
+
+@dataclass(frozen=True)
+class ProjectSearch:
+    folder: Path  # the folder the bridge was given
+    origin: str  # where that came from: "--project", "GODOT_MCP_PROJECT_PATH", "the working directory"
+    project: Path | None  # the project found: the folder itself or its one subfolder with a project.godot
+    candidates: tuple[Path, ...] = ()  # the subfolders holding one, when there are several
+
+    @classmethod
+    def run(cls, folder: Path, origin: str) -> ProjectSearch:
+        if (folder / PROJECT_FILE).is_file():
+            return cls(folder, origin, folder)
+        found = _project_subfolders(folder)
+        return cls(folder, origin, found[0] if len(found) == 1 else None, found if len(found) > 1 else ())
+
+    def note(self) -> str:
+        """Where the project came from, for messages: what the bridge looked at and found."""
+        if self.project == self.folder:
+            return f"{self.folder} (from {self.origin}) holds {PROJECT_FILE}"
+        if self.project is not None:
+            return f"the project {self.project} is the one subfolder of {self.folder} (from {self.origin}) with a {PROJECT_FILE}"
+        if self.candidates:
+            names = ", ".join(str(c) for c in self.candidates)
+            return (f"{self.folder} (from {self.origin}) has no {PROJECT_FILE}, and several of its subfolders have one: "
+                    f"{names}; set GODOT_MCP_PROJECT_PATH in the MCP entry's env (or pass --project) to the one to use")
+        return (f"{self.folder} (from {self.origin}) has no {PROJECT_FILE}, nor does any folder directly below it; set "
+                "GODOT_MCP_PROJECT_PATH in the MCP entry's env (or pass --project) to the folder holding project.godot")
+
+
 @dataclass(frozen=True)
 class Settings:
     project_path: Path
@@ -97,6 +144,8 @@ class Settings:
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
     cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    # How project_path was found (None: given as it is, as tests do).
+    project_search: ProjectSearch | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_env(
@@ -113,10 +162,17 @@ class Settings:
         env = dict(os.environ if env is None else env)
         cli = {k: v for k, v in (("project", project), ("editor_port", editor_port), ("runtime_port", runtime_port),
                                  ("lsp_port", lsp_port), ("lsp_host", lsp_host)) if v is not None}
-        project_dir = project or env.get("GODOT_MCP_PROJECT_PATH") or os.getcwd()
+        if project:
+            project_dir, origin = project, "--project"
+        elif env.get("GODOT_MCP_PROJECT_PATH"):
+            project_dir, origin = env["GODOT_MCP_PROJECT_PATH"], "GODOT_MCP_PROJECT_PATH"
+        else:
+            project_dir, origin = os.getcwd(), "the working directory"
+        search = ProjectSearch.run(Path(project_dir).expanduser().resolve(), origin)
         token = env.get("GODOT_MCP_TOKEN_PATH", "").strip()
         return cls(
-            project_path=Path(project_dir).expanduser().resolve(),
+            project_path=search.project or search.folder,
+            project_search=search,
             editor_port=editor_port if editor_port is not None else _env_port(env, "GODOT_MCP_EDITOR_PORT"),
             runtime_port=runtime_port if runtime_port is not None else _env_port(env, "GODOT_MCP_RUNTIME_PORT"),
             lsp_port=lsp_port if lsp_port is not None else _env_port(env, "GODOT_MCP_LSP_PORT"),
@@ -135,7 +191,15 @@ class Settings:
 
     def with_env(self, env: Mapping[str, str]) -> Settings:
         """The same command line over another environment (the project folder never moves)."""
-        return Settings.from_env(env, **{**self.cli, "project": str(self.project_path)})
+        moved = Settings.from_env(env, **{**self.cli, "project": str(self.project_path)})
+        return replace(moved, project_search=self.project_search)
+
+    def project_note(self) -> str:
+        """Which folder the bridge uses as the project and why, for "cannot reach the editor" errors."""
+        if self.project_search is None:
+            held = "holds" if (self.project_path / PROJECT_FILE).is_file() else "has no"
+            return f"{self.project_path} {held} {PROJECT_FILE}"
+        return self.project_search.note()
 
 
 # -- the environment variables, as data -------------------------------------------------------
@@ -205,6 +269,35 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/front.py: "0" sends every stdio line through the SDK
     "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it
 }
+# What each variable does, for `godot-bridge --help` and the README's Environment table (both
+# rendered from this; tests/unit/test_cli_docs.py holds them together). MCP_ALLOWED_ORIGINS is
+# read by mcp/http_config.py and needs no value check.
+ENV_DOCS: dict[str, str] = {
+    "GODOT_MCP_PROJECT_PATH": "the Godot project folder (as --project); a folder whose one subfolder holds "
+    "project.godot works too",
+    "GODOT_MCP_EDITOR_PORT": "dial the editor plugin on this port instead of the registry's (1-65535)",
+    "GODOT_MCP_RUNTIME_PORT": "dial the running game on this port instead of the registry's",
+    "GODOT_MCP_LSP_PORT": "the GDScript language server's port (default: the registry's, else 6005)",
+    "GODOT_MCP_LSP_HOST": "the GDScript language server's host (default 127.0.0.1)",
+    "GODOT_MCP_READ_ONLY": "1: expose only tools that are read-only and not destructive (16 at start-up, 47 in all)",
+    "GODOT_MCP_TOKEN_PATH": "absolute path of the token file, instead of the registry's",
+    "GODOT_MCP_RATE_LIMIT": "at most N tool calls per 60 s (RATE_LIMITED beyond)",
+    "GODOT_MCP_SCRIPT_READ_LIMIT": "KiB: the largest script the editor sends back whole",
+    "GODOT_MCP_WS_BUFFER_LIMIT": "KiB: the editor's WebSocket buffer, the largest request it accepts (default 1024)",
+    "GODOT_MCP_RESULT_LIMIT": "KiB: the largest single tool result (default 16384); a larger one is RESULT_TOO_LARGE",
+    "GODOT_MCP_IMAGE_MODE": "link or inline (default): how screenshots come back when a call names no "
+    "image_response_mode",
+    "GODOT_MCP_AUTOLAUNCH": "headless or window: start the editor when a tool needs one and none runs; off (default): never",
+    "GODOT_BIN": "the Godot executable editor_launch, editor_restart and autolaunch start (a path, or a name on PATH)",
+    "GODOT_MCP_CONFIG_VERSION": "written by init and the dock into the client entry; a migration marker",
+    "GODOT_MCP_LOG_LEVEL": "stderr log level: DEBUG, INFO (default: one line per tool call), WARNING, ERROR",
+    "GODOT_BRIDGE_HTTP_TOKEN": "--http: every request must send Authorization: Bearer <token> (required for a "
+    "non-loopback --host)",
+    "MCP_ALLOWED_ORIGINS": "--http: comma-separated browser origins allowed besides localhost",
+    "GODOT_BRIDGE_LEAN": "0: every stdio message goes through the MCP SDK instead of the lean path (same answers, slower)",
+    "GODOT_BRIDGE_UVLOOP": "0: serve on asyncio's own loop even where uvloop is installed",
+}
+
 # Read by the editor plugin, not by the bridge: in the bridge's environment they do nothing.
 EDITOR_ONLY_ENV = frozenset(
     f"GODOT_MCP_{mode}_PORT_{end}" for mode in ("EDITOR", "RUNTIME") for end in ("MIN", "MAX")

@@ -14,7 +14,10 @@ from typing import Any
 # specific hint; these are the fallback so no bridge error reaches the model bare.
 BRIDGE_HINTS: dict[str, str] = {
     "CONNECT_FAILED": "Open the project in Godot 4.2+ with the godot_mcp_toolkit plugin enabled "
-    "(Project > Project Settings > Plugins), then retry.",
+    "(Project > Project Settings > Plugins), then retry. Or start it from here: call editor_launch "
+    "(discover_tools {\"request\": \"editor_lifecycle\"} loads it; it needs GODOT_BIN or a Godot the "
+    "registry knows), or set GODOT_MCP_AUTOLAUNCH=headless in the MCP entry's env so the bridge starts "
+    "the editor when a tool needs it.",
     "DISCONNECTED": "The editor connection dropped and did not come back within 10 s. "
     "Check that Godot is still running with the plugin enabled, then retry.",
     "AUTH_FAILED": "The token did not match. Re-enable the plugin or restart the editor so it writes a "

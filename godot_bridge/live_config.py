@@ -1,9 +1,11 @@
 """Configuration follows ``<project>/.mcp.json`` while the bridge runs (contract C11).
 
+(For a project below the repository the client opened, the ``.mcp.json`` there: config_file.)
+
 The MCP client started us with the ``env`` of our entry in that file; when the user (or the
 plugin's dock) edits the file, the client does not restart us. So we read the file at start,
 on every change on disk and on every editor reconnect, take the ``GODOT_MCP_*`` keys of our
-entry (found as ``doctor`` and the dock find it: client_config.our_key) and rebuild the settings: launch environment, minus every key the file had
+entry (found as ``doctor`` and the dock find it: client_files.our_key) and rebuild the settings: launch environment, minus every key the file had
 supplied, plus the keys it has now. A key removed from the file is therefore dropped, and one
 the file never named (set by the shell) stays. Flags still win over the environment.
 
@@ -15,13 +17,15 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 from godot_bridge.config import ConfigError, Settings
 from godot_bridge.editor.watch import RegistryWatcher
-from godot_bridge.setup.client_config import our_key
+from godot_bridge.setup.client_files import our_key
 from godot_bridge.setup.client_entry import definition
 
 log = logging.getLogger(__name__)
@@ -30,6 +34,17 @@ FILE_NAME = ".mcp.json"
 ENV_PREFIX = "GODOT_MCP_"
 # Never taken from the file: the project folder is who we are, not a setting to flip.
 FIXED_KEYS = frozenset({"GODOT_MCP_PROJECT_PATH"})
+
+
+def config_file(settings: Settings, cwd: Path | None = None) -> Path:
+    """The ``.mcp.json`` the client started us from: the project's, else (a project below the
+    repository the client opened) the one in the folder we were given or started in."""
+    search = settings.project_search
+    candidates = [settings.project_path, *([search.folder] if search else []), cwd or Path(os.getcwd())]
+    for folder in candidates:
+        if (folder / FILE_NAME).is_file():
+            return folder / FILE_NAME
+    return settings.project_path / FILE_NAME
 
 
 class ConfigFileError(ValueError):
@@ -82,7 +97,7 @@ class LiveConfig:
         poll_interval: float = 1.0,
         force_polling: bool = False,
     ) -> None:
-        self.path = settings.project_path / FILE_NAME
+        self.path = config_file(settings)
         self.settings = settings
         self._apply = apply
         self._launch_env = dict(settings.env)

@@ -255,9 +255,12 @@ class EditorLink:
     def _target_error(self, err: ToolError, port: int, origin: str) -> ToolError:
         if err.code != "CONNECT_FAILED":
             return err
+        # Say which folder the bridge took for the project and whether it holds one: a client started
+        # in a repository root with the project below it is the common reason nothing answers.
         return ToolError(
             "CONNECT_FAILED",
-            f"cannot reach the Godot editor for {self.project} on port {port} ({origin}): {err.message}",
+            f"cannot reach the Godot editor for {self.project} on port {port} ({origin}): {err.message}. "
+            f"Project folder: {self.settings.project_note()}",
         )
 
     def _desync_error(self, pin: int, registry_port: int, err: ToolError) -> ToolError:

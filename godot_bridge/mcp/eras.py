@@ -46,9 +46,15 @@ log = logging.getLogger(__name__)
 
 def _invalid_params(exc: ValidationError) -> MCPError:
     """Name what was wrong (the SDK answers every one of these "Invalid request parameters")."""
-    problems = [f"params.{'.'.join(str(part) for part in err['loc'])}: {err['msg']}" for err in exc.errors()[:3]]
+    # The SDK validates the whole request, so a location starts with "params" already.
+    problems = [f"params.{'.'.join(str(part) for part in _in_params(err['loc']))}: {err['msg']}"
+                for err in exc.errors()[:3]]
     more = f" (and {exc.error_count() - 3} more)" if exc.error_count() > 3 else ""
     return MCPError(INVALID_PARAMS, "Invalid params: " + "; ".join(problems) + more)
+
+
+def _in_params(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
+    return loc[1:] if loc[:1] == ("params",) else loc
 
 
 def _internal(exc: Exception) -> MCPError:

@@ -2,7 +2,7 @@
 
 No I/O and no Starlette: every function takes plain values and returns a verdict,
 so each rule is testable on its own and the ASGI layer (``http.py``) only wires
-them in order. Where seeds 000 and 001 differ, the README says which one we follow.
+them in order. Where seeds 000 and 001 differ, docs/dev/http.md says which one we follow.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The MCP client's configuration file for this project (``.mcp.json``, ``.vscode/mcp.json``).
+"""The MCP client configurations that name this bridge, read for ``godot-bridge doctor``.
 
-Read-only, for ``godot-bridge doctor``: where the file is, whether it parses, which server
-entry is ours and what environment it gives the bridge. Our entry is
-``mcpServers["godot-mcp-toolkit"]`` (the key the plugin's dock and ``godot-bridge init`` write);
-failing that, the first key, in sorted order, that contains ``godot-mcp`` or ``godot-bridge`` (a
-hand-written entry), the same fallback the dock uses for its read-only mirror. Key and hints
-are the shared entry definition's (client_entry.py).
+Read-only: for each client of client_files.py (Claude Code, Cursor, VS Code, Codex, Gemini CLI),
+its file in the folder the client opens and, where the client has one, in the home folder;
+whether it parses, which server entry is ours and what command and environment it gives the
+bridge. Our entry is the shared entry definition's key (``godot-mcp-toolkit``, the key the dock
+and ``godot-bridge init`` write); failing that, the first key, in sorted order, that contains
+``godot-mcp`` or ``godot-bridge`` (a hand-written entry), the same fallback the dock uses.
 """
 
 from __future__ import annotations
@@ -15,15 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from godot_bridge.setup.client_entry import definition
-# (file relative to the project, the object holding the servers): Claude Code / Cursor / Codex, VS Code.
-LOCATIONS = ((".mcp.json", "mcpServers"), (".vscode/mcp.json", "servers"))
+from godot_bridge.setup.client_entry import ClientSpec
+from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, our_key, user_path
 
 
 @dataclass(frozen=True)
 class ClientConfig:
     path: Path
     servers_key: str
+    client: ClientSpec | None = None
+    root: Path | None = None  # the folder the client starts the bridge in (None: a per-user file)
     problem: str | None = None  # why the file cannot be used at all
     key: str | None = None  # our entry's key, None when there is none
     entry: dict[str, Any] = field(default_factory=dict)
@@ -32,13 +33,39 @@ class ClientConfig:
 
     @property
     def label(self) -> str:
-        """The file as the user knows it: '.mcp.json' or '.vscode/mcp.json'."""
-        return next(rel for rel, servers in LOCATIONS if servers == self.servers_key)
+        """The file as the user knows it: '.mcp.json', '.codex/config.toml', '~/.codex/config.toml'."""
+        if self.client is None:
+            return self.path.name
+        if self.root is None:
+            return self.client.user_file
+        return self.client.file
+
+    @property
+    def args(self) -> list[str]:
+        raw = self.entry.get("args", [])
+        return [str(a) for a in raw] if isinstance(raw, list) else []
 
 
-def find(project: Path) -> list[tuple[Path, str]]:
-    """The client config files present in ``project``, in LOCATIONS order."""
-    return [(project / rel, servers) for rel, servers in LOCATIONS if (project / rel).is_file()]
+def find(root: Path, home: Path | None = None) -> list[tuple[ClientSpec, Path, Path | None]]:
+    """(client, file, root) for each client file present: the project-level ones under ``root``,
+    then the per-user ones under ``home`` (root None) that hold an entry of ours."""
+    found: list[tuple[ClientSpec, Path, Path | None]] = []
+    for spec in clients().values():
+        if (root / spec.file).is_file():
+            found.append((spec, root / spec.file, root))
+    if home is not None:
+        for spec in clients().values():
+            path = user_path(spec, home)
+            if path is not None and path.is_file() and _names_us(spec, path):
+                found.append((spec, path, None))
+    return found
+
+
+def _names_us(spec: ClientSpec, path: Path) -> bool:
+    try:
+        return ClientFile.read(spec, path).entry() is not None
+    except ClientFileError:
+        return False
 
 
 def _env_text(name: str, value: Any, problems: list[str]) -> str | None:
@@ -54,38 +81,32 @@ def _env_text(name: str, value: Any, problems: list[str]) -> str | None:
     return None
 
 
-def our_key(servers: dict[str, Any]) -> str | None:
-    spec = definition()
-    if spec.server_key in servers:
-        return spec.server_key
-    return next((k for k in sorted(servers) if any(h in k for h in spec.key_hints)), None)
-
-
-def load(path: Path, servers_key: str) -> ClientConfig:
+def load(spec: ClientSpec, path: Path, root: Path | None) -> ClientConfig:
+    base = {"client": spec, "root": root}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        return ClientConfig(path, servers_key, problem=f"cannot be read ({exc.strerror or exc})")
-    except UnicodeDecodeError:
-        return ClientConfig(path, servers_key, problem="is not UTF-8 text")
-    except json.JSONDecodeError as exc:
-        return ClientConfig(path, servers_key, problem=f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
-    if not isinstance(data, dict):
-        return ClientConfig(path, servers_key, problem="is not a JSON object")
-    servers = data.get(servers_key)
+        file = ClientFile.read(spec, path)
+        if file.blank:
+            return ClientConfig(path, spec.servers, problem="is empty", **base)
+        servers = file.servers()
+    except ClientFileError as exc:
+        why = str(exc).removeprefix(f"{path}").removeprefix(":").strip()
+        return ClientConfig(path, spec.servers, problem=why, **base)
     if servers is None:
-        return ClientConfig(path, servers_key, problem=f'has no "{servers_key}" object')
-    if not isinstance(servers, dict):
-        return ClientConfig(path, servers_key, problem=f'"{servers_key}" is not an object')
+        return ClientConfig(path, spec.servers, problem=f'has no "{spec.servers}" object', **base)
     key = our_key(servers)
     if key is None:
-        return ClientConfig(path, servers_key)
+        return ClientConfig(path, spec.servers, **base)
     entry = servers[key]
     if not isinstance(entry, dict):
-        return ClientConfig(path, servers_key, problem=f'"{servers_key}.{key}" is not an object', key=key)
+        return ClientConfig(path, spec.servers, problem=f'"{spec.servers}.{key}" is not an object', key=key, **base)
     raw_env = entry.get("env", {})
     if not isinstance(raw_env, dict):
-        return ClientConfig(path, servers_key, problem=f'"{servers_key}.{key}.env" is not an object', key=key, entry=entry)
+        return ClientConfig(path, spec.servers, problem=f'"{spec.servers}.{key}.env" is not an object', key=key,
+                            entry=entry, **base)
     problems: list[str] = []
     env = {str(k): text for k, v in raw_env.items() if (text := _env_text(str(k), v, problems)) is not None}
-    return ClientConfig(path, servers_key, key=key, entry=entry, env=env, env_problems=problems)
+    return ClientConfig(path, spec.servers, key=key, entry=entry, env=env, env_problems=problems, **base)
+
+
+def load_all(root: Path, home: Path | None = None) -> list[ClientConfig]:
+    return [load(spec, path, where) for spec, path, where in find(root, home)]

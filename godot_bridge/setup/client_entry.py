@@ -1,11 +1,13 @@
 """Our entry in an MCP client's configuration, and merging it into an existing file.
 
-The entry (its key, how the client launches the bridge, the env it always sets) is data in the
-toolkit, ``addons/godot_mcp_toolkit/ui/mcp_entry.json``: the plugin's dock (ui/mcp_json.gd) and
-``godot-bridge init`` both read it, so both write the same entry. ``merge`` follows the dock's
-rules exactly (tests/fixtures/toolkit/mcp_json_merge.json holds both to them): only our entry
-is added or updated, every other server and top-level key is kept, and inside our entry keys
-the user added survive while ``command`` and ``args`` are ours to set.
+The entry (its key, how the client launches the bridge, the env it always sets, and which file
+each MCP client reads) is data in the toolkit, ``addons/godot_mcp_toolkit/ui/mcp_entry.json``:
+the plugin's dock (ui/mcp_json.gd) and ``godot-bridge init`` both read it, so both write the
+same entry. ``merge`` follows the dock's rules exactly (tests/fixtures/toolkit/mcp_json_merge.json
+holds both to them): only our entry is added or updated, every other server and top-level key
+is kept, and inside our entry keys the user added survive while ``command`` and ``args`` are ours
+to set. ``{version}`` in the launch arguments is the plugin's version: the uvx form starts
+exactly the bridge whose plugin the project holds, never whatever an index serves later.
 """
 
 from __future__ import annotations
@@ -17,22 +19,43 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from godot_bridge import __version__
 from godot_bridge.setup.toolkit_files import CLIENT_ENTRY, toolkit_dir
 
 # sys.platform -> the OS.get_name() value the entry's "launch" table is keyed by.
 _OS_NAMES = {"win32": "Windows", "darwin": "macOS"}
 
 
+VERSION_SLOT = "{version}"
+
+
+@dataclass(frozen=True)
+class ClientSpec:
+    """Where one MCP client reads its servers (mcp_entry.json ``clients``)."""
+
+    name: str
+    label: str
+    file: str  # relative to the folder the client opens
+    user_file: str  # "~/..." or "" when we do not write a per-user file for it
+    format: str  # "json", "jsonc" (comments and trailing commas allowed) or "toml"
+    servers: str  # the object (JSON) or table (TOML) holding the servers
+    entry: dict[str, Any]  # keys this client needs besides command, args and env
+    note: str
+
+
 @dataclass(frozen=True)
 class EntryDefinition:
     server_key: str
     key_hints: tuple[str, ...]
+    package: str
     launch: dict[str, dict[str, Any]]
     env: dict[str, str]
+    clients: dict[str, ClientSpec]
 
-    def launch_for(self, os_name: str) -> dict[str, Any]:
+    def launch_for(self, os_name: str, version: str = __version__) -> dict[str, Any]:
+        """The uvx form for this OS, pinned to ``version`` (the plugin's, which is this bridge's)."""
         chosen = self.launch.get(os_name, self.launch["default"])
-        return {"command": chosen["command"], "args": list(chosen["args"])}
+        return {"command": chosen["command"], "args": [a.replace(VERSION_SLOT, version) for a in chosen["args"]]}
 
 
 class EntryError(ValueError):
@@ -48,11 +71,18 @@ def definition() -> EntryDefinition:
                   for k, v in data["launch"].items()}
         if "default" not in launch:
             raise KeyError("launch.default")
+        clients = {str(name): ClientSpec(str(name), str(c["label"]), str(c["file"]), str(c["user_file"]),
+                                         str(c["format"]), str(c["servers"]), dict(c["entry"]), str(c["note"]))
+                   for name, c in data["clients"].items()}
+        if any(c.format not in ("json", "jsonc", "toml") for c in clients.values()):
+            raise ValueError("a client's format is not json, jsonc or toml")
         return EntryDefinition(
             server_key=str(data["server_key"]),
             key_hints=tuple(str(h) for h in data["server_key_hints"]),
+            package=str(data["package"]),
             launch=launch,
             env={str(k): str(v) for k, v in data["env"].items()},
+            clients=clients,
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise EntryError(f"{path} cannot be used ({exc}); reinstall godot-bridge") from None
@@ -96,10 +126,13 @@ def validate(existing: dict[str, Any], servers_key: str = "mcpServers") -> str:
 
 
 def merge(existing: dict[str, Any], os_name: str, env_overrides: dict[str, Any] | None = None,
-          servers_key: str = "mcpServers") -> dict[str, Any]:
+          servers_key: str = "mcpServers", *, launch: dict[str, Any] | None = None,
+          extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The document with our entry merged in; ``existing`` itself is never changed.
 
-    ``env_overrides`` sets env vars (None removes one). Precondition: ``validate`` passed;
+    ``env_overrides`` sets env vars (None removes one). ``launch`` ({"command", "args"}) replaces
+    the uvx form of ``os_name`` (``init`` passes the command of the bridge that runs it); ``extra``
+    sets keys a client needs (VS Code's ``"type": "stdio"``). Precondition: ``validate`` passed;
     otherwise ``existing`` comes back unchanged, so a careless caller still cannot destroy a file."""
     config = copy.deepcopy(existing)
     if validate(existing, servers_key):
@@ -114,7 +147,9 @@ def merge(existing: dict[str, Any], os_name: str, env_overrides: dict[str, Any] 
         else:
             env[name] = env_string(value)
     env.update(spec.env)
-    launch = spec.launch_for(os_name)
-    entry["command"], entry["args"], entry["env"] = launch["command"], launch["args"], env
+    chosen = launch or spec.launch_for(os_name)
+    for key, value in (extra or {}).items():
+        entry.setdefault(key, copy.deepcopy(value))
+    entry["command"], entry["args"], entry["env"] = chosen["command"], list(chosen["args"]), env
     servers[spec.server_key] = entry
     return config

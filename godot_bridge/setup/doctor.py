@@ -19,9 +19,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Literal
@@ -42,10 +43,13 @@ from godot_bridge.editor.registry import (
 )
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
 from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint
-from godot_bridge.setup import client_config, client_entry
+from godot_bridge.setup import client_config, client_entry, entry_probe, usage
+from godot_bridge.setup.locate import locate
+from godot_bridge.setup.toolkit_files import ADDON_REL, read_version
 
-Status = Literal["ok", "warn", "fail", "skip"]
-SYMBOLS: dict[str, str] = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "-"}
+# "wait": not a failure, only not possible yet (init marks the checks that need an editor when none is open).
+Status = Literal["ok", "warn", "fail", "skip", "wait"]
+SYMBOLS: dict[str, str] = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "-", "wait": "…"}
 PACKAGES = ("mcp", "websockets", "pydantic")
 MIN_PYTHON = (3, 11)
 DEFAULT_PROBE_TIMEOUT = 3.0
@@ -76,7 +80,7 @@ class Check:
 class Context:
     project: Path
     env: dict[str, str]
-    mcp_env: dict[str, str]  # what our .mcp.json entry adds (already part of env)
+    mcp_env: dict[str, str]  # what our client entry adds (already part of env)
     mcp_source: str  # the client config file mcp_env came from, for messages
     settings: Settings
     bad_env: dict[str, str]  # variable -> problem, left out of settings
@@ -85,20 +89,30 @@ class Context:
     configs: list[client_config.ClientConfig] = field(default_factory=list)
     entry: RegistryEntry | None = None
     token_ok: bool = False
+    root: Path | None = None  # the folder the MCP clients open (where their files are)
+    project_arg: str | None = None  # --project as given, for the commands we suggest
+    start_timeout: float = entry_probe.START_TIMEOUT
 
 
 # -- settings as the bridge would see them ----------------------------------------------------------
 
 
-def _configs(project: Path) -> list[client_config.ClientConfig]:
-    return [client_config.load(path, servers) for path, servers in client_config.find(project)]
+def home_folder(env: Mapping[str, str]) -> Path:
+    return Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
+
+
+def _configs(root: Path, project: Path, env: Mapping[str, str]) -> list[client_config.ClientConfig]:
+    found = client_config.load_all(root, home_folder(env))
+    if project != root:  # a client opened on the project folder itself reads its files there
+        found += [c for c in client_config.load_all(project) if c.path not in {f.path for f in found}]
+    return found
 
 
 def build_context(project_arg: str | None, env: Mapping[str, str], timeout: float) -> Context:
-    """Settings from the environment plus our .mcp.json entry, leaving invalid values out (they are reported)."""
+    """Settings from the environment plus our client entry, leaving invalid values out (they are reported)."""
     base = dict(env)
-    first_project = project_arg or base.get("GODOT_MCP_PROJECT_PATH") or os.getcwd()
-    configs = _configs(Path(first_project).expanduser().resolve())
+    where = locate(project_arg, base)
+    configs = _configs(where.root, where.project, base)
     used = next((c for c in configs if c.problem is None and c.key is not None), None)
     mcp_env = used.env if used is not None else {}
     mcp_source = used.label if used is not None else ".mcp.json"
@@ -111,9 +125,9 @@ def build_context(project_arg: str | None, env: Mapping[str, str], timeout: floa
             except ConfigError as exc:
                 bad[name] = str(exc)
     clean = {k: v for k, v in merged.items() if k not in bad}
-    settings = Settings.from_env(clean, project=project_arg)
-    if settings.project_path != Path(first_project).expanduser().resolve():
-        configs = _configs(settings.project_path)  # .mcp.json moved the project: read the right file
+    # The project: --project (searched like the bridge searches), else the entry's or this
+    # environment's GODOT_MCP_PROJECT_PATH, else the working directory (both searched by Settings).
+    settings = Settings.from_env(clean, project=str(where.project) if project_arg else None)
     return Context(
         project=settings.project_path,
         env=merged,
@@ -124,7 +138,15 @@ def build_context(project_arg: str | None, env: Mapping[str, str], timeout: floa
         registry_file=registry_path(merged),
         timeout=timeout,
         configs=configs,
+        root=where.root,
+        project_arg=project_arg,
     )
+
+
+def suggest(ctx: Context, command: str) -> str:
+    """``godot-bridge <command>`` with the --project the user gave, so a suggestion runs as is."""
+    project = f" --project {shlex.quote(ctx.project_arg)}" if ctx.project_arg else ""
+    return f"godot-bridge {command}{project}"
 
 
 # -- checks ------------------------------------------------------------------------------------------
@@ -191,7 +213,7 @@ def check_project(ctx: Context) -> list[Check]:
         return [Check("project", "Project", "fail", f"{ctx.project} is not a directory",
                       "Pass --project DIR or set GODOT_MCP_PROJECT_PATH to the Godot project folder.")]
     if not (ctx.project / "project.godot").is_file():
-        return [Check("project", "Project", "fail", f"{ctx.project} has no project.godot",
+        return [Check("project", "Project", "fail", ctx.settings.project_note(),
                       "Pass --project DIR or set GODOT_MCP_PROJECT_PATH to the folder holding project.godot.")]
     return [Check("project", "Project", "ok", str(ctx.project))]
 
@@ -354,8 +376,11 @@ def _env_key_problems(env: Mapping[str, str]) -> tuple[list[str], list[str]]:
 
 def check_mcp_json(ctx: Context) -> list[Check]:
     if not ctx.configs:
-        return [Check("mcp_json", ".mcp.json", "warn", f"none in {ctx.project} (fine if your MCP client is configured elsewhere)",
-                      f"Run godot-bridge init, or use the plugin dock's 'Write .mcp.json' button, or create .mcp.json with {{{_mcp_snippet()}}}.")]
+        where = ctx.root or ctx.project
+        return [Check("mcp_json", "Client config", "warn",
+                      f"no MCP client file names the bridge in {where} (fine if your client is configured elsewhere)",
+                      f"Run {suggest(ctx, 'init')} (add --client NAME for Cursor, VS Code, Codex or Gemini CLI), or "
+                      f"use the plugin dock's write button, or create .mcp.json with {{{_mcp_snippet()}}}.")]
     lines: list[Check] = []
     for cfg in ctx.configs:
         name = cfg.label
@@ -364,7 +389,8 @@ def check_mcp_json(ctx: Context) -> list[Check]:
             continue
         if cfg.key is None:
             lines.append(Check("mcp_json", name, "fail", f'no godot-mcp-toolkit entry under "{cfg.servers_key}"',
-                               f"Add {{{_mcp_snippet()}}} (the plugin dock can write it)."))
+                               f"Run {suggest(ctx, 'init')} --client {cfg.client.name if cfg.client else 'claude'}"
+                               f" (or add {{{_mcp_snippet()}}} by hand)."))
             continue
         errors, warnings = _env_key_problems(cfg.env)
         errors = cfg.env_problems + errors
@@ -378,7 +404,60 @@ def check_mcp_json(ctx: Context) -> list[Check]:
             lines.append(Check("mcp_json", name, "warn", f'entry "{cfg.key}": ' + "; ".join(warnings)))
         else:
             keys = ", ".join(sorted(cfg.env)) or "no env"
-            lines.append(Check("mcp_json", name, "ok", f'entry "{cfg.key}" runs {command} ({keys})'))
+            lines.append(Check("mcp_json", name, "ok", f'entry "{cfg.key}" runs {shlex.join([command, *cfg.args])} ({keys})'))
+    return lines
+
+
+def _expected_version(ctx: Context) -> str:
+    """The version the entry's bridge must have: the project's plugin's, else this bridge's."""
+    return read_version(ctx.project / ADDON_REL) or __version__
+
+
+def _start_fix(ctx: Context, command: str, result: entry_probe.ProbeResult) -> str:
+    if result.missing and command in ("uvx", "cmd"):
+        return ("Install uv (it provides uvx: https://docs.astral.sh/uv/getting-started/installation/), or point the "
+                f"entry at the bridge installed here: {suggest(ctx, 'init')} --launch installed")
+    if result.missing:
+        return f"The entry's command does not exist here; write the current one: {suggest(ctx, 'init')}"
+    if command in ("uvx", "cmd"):
+        return ("uvx could not start godot-bridge from its package index (see its message). Point the entry at the "
+                f"bridge installed here instead: {suggest(ctx, 'init')} --launch installed")
+    return f"Run the command by hand to see why it fails, or write the current one: {suggest(ctx, 'init')}"
+
+
+async def check_entry_start(ctx: Context) -> list[Check]:
+    """Start each entry's exact command, args and env, as its client would, and require an answer."""
+    lines: list[Check] = []
+    want = _expected_version(ctx)
+    runs: list[tuple[client_config.ClientConfig, str, tuple[object, ...]]] = []
+    for cfg in ctx.configs:
+        command = cfg.entry.get("command")
+        if cfg.problem is not None or cfg.key is None or not isinstance(command, str) or not command:
+            continue
+        cwd = cfg.root or ctx.project
+        runs.append((cfg, command, (command, tuple(cfg.args), tuple(sorted(cfg.env.items())), str(cwd))))
+    unique = {key: (cfg, command) for cfg, command, key in reversed(runs)}
+    started = await asyncio.gather(*(
+        entry_probe.probe(command, cfg.args, {**{k: v for k, v in ctx.env.items() if k not in ctx.mcp_env}, **cfg.env},
+                          cfg.root or ctx.project, ctx.start_timeout)
+        for cfg, command in unique.values()))
+    tried = dict(zip(unique, started))  # the same command, args, env and folder start once
+    for cfg, command, key in runs:
+        result = tried[key]
+        title = f"{cfg.label} starts"
+        shown = shlex.join([command, *cfg.args])
+        if not result.ok:
+            lines.append(Check("entry_start", title, "fail", f"{shown}: {result.detail}", _start_fix(ctx, command, result)))
+        elif result.server != "godot-bridge":
+            lines.append(Check("entry_start", title, "fail", f"{shown}: {result.server} answered, not godot-bridge",
+                               f"Point the entry at godot-bridge: {suggest(ctx, 'init')}"))
+        elif result.version != want:
+            lines.append(Check("entry_start", title, "fail",
+                               f"{shown} starts godot-bridge {result.version}, but the project's plugin is {want}",
+                               f"Use one release for both: {suggest(ctx, 'init')} with the bridge of the version you "
+                               "want (it updates the plugin and the entry together)."))
+        else:
+            lines.append(Check("entry_start", title, "ok", f"{shown}: godot-bridge {result.version} answered initialize"))
     return lines
 
 
@@ -428,7 +507,7 @@ def check_autolaunch(ctx: Context) -> list[Check]:
 
 ORDER: tuple[Callable[[Context], object], ...] = (
     check_python, check_packages, check_project, check_registry, check_token,
-    check_editor, check_game, check_lsp, check_mcp_json, check_limits, check_autolaunch,
+    check_editor, check_game, check_lsp, check_mcp_json, check_entry_start, check_limits, check_autolaunch,
 )
 
 
@@ -459,8 +538,19 @@ def render_text(ctx: Context, checks: Sequence[Check]) -> str:
         if c.fix and c.status in ("fail", "warn"):
             lines.append(f"  {' ' * width}  fix: {c.fix}")
     failed = sum(c.status == "fail" for c in checks)
-    lines.append("all checks passed" if not failed else f"{failed} check(s) failed")
+    waiting = [c.title for c in checks if c.status == "wait"]
+    if failed:
+        lines.append(f"{failed} check(s) failed")
+    elif waiting:
+        lines.append("set-up done; waiting for the editor (not failures): " + ", ".join(waiting))
+    else:
+        lines.append("all checks passed")
     return "\n".join(lines) + "\n"
+
+
+def waiting_for_editor(checks: Sequence[Check], ids: frozenset[str]) -> list[Check]:
+    """``checks`` with the failures among ``ids`` marked "wait": right after a set-up, no editor is open yet."""
+    return [replace(c, status="wait") if c.status == "fail" and c.id in ids else c for c in checks]
 
 
 def render_json(ctx: Context, checks: Sequence[Check]) -> str:
@@ -475,20 +565,6 @@ def render_json(ctx: Context, checks: Sequence[Check]) -> str:
 
 
 # -- command line ----------------------------------------------------------------------------------
-
-USAGE = """\
-usage: godot-bridge doctor [--json] [--project DIR] [--timeout SECONDS]
-
-Check the set-up (Python, packages, registry, token, editor, game, language server,
-.mcp.json, limits, editor launch) and print each check with ✓ / ✗ and how to fix a failure.
-Exit status: 0 when no check failed, 1 when one did, 2 for a usage error.
-
-options:
-  --json              machine-readable output
-  --project DIR       the Godot project (default: $GODOT_MCP_PROJECT_PATH, else the working dir)
-  --timeout SECONDS   per network probe (default 3)
-"""
-
 
 @dataclass
 class DoctorArgs:
@@ -526,13 +602,12 @@ def parse_args(argv: Sequence[str]) -> DoctorArgs:
 
 def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
     if any(a in ("-h", "--help") for a in argv):
-        sys.stdout.write(USAGE)
+        sys.stdout.write(usage.help_text(usage.DOCTOR))
         return 0
     try:
         args = parse_args(argv)
     except ValueError as exc:
-        sys.stderr.write(f"godot-bridge doctor: error: {exc}\n\n{USAGE}")
-        return 2
+        return usage.usage_error(usage.DOCTOR, str(exc))
     ctx = build_context(args.project, dict(os.environ if env is None else env), args.timeout)
     checks = asyncio.run(run(ctx))
     sys.stdout.write(render_json(ctx, checks) if args.json else render_text(ctx, checks))

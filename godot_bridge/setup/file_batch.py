@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -95,6 +96,22 @@ def _umask() -> int:
     return current
 
 
+def refusal(change: Change) -> str | None:
+    """Why ``change`` will not be made, None when it can be: a read-only target.
+
+    A rename would replace a read-only file all the same (its folder is writable), but a file made
+    read-only is one its owner did not want changed, so it is refused, saying so."""
+    try:
+        mode = change.path.lstat().st_mode
+    except OSError:
+        return None
+    if stat.S_ISLNK(mode) or mode & stat.S_IWUSR:
+        return None
+    verb = "remove" if change.data is None else "replace"
+    return (f"{change.path} is read-only (mode {stat.S_IMODE(mode):04o}): not going to {verb} it; make it writable "
+            "(chmod u+w) if it should change")
+
+
 def _stage(change: Change, batch: _Batch) -> None:
     item = _Staged(change)
     batch.staged.append(item)
@@ -104,6 +121,9 @@ def _stage(change: Change, batch: _Batch) -> None:
     if target.exists():
         item.original = target.read_bytes()
         item.mode = target.stat().st_mode & 0o7777
+        problem = refusal(change)
+        if problem is not None:
+            raise BatchError(problem)
     if change.data is not None:
         _make_dirs(target.parent, batch)
         item.temp = _write_temp(target, change.data, item.mode)
@@ -145,6 +165,9 @@ def apply(changes: Sequence[Change]) -> None:
         batch.discard()
         where = exc.filename or current  # the folder that could not be made, when that was it
         raise BatchError(f"cannot write {where}: {_why(exc)}; nothing was changed") from exc
+    except BatchError as exc:
+        batch.discard()
+        raise BatchError(f"{exc}; nothing was changed") from None
     try:
         for item in batch.staged:
             current = item.change.path

@@ -3,63 +3,76 @@
 1. copy the toolkit this bridge ships into ``<project>/addons/godot_mcp_toolkit/``
    (addon_install.py decides: copy, upgrade, leave alone, or refuse without ``--force``);
 2. enable it in ``project.godot`` (project_godot.py: an insertion, no other byte changes);
-3. merge our entry into the MCP client's configuration (client_entry.py: the dock's entry);
-4. run ``doctor`` and say what is left to do.
+3. merge our entry into each MCP client's file, where that client reads it (client_files.py:
+   only our entry's text changes), running the bridge that runs ``init`` (launch.py);
+4. run ``doctor``, which starts the entry as the client will, and say what is left to do
+   (an editor that is not open yet is waited for, not failed).
 
-Everything is planned before anything is written; a problem found while planning changes
-nothing. The writes go through file_batch.py: all of them or none. A second run finds nothing
-to change and says so; ``--dry-run`` prints the plan and writes nothing.
+The project may be the folder given or its one subfolder holding a ``project.godot``; the client
+files go where the clients open (locate.py), and the entry then names the project. Everything is
+planned before anything is written; a problem found while planning changes nothing. The writes go
+through file_batch.py: all of them or none. A second run finds nothing to change and says so;
+``--dry-run`` prints the plan and writes nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import shutil
+import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from godot_bridge.config import ENV_CHECKS, ConfigError, check_env_value
-from godot_bridge.setup import addon_install, client_config, client_entry, doctor, file_batch, project_godot
+from godot_bridge.setup import addon_install, client_entry, doctor, file_batch, project_godot, usage
+from godot_bridge.setup.client_entry import ClientSpec
+from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, user_path
+from godot_bridge.setup.launch import Launch, choose
+from godot_bridge.setup.locate import Location, locate
 from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, ToolkitMissing, read_version, toolkit_dir
 
-# Which file each client reads; the servers object inside it comes from client_config.LOCATIONS.
-CLIENT_FILES = {"claude": ".mcp.json", "cursor": ".mcp.json", "codex": ".mcp.json", "vscode": ".vscode/mcp.json"}
 DEFAULT_CLIENTS = ("claude",)
-# doctor checks that only pass once an editor runs with the plugin: failing is expected right after init.
-NEEDS_EDITOR = frozenset({"registry", "registry_entry", "registry_stale", "token", "editor_port", "editor_auth",
-                          "toolkit_version", "game_port", "lsp"})
+# doctor checks that cannot pass until an editor with the plugin runs: right after init, they wait.
+WAITING = frozenset({"registry", "registry_entry", "registry_stale", "editor_port"})
 
 
 class InitError(Exception):
     """Planning found a problem; nothing was written. The message says what and how to fix it."""
 
 
+class InitUsageError(InitError):
+    """A bad command line (exit status 2)."""
+
+
 @dataclass
 class Plan:
-    project: Path
+    where: Location
+    launch: Launch
     addon: addon_install.AddonPlan
     changes: list[file_batch.Change] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)  # what will change (or is already fine), for the user
-    entry_command: str = ""
+    notes: list[str] = field(default_factory=list)  # what the user should know about a client
     client_changed: bool = False
+
+    @property
+    def project(self) -> Path:
+        return self.where.project
 
 
 # -- planning ------------------------------------------------------------------------------------
 
 
-def _project(arg: str | None, env: Mapping[str, str]) -> Path:
-    folder = Path(arg or env.get("GODOT_MCP_PROJECT_PATH") or os.getcwd()).expanduser().resolve()
+def _locate(arg: str | None, env: Mapping[str, str]) -> Location:
+    where = locate(arg, env)
+    folder = where.search.folder
     if not folder.is_dir():
         raise InitError(f"{folder} is not a folder; pass --project with the Godot project folder")
-    if not (folder / "project.godot").is_file():
-        raise InitError(f"{folder} has no project.godot, so it is not a Godot project folder; pass --project with "
-                        "the folder that holds project.godot (create the project in Godot first)")
-    return folder
+    if where.search.project is None:
+        raise InitError(f"{where.search.note()} (create the project in Godot first)")
+    return where
 
 
 def _plan_addon(plan: Plan, force: bool) -> None:
@@ -68,7 +81,8 @@ def _plan_addon(plan: Plan, force: bool) -> None:
     if version is None:
         raise InitError(f"the shipped toolkit at {source} has no version in plugin.cfg; reinstall godot-bridge")
     target = plan.project / ADDON_REL
-    addon = addon_install.plan(source, target, version, force=force)
+    launch = {"command": plan.launch.command, "args": plan.launch.args, "how": plan.launch.how}
+    addon = addon_install.plan(source, target, version, force=force, launch=launch)
     plan.addon = addon
     if addon.blocked is not None:
         advice = (f"; run again with --force to replace it with toolkit {version} (changes made to its files are "
@@ -87,95 +101,126 @@ def _plan_addon(plan: Plan, force: bool) -> None:
         removed = f", remove {len(addon.removes)} it no longer ships" if addon.removes else ""
         plan.lines.append(f"{how} in {ADDON_REL}/ ({shipped} files changed{removed})")
     elif addon.writes:
-        plan.lines.append(f"record the installed toolkit's files in {ADDON_REL}/{addon_install.RECORD}")
+        plan.lines.append(f"record the installed toolkit's files and launch in {ADDON_REL}/{addon_install.RECORD}")
     if addon.foreign:
         plan.lines.append(f"keep {len(addon.foreign)} file(s) in {ADDON_REL}/ that the toolkit does not ship: "
                           + ", ".join(addon.foreign[:5]) + (" ..." if len(addon.foreign) > 5 else ""))
 
 
-def _plan_project_godot(plan: Plan) -> None:
-    path = plan.project / "project.godot"
-    raw = path.read_bytes()
+def read_project_godot(path: Path) -> str:
+    """project.godot's text; InitError when it is not UTF-8."""
     try:
-        text = raw.decode("utf-8")
+        return path.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         raise InitError(f"{path} is not UTF-8 text; Godot writes it as UTF-8") from None
+
+
+def plugin_line_change(path: Path, enable: bool) -> file_batch.Change | None:
+    """project.godot with our plugin enabled (or disabled); None when it already is. InitError when it cannot be."""
+    edit = project_godot.enable_plugin if enable else project_godot.disable_plugin
     try:
-        updated = project_godot.enable_plugin(text, PLUGIN_RES_PATH)
+        updated = edit(read_project_godot(path), PLUGIN_RES_PATH)
     except project_godot.ProjectFileError as exc:
         raise InitError(f"{path}: {exc}") from None
-    if updated is not None:
-        plan.changes.append(file_batch.Change(path, updated.encode("utf-8")))
+    return None if updated is None else file_batch.Change(path, updated.encode("utf-8"))
+
+
+def _plan_project_godot(plan: Plan) -> None:
+    change = plugin_line_change(plan.project / "project.godot", enable=True)
+    if change is not None:
+        plan.changes.append(change)
         plan.lines.append(f"enable the plugin in project.godot ([editor_plugins] enabled += {PLUGIN_RES_PATH})")
 
 
-def _read_json(path: Path) -> dict[str, object]:
-    """The client config file's document; {} when absent or blank. InitError when it cannot be merged."""
-    if not path.is_file():
-        return {}
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text) if text.strip() else {}
-    except UnicodeDecodeError:
-        raise InitError(f"{path} is not UTF-8 text; fix or remove it") from None
-    except json.JSONDecodeError as exc:
-        raise InitError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); fix it "
-                        "first (the other servers in it are kept once it parses)") from None
-    if not isinstance(data, dict):
-        raise InitError(f"{path} is not a JSON object; fix it first")
-    return data
+def client_path(client: ClientSpec, where: Location, user: bool, env: Mapping[str, str]) -> Path:
+    if user:
+        path = user_path(client, doctor.home_folder(env))
+        if path is None:
+            raise InitUsageError(f"--user: {client.label} has no per-user file we write; drop --user for its "
+                                 f"project file {client.file}")
+        return path
+    return where.root / client.file
 
 
-def _plan_client(plan: Plan, rel: str, env_overrides: dict[str, str | None]) -> None:
-    servers_key = dict(client_config.LOCATIONS)[rel]
-    path = plan.project / rel
-    existing = _read_json(path)
-    problem = client_entry.validate(existing, servers_key)
+def _shown(path: Path, where: Location, env: Mapping[str, str]) -> str:
+    for base, prefix in ((where.root, ""), (doctor.home_folder(env), "~/")):
+        if path.is_relative_to(base):
+            return prefix + path.relative_to(base).as_posix()
+    return str(path)
+
+
+def _plan_client(plan: Plan, client: ClientSpec, path: Path, env_overrides: dict[str, str | None],
+                 env: Mapping[str, str]) -> None:
+    file = ClientFile.read(client, path)
+    existing = file.data()
+    problem = client_entry.validate(existing, client.servers)
     if problem:
         raise InitError(f"{path}: {problem}; fix it by hand first")
-    merged = client_entry.merge(existing, client_entry.os_name(), env_overrides, servers_key)
-    entry = merged[servers_key][client_entry.definition().server_key]
-    plan.entry_command = str(entry["command"])
-    if merged != existing:
-        data = (json.dumps(merged, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-        plan.changes.append(file_batch.Change(path, data))
-        plan.client_changed = True
-        others = len(merged[servers_key]) - 1
-        kept = f", keeping {others} other server(s)" if others else ""
-        verb = "update" if path.exists() else "write"
-        plan.lines.append(f"{verb} {rel}: {servers_key}.{client_entry.definition().server_key} runs "
-                          f"{' '.join([entry['command'], *entry['args']])}{kept}")
+    merged = client_entry.merge(existing, client_entry.os_name(), env_overrides, client.servers,
+                                launch=plan.launch.as_entry(), extra=client.entry)
+    key = client_entry.definition().server_key
+    entry = merged[client.servers][key]
+    shown = _shown(path, plan.where, env)
+    if entry == (existing.get(client.servers) or {}).get(key):
+        plan.lines.append(f"{shown}: the {client.label} entry is already in place")
+        return
+    plan.changes.append(file_batch.Change(path, file.with_entry(entry).encode("utf-8")))
+    plan.client_changed = True
+    others = len(merged[client.servers]) - 1
+    kept = f", keeping {others} other server(s)" if others else ""
+    verb = "update" if file.text is not None else "write"
+    plan.lines.append(f"{verb} {shown} for {client.label}: {client.servers}.{key} runs "
+                      f"{shlex.join([entry['command'], *entry['args']])}{kept}")
+    if client.note:
+        plan.notes.append(f"{client.label}: {client.note}")
 
 
-def build_plan(project: Path, clients: Sequence[str], env_overrides: dict[str, str | None], force: bool) -> Plan:
-    plan = Plan(project, addon_install.AddonPlan("missing", "", None))
+def build_plan(where: Location, names: Sequence[str], env_overrides: dict[str, str | None], force: bool, *,
+               launch: Launch, user: bool = False, env: Mapping[str, str] | None = None) -> Plan:
+    env = dict(os.environ if env is None else env)
+    plan = Plan(where, launch, addon_install.AddonPlan("missing", "", None))
     _plan_addon(plan, force)
-    for rel in dict.fromkeys(CLIENT_FILES[name] for name in clients):  # each file once, in order
-        _plan_client(plan, rel, env_overrides)
+    overrides = dict(env_overrides)
+    if where.below_root and not user and "GODOT_MCP_PROJECT_PATH" not in overrides:
+        # The client starts the bridge in the repository root: the entry names the project below it.
+        overrides["GODOT_MCP_PROJECT_PATH"] = str(where.project)
+    for name in dict.fromkeys(names):
+        client = clients()[name]
+        try:
+            _plan_client(plan, client, client_path(client, where, user, env), overrides, env)
+        except ClientFileError as exc:
+            raise InitError(str(exc)) from None
     # project.godot last: the plugin is enabled only once its files are in place.
     _plan_project_godot(plan)
+    for change in plan.changes:
+        problem = file_batch.refusal(change)
+        if problem is not None:
+            raise InitError(f"{problem}. Nothing was changed")
     return plan
 
 
 # -- what is left ----------------------------------------------------------------------------------
 
 
-def next_steps(plan: Plan, checks: Sequence[doctor.Check]) -> list[str]:
+def _again(plan: Plan, project_arg: str | None, extra: str = "") -> str:
+    project = f" --project {shlex.quote(project_arg)}" if project_arg else ""
+    return f"godot-bridge init{project}{extra}"
+
+
+def next_steps(plan: Plan, checks: Sequence[doctor.Check], project_arg: str | None = None) -> list[str]:
     steps: list[str] = []
-    failing = {c.id for c in checks if c.status == "fail"}
-    if failing & NEEDS_EDITOR:
+    if any(c.status == "wait" for c in checks):
         steps.append(f"Open the project in Godot 4.2+ (the plugin is enabled), or without a display: "
-                     f"godot --headless --editor --path {plan.project}")
-        steps.append("Or let the bridge start the editor when a tool needs it: "
-                     "godot-bridge init --env GODOT_MCP_AUTOLAUNCH=headless --env GODOT_BIN=/path/to/godot")
-    other = [c for c in checks if c.status == "fail" and c.id not in NEEDS_EDITOR]
+                     f"godot --headless --editor --path {shlex.quote(str(plan.project))}")
+        steps.append("Or let the bridge start the editor when a tool needs it: " + _again(
+            plan, project_arg, " --env GODOT_MCP_AUTOLAUNCH=headless --env GODOT_BIN=/path/to/godot"))
+    other = [c for c in checks if c.status == "fail"]
     if other:
         steps.append("Fix what doctor marks ✗ above: " + ", ".join(c.title for c in other))
-    if plan.entry_command and shutil.which(plan.entry_command) is None:
-        steps.append(f"The MCP entry runs {plan.entry_command!r}, which is not on PATH here: install uv "
-                     "(it provides uvx), or edit the entry to run the installed godot-bridge command")
     if plan.client_changed:
-        steps.append("Restart your MCP client so it reads the new configuration")
+        steps.append("Restart your MCP client (or reload its MCP servers) so it reads the new configuration; its "
+                     "MCP list (/mcp in Claude Code, Codex and Gemini CLI) then shows godot-mcp-toolkit")
+    steps += plan.notes
     return steps or ["Nothing: the set-up is complete"]
 
 
@@ -183,21 +228,24 @@ def next_steps(plan: Plan, checks: Sequence[doctor.Check]) -> list[str]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="godot-bridge init",
-        description="Set a Godot project up for the bridge: copy the toolkit plugin into it, enable the plugin "
-        "in project.godot, write the MCP client configuration, then run doctor.",
-    )
-    parser.add_argument("--project", metavar="DIR",
-                        help="the Godot project folder (default: $GODOT_MCP_PROJECT_PATH, else the working dir)")
-    parser.add_argument("--client", metavar="NAME", action="extend", nargs="+", choices=sorted(CLIENT_FILES),
-                        help="claude, cursor, codex (.mcp.json) or vscode (.vscode/mcp.json); default claude")
-    parser.add_argument("--env", metavar="NAME=VALUE", action="append", default=[],
-                        help="set an env var in the entry (NAME= removes it), e.g. GODOT_MCP_AUTOLAUNCH=headless")
-    parser.add_argument("--dry-run", action="store_true", help="print what would change and write nothing")
-    parser.add_argument("--force", action="store_true",
-                        help="replace a toolkit copy that is newer or locally modified")
+    parser = usage.argparser(usage.INIT)
+    parser.add_argument("--project", metavar="DIR")
+    parser.add_argument("--client", metavar="NAME", action="extend", nargs="+",
+                        choices=[*sorted(clients()), "all"])
+    parser.add_argument("--user", action="store_true")
+    parser.add_argument("--launch", metavar="HOW")
+    parser.add_argument("--env", metavar="NAME=VALUE", action="append", default=[])
+    parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--force", action="store_true")
     return parser
+
+
+def client_names(given: Sequence[str] | None, user: bool) -> list[str]:
+    if not given:
+        return list(DEFAULT_CLIENTS)
+    if "all" in given:
+        return [name for name, c in clients().items() if c.user_file or not user]
+    return list(dict.fromkeys(given))
 
 
 def _env_overrides(pairs: Sequence[str]) -> dict[str, str | None]:
@@ -206,19 +254,24 @@ def _env_overrides(pairs: Sequence[str]) -> dict[str, str | None]:
         name, eq, value = pair.partition("=")
         name = name.strip()
         if not eq or not name:
-            raise InitError(f"--env {pair!r}: expected NAME=VALUE")
+            raise InitUsageError(f"--env {pair!r}: expected NAME=VALUE")
         if name in ENV_CHECKS and value:
             try:
                 check_env_value(name, value)
             except ConfigError as exc:
-                raise InitError(f"--env: {exc}") from None
+                raise InitUsageError(f"--env: {exc}") from None
         elif name.startswith("GODOT_MCP_") and name not in ENV_CHECKS:
-            raise InitError(f"--env: {name} is not a variable the bridge reads (known: {', '.join(sorted(ENV_CHECKS))})")
+            raise InitUsageError(f"--env: {name} is not a variable the bridge reads (known: "
+                                 f"{', '.join(sorted(ENV_CHECKS))})")
         out[name] = value or None
     return out
 
 
 def _print_plan(plan: Plan, dry_run: bool) -> None:
+    if plan.where.below_root:
+        print(f"Project {plan.project}, below {plan.where.root}: the client files go in {plan.where.root}, "
+              "and their entry names the project.")
+    print(f"The entry runs {plan.launch.text()}: {plan.launch.why}.")
     if not plan.changes:
         print(f"Nothing to change in {plan.project}: toolkit {plan.addon.shipped_version} is in place, the plugin is "
               "enabled and the MCP configuration has the entry.")
@@ -230,20 +283,26 @@ def _print_plan(plan: Plan, dry_run: bool) -> None:
         print(f"  - {line}")
 
 
-def _doctor(project: Path, env: Mapping[str, str]) -> list[doctor.Check]:
-    ctx = doctor.build_context(str(project), dict(env), doctor.DEFAULT_PROBE_TIMEOUT)
-    checks = asyncio.run(doctor.run(ctx))
+def _doctor(plan: Plan, project_arg: str | None, env: Mapping[str, str]) -> list[doctor.Check]:
+    arg = project_arg if project_arg is not None else str(plan.where.search.folder)
+    ctx = doctor.build_context(arg, dict(env), doctor.DEFAULT_PROBE_TIMEOUT)
+    ctx.project_arg = project_arg
+    checks = doctor.waiting_for_editor(asyncio.run(doctor.run(ctx)), WAITING)
     print()
     sys.stdout.write(doctor.render_text(ctx, checks))
     return checks
 
 
 def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
-    args = _parser().parse_args(list(argv))  # exits 2 with the usage on a bad argument
+    args = _parser().parse_args(list(argv))  # a bad argument: one line, exit 2
     env = dict(os.environ if env is None else env)
     try:
-        project = _project(args.project, env)
-        plan = build_plan(project, args.client or DEFAULT_CLIENTS, _env_overrides(args.env), args.force)
+        where = _locate(args.project, env)
+        launch = choose(args.launch, client_entry.os_name(), env)
+        plan = build_plan(where, client_names(args.client, args.user), _env_overrides(args.env), args.force,
+                          launch=launch, user=args.user, env=env)
+    except InitUsageError as exc:
+        return usage.usage_error(usage.INIT, str(exc))
     except (InitError, ToolkitMissing, client_entry.EntryError) as exc:
         sys.stderr.write(f"godot-bridge init: error: {exc}\n")
         return 1
@@ -262,8 +321,8 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
         return 1
     if plan.changes:
         print(f"Done: {len(plan.changes)} file(s) written.")
-    checks = _doctor(project, env)
+    checks = _doctor(plan, args.project, env)
     print("\nLeft to do:")
-    for step in next_steps(plan, checks):
+    for step in next_steps(plan, checks, args.project):
         print(f"  - {step}")
-    return 1 if any(c.status == "fail" and c.id not in NEEDS_EDITOR for c in checks) else 0
+    return 1 if any(c.status == "fail" for c in checks) else 0

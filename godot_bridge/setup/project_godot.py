@@ -196,3 +196,69 @@ def enabled_plugins(text: str) -> list[str]:
     if opened is None:
         return []
     return [path for path, _ in _strings(text[entry.value_start + opened.end():entry.value_end - 1])]
+
+
+def _removals(text: str, plugin: str) -> list[str]:
+    """Ways to take ``plugin`` out of the enabled list, most likely first: the list item alone; when it
+    is the only item, the key line, or that line with the blank lines and section header around it."""
+    _, entries = scan(text)
+    enabled = [e for e in entries if e.section == PLUGINS_SECTION and e.key == ENABLED_KEY]
+    if not enabled:
+        return []
+    entry = enabled[-1]
+    value = text[entry.value_start:entry.value_end]
+    opened = _LIST.match(value)
+    if opened is None or not value.endswith(")"):
+        return []
+    inner_start = entry.value_start + opened.end()
+    inner = text[inner_start:entry.value_end - 1]
+    items = _strings(inner)
+    index = next((i for i, (path, _) in enumerate(items) if path == plugin), None)
+    if index is None:
+        return []
+    ends = [inner_start + end for _, end in items]
+    if len(items) > 1:
+        if index > 0:
+            return [text[:ends[index - 1]] + text[ends[index]:]]
+        return [text[:inner_start] + text[inner_start + inner.index('"', ends[0] - inner_start):]]
+    key_start = text.rfind("\n", 0, entry.value_start) + 1
+    # Where a removal may start: the key's line, up to three lines above it (a header init added
+    # with its blank lines), or right after the text before them; and end: the key's line end, or
+    # one blank line after it.
+    starts = [key_start]
+    for _ in range(3):
+        if starts[-1] == 0:
+            break
+        starts.append(text.rfind("\n", 0, starts[-1] - 1) + 1)
+    starts.append(len(text[:starts[-1]].rstrip("\r\n")))
+    stops = [entry.line_end]
+    newline = "\r\n" if text.startswith("\r\n", entry.line_end) else "\n"
+    if text.startswith(newline, entry.line_end):
+        stops.append(entry.line_end + len(newline))
+    out = [text[:a] + text[b:] for a in starts for b in stops]
+    out.append(text[:inner_start] + text[entry.value_end - 1:])  # the list emptied, key kept
+    return out
+
+
+def disable_plugin(text: str, plugin: str) -> str | None:
+    """``text`` without ``plugin`` in ``[editor_plugins] enabled``; None when it is not there.
+
+    Of the ways to take it out, the one that ``enable_plugin`` turns back into ``text`` wins, so
+    undoing ``godot-bridge init`` restores the file byte for byte (a key or section that init
+    added goes again); otherwise the path alone leaves the list."""
+    options = _removals(text, plugin)
+    if not options:
+        return None
+    inverse = []
+    for option in options:
+        try:
+            if enable_plugin(option, plugin) == text:
+                inverse.append(option)
+        except ProjectFileError:
+            continue
+    if not inverse:
+        return options[0]
+    # Several may enable back to this text (init adds a section with blank lines, or one newline to a
+    # file without a final one): the least text wins, keeping a final newline the file has.
+    ends = [o for o in inverse if o.endswith("\n") == text.endswith("\n")] or inverse
+    return min(ends, key=len)

@@ -122,8 +122,7 @@ class ToolDispatch:
         if tool is None:
             tool = self._version_blocked(name)
             if tool is None:
-                reason = self.surface.hidden_reason(name)
-                raise UnknownTool(f"Unknown tool: {name}" + (f" ({reason})" if reason else ""))
+                raise UnknownTool(self.surface.unknown_tool_message(name))
         if not self.limiter.admit():
             return results.failure(ToolError("RATE_LIMITED", f"rate limit of {self.limiter.limit} calls per 60 s reached"))
         try:

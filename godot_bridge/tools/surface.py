@@ -9,6 +9,8 @@ unloads groups in the calling client's own ``ToolList``.
 
 from __future__ import annotations
 
+import difflib
+
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -183,6 +185,18 @@ class Surface:
     def find(self, name: str) -> ToolDef | None:
         """A catalogue or extension tool by name, whatever hides it."""
         return self.catalogue.tools.get(name) or next((t for t in self._extensions if t.name == name), None)
+
+    def unknown_tool_message(self, name: str) -> str:
+        """What the model reads for a tool it cannot call: why, and how to find the one it wants."""
+        reason = self.hidden_reason(name)
+        if reason:
+            return f"Unknown tool: {name} ({reason})"
+        known = sorted(self.catalogue.tools)
+        guess = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        close = f" Did you mean {guess[0]}?" if guess else ""
+        return (f"Unknown tool: {name}.{close} Tools beyond the always-on list load in groups: call discover_tools "
+                "with no arguments to list the groups, or with {\"request\": \"<topic>\"} (e.g. \"tilemap\") to "
+                "load the matching ones.")
 
     def hidden_reason(self, name: str) -> str | None:
         """Why a known tool is not callable now (for a precise unknown-tool message), else None."""

@@ -155,11 +155,22 @@ def _unknown_keys(value: dict[str, Any], schema: dict[str, Any], path: str, clos
     return []
 
 
-def _unknown_message(key: str, props: dict[str, Any], path: str) -> str:
-    close = difflib.get_close_matches(key, list(props), n=1, cutoff=0.6)
-    guess = f"; did you mean {close[0]!r}?" if close else ""
+def closest(key: str, names: list[str], prefer: list[str] | None = None) -> str | None:
+    """The name ``key`` most likely meant: a close spelling, else one that contains it or that it
+    contains (``path`` -> ``file_path``), the names in ``prefer`` (the missing required ones) first."""
+    ordered = [*(prefer or []), *(n for n in names if n not in (prefer or []))]
+    close = difflib.get_close_matches(key, ordered, n=1, cutoff=0.6)
+    if close:
+        return close[0]
+    lowered = key.lower()
+    return next((n for n in ordered if lowered in n.lower() or n.lower() in lowered), None)
+
+
+def _unknown_message(key: str, props: dict[str, Any], path: str, missing: list[str] | None = None) -> str:
+    guess = closest(key, list(props), missing)
+    hint = f"; did you mean {guess!r}?" if guess else ""
     what = "a key of this object" if path else "a parameter of this tool"
-    return f"is not {what}{guess} (accepted: {', '.join(props)})"
+    return f"is not {what}{hint} (accepted: {', '.join(props)})"
 
 
 def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str, closed: bool) -> dict[str, Any]:
@@ -169,12 +180,13 @@ def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str, clos
     required = [r for r in required if isinstance(r, str)] if isinstance(required, list) else []
     prefix = f"{path}." if path else ""
     missing = [r for r in required if r not in value]
+    unknown = _unknown_keys(value, schema, path, closed)
+    if unknown:
+        # An unknown key first: it is usually the missing one misnamed ({"path": ..} for file_path).
+        raise _Invalid(prefix + unknown[0], _unknown_message(unknown[0], props, path, missing))
     if missing:
         raise _Invalid(prefix + missing[0], "is required" + (f" (also missing: {', '.join(missing[1:])})"
                                                               if len(missing) > 1 else ""))
-    unknown = _unknown_keys(value, schema, path, closed)
-    if unknown:
-        raise _Invalid(prefix + unknown[0], _unknown_message(unknown[0], props, path))
     out = dict(value)
     for key, sub in props.items():
         if key in value and isinstance(sub, dict):

@@ -40,6 +40,6 @@ async def test_the_list_covers_every_always_on_tool_and_every_group() -> None:
 
 
 async def test_the_readme_states_the_count() -> None:
-    """The README's testing section says how many calls pass end to end; keep it true."""
+    """docs/dev/testing.md says how many calls pass end to end; keep it true."""
     total = len(CALLS) + len(HTTP_CALLS)
-    assert f"{total} of {total} calls" in (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"{total} of {total} calls" in (REPO / "docs" / "dev" / "testing.md").read_text(encoding="utf-8")

@@ -6,6 +6,7 @@ const Assert := preload("assert.gd")
 const McpJson := preload("res://addons/godot_mcp_toolkit/ui/mcp_json.gd")
 const McpJsonSync := preload("res://addons/godot_mcp_toolkit/ui/mcp_json_sync.gd")
 const JsonText := preload("res://addons/godot_mcp_toolkit/ui/json_text.gd")
+const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
 const FIXTURE := "res://tests/fixtures/toolkit/mcp_json_merge.json"
 
 var _scratch := ""
@@ -34,7 +35,7 @@ func test_merge_does_not_mutate_its_input() -> void:
 ## The same cases read the way the dock reads the file: whole numbers stay ints and decimals stay
 ## floats, checked by type (Assert.eq alone counts 0 and 0.0 as equal).
 func test_merge_cases_keep_number_kinds() -> void:
-	var parsed := JsonText.parse(FileAccess.get_file_as_string(FIXTURE))
+	var parsed := JsonText.parse(_fixture_text())
 	Assert.eq(parsed["error"], "", "fixture parses")
 	for case: Dictionary in parsed["data"]["cases"]:
 		if case.has("expected"):
@@ -99,6 +100,32 @@ func test_sync_missing_file_is_created() -> void:
 	Assert.eq(state.config["mcpServers"]["godot-mcp-toolkit"]["command"], "cmd", "Windows launch")
 
 
+func test_sync_writes_each_client_where_it_reads() -> void:
+	var dir := _scratch_path().get_base_dir()
+	var vscode := dir.path_join("vscode_mcp.json")
+	Assert.eq(McpJsonSync.write(vscode, "Linux", {}, "vscode"), "", "VS Code written")
+	var entry: Dictionary = JSON.parse_string(FileAccess.get_file_as_string(vscode))["servers"][McpJson.server_key()]
+	Assert.eq(entry["type"], "stdio", "VS Code needs the transport")
+	var codex := dir.path_join("config.toml")
+	_write(codex, "model = \"o4\"\n")
+	Assert.eq(McpJsonSync.write(codex, "Linux", {}, "codex"), "", "Codex written")
+	var toml := FileAccess.get_file_as_string(codex)
+	Assert.is_true(toml.begins_with("model = \"o4\"\n\n[mcp_servers.godot-mcp-toolkit]\n"), "appended, the rest kept")
+	Assert.contains(toml, "godot-bridge@" + VersionUtils.plugin_version(), "uvx pinned to this plugin's version")
+	Assert.contains(McpJsonSync.write(codex, "Linux", {}, "codex"), "already has", "a second write is left to init")
+	Assert.eq(McpJson.clients().keys(), ["claude", "cursor", "vscode", "codex", "gemini"], "the list init offers")
+
+
+func test_recorded_launch_is_what_the_dock_writes() -> void:
+	var record := _scratch_path().get_base_dir().path_join("record.json")
+	Assert.eq(McpJsonSync.recorded_launch(record), {}, "no record: a plugin copied by hand")
+	Assert.contains(McpJsonSync.launch_note(record), "godot-bridge init", "and the dock says how to point it elsewhere")
+	_write(record, JSON.stringify({"launch": {"command": "/opt/bin/godot-bridge", "args": [], "how": "installed"}}))
+	Assert.eq(McpJsonSync.recorded_launch(record), {"command": "/opt/bin/godot-bridge", "args": []}, "init's choice")
+	var merged := McpJson.merge({}, "Linux", {}, "mcpServers", McpJsonSync.recorded_launch(record))
+	Assert.eq(merged["mcpServers"][McpJson.server_key()]["command"], "/opt/bin/godot-bridge", "used as the command")
+
+
 func cleanup() -> void:
 	if _scratch.is_empty():
 		return
@@ -123,8 +150,13 @@ func _kinds(value: Variant) -> Variant:
 	return value
 
 
+## {version} in the fixture is this plugin's version: the uvx form is pinned to it.
 func _fixture() -> Dictionary:
-	return JSON.parse_string(FileAccess.get_file_as_string(FIXTURE))
+	return JSON.parse_string(_fixture_text())
+
+
+func _fixture_text() -> String:
+	return FileAccess.get_file_as_string(FIXTURE).replace("{version}", VersionUtils.plugin_version())
 
 
 func _scratch_path() -> String:

@@ -67,12 +67,16 @@ def write_mcp_json(project: Path, content: Any) -> Path:
     return path
 
 
-def entry(env: dict[str, str] | None = None, key: str = "godot-mcp-toolkit") -> dict[str, Any]:
-    return {"mcpServers": {key: {"command": "uvx", "args": ["godot-bridge"], "env": env or {}}}}
+def entry(env: dict[str, str] | None = None, key: str = "godot-mcp-toolkit", command: str = sys.executable,
+          args: tuple[str, ...] = ("-m", "godot_bridge")) -> dict[str, Any]:
+    """An entry that starts this bridge (the installed package, through this interpreter)."""
+    return {"mcpServers": {key: {"command": command, "args": list(args), "env": env or {}}}}
 
 
 async def diagnose(project: Path, data_home: Path, **env: str) -> dict[str, list[Check]]:
-    ctx = doctor.build_context(str(project), {"XDG_DATA_HOME": str(data_home), **env}, FAST_PROBE)
+    # HOME: the per-user client files are read from there, so not the developer's own.
+    ctx = doctor.build_context(str(project), {"XDG_DATA_HOME": str(data_home), "HOME": str(data_home), **env},
+                               FAST_PROBE)
     checks = await doctor.run(ctx)
     by_id: dict[str, list[Check]] = {}
     for check in checks:
@@ -104,9 +108,10 @@ async def test_all_checks_pass_with_a_running_editor_and_game(
     assert set(statuses.values()) == {"ok"}, [c for c in found["_all"] if c.status != "ok"]
     assert list(statuses) == [
         "python", "packages", "project", "registry", "registry_entry", "registry_stale", "token",
-        "editor_port", "editor_auth", "toolkit_version", "game_port", "lsp", "mcp_json", "limits",
+        "editor_port", "editor_auth", "toolkit_version", "game_port", "lsp", "mcp_json", "entry_start", "limits",
         "autolaunch",
     ]
+    assert "godot-bridge 0.1.0 answered initialize" in one(found, "entry_start").detail
     assert f"port {sim.port}" in one(found, "registry_entry").detail
     assert str(sim.token_path) in one(found, "token").detail
     assert "Godot 4.4.1" in one(found, "editor_auth").detail
@@ -469,3 +474,62 @@ async def test_vscode_mcp_json_is_read_under_servers(godot_project: Path, data_h
     check = one(found, "mcp_json")
     assert check.status == "ok" and check.title == ".vscode/mcp.json"
     assert "9 calls per 60 s (.vscode/mcp.json)" in one(found, "limits").detail
+
+
+# -- the entry starts, as the client would start it --------------------------------------------------
+
+
+def fake_command(folder: Path, name: str, body: str) -> Path:
+    """An executable script ``name`` in ``folder`` running ``body`` (Python)."""
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_text(f"#!{sys.executable}\n{body}\n", encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+async def test_entry_with_uvx_missing_fails_with_the_fix(godot_project: Path, data_home: Path, tmp_path: Path) -> None:
+    write_mcp_json(godot_project, entry(command="uvx", args=("--compile-bytecode", "godot-bridge@0.1.0")))
+    check = one(await diagnose(godot_project, data_home, PATH=str(tmp_path / "empty")), "entry_start")
+    assert check.status == "fail" and "uvx is not found" in check.detail
+    assert check.fix and "--launch installed" in check.fix and "uv" in check.fix
+    assert f"--project {shlex.quote(str(godot_project))}" in check.fix, "the suggested command keeps the --project"
+
+
+async def test_entry_whose_uvx_fails_says_what_it_said(godot_project: Path, data_home: Path, tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    fake_command(bin_dir, "uvx", "import sys; sys.stderr.write('error: godot-bridge was not found in the package "
+                 "registry\\n'); sys.exit(1)")
+    write_mcp_json(godot_project, entry(command="uvx", args=("godot-bridge@0.1.0",)))
+    check = one(await diagnose(godot_project, data_home, PATH=str(bin_dir)), "entry_start")
+    assert check.status == "fail" and "exited with status 1 before answering" in check.detail
+    assert "not found in the package registry" in check.detail and check.fix and "--launch installed" in check.fix
+
+
+async def test_entry_answering_as_another_server_or_version(godot_project: Path, data_home: Path,
+                                                            tmp_path: Path) -> None:
+    answer = ("import sys, json; sys.stdin.readline(); print(json.dumps({'jsonrpc': '2.0', 'id': 1, 'result': "
+              "{'serverInfo': {'name': NAME, 'version': '0.0.9'}}}), flush=True); sys.stdin.read()")
+    other = fake_command(tmp_path / "bin", "other", answer.replace("NAME", "'other-server'"))
+    write_mcp_json(godot_project, entry(command=str(other), args=()))
+    check = one(await diagnose(godot_project, data_home), "entry_start")
+    assert check.status == "fail" and "other-server answered, not godot-bridge" in check.detail
+    old = fake_command(tmp_path / "bin", "old", answer.replace("NAME", "'godot-bridge'"))
+    write_mcp_json(godot_project, entry(command=str(old), args=()))
+    check = one(await diagnose(godot_project, data_home), "entry_start")
+    assert check.status == "fail" and "starts godot-bridge 0.0.9, but the project's plugin is 0.1.0" in check.detail
+
+
+async def test_entry_that_never_answers_is_stopped(godot_project: Path, data_home: Path, tmp_path: Path) -> None:
+    mute = fake_command(tmp_path / "bin", "mute", "import sys, os; open(sys.argv[1], 'w').write(str(os.getpid())); "
+                        "sys.stdin.read()")
+    pid_file = tmp_path / "pid"
+    write_mcp_json(godot_project, entry(command=str(mute), args=(str(pid_file),)))
+    ctx = doctor.build_context(str(godot_project), {"XDG_DATA_HOME": str(data_home), "HOME": str(data_home)},
+                               FAST_PROBE)
+    ctx.start_timeout = 0.5
+    check = next(c for c in await doctor.check_entry_start(ctx))
+    assert check.status == "fail" and "did not answer initialize within 0.5 s" in check.detail
+    pid = int(pid_file.read_text(encoding="utf-8"))
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # closing its stdin ended it: nothing is left running

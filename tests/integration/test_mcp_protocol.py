@@ -201,3 +201,10 @@ async def test_stdout_carries_protocol_messages_only(bridge: BridgeProcess):
     for line in bridge.raw_lines:
         assert json.loads(line)["jsonrpc"] == "2.0"
     assert b"tool=scene_get_tree" in bridge.stderr  # the call log went to stderr
+
+
+@pytest.mark.parametrize("modern", [False, True])
+async def test_a_bad_cursor_names_params_cursor_once(bridge: BridgeProcess, modern: bool):
+    resp = await bridge.request("tools/list", {"cursor": 5}, modern=modern)
+    message = resp["error"]["message"]
+    assert resp["error"]["code"] == -32602 and "params.cursor" in message and "params.params" not in message

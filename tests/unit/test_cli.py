@@ -12,10 +12,10 @@ from godot_bridge.cli import UsageError, parse_args
 from godot_bridge.tools.catalogue import load_catalogue
 
 GOLDEN_TOOLS_COUNT = """\
-Total tools:  128
+Total tools:  130
   Eager:      34
+  Meta:       2 (discover_tools, extensions_refresh: always in tools/list)
   On-demand:  94
-Meta:         2 (also eager — always in tools/list)
 Groups:       33
 Operations (built-in): 176
 Startup surface (eager + meta): 36
@@ -53,10 +53,12 @@ def test_help():
      (["--runtime-port", "0"], "invalid port"), (["--editor-port"], "needs a value"),
      (["--lsp-port", "-5"], "invalid port")],
 )
-def test_bad_invocations_exit_1_with_first_error_and_usage(argv: list[str], fragment: str):
+def test_bad_invocations_exit_2_with_one_line_and_a_pointer(argv: list[str], fragment: str):
     out = run(*argv)
-    assert out.returncode == 1
-    assert fragment in out.stderr and "usage: godot-bridge" in out.stderr
+    assert out.returncode == 2
+    first, second = out.stderr.splitlines()
+    assert fragment in first and first.startswith("godot-bridge: error: ")
+    assert second == "Run 'godot-bridge --help' for the options."
     assert out.stdout == ""
 
 

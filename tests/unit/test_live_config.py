@@ -94,3 +94,18 @@ def test_flags_still_win_over_the_file(tmp_path: Path):
         config_text({"GODOT_MCP_EDITOR_PORT": "7002", "GODOT_MCP_RUNTIME_PORT": "7003"}), encoding="utf-8")
     assert live.reload() is True
     assert (applied.seen[-1].editor_port, applied.seen[-1].runtime_port) == (7001, 7003)
+
+
+def test_the_file_followed_for_a_project_below_the_root(tmp_path: Path) -> None:
+    from godot_bridge.live_config import config_file
+
+    repo = tmp_path / "repo"
+    (repo / "game").mkdir(parents=True)
+    (repo / "game" / "project.godot").write_text("config_version=5\n", encoding="utf-8")
+    (repo / ".mcp.json").write_text("{}", encoding="utf-8")
+    found_below = Settings.from_env({}, project=str(repo))
+    assert found_below.project_path == repo / "game" and config_file(found_below, cwd=tmp_path) == repo / ".mcp.json"
+    named = Settings.from_env({"GODOT_MCP_PROJECT_PATH": str(repo / "game")})  # the entry names it; started in repo
+    assert config_file(named, cwd=repo) == repo / ".mcp.json"
+    (repo / "game" / ".mcp.json").write_text("{}", encoding="utf-8")
+    assert config_file(named, cwd=repo) == repo / "game" / ".mcp.json", "the project's own comes first"

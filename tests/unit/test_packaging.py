@@ -34,4 +34,4 @@ def test_installed_wheel_ships_the_catalogue(tmp_path: Path):
     if script.exists():
         counted = subprocess.run([str(script), "--tools-count"], cwd=tmp_path, capture_output=True, text=True,
                                  timeout=60)
-        assert counted.returncode == 0 and "Total tools:  128" in counted.stdout
+        assert counted.returncode == 0 and "Total tools:  130" in counted.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -12,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.setup import addon_install, client_entry, file_batch, init
+from godot_bridge.setup import addon_install, client_entry, file_batch, init, launch
 from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
 
 REPO = Path(__file__).resolve().parents[2]
 PROJECT_GODOT = 'config_version=5\n\n[application]\n\nconfig/name="Demo"\n'
 OUR_KEY = client_entry.definition().server_key
+LAUNCH = launch.choose(None, client_entry.os_name()).as_entry()
 
 
 @pytest.fixture
@@ -81,11 +83,18 @@ def test_fresh_project(project: Path, env: dict[str, str], capsys: pytest.Captur
     text = (project / "project.godot").read_text(encoding="utf-8")
     assert text == PROJECT_GODOT + f'\n[editor_plugins]\n\nenabled=PackedStringArray("{PLUGIN_RES_PATH}")\n'
     config = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))
-    assert config == client_entry.merge({}, client_entry.os_name())
-    assert config["mcpServers"][OUR_KEY]["args"][-1] == "godot-bridge"
-    # It ends with doctor, and says what is left: the editor.
+    # The entry runs the bridge that ran init (installed from this checkout: its own script).
+    assert config == client_entry.merge({}, client_entry.os_name(), launch=LAUNCH)
+    assert Path(config["mcpServers"][OUR_KEY]["command"]).name == "godot-bridge"
+    assert record["launch"] == {**LAUNCH, "how": "installed"}, "the dock reads what init chose"
+    # It ends with doctor, which started the entry, and says what is left: the editor, not failures.
     assert "godot-bridge doctor" in out and "✓ Project" in out and "✓ .mcp.json" in out
+    assert "✓ .mcp.json starts" in out and "godot-bridge 0.1.0 answered initialize" in out
+    assert "✗" not in out and "failed" not in out and "… Editor port" in out
+    assert "set-up done; waiting for the editor" in out
     assert "Left to do:" in out and f"godot --headless --editor --path {project}" in out
+    assert f"godot-bridge init --project {shlex.quote(str(project))} --env GODOT_MCP_AUTOLAUNCH=headless" in out, \
+        "a suggested command keeps the --project given"
 
 
 def test_second_run_changes_nothing_and_says_so(project: Path, env: dict[str, str],
@@ -96,7 +105,7 @@ def test_second_run_changes_nothing_and_says_so(project: Path, env: dict[str, st
     capsys.readouterr()
     assert run_init(project, env) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"Nothing to change in {project}")
+    assert f"Nothing to change in {project}" in out
     after = {rel: (p.read_bytes(), p.stat().st_mtime_ns) for rel, p in
              ((p.relative_to(project).as_posix(), p) for p in project.rglob("*") if p.is_file())}
     assert after == before, "not even rewritten with the same bytes"
@@ -230,13 +239,18 @@ def test_existing_client_configs_keep_every_other_server(project: Path, env: dic
     (project / ".vscode").mkdir()
     (project / ".vscode" / "mcp.json").write_text(json.dumps({"servers": {"other": {"command": "x"}},
                                                               "inputs": []}), encoding="utf-8")
-    assert run_init(project, env, "--client", "cursor", "vscode") == 0
+    before = (project / ".mcp.json").read_bytes()
+    assert run_init(project, env, "--client", "claude", "vscode") == 0
     config = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))
     assert {k: v for k, v in config["mcpServers"].items() if k != OUR_KEY} == others
     assert config["note"] == "team"
-    assert config["mcpServers"][OUR_KEY] == client_entry.merge({}, client_entry.os_name())["mcpServers"][OUR_KEY]
+    assert config["mcpServers"][OUR_KEY] == client_entry.merge({}, client_entry.os_name(), launch=LAUNCH)[
+        "mcpServers"][OUR_KEY]
+    text = (project / ".mcp.json").read_bytes()
+    assert text.startswith(before[:before.index(b"}}") + 1]), "the other servers' text is untouched"
     vscode = json.loads((project / ".vscode" / "mcp.json").read_text(encoding="utf-8"))
     assert set(vscode["servers"]) == {"other", OUR_KEY} and vscode["inputs"] == []
+    assert vscode["servers"][OUR_KEY]["type"] == "stdio", "VS Code needs the transport named"
     assert "mcpServers" not in vscode, "VS Code's file keeps its own servers key"
 
 
@@ -256,8 +270,9 @@ def test_env_options_land_in_the_entry_and_keep_the_users(project: Path, env: di
 def test_bad_env_options_change_nothing(project: Path, env: dict[str, str], flag: str, message: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     before = snapshot(project)
-    assert run_init(project, env, "--env", flag) == 1
-    assert message in capsys.readouterr().err
+    assert run_init(project, env, "--env", flag) == 2, "a usage error"
+    err = capsys.readouterr().err
+    assert message in err and "Run 'godot-bridge init --help'" in err and len(err.splitlines()) == 2
     assert snapshot(project) == before
 
 

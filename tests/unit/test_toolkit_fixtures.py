@@ -17,12 +17,14 @@ from typing import Any
 
 import pytest
 
+from godot_bridge import __version__
 from godot_bridge.editor import registry
 from godot_bridge.setup import client_config, client_entry
 from tests.sim.registry import is_port, merge_by_path
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "toolkit"
-MERGE = json.loads((FIXTURES / "mcp_json_merge.json").read_text(encoding="utf-8"))
+# {version} in the fixture is the plugin's version (= the bridge's): the uvx form is pinned to it.
+MERGE = json.loads((FIXTURES / "mcp_json_merge.json").read_text(encoding="utf-8").replace("{version}", __version__))
 PROJECTION = json.loads((FIXTURES / "registry_projection.json").read_text(encoding="utf-8"))
 
 # OS.get_name() values as the bridge's sys.platform sees them.

@@ -8,6 +8,7 @@ two runs never share a build folder.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from godot_bridge.setup.toolkit_files import ADDON_REL, files, plugin_version, r
 REPO = Path(__file__).resolve().parents[2]
 ADDON = REPO / ADDON_REL
 # What a source tree needs to build the wheel (pyproject's packages, package-dir and readme).
-SOURCES = ("pyproject.toml", "README.md", "godot_bridge", "catalogue", "addons")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "godot_bridge", "catalogue", "addons")
 IN_WHEEL = "godot_bridge/toolkit/"
 
 
@@ -37,7 +38,7 @@ def _copy_sources(dest: Path) -> None:
             shutil.copy2(src, dest / name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[zipfile.ZipFile]:
     root = tmp_path_factory.mktemp("wheel")
     src, out = root / "src", root / "out"
@@ -83,11 +84,10 @@ def test_wheel_version_matches(wheel: zipfile.ZipFile) -> None:
     assert plugin_version(wheel.read(IN_WHEEL + "plugin.cfg").decode()) == version
 
 
-def test_installed_wheel_sets_a_project_up(wheel: zipfile.ZipFile, tmp_path: Path) -> None:
-    """What a fresh machine does: install the wheel, run `godot-bridge init`, and get a project whose
-    project.godot enables the plugin, whose .mcp.json points at the bridge, and which passes every
-    doctor check that does not need a running editor."""
-    venv = tmp_path / "venv"
+@pytest.fixture(scope="session")
+def venv(wheel: zipfile.ZipFile, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv holding the wheel (built once per session), as a user's machine would."""
+    venv = tmp_path_factory.mktemp("venv") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     installed = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps", "--quiet",
@@ -98,29 +98,67 @@ def test_installed_wheel_sets_a_project_up(wheel: zipfile.ZipFile, tmp_path: Pat
     site = next((venv / "lib").glob("python3*/site-packages"))
     deps = next(p for p in map(Path, sys.path) if p.name == "site-packages" and (p / "mcp").is_dir())
     (site / "deps.pth").write_text(str(deps) + "\n", encoding="utf-8")
+    return venv
+
+
+def _machine(tmp_path: Path, venv: Path, extra_bin: Path | None = None) -> tuple[Path, dict[str, str]]:
+    """A project and the environment of a fresh machine: the venv's scripts and the system's, no uvx."""
     project = tmp_path / "game"
     project.mkdir()
     (project / "project.godot").write_text('config_version=5\n\n[application]\n\nconfig/name="G"\n', encoding="utf-8")
     data = tmp_path / "xdg"
     data.mkdir()
-    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "XDG_DATA_HOME": str(data), "HOME": str(tmp_path)}
-    done = subprocess.run([str(venv / "bin" / "godot-bridge"), "init", "--project", str(project)], cwd=tmp_path,
-                          env=env, capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
+    path = os.pathsep.join([*([str(extra_bin)] if extra_bin else []), str(venv / "bin"), "/usr/bin", "/bin"])
+    if extra_bin is None and shutil.which("uvx", path=path) is not None:
+        pytest.skip("this machine has uvx in /usr/bin or /bin; the test needs a PATH without it")
+    return project, {"PATH": path, "XDG_DATA_HOME": str(data), "HOME": str(tmp_path)}
+
+
+def _run(venv: Path, tmp_path: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(venv / "bin" / "godot-bridge"), *args], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
+
+
+def test_installed_wheel_sets_a_project_up(venv: Path, tmp_path: Path) -> None:
+    """What a fresh machine does: install the wheel, run `godot-bridge init`, and get a project whose
+    project.godot enables the plugin, whose .mcp.json runs this installation's bridge (no index holds
+    this build, and uvx is not there), and a doctor that started that command and got its answer."""
+    project, env = _machine(tmp_path, venv)
+    done = _run(venv, tmp_path, env, "init", "--project", str(project))
     assert done.returncode == 0, done.stdout + done.stderr
     probe = subprocess.run([str(venv / "bin" / "python"), "-c", "import godot_bridge; print(godot_bridge.__file__)"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=True)
+    site = next((venv / "lib").glob("python3*/site-packages"))
     assert Path(probe.stdout.strip()).parent == site / "godot_bridge", "the wheel's code ran, not the checkout's"
     assert 'enabled=PackedStringArray("res://addons/godot_mcp_toolkit/plugin.cfg")' in (
         project / "project.godot").read_text(encoding="utf-8")
     entry = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["godot-mcp-toolkit"]
-    assert "godot-bridge" in entry["args"]
+    assert entry["command"] == str(venv / "bin" / "godot-bridge") and entry["args"] == []
+    assert "built from file://" in done.stdout and "which no package index holds" in done.stdout
     copied = files(project / ADDON_REL)
     assert all(copied[rel].read_bytes() == path.read_bytes() for rel, path in files(ADDON).items())
-    checks = json.loads(subprocess.run(
-        [str(venv / "bin" / "godot-bridge"), "doctor", "--json", "--project", str(project)], cwd=tmp_path, env=env,
-        capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL).stdout)["checks"]
-    by_id = {c["id"]: c for c in checks}
-    for name in ("python", "packages", "project", "mcp_json", "limits"):
+    doctor = _run(venv, tmp_path, env, "doctor", "--json", "--project", str(project))
+    by_id = {c["id"]: c for c in json.loads(doctor.stdout)["checks"]}
+    for name in ("python", "packages", "project", "mcp_json", "entry_start", "limits"):
         assert by_id[name]["status"] == "ok", by_id[name]
-    assert "godot-bridge 0.1.0" in by_id["packages"]["detail"] and "not installed as a package" not in by_id[
+    assert by_id["entry_start"]["detail"].endswith(f"godot-bridge {__version__} answered initialize")
+    assert f"godot-bridge {__version__}" in by_id["packages"]["detail"] and "not installed as a package" not in by_id[
         "packages"]["detail"]
+
+
+def test_doctor_says_when_the_entrys_uvx_fails(venv: Path, tmp_path: Path) -> None:
+    """An entry that runs uvx, where uvx cannot get the bridge from its index: doctor starts it and says so."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "uvx"
+    fake.write_text("#!/bin/sh\necho 'error: godot-bridge was not found in the package registry' >&2\nexit 2\n",
+                    encoding="utf-8")
+    fake.chmod(0o755)
+    project, env = _machine(tmp_path, venv, extra_bin=bin_dir)
+    done = _run(venv, tmp_path, env, "init", "--project", str(project), "--launch", "uvx")
+    assert done.returncode == 1, done.stdout + done.stderr
+    entry = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["godot-mcp-toolkit"]
+    assert entry["command"] == "uvx" and entry["args"] == ["--compile-bytecode", f"godot-bridge@{__version__}"]
+    assert "✗ .mcp.json starts" in done.stdout and "exited with status 2 before answering" in done.stdout
+    assert "not found in the package registry" in done.stdout
+    assert f"godot-bridge init --project {project} --launch installed" in done.stdout, "the fix, runnable as is"

@@ -1,11 +1,12 @@
 @tool
 extends VBoxContainer
-## The editor dock: server status, read-only mirror, limits, token and .mcp.json actions.
+## The editor dock: server status, read-only mirror, limits, token, and writing an MCP client's file.
 ##
 ## Built in code (no .tscn) so it has no scene to keep in sync. It only renders and forwards
 ## button presses; the server, token and settings live elsewhere. bind() takes the editor
 ## server (get_status(), signal status_changed) and the plugin (regenerate_token(), optional).
 
+const McpJson := preload("mcp_json.gd")
 const McpJsonSync := preload("mcp_json_sync.gd")
 const SettingsRegistration := preload("../core/settings_registration.gd")
 
@@ -21,6 +22,9 @@ var _plugin: Object = null
 var _values := {}
 var _message: Label = null
 var _confirm: ConfirmationDialog = null
+## The MCP clients the write button can configure (the same list as `godot-bridge init --client`).
+var _client: OptionButton = null
+var _client_names: PackedStringArray = PackedStringArray()
 
 
 func _init() -> void:
@@ -111,9 +115,18 @@ func _build() -> void:
 		_values[key] = value
 	var buttons := HBoxContainer.new()
 	add_child(buttons)
+	_client = OptionButton.new()
+	_client.tooltip_text = "The MCP client to configure: its file in this project."
+	var clients := McpJson.clients()
+	for name: Variant in clients:
+		var spec: Dictionary = clients[name]
+		_client.add_item("%s (%s)" % [String(spec.get("label", name)), String(spec.get("file", ""))])
+		_client_names.append(String(name))
+	buttons.add_child(_client)
 	var write_button := Button.new()
-	write_button.text = "Write .mcp.json"
-	write_button.tooltip_text = "Create or update the godot-mcp-toolkit entry; other servers are kept."
+	write_button.text = "Write entry"
+	write_button.tooltip_text = (
+		"Create or update the godot-mcp-toolkit entry in the chosen client's file; other servers are kept.")
 	write_button.pressed.connect(_on_write_pressed)
 	buttons.add_child(write_button)
 	var token_button := Button.new()
@@ -131,8 +144,17 @@ func _build() -> void:
 
 
 func _on_write_pressed() -> void:
-	var error := McpJsonSync.write()
-	_message.text = ".mcp.json updated." if error.is_empty() else error
+	var client := McpJsonSync.DEFAULT_CLIENT
+	if _client != null and _client.selected >= 0 and _client.selected < _client_names.size():
+		client = _client_names[_client.selected]
+	var error := McpJsonSync.write("", "", {}, client)
+	if not error.is_empty():
+		_message.text = error
+	else:
+		var spec: Dictionary = McpJson.clients().get(client, {})
+		var note := String(spec.get("note", ""))
+		_message.text = " ".join(PackedStringArray(["%s updated." % String(spec.get("file", "")),
+			McpJsonSync.launch_note(), note])).strip_edges()
 	refresh()
 
 

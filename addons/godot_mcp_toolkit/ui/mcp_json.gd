@@ -8,8 +8,11 @@ extends RefCounted
 ## What the entry holds (its key, command, args, env) is data in mcp_entry.json, which the
 ## bridge's `godot-bridge init` reads too, so both write the same entry.
 ## Mirrored by tests/unit/test_toolkit_fixtures.py over tests/fixtures/toolkit/mcp_json_merge.json.
+## The launch's "{version}" is this plugin's version, so the uvx form starts the bridge it belongs to.
 
+const VersionUtils := preload("../core/version_utils.gd")
 const ENTRY_FILE := "res://addons/godot_mcp_toolkit/ui/mcp_entry.json"
+const VERSION_SLOT := "{version}"
 const SERVERS := "mcpServers"
 const READ_ONLY_VAR := "GODOT_MCP_READ_ONLY"
 const TRUTHY := ["1", "true", "yes", "on"]
@@ -31,36 +34,45 @@ static func server_key() -> String:
 	return String(entry_definition().get("server_key", ""))
 
 
+## The MCP clients and where each reads its servers (mcp_entry.json "clients"): name -> spec.
+static func clients() -> Dictionary:
+	var found: Variant = entry_definition().get("clients", {})
+	return found if found is Dictionary else {}
+
+
 ## "" when `existing` can be merged, else why not. Callers show the reason and leave the file be.
-static func validate(existing: Dictionary) -> String:
+static func validate(existing: Dictionary, servers_key: String = SERVERS) -> String:
 	if server_key().is_empty():
 		return "the toolkit's %s cannot be read; reinstall the plugin" % ENTRY_FILE
-	if not existing.has(SERVERS):
+	if not existing.has(servers_key):
 		return ""
-	var servers: Variant = existing[SERVERS]
+	var servers: Variant = existing[servers_key]
 	if not servers is Dictionary:
-		return "\"%s\" is not an object" % SERVERS
+		return "\"%s\" is not an object" % servers_key
 	var key := server_key()
 	if not (servers as Dictionary).has(key):
 		return ""
 	var entry: Variant = servers[key]
 	if not entry is Dictionary:
-		return "\"%s.%s\" is not an object" % [SERVERS, key]
+		return "\"%s.%s\" is not an object" % [servers_key, key]
 	if (entry as Dictionary).has("env") and not entry["env"] is Dictionary:
-		return "\"%s.%s.env\" is not an object" % [SERVERS, key]
+		return "\"%s.%s.env\" is not an object" % [servers_key, key]
 	return ""
 
 
 ## The merged document. `os_name` is an OS.get_name() value; `env_overrides` sets env vars
-## (a null value removes one). Precondition: validate(existing) == "" (otherwise `existing` is
-## returned untouched, so a caller that skips the check still cannot destroy a file).
-static func merge(existing: Dictionary, os_name: String, env_overrides: Dictionary = {}) -> Dictionary:
-	if not validate(existing).is_empty():
+## (a null value removes one); `launch` ({command, args}) replaces the uvx form (what
+## `godot-bridge init` recorded); `extra` sets keys a client needs ({"type": "stdio"} for VS Code).
+## Precondition: validate(existing) == "" (otherwise `existing` is returned untouched, so a caller
+## that skips the check still cannot destroy a file).
+static func merge(existing: Dictionary, os_name: String, env_overrides: Dictionary = {},
+		servers_key: String = SERVERS, launch: Dictionary = {}, extra: Dictionary = {}) -> Dictionary:
+	if not validate(existing, servers_key).is_empty():
 		return existing.duplicate(true)
 	var config := existing.duplicate(true)
-	if not config.has(SERVERS):
-		config[SERVERS] = {}
-	var servers: Dictionary = config[SERVERS]
+	if not config.has(servers_key):
+		config[servers_key] = {}
+	var servers: Dictionary = config[servers_key]
 	var ours := server_key()
 	var entry: Dictionary = servers.get(ours, {})
 	var env := {}
@@ -74,9 +86,12 @@ static func merge(existing: Dictionary, os_name: String, env_overrides: Dictiona
 	var fixed: Dictionary = entry_definition().get("env", {})
 	for variable: Variant in fixed:
 		env[String(variable)] = env_string(fixed[variable])
-	var launch := launch_for(os_name)
-	entry["command"] = launch["command"]
-	entry["args"] = launch["args"]
+	var chosen := launch if launch.has("command") else launch_for(os_name)
+	for key: Variant in extra:
+		if not entry.has(key):
+			entry[key] = extra[key]
+	entry["command"] = String(chosen["command"])
+	entry["args"] = (chosen.get("args", []) as Array).duplicate()
 	entry["env"] = env
 	servers[ours] = entry
 	return config
@@ -86,10 +101,14 @@ static func merge(existing: Dictionary, os_name: String, env_overrides: Dictiona
 ## Windows where a bare uvx shim is not directly executable by most MCP clients.
 ## --compile-bytecode: uv installs no .pyc files otherwise, and the bridge would compile itself and
 ## the SDK on every cold start.
+## The version is this plugin's: never whatever an index serves later.
 static func launch_for(os_name: String) -> Dictionary:
 	var launches: Dictionary = entry_definition().get("launch", {})
 	var chosen: Dictionary = launches.get(os_name, launches.get("default", {}))
-	return {"command": String(chosen.get("command", "")), "args": (chosen.get("args", []) as Array).duplicate()}
+	var args: Array = []
+	for arg: Variant in chosen.get("args", []):
+		args.append(String(arg).replace(VERSION_SLOT, VersionUtils.plugin_version()))
+	return {"command": String(chosen.get("command", "")), "args": args}
 
 
 ## Our entry's key, else the first (sorted) key containing one of the hints, else "".

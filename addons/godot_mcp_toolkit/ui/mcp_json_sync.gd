@@ -1,10 +1,14 @@
 @tool
 extends RefCounted
-## Reads and writes <project>/.mcp.json for the dock (contract C9 mirror, C11).
+## Reads and writes the MCP clients' files for the dock (contract C9 mirror, C11).
 ##
 ## Reading never fails loudly: a missing file just means "not configured". Writing refuses to
 ## touch a file it cannot parse, and replaces the file atomically so a crash never leaves a
 ## half-written config for the MCP client to choke on. No Editor* names: usable headless.
+## Which clients there are and where each reads its servers is data (mcp_entry.json "clients"),
+## the same list `godot-bridge init --client` takes. The command written is the one
+## `godot-bridge init` recorded (the bridge that set the project up); a plugin copied by hand
+## has no record and gets the uvx form pinned to its own version.
 
 const McpJson := preload("mcp_json.gd")
 const AtomicFile := preload("../registry/store/atomic_file.gd")
@@ -12,6 +16,9 @@ const JsonText := preload("json_text.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const FILE_NAME := ".mcp.json"
+const DEFAULT_CLIENT := "claude"
+## Written by `godot-bridge init` beside the plugin's files: their hashes and the launch it chose.
+const INSTALL_RECORD := "res://addons/godot_mcp_toolkit/.godot-bridge-install.json"
 
 
 ## What the dock shows about the file.
@@ -30,7 +37,13 @@ static func default_path() -> String:
 	return ProjectSettings.globalize_path("res://").path_join(FILE_NAME)
 
 
-static func read_state(path: String = "") -> State:
+## Where `client` reads its servers, in this project.
+static func client_path(client: String) -> String:
+	var spec: Dictionary = McpJson.clients().get(client, {})
+	return ProjectSettings.globalize_path("res://").path_join(String(spec.get("file", FILE_NAME)))
+
+
+static func read_state(path: String = "", servers_key: String = McpJson.SERVERS) -> State:
 	var state := State.new()
 	state.path = path if not path.is_empty() else default_path()
 	state.exists = FileAccess.file_exists(state.path)
@@ -40,23 +53,78 @@ static func read_state(path: String = "") -> State:
 	state.error = String(parsed["error"])
 	if state.error.is_empty():
 		state.config = parsed["config"]
-		state.error = McpJson.validate(state.config)
+		state.error = McpJson.validate(state.config, servers_key)
 		state.server_key = McpJson.find_server_key(state.config)
 		state.read_only = McpJson.read_only_from(state.config)
 	return state
 
 
-## Creates or merges the file. Returns "" on success, else a message for the dock; the file is
-## left untouched on any error.
-static func write(path: String = "", os_name: String = "", env_overrides: Dictionary = {}) -> String:
-	var state := read_state(path)
+## The command `godot-bridge init` recorded ({command, args}); {} for a plugin copied by hand.
+static func recorded_launch(record_path: String = INSTALL_RECORD) -> Dictionary:
+	if not FileAccess.file_exists(record_path):
+		return {}
+	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(record_path))
+	if not parsed is Dictionary or not (parsed as Dictionary).get("launch") is Dictionary:
+		return {}
+	var launch: Dictionary = parsed["launch"]
+	if not launch.get("command") is String or not launch.get("args") is Array:
+		return {}
+	return {"command": launch["command"], "args": launch["args"]}
+
+
+## What the dock says after writing: which command the entry runs, and, for a plugin copied by
+## hand, how to point it at a bridge installed some other way.
+static func launch_note(record_path: String = INSTALL_RECORD) -> String:
+	if not recorded_launch(record_path).is_empty():
+		return ""
+	var launch := McpJson.launch_for(OS.get_name())
+	return ("The entry runs %s %s (this plugin's version, through uv). If you installed the bridge another way, "
+		+ "run `godot-bridge init` in a terminal to point the entry at it.") % [
+			launch["command"], " ".join(PackedStringArray(launch["args"]))]
+
+
+## Creates or merges `client`'s file (`path` overrides where it is). Returns "" on success, else a
+## message for the dock; the file is left untouched on any error.
+static func write(path: String = "", os_name: String = "", env_overrides: Dictionary = {},
+		client: String = DEFAULT_CLIENT) -> String:
+	var spec: Dictionary = McpJson.clients().get(client, {})
+	if spec.is_empty():
+		return "unknown MCP client %s" % client
+	var target := path if not path.is_empty() else client_path(client)
+	var host := os_name if not os_name.is_empty() else OS.get_name()
+	if String(spec.get("format", "json")) == "toml":
+		return _write_toml(target, spec, host, env_overrides)
+	var servers_key := String(spec.get("servers", McpJson.SERVERS))
+	var state := read_state(target, servers_key)
 	if not state.error.is_empty():
 		return "%s was not changed: %s" % [state.path, state.error]
-	var host := os_name if not os_name.is_empty() else OS.get_name()
-	var merged := McpJson.merge(state.config, host, env_overrides)
+	var extra: Dictionary = spec.get("entry", {})
+	var merged := McpJson.merge(state.config, host, env_overrides, servers_key, recorded_launch(), extra)
 	var error := ProjectWrites.write_text(state.path, JSON.stringify(merged, "  ", false) + "\n")
 	if error != OK:
 		return "could not write %s: %s" % [state.path, error_string(error)]
+	return ""
+
+
+## Codex's TOML: our table is added to a file without it. One that has it already is left for
+## `godot-bridge init --client codex`, which edits TOML keeping every other byte.
+static func _write_toml(target: String, spec: Dictionary, host: String, env_overrides: Dictionary) -> String:
+	var key := McpJson.server_key()
+	var table := "%s.%s" % [String(spec.get("servers", "mcp_servers")), key]
+	var text := AtomicFile.read_text(target) if FileAccess.file_exists(target) else ""
+	if text.contains("[%s]" % table):
+		return "%s already has [%s]: update it with `godot-bridge init --client codex` in a terminal" % [target, table]
+	var entry: Dictionary = McpJson.merge({}, host, env_overrides, "s", recorded_launch())["s"][key]
+	var lines := PackedStringArray(["[%s]" % table, "command = %s" % JSON.stringify(entry["command"]),
+		"args = %s" % JSON.stringify(entry["args"])])
+	var env := PackedStringArray()
+	for name: Variant in entry["env"]:
+		env.append("%s = %s" % [name, JSON.stringify(entry["env"][name])])
+	lines.append("env = {%s}" % ", ".join(env))
+	var lead := "" if text.is_empty() else ("\n" if text.ends_with("\n") else "\n\n")
+	var error := ProjectWrites.write_text(target, text + lead + "\n".join(lines) + "\n")
+	if error != OK:
+		return "could not write %s: %s" % [target, error_string(error)]
 	return ""
 
 
