@@ -54,6 +54,6 @@ func test_param_names_the_parameter_and_the_expected_kind() -> void:
 	var not_text: Dictionary = FileGuard.param(3, "scene_path")["error"]
 	Assert.eq(not_text["error"], "scene_path must be a string", "not a string")
 	var wrong: Dictionary = FileGuard.param("res://a.png", "scene_path", ["tscn", "scn"])["error"]
-	var expected := ["INVALID_PATH", "scene_path must end in .tscn or .scn: res://a.png"]
+	var expected := ["UNSUPPORTED_FILE_TYPE", "scene_path must end in .tscn or .scn: res://a.png"]
 	Assert.eq([wrong["code"], wrong["error"]], expected, "kind")
 	Assert.eq(FileGuard.param("res://../x.tres", "file_path")["error"]["code"], "PATH_DENIED", "guard applies")

@@ -269,7 +269,7 @@ func test_create_refuses_bad_input_and_writes_nothing() -> void:
 	var bad_type := _fx.invoke("scene.create", {"file_path": SCRATCH + "/x.tscn", "root_type": "Nope"})
 	Assert.eq(bad_type["code"], "UNKNOWN_CLASS", "unknown root_type")
 	Assert.is_false(FileAccess.file_exists(SCRATCH + "/x.tscn"), "no file written")
-	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/x.txt"})["code"], "INVALID_PATH", "extension")
+	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/x.txt"})["code"], "UNSUPPORTED_FILE_TYPE", "extension")
 	Assert.eq(_fx.invoke("scene.create", {"file_path": "res://addons/godot_mcp_toolkit/x.tscn"})["code"], "PATH_DENIED",
 		"toolkit folder")
 	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/../x.tscn"})["code"], "PATH_DENIED", "no ..")

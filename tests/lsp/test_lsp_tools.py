@@ -212,7 +212,8 @@ async def test_shader_files(project: Path, fake: FakeLspServer, make_service) ->
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        ({"file_path": "res://scene.tscn"}, "INVALID_PATH"),
+        ({"file_path": "res://scene.tscn"}, "UNSUPPORTED_FILE_TYPE"),
+        ({"file_path": "res://Player.cs"}, "UNSUPPORTED_FILE_TYPE"),
         ({"file_path": "res://../elsewhere.gd"}, "PATH_DENIED"),
         ({"file_path": "/etc/x.gd"}, "PATH_DENIED"),
         ({"file_path": "res://missing.gd"}, "NOT_FOUND"),

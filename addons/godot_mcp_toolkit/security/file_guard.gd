@@ -50,12 +50,13 @@ static func param(value: Variant, key: String, extensions: Array = []) -> Dictio
 	return {"path": path}
 
 
-## The one refusal for a path of the wrong kind (INVALID_PATH), wherever a tool checks an
-## extension: names what `key` takes and suggests the same name with the first of `extensions`.
+## The one refusal for a file of the wrong kind (UNSUPPORTED_FILE_TYPE, the contract's code for it;
+## INVALID_PATH is for a malformed path), wherever a tool checks an extension: names what `key`
+## takes and suggests the same name with the first of `extensions`.
 static func wrong_extension(key: String, path: String, extensions: Array) -> Dictionary:
 	var kinds := " or ".join(PackedStringArray(extensions.map(func(ext: String) -> String: return "." + ext)))
 	var stem := path.get_basename() if not path.get_extension().is_empty() else path
-	return ToolkitError.fail("INVALID_PATH", "%s must end in %s: %s" % [key, kinds, path],
+	return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "%s must end in %s: %s" % [key, kinds, path],
 		"Pass a %s path, e.g. %s." % [kinds, stem + "." + str(extensions[0])])
 
 

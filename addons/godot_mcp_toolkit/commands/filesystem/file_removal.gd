@@ -225,25 +225,25 @@ static func delete_file(value: Variant, kind: String, context: RefCounted) -> Di
 	return ToolkitSuccess.ok(with_dependents(result, scan))
 
 
-## The INVALID_PATH envelope when `path` is not of the kind the tool deletes; {} when it is.
+## The UNSUPPORTED_FILE_TYPE envelope when `path` is not of the kind the tool deletes; {} when it is.
 static func _kind_error(path: String, kind: String) -> Dictionary:
 	var extension := path.get_extension().to_lower()
 	match kind:
 		"scene":
 			if not extension in SCENE_EXTENSIONS:
-				return ToolkitError.fail("INVALID_PATH", "%s is not a scene (.tscn/.scn)" % path,
+				return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "%s is not a scene (.tscn/.scn)" % path,
 					"Use file_delete, script_delete or resource_delete for other files.")
 		"script":
 			if not extension in SCRIPT_EXTENSIONS:
-				return ToolkitError.fail("INVALID_PATH", "%s is not a script (.gd/.cs)" % path,
+				return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "%s is not a script (.gd/.cs)" % path,
 					"Use file_delete for other files.")
 		"resource":
 			if extension in SCENE_EXTENSIONS or extension in SCRIPT_EXTENSIONS:
-				return ToolkitError.fail("INVALID_PATH", "%s is a %s, not a resource" % [
+				return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "%s is a %s, not a resource" % [
 					path, "scene" if extension in SCENE_EXTENSIONS else "script"],
 					"Use scene_delete or script_delete.")
 			if not extension in ResourceLoader.get_recognized_extensions_for_type("Resource"):
-				return ToolkitError.fail("INVALID_PATH", "%s is not a resource file Godot loads" % path,
+				return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "%s is not a resource file Godot loads" % path,
 					"Use file_delete for other files.")
 	return {}
 
