@@ -142,7 +142,8 @@ func test_sound_refusals_write_nothing() -> void:
 			{"wait_for_scan_ms": -5}, {"if_exists": "overwrite"}]:
 		params["file_path"] = path
 		Assert.eq(_fx.invoke("sound.generate", params)["code"], "INVALID_PARAMS", str(params))
-	Assert.eq(_fx.invoke("sound.generate", {"file_path": SCRATCH.path_join("x.ogg")})["code"], "UNSUPPORTED_FILE_TYPE", "extension")
+	Assert.eq(_fx.invoke("sound.generate", {"file_path": SCRATCH.path_join("x.ogg")})["code"], "UNSUPPORTED_FILE_TYPE",
+		"extension")
 	Assert.is_false(FileAccess.file_exists(path), "nothing written")
 	Assert.is_false(FileAccess.file_exists(SCRATCH.path_join("loud.wav")), "nothing written for the bad volume")
 

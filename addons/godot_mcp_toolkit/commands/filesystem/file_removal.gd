@@ -12,6 +12,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 ## Never deleted: the project file, the editor's cache folder, the project root.
 const PROTECTED_FILES := ["res://project.godot"]
@@ -202,7 +203,7 @@ static func delete_file(value: Variant, kind: String, context: RefCounted) -> Di
 	var kind_error := _kind_error(path, kind)
 	if not kind_error.is_empty():
 		return kind_error
-	if DirAccess.dir_exists_absolute(path):
+	if Folders.exists(path):
 		return ToolkitError.fail("INVALID_PARAMS", "%s is a folder" % path, "Delete folders with folder_delete.")
 	if not FileAccess.file_exists(path):
 		return ToolkitError.fail("NOT_FOUND", "No file at %s" % path, "Check the spelling; list files with asset_list.")
@@ -313,7 +314,7 @@ class RemovalBatch:
 		var deepest_first := _folders.duplicate()
 		deepest_first.reverse()
 		for folder: String in deepest_first:
-			if DirAccess.dir_exists_absolute(folder) and ProjectWrites.remove_dir(folder) != OK:
+			if Folders.exists(folder) and ProjectWrites.remove_dir(folder) != OK:
 				return folder
 		refresh()
 		return ""

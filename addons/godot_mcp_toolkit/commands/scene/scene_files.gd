@@ -13,6 +13,7 @@ const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotenc
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SCENE_EXTENSIONS := ["tscn", "scn"]
 
@@ -35,7 +36,7 @@ static func create(request: Dictionary, context: RefCounted) -> Dictionary:
 	if root_name != root_name.validate_node_name():
 		return ToolkitError.fail("INVALID_PARAMS", "root_name '%s' has characters a node name cannot hold" % root_name,
 			"Use '%s' instead." % root_name.validate_node_name())
-	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+	if not Folders.exists(path.get_base_dir()):
 		return ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
 			"Create it first with folder_create, or pick an existing folder.")
 	var exists := FileAccess.file_exists(path)
@@ -110,7 +111,7 @@ static func save(file_path: Variant, context: RefCounted) -> Dictionary:
 	var path: String = checked["path"]
 	if path in context.open_scene_paths():
 		return _save_open(path, context, root)
-	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+	if not Folders.exists(path.get_base_dir()):
 		return ToolkitError.fail("SAVE_FAILED", "The folder %s does not exist" % path.get_base_dir(),
 			"Create it first with folder_create.")
 	var written := _write_packed(root, path)
