@@ -85,10 +85,13 @@ static func open(file_path: Variant, context: RefCounted) -> Dictionary:
 		return ToolkitError.fail("LOAD_FAILED", "The editor could not open %s (%s)" % [path, error_string(error)],
 			"Check the file parses (open it in the editor) and that its dependencies exist.")
 	var root := _root_of(path)
-	return ToolkitSuccess.ok({
+	var result := {
 		"path": path, "root_name": root.get("name", ""), "root_type": root.get("type", ""),
 		"node_count": root.get("node_count", 0), "already_open": was_open,
-	})
+	}
+	if checked.has("uid"):  # opened by its uid: the answer names the path and the uid
+		result["uid"] = checked["uid"]
+	return ToolkitSuccess.ok(result)
 
 
 ## Saves the edited scene ("" file_path), an open scene by its path, or a copy of the edited
