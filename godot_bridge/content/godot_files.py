@@ -21,15 +21,16 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-# The characters that change a scanner's state: an escape, a quote, an opening or closing bracket.
-_TOKENS = re.compile(r'\\.|"|[\[\]{}()]')
-_OPEN = {"[": "]", "{": "}", "(": ")"}
-_CLOSE = frozenset(_OPEN.values())
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_/]*)\s*=\s*")
 _NAME = re.compile(r"\[([A-Za-z_][A-Za-z0-9_]*)")
 _CALL_ARG = re.compile(r'^\w+\(\s*"?([^")]*?)"?\s*\)$')
 _STRINGS = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _SECTION = re.compile(r"^\[(?P<name>[^\]\s]+)(?P<attrs>[^\]]*)\]\s*$")
+_OPEN, _CLOSE = "([{", ")]}"
+# An attribute whose value is a plain string or a bare word: most of them, read in one match.
+_SIMPLE_ATTR = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_/]*)=("(?:[^"\\]|\\.)*"|[^\s"()\[\]{}]+)(?=[\s\]])')
+_NESTING = re.compile(r'["(\[{]')
+_SPECIALS: dict[str, re.Pattern[str]] = {}
 
 
 class GodotFormatError(ValueError):
@@ -42,6 +43,8 @@ def unquote(value: str) -> str:
     if value[:1] in ("&", "^"):  # StringName / NodePath literals
         value = value[1:]
     if len(value) >= 2 and value[0] == value[-1] == '"':
+        if "\\" not in value:
+            return value[1:-1]
         return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), value[1:-1])
     return value
 
@@ -94,46 +97,34 @@ class Section:
         return None if raw is None else unquote(raw)
 
 
-class _Depth:
-    """Whether a position in the file is inside a string or an open bracket of a value."""
-
-    def __init__(self) -> None:
-        self.in_string = False
-        self.stack: list[str] = []
-
-    @property
-    def top_level(self) -> bool:
-        return not self.in_string and not self.stack
-
-    def feed(self, line: str) -> None:
-        for token in _TOKENS.finditer(line):
-            char = token.group(0)
-            if len(char) == 2:  # an escape: only inside strings, never a state change
-                continue
-            if char == '"':
-                self.in_string = not self.in_string
-            elif self.in_string:
-                continue
-            elif char in _OPEN:
-                self.stack.append(_OPEN[char])
-            elif char in _CLOSE and self.stack and self.stack[-1] == char:
-                self.stack.pop()
-
-
-def _value_end(text: str, start: int) -> int:
-    """Where the variant value starting at ``start`` ends (exclusive), brackets and strings balanced."""
-    depth = _Depth()
-    i = start
-    while i < len(text):
-        char = text[i]
-        if char == "\\" and depth.in_string:
-            i += 2
-            continue
-        if depth.top_level and (char.isspace() or char == "]"):
+def value_end(text: str, start: int, stops: str) -> int | None:
+    """Where the variant value starting at ``start`` ends: the first character of ``stops`` outside
+    strings and brackets (a ``]`` that closes nothing is a stop too), else the end of ``text``; None
+    when ``text`` ends inside a string or an open bracket. Hops from one character that matters to
+    the next, so a long string or byte array costs one regex search."""
+    special = _SPECIALS.get(stops)
+    if special is None:
+        special = _SPECIALS[stops] = re.compile("[" + re.escape('\\"' + _OPEN + _CLOSE + stops) + "]")
+    depth, in_string, i = 0, False, start
+    while True:
+        found = special.search(text, i)
+        if found is None:
+            return None if in_string or depth else len(text)
+        i, char = found.start(), found.group()
+        if in_string:
+            if char == "\\":
+                i += 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in _OPEN:
+            depth += 1
+        elif depth and char in _CLOSE:
+            depth -= 1
+        elif not depth and char in stops:
             return i
-        depth.feed(char)
         i += 1
-    return i
 
 
 def header(line: str, number: int = 0) -> Section | None:
@@ -148,36 +139,47 @@ def header(line: str, number: int = 0) -> Section | None:
             i += 1
         if i < len(line) and line[i] == "]":
             return Section(match.group(1), attrs, number)
+        simple = _SIMPLE_ATTR.match(line, i)
+        if simple is not None:
+            attrs[simple.group(1)] = simple.group(2)
+            i = simple.end()
+            continue
         key = _KEY.match(line, i)
-        if key is None:
+        end = value_end(line, key.end(), " \t]") if key is not None else None
+        if key is None or end is None or end == key.end():
             return None  # not a header after all (or one we cannot read): never guessed at
-        end = _value_end(line, key.end())
-        if end == key.end():
-            return None
         attrs[key.group(1)] = line[key.end():end]
         i = end
 
 
 def sections(text: str, props: Sequence[str] = ()) -> Iterator[Section]:
-    """Every section of a text resource, in file order, with the body properties named in ``props``."""
-    depth = _Depth()
+    """Every section of a text resource, in file order, with the body properties named in ``props``.
+
+    A property's value may span lines (a string, an array, a dictionary): the next line that starts
+    a header or a property is the one after its end, so nothing inside it is read as either."""
     current: Section | None = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if depth.top_level:
-            stripped = line.strip()
-            if stripped.startswith("["):
-                section = header(stripped, number)
-                if section is not None:
-                    if current is not None:
-                        yield current
-                    current = section
-                    continue
-            elif current is not None and props:
-                key = _KEY.match(line)
-                if key is not None and key.group(1) in props:
-                    end = _value_end(line, key.end())
-                    current.props[key.group(1)] = line[key.end():end]
-        depth.feed(line)
+    pos, number = 0, 1
+    while pos < len(text):
+        newline = text.find("\n", pos)
+        line_end = len(text) if newline < 0 else newline
+        line = text[pos:line_end]
+        stripped = line.strip()
+        section = header(stripped, number) if stripped.startswith("[") else None
+        if section is not None:
+            if current is not None:
+                yield current
+            current = section
+        elif (key := _KEY.match(text, pos)) is not None and key.end() <= line_end:
+            # A value with no string or bracket ends with its line; only the others are scanned.
+            nested = _NESTING.search(text, key.end(), line_end)
+            end = value_end(text, key.end(), "\n") if nested is not None else line_end
+            if end is None:
+                break  # the file ends inside this value: nothing after it is a section
+            if current is not None and key.group(1) in props:
+                current.props[key.group(1)] = text[key.end():end].strip()
+            number += text.count("\n", pos, end)
+            line_end = end
+        pos, number = line_end + 1, number + 1
     if current is not None:
         yield current
 
