@@ -30,7 +30,8 @@ from typing import Any
 from godot_bridge.content.godot_files import GodotFormatError, Section, call_arg, sections
 
 MAX_DEPTH = 8  # scenes instancing scenes: deeper than any real project, short of a loop
-MAX_FILES = 64  # other files read for one scene
+MAX_FILES = 64  # other scene files read for one scene
+MAX_SCRIPTS = 256  # scripts read for their class_name
 _CLASS_NAME = re.compile(r"^class_name\s+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 
 
@@ -86,9 +87,9 @@ class _Reader:
     def __init__(self, load: Loader) -> None:
         self.load = load
         self.files_read = 0
+        self.scripts_read = 0
         self.cache: dict[str, _Node | None] = {}
         self.class_names: dict[str, str | None] = {}
-        self.texts: dict[str, str] = {}
 
     # -- other files -----------------------------------------------------------------------------
 
@@ -118,7 +119,10 @@ class _Reader:
         if script is None or not script.lower().endswith(".gd"):
             return None
         if script not in self.class_names:
-            loaded = self._fetch(script, None)
+            loaded = None
+            if self.scripts_read < MAX_SCRIPTS:
+                self.scripts_read += 1
+                loaded = self.load(script, None)
             match = _CLASS_NAME.search(loaded.text) if loaded is not None else None
             self.class_names[script] = match.group(1) if match else None
         return self.class_names[script]
