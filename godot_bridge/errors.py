@@ -26,8 +26,8 @@ BRIDGE_HINTS: dict[str, str] = {
     "check the editor, then retry.",
     "CANCELLED": "The call was cancelled before the editor answered.",
     "GAME_NOT_RUNNING": "Start the game with game_start first; runtime tools need a running game.",
-    "PATH_DENIED": "Use a project path such as res://folder/file.tscn; '..', drive letters and "
-    "absolute paths are refused.",
+    "PATH_DENIED": "Use a project path such as res://folder/file.tscn, or a file's uid:// as Godot writes it; "
+    "'..', drive letters and absolute paths are refused.",
     "RATE_LIMITED": "Too many calls in the last 60 s (GODOT_MCP_RATE_LIMIT). Wait, then retry.",
     "LSP_UNAVAILABLE": "Godot's GDScript language server is not reachable. Keep the editor open "
     "(Editor Settings > Network > Language Server) or set GODOT_MCP_LSP_PORT.",

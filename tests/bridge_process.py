@@ -27,6 +27,7 @@ def bridge_env(data_home: Path, project: Path, extra: Mapping[str, str] | None =
     env = {k: v for k, v in os.environ.items() if not k.startswith("GODOT_MCP_")}
     env.update({
         "XDG_DATA_HOME": str(data_home),
+        "XDG_STATE_HOME": str(data_home / "state"),  # logs (a launched editor's): the test's, not the machine's
         "GODOT_MCP_PROJECT_PATH": str(project),
         "PYTHONPATH": str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
         "PYTHONUNBUFFERED": "1",

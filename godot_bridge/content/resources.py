@@ -7,16 +7,20 @@
   subscribable, so a client hears each change instead of polling.
 * ``godot://scene/{path}``: a scene's node tree. When the editor is connected it is asked
   (``scene.get_tree`` with the scene's path), and its answer is used only when it says it is
-  about that very scene; otherwise the ``.tscn`` is read from disk, so the resource also works
-  with no editor running (unsaved editor changes are then not in it). ``source`` says which.
+  about that very scene; otherwise the ``.tscn`` is read from disk (scene_files.py: inherited
+  and instanced scenes included), so the resource also works with no editor running (unsaved
+  editor changes are then not in it). One shape whichever answers, scene.get_tree's: ``tree``,
+  ``returned``, ``total_nodes``, ``has_more``; ``source`` says which.
 * ``godot://script/{path}``: a script's text, read from disk (no editor needed), wrapped as
   untrusted content (contract C21).
 * ``godot://screenshots/<id>.png``: a screenshot taken with ``image_response_mode: link``, as
   long as the bridge keeps it (images.py); listed newest first after the static resources.
 
 ``{path}`` is a project path with or without its ``res://`` prefix (``levels/a.tscn`` or
-``res://levels/a.tscn``), percent-decoded. Every path goes through the path guard and, on disk,
-must stay inside the project after symlinks are resolved.
+``res://levels/a.tscn``), or a ``uid://`` (resolved from the project's files, uids.py),
+percent-decoded. Every path goes through the path guard and, on disk, must stay inside the
+project after symlinks are resolved. Answers name the ``res://`` path, and the file's ``uid``
+when it has one.
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ from typing import Any, Protocol
 from urllib.parse import unquote
 
 from godot_bridge import __version__
-from godot_bridge.content.godot_files import SceneFormatError, count_nodes, project_settings, scene_tree
+from godot_bridge.content import uids
+from godot_bridge.content.godot_files import project_settings
 from godot_bridge.content.images import MIME as PNG_MIME
 from godot_bridge.content.images import URI_PREFIX as SCREENSHOT_PREFIX
 from godot_bridge.content.images import ImageStore
 from godot_bridge.content.pushed_errors import ERRORS_URI, ErrorStore
+from godot_bridge.content.scene_files import Loaded, SceneFormatError, count_nodes, read_scene
 from godot_bridge.errors import ToolError
 from godot_bridge.safety import untrusted
 from godot_bridge.safety.pathguard import check_path
@@ -110,11 +116,19 @@ TEMPLATES = (
 )
 
 
-def res_path(raw: str) -> str:
-    """The ``res://`` path a template's ``{path}`` names, refused (ResourceError) when unsafe."""
+def res_path(project: Path, raw: str) -> str:
+    """The ``res://`` path a template's ``{path}`` names (a ``uid://`` resolved from the project's
+    files), refused (ResourceError) when unsafe or, for a uid, when no file has it."""
     text = unquote(raw)
     if not text:
         raise ResourceError("the resource URI names no path (expected e.g. godot://scene/main.tscn)")
+    if text.startswith(uids.PREFIX):
+        found = uids.resolve(project, text)
+        if found is None:
+            raise ResourceError(f"no file of the project has the uid {text} (a file's uid is in its header or its "
+                                ".uid file; the editor's table is .godot/uid_cache.bin); pass its res:// path",
+                                not_found=True)
+        text = found
     path = text if text.startswith("res://") else "res://" + text
     try:
         check_path("path", path, ["res://"])
@@ -178,9 +192,9 @@ class ResourceService:
         if uri == ERRORS_URI:
             return [_json(uri, self.errors.document())]
         if uri.startswith(SCENE_PREFIX):
-            return [_json(uri, await self.scene(res_path(uri[len(SCENE_PREFIX):])))]
+            return [_json(uri, await self.scene(res_path(self.project, uri[len(SCENE_PREFIX):])))]
         if uri.startswith(SCRIPT_PREFIX):
-            path = res_path(uri[len(SCRIPT_PREFIX):])
+            path = res_path(self.project, uri[len(SCRIPT_PREFIX):])
             return [{"uri": uri, "mimeType": "text/plain", "text": self.script(path)}]
         if uri.startswith(SCREENSHOT_PREFIX):
             return [self.screenshot(uri)]
@@ -195,11 +209,16 @@ class ResourceService:
             settings = project_settings((self.project / "project.godot").read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
             log.debug("project.godot unreadable: %s", exc)
+        main_scene = settings.get("application/run/main_scene")
+        main_uid = None
+        if main_scene is not None and main_scene.startswith(uids.PREFIX):  # Godot 4.4+ writes the uid
+            main_uid, main_scene = main_scene, uids.resolve(self.project, main_scene) or main_scene
         return {
             "project": {
                 "name": settings.get("application/config/name"),
                 "path": str(self.project),
-                "main_scene": settings.get("application/run/main_scene"),
+                "main_scene": main_scene,
+                **({"main_scene_uid": main_uid} if main_uid else {}),
             },
             "godot_version": self.editor.godot_version_text,
             "editor": {"connected": self.editor.connected, "port": self.editor.editor_port,
@@ -217,19 +236,41 @@ class ResourceService:
         }
 
     async def scene(self, path: str) -> dict[str, Any]:
+        uid = {"uid": found} if (found := uids.uid_of(self.project, path)) else {}
         if self.editor.connected:
             tree = await self._scene_from_editor(path)
             if tree is not None:
-                return {"scene_path": path, "source": "editor", **tree}
+                return {"scene_path": path, **uid, "source": "editor", **tree}
         if not path.endswith(".tscn"):
             raise ResourceError(f"{path} is not a text scene (.tscn); binary scenes are read only through "
                                 "the editor (open it with scene_open, then scene_get_tree)")
         text = _read_text(on_disk(self.project, path), path, SCENE_LIMIT_KB)
         try:
-            root = scene_tree(text)
+            tree = read_scene(text, self._project_file)
         except SceneFormatError as exc:
             raise ResourceError(f"{path} cannot be read as a scene: {exc}") from None
-        return {"scene_path": path, "source": "file", "node_count": count_nodes(root), "root": root}
+        total = count_nodes(tree)
+        # scene.get_tree's shape (the editor's answer), whole: a file's tree is never cut.
+        return {"scene_path": path, **uid, "source": "file", "tree": tree, "returned": total, "total_nodes": total,
+                "has_more": False}
+
+    def _project_file(self, path: str, uid: str | None) -> Loaded | None:
+        """Another file a scene reads (an instanced or inherited scene, a script): by its path, else by
+        its uid (Godot finds a moved file that way), through the path guard; None when unreadable."""
+        found = self._read_project_file(path)
+        if found is None and uid:
+            moved = uids.resolve(self.project, uid)
+            found = self._read_project_file(moved) if moved else None
+        return found
+
+    def _read_project_file(self, path: str) -> Loaded | None:
+        if not path.startswith("res://"):
+            return None
+        try:
+            check_path("path", path, ["res://"])
+            return Loaded(path, _read_text(on_disk(self.project, path), path, SCENE_LIMIT_KB))
+        except (ToolError, ResourceError):
+            return None
 
     async def _scene_from_editor(self, path: str) -> dict[str, Any] | None:
         try:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge.config import Settings
-from godot_bridge.content import screenshots
+from godot_bridge.content import screenshots, uids
 from godot_bridge.content.images import ImageStore
 from godot_bridge.content.pushed_errors import CRASHED, REPORTED, ErrorStore
 from godot_bridge.editor.autolaunch import AutoLaunch
@@ -412,7 +412,8 @@ class EditorBridge:
         ``progress`` (the client asked for progress) hears every wait: the tool's catalogue ``wait_message``,
         a command queued in the editor, and game_start waiting for the runtime channel."""
         try:
-            check_paths(tool, args, self.settings.project_path)  # type: ignore[arg-type]
+            project = self.settings.project_path
+            check_paths(tool, args, project, lambda uid: uids.resolve(project, uid))  # type: ignore[arg-type]
             if not tool.method:
                 raise ToolError("INTERNAL", f"{tool.name} has no toolkit method to forward")
             channel, params = route(tool, args)

@@ -9,8 +9,8 @@ kept free of MCP so they are testable on their own:
 * ``start_editor``: ``<godot> --editor --path <project>`` (``--headless`` first for an editor
   without a window: plugins load and the toolkit serves as usual, no display needed),
   detached (its own session / process group, so it outlives the bridge and a Ctrl-C in the
-  client's terminal), with stdin closed and its output in a log file: the bridge's stdout
-  carries protocol only.
+  client's terminal), with stdin closed and its output in a private log file in the user's own
+  log folder (``log_folder``): the bridge's stdout carries protocol only.
 * ``wait_ready``: poll the registry until this project's entry names a port that accepts
   our token (a real auth handshake through ``WsChannel``); the timeout says what was seen last.
 * ``stop_editor``: SIGTERM, then SIGKILL after a grace period, only for a pid the registry
@@ -26,13 +26,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 from godot_bridge import __version__
 from godot_bridge.editor import token as tokens
@@ -42,6 +43,7 @@ from godot_bridge.errors import ToolError
 from godot_bridge.safety import private_files
 
 GODOT_BIN = "GODOT_BIN"
+APP_NAME = "godot-bridge"  # the bridge's folder name under the user's state and log folders
 LOG_TAIL_CHARS = 600
 # An entry written this long before our launch belongs to an earlier editor (clock granularity slack).
 _STALE_SLACK_S = 2.0
@@ -128,9 +130,21 @@ def find_godot(env: Mapping[str, str], entry: RegistryEntry | None) -> GodotBina
 # -- starting and stopping -------------------------------------------------------------------
 
 
+def log_folder() -> Path:
+    """The user's own log folder for the bridge (platformdirs: ``$XDG_STATE_HOME/godot-bridge/log``
+    on Linux, ``~/Library/Logs/godot-bridge`` on macOS, ``%LOCALAPPDATA%\\godot-bridge\\Logs`` on
+    Windows), created private. Not the shared temp folder: there another local account could
+    create the log's predictable name first."""
+    folder = platformdirs.user_log_path(APP_NAME, appauthor=False)
+    folder.mkdir(mode=private_files.OWNER_ONLY_FOLDER, parents=True, exist_ok=True)
+    if private_files.has_unix_permissions():
+        os.chmod(folder, private_files.OWNER_ONLY_FOLDER)  # mkdir's mode passes through the umask
+    return folder
+
+
 def _log_path(project: Path) -> Path:
     safe = "".join(c if c.isalnum() else "_" for c in project_key(project))[-60:]
-    return Path(tempfile.gettempdir()) / f"godot-bridge-editor-{safe}.log"
+    return log_folder() / f"editor-{safe}.log"
 
 
 def editor_command(binary: GodotBinary, project: Path, *, headless: bool = False) -> list[str]:
@@ -140,7 +154,6 @@ def editor_command(binary: GodotBinary, project: Path, *, headless: bool = False
 def start_editor(binary: GodotBinary, project: Path, *, headless: bool = False) -> Launched:
     """Spawn the editor detached from us; raises LAUNCH_FAILED when the OS refuses."""
     command = editor_command(binary, project, headless=headless)
-    log_path = _log_path(project)
     detach: dict[str, Any]
     if sys.platform.startswith("win"):  # pragma: no cover - exercised on Windows only
         flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
@@ -148,7 +161,8 @@ def start_editor(binary: GodotBinary, project: Path, *, headless: bool = False) 
     else:
         detach = {"start_new_session": True}
     try:
-        # The temp folder is shared: the editor's output is for this user only.
+        # The editor's output is for this user only, in a folder of theirs.
+        log_path = _log_path(project)
         with private_files.open_private(log_path) as log_file:
             process = subprocess.Popen(  # noqa: S603 - the binary is the user's own GODOT_BIN / published path
                 command,

@@ -10,8 +10,9 @@ plugin restart is always the one sent. Two sources, in order:
   It is checked lexically (absolute, no ``..``, that suffix) before anything is
   opened, so a tampered registry cannot point the bridge at an arbitrary file.
 
-Either file is refused when group or other users may read or write it (where the
-platform has Unix permissions): whoever reads the token can run code in the editor.
+Whoever reads the token can run code in the editor, so a file group or other users may read
+or write (where the platform has Unix permissions) is made private when it is the user's own,
+said once on stderr (``make_private``), and refused when it cannot be.
 
 Every failure is an ``AUTH_FAILED`` with its own message and hint, so the user
 can tell which of the rules tripped.
@@ -19,6 +20,7 @@ can tell which of the rules tripped.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -26,6 +28,9 @@ from pathlib import Path, PurePath
 from godot_bridge.editor.registry import RegistryEntry
 from godot_bridge.errors import ToolError
 from godot_bridge.safety import private_files
+
+log = logging.getLogger(__name__)
+_told: set[Path] = set()  # token files this process already said it made private (say it once)
 
 ENV_OVERRIDE = "GODOT_MCP_TOKEN_PATH"
 _SUFFIX = re.compile(r"(?:^|/)addons/godot_mcp_toolkit/project_instance_[0-9a-f]{12}/mcp_token$")
@@ -93,24 +98,38 @@ def locate(override: Path | None, entry: RegistryEntry | None, *, project: str, 
     return TokenSource(path, "registry")
 
 
-def _refuse_if_exposed(source: TokenSource) -> None:
+def make_private(source: TokenSource) -> str | None:
+    """Make a too-open token file of the user's own private, as the plugin writes it: the file 0600
+    and, for the plugin's own instance folder, the folder 0700. A toolkit that writes it with the
+    process umask (0644 in a 0755 folder, a fresh file on every editor start) then still connects.
+
+    Returns what was too open (None: it was private); AUTH_FAILED with the fix when it cannot be
+    made private (another account's file, a failed chmod).
+    """
     try:
-        exposed = private_files.exposure(source.path)
-    except OSError:
-        return  # reading it says what is wrong
-    if exposed:
+        was = private_files.make_private(source.path, folder=source.origin == "registry")
+    except private_files.CannotMakePrivate as exc:
         raise _fail(
-            f"the token file {source.describe()} is {exposed}: another local account could read it and "
-            "run code in your editor",
-            f"Make it private: {private_files.fix_command(source.path)} (the plugin creates it 0600; "
-            "if it keeps coming back readable, update the plugin and restart the editor).",
-        )
+            f"the token file {source.describe()} is readable or writable by other local accounts, who could "
+            f"then run code in your editor, and the bridge cannot make it private: {exc}",
+            f"Make it private: {private_files.fix_command(source.path)} as its owner (the plugin creates it "
+            "0600; if it keeps coming back readable, upgrade the plugin with `godot-bridge init` and restart "
+            "the editor).",
+        ) from None
+    except OSError:
+        return None  # reading it says what is wrong
+    if was is not None and source.path not in _told:
+        _told.add(source.path)
+        log.warning("the token file %s was %s; made it private (file 0600%s). The plugin that wrote it does "
+                    "not create it private: upgrade it with `godot-bridge init` and restart the editor",
+                    source.path, was, ", folder 0700" if source.origin == "registry" else "")
+    return was
 
 
 def read(source: TokenSource) -> str:
     """The token text (surrounding whitespace dropped: an operator's file may end in a newline)."""
     hint = _HINT_OVERRIDE if source.origin == ENV_OVERRIDE else _HINT_REGISTRY
-    _refuse_if_exposed(source)
+    make_private(source)
     try:
         data = source.path.read_bytes()
     except OSError as exc:

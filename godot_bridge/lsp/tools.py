@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge.config import Settings
+from godot_bridge.content import uids
 from godot_bridge.editor.registry import tcp_accepts
 from godot_bridge.errors import ToolError
 from godot_bridge.lsp import shape
@@ -261,9 +262,20 @@ class LspService:
         except OSError as exc:
             raise ToolError("READ_FAILED", f"cannot read {res}: {exc.strerror or exc}") from None
 
+    def _file_path(self, args: dict[str, Any]) -> str:
+        """The clean res:// path ``file_path`` names; a uid:// is resolved from the project's files."""
+        raw = str(args.get("file_path", "")).strip()
+        if raw.startswith(uids.PREFIX):
+            found = uids.resolve(Path(self._project), raw) if uids.is_uid(raw) else None
+            if found is None:
+                raise ToolError("NOT_FOUND", f"no file of the project has the uid {raw}",
+                                hint="Pass the script's res:// path (its uid is in its .uid file).")
+            raw = found
+        return parse_res_path(raw)
+
     async def _open(self, args: dict[str, Any], *, position: bool) -> tuple[LspClient, str, str, dict[str, Any]]:
         """Validate, read, connect, sync. Returns (client, res path, text, base payload)."""
-        res = parse_res_path(str(args.get("file_path", "")))
+        res = self._file_path(args)
         text = self._read_source(res)
         base: dict[str, Any] = {"file": res}
         if position:
@@ -285,7 +297,7 @@ class LspService:
     # ------------------------------------------------------------ tools
 
     async def _diagnostics(self, args: dict[str, Any], progress: ProgressFn | None) -> dict[str, Any]:
-        res = parse_res_path(str(args.get("file_path", "")))
+        res = self._file_path(args)
         if is_shader(res):
             self._read_source(res)  # still say so when the file is missing
             return {"file": res, "errors": 0, "warnings": 0, "diagnostics": [], "note": SHADER_NOTE}

@@ -234,8 +234,8 @@ def parse_res_path(raw: str) -> str:
 
     ``scripts/a.gd`` is accepted as ``res://scripts/a.gd``. Refused with PATH_DENIED:
     other schemes (``user://``), absolute paths, drive letters, ``..``, and any ':' in
-    a segment (on Windows ``proj / "C:x"`` would leave the project). Refused with
-    INVALID_PATH (the toolkit's code for a file of the wrong kind): anything but .gd,
+    a segment (on Windows ``proj / "C:x"`` would leave the project). Refused with INVALID_PATH:
+    a path that names no file. Refused with UNSUPPORTED_FILE_TYPE (the contract's code for a file of the wrong kind): anything but .gd,
     .gdshader, .gdshaderinc.
     """
     text = raw.strip().replace("\\", "/")
@@ -251,9 +251,12 @@ def parse_res_path(raw: str) -> str:
     for part in parts:
         if part == ".." or ":" in part or "\x00" in part:
             raise ToolError("PATH_DENIED", f"{raw!r} leaves the project or is not a plain res:// path")
-    if not parts or not parts[-1].lower().endswith(SUPPORTED_EXTENSIONS):
+    if not parts:
+        raise ToolError("INVALID_PATH", f"{raw!r} names no file",
+                        hint="Pass a script's path, e.g. res://player.gd.")
+    if not parts[-1].lower().endswith(SUPPORTED_EXTENSIONS):
         raise ToolError(
-            "INVALID_PATH",
+            "UNSUPPORTED_FILE_TYPE",
             f"{raw!r} is not a GDScript or shader file (.gd, .gdshader, .gdshaderinc)",
             hint="The language server reads scripts and shaders only: pass a .gd, .gdshader or .gdshaderinc path.",
         )

@@ -2,8 +2,8 @@
 
 The SDK locks a connection to the era of its first request. We do not: a
 request whose ``params._meta`` carries ``io.modelcontextprotocol/protocolVersion``
-is a 2026-07-28 request and is served statelessly on its own (``initialize`` and
-``ping``, which that era removed, are -32601 there); everything else is a
+is a 2026-07-28 request and is served statelessly on its own (``initialize``, which that
+era removed, is -32601 there; ``ping``, removed too, is kept); everything else is a
 handshake-era request served by one long-lived legacy runner whose ``initialize``
 is not an admission gate.
 
@@ -32,7 +32,7 @@ from mcp_types import (
 from mcp_types.version import LATEST_MODERN_VERSION
 from pydantic import ValidationError
 
-from godot_bridge.mcp import sdk_private
+from godot_bridge.mcp import lean, sdk_private
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     HANDSHAKE_VERSIONS,
@@ -40,6 +40,7 @@ from godot_bridge.mcp.protocol import (
     MODERN_ONLY_METHODS,
     is_modern,
     needs_envelope_message,
+    ping_result,
 )
 
 log = logging.getLogger(__name__)
@@ -107,7 +108,10 @@ class EraRouter:
         route = classify_inbound_request({"method": method, "params": params})
         if isinstance(route, InboundLadderRejection):
             raise MCPError(code=route.code, message=route.message, data=route.data)
-        # initialize and ping, removed in 2026-07-28, are the SDK's -32601 like any unknown method.
+        if method == "ping":
+            # Kept though 2026-07-28 removed it (protocol.REMOVED_IN_MODERN); the SDK has no handler
+            # for it in that era. initialize stays the SDK's -32601, like any unknown method.
+            return lean.stamped(ping_result(True), True)
         connection = Connection.from_envelope(
             route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound
         )

@@ -38,6 +38,7 @@ from godot_bridge.mcp.protocol import (
     call_result,
     is_modern,
     needs_envelope_message,
+    ping_result,
     tools_result,
 )
 from godot_bridge.mcp.unanswered import EOF_GRACE_S, Unanswered
@@ -306,7 +307,7 @@ class StdioFront:
             return lean.response(rid, lean.initialize_result(self.handshake_version, INSTRUCTIONS))
         if method == "server/discover":
             return lean.response(rid, lean.discover_result(INSTRUCTIONS))
-        return lean.response(rid, {})  # ping (handshake era: 2026-07-28 removed it, and take() declines that)
+        return lean.response(rid, lean.stamped(ping_result(modern), modern))  # ping, in either era
 
     def _tools_wire_of(self, modern: bool) -> list[dict[str, Any]] | None:
         """The tools array laid out for the wire, rebuilt when the app's list changes; None: not coverable."""

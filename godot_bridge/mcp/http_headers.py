@@ -141,7 +141,7 @@ def declares_modern(method: str, params: Any, headers: Mapping[str, str]) -> boo
 
     The header alone is enough to claim the era, so a modern client that forgot its
     ``_meta`` is told -32602 about the body rather than served as a handshake request.
-    ``initialize`` and ``ping`` that claim it are methods 2026-07-28 removed (-32601, 404).
+    An ``initialize`` that claims it is a method 2026-07-28 removed (-32601, 404).
     """
     return is_modern(method, params if isinstance(params, Mapping) else None) or (
         headers.get(VERSION_HEADER, "").strip() in MODERN_PROTOCOL_VERSIONS

@@ -34,8 +34,10 @@ CONNECTION_CLOSED = -32000
 
 # Methods that exist only in the 2026-07-28 era.
 MODERN_ONLY_METHODS = frozenset({"server/discover", "subscriptions/listen"})
-# Methods 2026-07-28 removed: a request naming that era gets -32601 for them (404 over HTTP).
-REMOVED_IN_MODERN = frozenset({"initialize", "ping"})
+# Methods 2026-07-28 removed and this server does not keep: a request naming that era gets -32601
+# for them (404 over HTTP). The revision lets a server keep ``ping``, and real clients (the SDK's
+# in 2026-07-28 and auto mode, FastMCP's) send it, so ``ping`` is answered in both eras.
+REMOVED_IN_MODERN = frozenset({"initialize"})
 
 SERVER_NAME = "godot-bridge"
 SERVER_TITLE = "Godot Bridge"
@@ -63,6 +65,11 @@ def complete(result: dict[str, Any], modern: bool) -> dict[str, Any]:
     if modern:
         result["resultType"] = "complete"
     return result
+
+
+def ping_result(modern: bool) -> dict[str, Any]:
+    """``ping``'s answer: empty, marked complete in 2026-07-28."""
+    return complete({}, modern)
 
 
 def tools_result(tools: list[dict[str, Any]], modern: bool) -> dict[str, Any]:

@@ -12,6 +12,14 @@ A ``res://`` value must also stay inside the project folder once symbolic links 
 resolved: ``res://link_out/x.gd`` through a link to ``/etc`` is refused (the LSP tools
 apply the same rule to the files they read).
 
+Wherever ``res://`` is allowed, a file's ``uid://`` is too (Godot 4.4+ projects reference files by
+uid, so an assistant meets them and passes them on). The editor resolves it (the toolkit's file
+guard, with ``ResourceUID``) and guards it as the ``res://`` path it names. Here a uid must be
+well-formed; when the caller can resolve it from the project's files (``resolve_uid``: the editor
+link passes content/uids.py's), the path it names is checked like any ``res://`` value, links
+included; one the files do not name goes on to the editor, which knows every uid it has scanned
+and answers NOT_FOUND for one it does not.
+
 A path parameter may sit inside arrays of objects: ``frames[].texture_path`` names the
 ``texture_path`` of every item of ``frames``. ``path_literals`` lists words a parameter
 takes instead of a path (``game_start.scene_path`` accepts ``"main"``).
@@ -20,7 +28,7 @@ takes instead of a path (``game_start.scene_path`` accepts ``"main"``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,6 +38,10 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _MAX_SHOWN = 160  # a refused value is echoed back, but never a megabyte of it
 PROJECT_PREFIX = "res://"  # the one prefix that names a file under the project folder
+UID_PREFIX = "uid://"  # a project file by its uid: accepted wherever PROJECT_PREFIX is
+_UID = re.compile(r"^uid://[a-z0-9]+$")
+
+UidResolver = Callable[[str], "str | None"]
 
 
 class PathGuarded(Protocol):
@@ -87,17 +99,26 @@ def _escapes_through_link(value: str, project: Path) -> bool:
 
 
 def check_path(param: str, value: Any, prefixes: Sequence[str], project: Path | None = None,
-               literals: Sequence[str] = ()) -> None:
+               literals: Sequence[str] = (), resolve_uid: UidResolver | None = None) -> None:
     """Raise PATH_DENIED when ``value`` is not an acceptable path for ``param``."""
     if value is None or value == "" or value in literals:
         return
-    allowed = " or ".join([*prefixes, *(repr(word) for word in literals)])
+    uid_too = PROJECT_PREFIX in prefixes
+    allowed = " or ".join([*prefixes, *([UID_PREFIX] if uid_too else []), *(repr(word) for word in literals)])
     hint = (
         f"Pass {param} as a path under {' or '.join(prefixes)}, with '/' separators and no '..', "
-        "drive letter, backslash or absolute path."
+        "drive letter, backslash or absolute path" + (", or a file's uid:// as Godot writes it." if uid_too else ".")
     )
     if not isinstance(value, str):
         raise ToolError("PATH_DENIED", f"{param} must be a path string, got {type(value).__name__}", hint=hint)
+    if uid_too and value.startswith(UID_PREFIX):
+        if not _UID.match(value):
+            raise ToolError("PATH_DENIED", f"{param}={_shown(value)} refused: it is not a well-formed uid "
+                            "(uid:// then lower-case letters and digits)", hint=hint)
+        resolved = resolve_uid(value) if resolve_uid is not None else None
+        if resolved is not None:
+            check_path(f"{param} ({value} is {resolved})", resolved, prefixes, project, literals)
+        return
     reason = _reason(value, prefixes)
     if reason is None and project is not None and value.startswith(PROJECT_PREFIX) \
             and _escapes_through_link(value, project):
@@ -129,12 +150,14 @@ def values_at(args: Mapping[str, Any], key: str) -> Iterator[tuple[str, Any]]:
                 yield f"{head}[{index}].{label}", found
 
 
-def check_paths(tool: PathGuarded, args: Mapping[str, Any], project: Path | None = None) -> None:
+def check_paths(tool: PathGuarded, args: Mapping[str, Any], project: Path | None = None,
+                resolve_uid: UidResolver | None = None) -> None:
     """Check every declared path parameter of ``tool`` in ``args``.
 
     ``project`` is the project folder; with it, res:// values are also resolved on disk.
+    ``resolve_uid``: a uid:// value's res:// path from the project's files (None: not known there).
     """
     literals = getattr(tool, "path_literals", None) or {}
     for key, prefixes in (getattr(tool, "path_params", None) or {}).items():
         for label, value in values_at(args, key):
-            check_path(label, value, prefixes, project, literals.get(key, ()))
+            check_path(label, value, prefixes, project, literals.get(key, ()), resolve_uid)

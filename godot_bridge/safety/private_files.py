@@ -1,10 +1,11 @@
 """Files only their owner may read: a secret on a shared machine.
 
 The token file lets whoever reads it run code in the editor as its owner, so the toolkit creates
-it 0600 in a 0700 folder, and the bridge refuses one that group or other users can read or write
-(``exposure``). Files the bridge writes itself are created 0600 from their first byte
-(``open_private``). Windows has no such mode bits (a file in the user's profile is private by its
-ACL), so there both are no-ops.
+it 0600 in a 0700 folder. A token file group or other users can read or write (``exposure``) is
+made private when it is the user's own (``make_private``: other toolkits write it with the
+process umask), and refused when it cannot be. Files the bridge writes itself are created 0600
+from their first byte (``open_private``). Windows has no such mode bits (a file in the user's
+profile is private by its ACL), so there all of these are no-ops.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 OWNER_ONLY = 0o600
+OWNER_ONLY_FOLDER = 0o700
 _GROUP_OTHERS = {"group": (stat.S_IRGRP, stat.S_IWGRP), "others": (stat.S_IROTH, stat.S_IWOTH)}
 
 
@@ -40,6 +42,46 @@ def exposure(path: Path) -> str | None:
     if writers:
         parts.append("writable by " + " and ".join(writers))
     return f"{', '.join(parts)} (mode {mode:04o})"
+
+
+class CannotMakePrivate(Exception):
+    """A too-open file the bridge may not make private; the message says why."""
+
+
+def make_private(path: Path, *, folder: bool = False) -> str | None:
+    """Make the user's own ``path`` private (0600, and its folder 0700 when ``folder``): what was
+    too open, e.g. "readable by group and others (mode 0644)", or None when all was private already.
+
+    Raises CannotMakePrivate when the file (or folder) belongs to another account or a chmod fails,
+    OSError when ``path`` cannot be looked at.
+    """
+    if not has_unix_permissions():
+        return None
+    exposed = exposure(path)
+    parent = path.parent
+    parent_mode = stat.S_IMODE(parent.stat().st_mode)
+    parent_open = folder and bool(parent_mode & 0o077)
+    if exposed is None and not parent_open:
+        return None
+    changes = [(path, OWNER_ONLY)] if exposed is not None else []
+    if parent_open:
+        changes.append((parent, OWNER_ONLY_FOLDER))
+    for target, _mode in changes:
+        owner = target.stat().st_uid
+        if owner != os.geteuid():
+            raise CannotMakePrivate(f"{target} belongs to another account (uid {owner})")
+    for target, mode in changes:
+        try:
+            os.chmod(target, mode)
+        except OSError as exc:
+            raise CannotMakePrivate(f"chmod {mode:o} {target} failed: {exc.strerror or exc}") from exc
+    still = exposure(path)
+    if still is not None:  # a file system that ignores chmod
+        raise CannotMakePrivate(f"{path} is still {still} after chmod 600")
+    said = [exposed] if exposed is not None else []
+    if parent_open:
+        said.append(f"in a folder others can open (mode {parent_mode:04o})")
+    return ", ".join(said)
 
 
 def fix_command(path: Path) -> str:

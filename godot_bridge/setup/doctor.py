@@ -263,6 +263,25 @@ async def check_registry(ctx: Context) -> list[Check]:
     return lines
 
 
+def check_token_privacy(ctx: Context) -> list[Check]:
+    """A too-open token file of the user's own (as a plugin writes it with the process umask) is made
+    private here, as the bridge does on connect, and said: the plugin that wrote it needs upgrading.
+    Nothing to say when it is private; what cannot be made private is check_token's failure."""
+    try:
+        source = tokens.locate(ctx.settings.token_path, ctx.entry, project=str(ctx.project),
+                               registry_file=ctx.registry_file)
+        was = tokens.make_private(source)
+    except ToolError:
+        return []
+    if was is None:
+        return []
+    folder = ", its folder 0700" if source.origin == "registry" else ""
+    return [Check("token_private", "Token file privacy", "warn",
+                  f"{source.describe()} was {was}; made it private (0600{folder})",
+                  "The plugin that wrote it does not keep it private: upgrade it with `godot-bridge init`, "
+                  "then restart the editor.")]
+
+
 def check_token(ctx: Context) -> list[Check]:
     if ctx.settings.token_path is None and ctx.entry is None:
         return [Check("token", "Token file", "skip", "no registry entry to read token_path from (see above)")]
@@ -506,7 +525,7 @@ def check_autolaunch(ctx: Context) -> list[Check]:
 
 
 ORDER: tuple[Callable[[Context], object], ...] = (
-    check_python, check_packages, check_project, check_registry, check_token,
+    check_python, check_packages, check_project, check_registry, check_token_privacy, check_token,
     check_editor, check_game, check_lsp, check_mcp_json, check_entry_start, check_limits, check_autolaunch,
 )
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from godot_bridge.content.godot_files import value_end
+
 PLUGINS_SECTION = "editor_plugins"
 ENABLED_KEY = "enabled"
 # Godot 4 writes project.godot with config_version=5; 4 and below are Godot 3 projects.
 MIN_CONFIG_VERSION = 5
 
-_OPEN, _CLOSE = "([{", ")]}"
 _LIST = re.compile(r"PackedStringArray\s*\(", re.ASCII)
 
 
@@ -48,26 +49,10 @@ def _line_end(text: str, pos: int) -> int:
 
 def _value_end(text: str, pos: int) -> int:
     """Where the value starting at ``pos`` ends: the newline at bracket depth 0, outside strings."""
-    depth, in_string, i = 0, False, pos
-    while i < len(text):
-        char = text[i]
-        if in_string:
-            if char == "\\":
-                i += 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in _OPEN:
-            depth += 1
-        elif char in _CLOSE:
-            depth = max(depth - 1, 0)
-        elif char == "\n" and depth == 0:
-            break
-        i += 1
-    if in_string or depth:
+    end = value_end(text, pos, "\n")
+    if end is None:
         raise ProjectFileError("project.godot ends inside an unfinished value (an open quote or bracket)")
-    return i
+    return end
 
 
 def scan(text: str) -> tuple[list[Section], list[Entry]]:

@@ -165,7 +165,7 @@ GROUPS: list[Call] = [
     # asset_ops
     Call("asset_list", {"path_prefix": "res://scenes"}, "the scenes", result={"files": [{"path": "res://scenes/main.tscn"}]}),
     Call("asset_get_dependencies", {"file_path": "res://scenes/game.tscn"}, "what a scene uses",
-         result={"dependencies": [{"path": "res://scripts/player.gd"}]}),
+         result={"dependencies": [{"path": "res://scripts/player.gd", "type": "GDScript"}]}),
     Call("asset_import", {"base64_data": PNG_2X1, "dest_path": "res://e2e/dot.png"}, "a PNG from base64",
          file=FileHas("res://e2e/dot.png", "PNG")),
     # audio

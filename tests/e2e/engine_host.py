@@ -2,7 +2,9 @@
 end-to-end tests.
 
 ``EngineHost`` builds a throwaway project (tests/godot/e2e/project, the toolkit's addons copied in
-as a user installs them, the example extension in ``res://mcp_extensions/``), starts the relay and
+as a user installs them, the example extension in ``res://mcp_extensions/``, and the files of real
+public projects from tests/fixtures/projects under ``res://outside/<project>/``, their ``res://``
+paths moved with them; their uids are theirs), starts the relay and
 the engine (the Godot 4.6 web engine in headless Chromium, or a native ``godot``), and writes what
 the toolkit publishes where the plugin would write it: the token file and the registry entry (and
 the game's overlay while a game runs) under its own data home, never the machine's. ``stop()``
@@ -33,12 +35,35 @@ from tests.sim.registry import SimRegistry, canonical_key
 HOST_DIR = REPO / "tests" / "godot" / "e2e" / "host"
 PROJECT_DIR = REPO / "tests" / "godot" / "e2e" / "project"
 EXTENSION = REPO / "addons" / "godot_mcp_toolkit" / "examples" / "mcp_extensions" / "word_tools_extension.gd"
+OUTSIDE = REPO / "tests" / "fixtures" / "projects"
+OUTSIDE_ROOT = "res://outside"
+_TEXT_FILES = (".tscn", ".tres", ".gd")
 HOST_SCRIPT = "res://e2e_host/host.gd"
 EDITED_SCENE = "res://scenes/main.tscn"
 GAME_SCENE = "res://scenes/game.tscn"
 TOKEN_SUFFIX = "addons/godot_mcp_toolkit/"
 START_TIMEOUT = 90.0
 RUN_TIMEOUT = 3600  # the engine's own limit; the fixture stops it long before
+
+
+def outside_path(project: str, path: str) -> str:
+    """Where a real project's ``res://`` path lives in the host project."""
+    return f"{OUTSIDE_ROOT}/{project}/{path[len('res://'):]}"
+
+
+def copy_outside(into: Path) -> None:
+    """Each real project of tests/fixtures/projects into ``into/<project>/``, every ``"res://`` of its
+    text files moved along (uids are left as they are: each file keeps its own)."""
+    for source in sorted(p for p in OUTSIDE.iterdir() if p.is_dir()):
+        # Not their project.godot: the host project has its own (and one project.godot per project).
+        for file in sorted(f for f in source.rglob("*") if f.is_file() and f.name != "project.godot"):
+            target = into / source.name / file.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if file.suffix in _TEXT_FILES:
+                text = file.read_text(encoding="utf-8")
+                target.write_text(text.replace('"res://', f'"{outside_path(source.name, "res://")}'), encoding="utf-8")
+            else:
+                shutil.copy(file, target)
 
 
 def free_port() -> int:
@@ -140,6 +165,7 @@ class EngineHost:
         (self.project / "e2e_host").symlink_to(HOST_DIR)
         (self.project / "mcp_extensions").mkdir()
         shutil.copy(EXTENSION, self.project / "mcp_extensions" / EXTENSION.name)
+        copy_outside(self.project / OUTSIDE_ROOT[len("res://"):])
         self.data_home.mkdir()
 
     # -- what the toolkit publishes (called on the relay's thread) -------------------------------

@@ -68,6 +68,7 @@ func test_dependencies_direct_and_transitive() -> void:
 	var direct := _fx.invoke("asset.get_dependencies", {"file_path": DIR + "/main.tscn"})
 	Assert.eq(direct["dependencies"].size(), 1, "only the texture directly")
 	Assert.eq(direct["dependencies"][0]["path"], DIR + "/sky.tres", "by path")
+	Assert.eq(direct["dependencies"][0]["type"], "GradientTexture1D", "its type, read from the file")
 	var capped := _fx.invoke("asset.get_dependencies", {"file_path": DIR + "/main.tscn", "include_transitive": true,
 		"limit": 1})
 	Assert.eq([capped["returned"], capped["total_dependencies"], capped["has_more"]], [1, 2, true], "says it truncated")
@@ -78,6 +79,8 @@ func test_dependencies_direct_and_transitive() -> void:
 	DirAccess.remove_absolute(DIR + "/ramp.tres")
 	var broken := _fx.invoke("asset.get_dependencies", {"file_path": DIR + "/sky.tres"})
 	Assert.eq(broken["dependencies"][0]["missing"], true, "a deleted dependency is flagged missing")
+	Assert.is_false(broken["dependencies"][0].has("type") and broken["dependencies"][0]["type"] == "",
+		"a type nobody can tell is left out, not given as empty")
 
 
 func test_import_base64_and_outside_file_with_undo() -> void:

@@ -115,7 +115,7 @@ func test_each_kind_refuses_the_other_kinds() -> void:
 		["resource.delete", SCRATCH + "/a.txt"],
 	]
 	for case: Array in cases:
-		Assert.eq(_fx.invoke(case[0], {"file_path": case[1]}).get("code"), "INVALID_PATH", "%s refuses %s" % case)
+		Assert.eq(_fx.invoke(case[0], {"file_path": case[1]}).get("code"), "UNSUPPORTED_FILE_TYPE", "%s refuses %s" % case)
 
 
 func test_resource_delete_names_its_dependents_and_undo_brings_it_back() -> void:

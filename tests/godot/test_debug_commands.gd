@@ -60,13 +60,15 @@ func test_set_list_and_clear_breakpoints() -> void:
 func test_refusals_name_what_was_wrong_and_change_nothing() -> void:
 	ResultExamples.check("debug", "debug.set_breakpoint",
 		_fx.invoke("debug.set_breakpoint", ResultExamples.params("debug", "debug.set_breakpoint", 1)), 1)
+	ResultExamples.check("debug", "debug.set_breakpoint",
+		_fx.invoke("debug.set_breakpoint", ResultExamples.params("debug", "debug.set_breakpoint", 2)), 2)
 	var cases := [
 		[{"line": 2}, "INVALID_PARAMS"],
 		[{"file_path": SCRIPT}, "INVALID_PARAMS"],
 		[{"file_path": SCRIPT, "line": 0}, "INVALID_PARAMS"],
 		[{"file_path": SCRIPT, "line": 1.5}, "INVALID_PARAMS"],
 		[{"file_path": SCRIPT, "line": 1, "enabled": "yes"}, "INVALID_PARAMS"],
-		[{"file_path": DIR.path_join("notes.txt"), "line": 1}, "INVALID_PATH"],
+		[{"file_path": DIR.path_join("notes.txt"), "line": 1}, "UNSUPPORTED_FILE_TYPE"],
 		[{"file_path": DIR.path_join("gone.gd"), "line": 1}, "NOT_FOUND"],
 		[{"file_path": "res://../x.gd", "line": 1}, "PATH_DENIED"],
 		[{"file_path": "user://x.gd", "line": 1}, "PATH_DENIED"],

@@ -75,8 +75,8 @@ func test_screenshot_refusals() -> void:
 			{"force_foreground_editor": "yes"}, {"node_path": 3}]:
 		Assert.eq(_fx.invoke("editor.screenshot", params)["code"], "INVALID_PARAMS", "refused: %s" % JSON.stringify(params))
 	var jpg := _fx.invoke("editor.screenshot", {"save_path": "res://shot.jpg"})
-	Assert.eq([jpg["code"], jpg["hint"]], ["INVALID_PATH", "Pass a .png path, e.g. res://shot.png."],
-		"a wrong extension is INVALID_PATH, with the name it should have")
+	Assert.eq([jpg["code"], jpg["hint"]], ["UNSUPPORTED_FILE_TYPE", "Pass a .png path, e.g. res://shot.png."],
+		"a wrong extension is UNSUPPORTED_FILE_TYPE, with the name it should have")
 	for path: String in ["user://other/shot.png", "res://../x.png", "/tmp/x.png"]:
 		Assert.eq(_fx.invoke("editor.screenshot", {"save_path": path})["code"], "PATH_DENIED", "refused: %s" % path)
 	Assert.eq(_fx.invoke("editor.screenshot", {"node_path": "Nope"})["code"], "NOT_FOUND", "missing node")

@@ -54,6 +54,30 @@ func test_param_names_the_parameter_and_the_expected_kind() -> void:
 	var not_text: Dictionary = FileGuard.param(3, "scene_path")["error"]
 	Assert.eq(not_text["error"], "scene_path must be a string", "not a string")
 	var wrong: Dictionary = FileGuard.param("res://a.png", "scene_path", ["tscn", "scn"])["error"]
-	var expected := ["INVALID_PATH", "scene_path must end in .tscn or .scn: res://a.png"]
+	var expected := ["UNSUPPORTED_FILE_TYPE", "scene_path must end in .tscn or .scn: res://a.png"]
 	Assert.eq([wrong["code"], wrong["error"]], expected, "kind")
 	Assert.eq(FileGuard.param("res://../x.tres", "file_path")["error"]["code"], "PATH_DENIED", "guard applies")
+
+
+func test_a_uid_is_the_path_resource_uid_has_for_it_guarded_as_that_path() -> void:
+	# As the editor's file scan registers every file's uid.
+	var scene_id := ResourceUID.create_id()
+	ResourceUID.add_id(scene_id, "res://scenes/level.tscn")
+	var own_id := ResourceUID.create_id()
+	ResourceUID.add_id(own_id, "res://addons/godot_mcp_toolkit/plugin.gd")
+	var uid := ResourceUID.id_to_text(scene_id)
+	Assert.eq(FileGuard.check(uid), {"ok": true, "path": "res://scenes/level.tscn", "uid": uid}, "resolved")
+	Assert.eq(FileGuard.param(uid, "scene_path", ["tscn"]), {"path": "res://scenes/level.tscn", "uid": uid},
+		"a parameter takes it too")
+	Assert.eq(FileGuard.param(uid, "script_path", ["gd"])["error"]["code"], "UNSUPPORTED_FILE_TYPE",
+		"the kind is the resolved file's")
+	_denied(FileGuard.check(ResourceUID.id_to_text(own_id)), "PATH_DENIED", "guarded as the path it names")
+	var unknown := FileGuard.check("uid://nosuchuidhere")
+	_denied(unknown, "NOT_FOUND", "unknown")
+	Assert.contains(unknown["error"]["error"], "uid://nosuchuidhere", "names it")
+	Assert.contains(unknown["error"]["hint"], "res://", "says how to get a path")
+	_denied(FileGuard.check("uid://"), "INVALID_PATH", "no uid at all")
+	_denied(FileGuard.check("uid://NOT-A-UID"), "INVALID_PATH", "malformed")
+	Assert.contains(FileGuard.check("user://x.cfg")["error"]["error"], "uid://", "the refusal says uids are fine")
+	ResourceUID.remove_id(scene_id)
+	ResourceUID.remove_id(own_id)

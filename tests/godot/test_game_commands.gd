@@ -292,7 +292,7 @@ func test_refusals_leave_nothing_played() -> void:
 		[{"scene_path": 3}, "INVALID_PARAMS"],
 		[{"if_running": "restart"}, "INVALID_PARAMS"],
 		[{"wait_for_runtime": "yes"}, "INVALID_PARAMS"],
-		[{"scene_path": "res://tmp_tests/game/scripts/ok.gd"}, "INVALID_PATH"],
+		[{"scene_path": "res://tmp_tests/game/scripts/ok.gd"}, "UNSUPPORTED_FILE_TYPE"],
 		[{"scene_path": "user://level.tscn"}, "PATH_DENIED"],
 		[{"scene_path": "res://../outside.tscn"}, "PATH_DENIED"],
 		[{"scene_path": "res://tmp_tests/game/missing.tscn"}, "NOT_FOUND"],

@@ -78,7 +78,7 @@ func test_texture_refusals_write_nothing() -> void:
 	var cases := {
 		"guard": [{"file_path": "res://addons/godot_mcp_toolkit/x.png"}, "PATH_DENIED"],
 		"climb": [{"file_path": "res://../x.png"}, "PATH_DENIED"],
-		"extension": [{"file_path": SCRATCH.path_join("x.jpg")}, "INVALID_PATH"],
+		"extension": [{"file_path": SCRATCH.path_join("x.jpg")}, "UNSUPPORTED_FILE_TYPE"],
 		"shape": [{"file_path": SCRATCH.path_join("x.png"), "shape": "star"}, "INVALID_PARAMS"],
 		"size": [{"file_path": SCRATCH.path_join("x.png"), "width": 0}, "INVALID_PARAMS"],
 		"color": [{"file_path": SCRATCH.path_join("x.png"), "fill_color": "not-a-color"}, "INVALID_PARAMS"],
@@ -142,7 +142,8 @@ func test_sound_refusals_write_nothing() -> void:
 			{"wait_for_scan_ms": -5}, {"if_exists": "overwrite"}]:
 		params["file_path"] = path
 		Assert.eq(_fx.invoke("sound.generate", params)["code"], "INVALID_PARAMS", str(params))
-	Assert.eq(_fx.invoke("sound.generate", {"file_path": SCRATCH.path_join("x.ogg")})["code"], "INVALID_PATH", "extension")
+	Assert.eq(_fx.invoke("sound.generate", {"file_path": SCRATCH.path_join("x.ogg")})["code"], "UNSUPPORTED_FILE_TYPE",
+		"extension")
 	Assert.is_false(FileAccess.file_exists(path), "nothing written")
 	Assert.is_false(FileAccess.file_exists(SCRATCH.path_join("loud.wav")), "nothing written for the bad volume")
 

@@ -67,7 +67,7 @@ func test_gradient_refusals_leave_the_file() -> void:
 		Assert.eq(_fx.invoke("procedural.edit_gradient", params)["code"], "INVALID_PARAMS", str(params))
 	Assert.eq(FileAccess.get_file_as_string(path), before, "file untouched")
 	var bad_ext := _fx.invoke("procedural.edit_gradient", {"file_path": SCRATCH.path_join("g.png")})
-	Assert.eq(bad_ext["code"], "INVALID_PATH", "ext")
+	Assert.eq(bad_ext["code"], "UNSUPPORTED_FILE_TYPE", "ext")
 	Assert.eq(_fx.invoke("procedural.edit_gradient", {"file_path": "res://nowhere/g.tres"})["code"], "PARENT_NOT_FOUND",
 		"folder")
 	Assert.eq(_fx.invoke("procedural.edit_gradient", {"file_path": "user://g.tres"})["code"], "PATH_DENIED", "res only")

@@ -147,7 +147,7 @@ func test_autoload_refusals() -> void:
 		["INVALID_PARAMS", {"action": "register", "name": "McpTestGlobals", "script_path": DIR + "/data.gd"}],
 		["INVALID_PARAMS", {"action": "register", "name": "McpTestGlobals"}],
 		["NOT_FOUND", {"action": "register", "name": "McpTestGlobals", "script_path": DIR + "/none.gd"}],
-		["INVALID_PATH", {"action": "register", "name": "McpTestGlobals", "script_path": DIR + "/x.png"}],
+		["UNSUPPORTED_FILE_TYPE", {"action": "register", "name": "McpTestGlobals", "script_path": DIR + "/x.png"}],
 		["PATH_DENIED", {"action": "register", "name": "McpTestGlobals", "script_path": "user://g.gd"}],
 	]
 	for case: Array in cases:

@@ -82,7 +82,7 @@ func test_refusals_leave_resource_and_file_alone() -> void:
 	var cases := {
 		"INVALID_CLASS": {"file_path": TITLE, "type": "Gradient"},
 		"INVALID_PARAMS": {"file_path": DIR + "/new.tres"},
-		"INVALID_PATH": {"file_path": DIR + "/title.txt", "type": "LabelSettings"},
+		"UNSUPPORTED_FILE_TYPE": {"file_path": DIR + "/title.txt", "type": "LabelSettings"},
 		"PARENT_NOT_FOUND": {"file_path": DIR + "/missing/a.tres", "type": "LabelSettings"},
 		"PATH_DENIED": {"file_path": "res://addons/godot_mcp_toolkit/x.tres", "type": "LabelSettings"},
 	}

@@ -179,7 +179,7 @@ func test_screenshot_of_the_game_window() -> void:
 	for params: Dictionary in [{"image_detail": "huge"}, {"image_response_mode": "file"},
 			{"force_foreground_game": "yes"}]:
 		Assert.eq(_call("runtime.screenshot", params)["code"], "INVALID_PARAMS", "refused: %s" % JSON.stringify(params))
-	Assert.eq(_call("runtime.screenshot", {"save_path": "user://screenshots/a.jpg"})["code"], "INVALID_PATH",
+	Assert.eq(_call("runtime.screenshot", {"save_path": "user://screenshots/a.jpg"})["code"], "UNSUPPORTED_FILE_TYPE",
 		"a wrong extension")
 	for path: String in ["res://shot.png", "user://other/shot.png", "user://screenshots/../x.png"]:
 		Assert.eq(_call("runtime.screenshot", {"save_path": path})["code"], "PATH_DENIED", "refused: %s" % path)

@@ -157,7 +157,7 @@ func test_instantiate_refusals_add_nothing() -> void:
 	var cases := [
 		[{"parent_path": "Level"}, "INVALID_PARAMS"],
 		[{"parent_path": "Level", "scene_path": SCRATCH + "/none.tscn"}, "NOT_FOUND"],
-		[{"parent_path": "Level", "scene_path": SCRATCH + "/enemy.png"}, "INVALID_PATH"],
+		[{"parent_path": "Level", "scene_path": SCRATCH + "/enemy.png"}, "UNSUPPORTED_FILE_TYPE"],
 		[{"parent_path": "Nope", "scene_path": ENEMY}, "NOT_FOUND"],
 		[{"parent_path": "Level", "scene_path": "res://../x.tscn"}, "PATH_DENIED"],
 		[{"parent_path": "Level", "scene_path": ENEMY, "as_name": "a/b"}, "INVALID_PARAMS"],

@@ -269,7 +269,7 @@ func test_create_refuses_bad_input_and_writes_nothing() -> void:
 	var bad_type := _fx.invoke("scene.create", {"file_path": SCRATCH + "/x.tscn", "root_type": "Nope"})
 	Assert.eq(bad_type["code"], "UNKNOWN_CLASS", "unknown root_type")
 	Assert.is_false(FileAccess.file_exists(SCRATCH + "/x.tscn"), "no file written")
-	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/x.txt"})["code"], "INVALID_PATH", "extension")
+	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/x.txt"})["code"], "UNSUPPORTED_FILE_TYPE", "extension")
 	Assert.eq(_fx.invoke("scene.create", {"file_path": "res://addons/godot_mcp_toolkit/x.tscn"})["code"], "PATH_DENIED",
 		"toolkit folder")
 	Assert.eq(_fx.invoke("scene.create", {"file_path": SCRATCH + "/../x.tscn"})["code"], "PATH_DENIED", "no ..")
@@ -288,6 +288,13 @@ func test_open_makes_the_scene_the_edited_one() -> void:
 	Assert.is_true(_fx.invoke("scene.open", {"file_path": SCRATCH + "/level.tscn"})["already_open"], "second open")
 	Assert.eq(_fx.example("scene.open", 1)["code"], "NOT_FOUND", "missing file")
 	Assert.eq(_fx.invoke("scene.open", {})["code"], "INVALID_PARAMS", "file_path required")
+	var id := ResourceUID.create_id()
+	ResourceUID.add_id(id, SCRATCH + "/level.tscn")  # as the editor's file scan registers it
+	var by_uid := _fx.invoke("scene.open", {"file_path": ResourceUID.id_to_text(id)})
+	Assert.eq([by_uid["path"], by_uid["uid"]], [SCRATCH + "/level.tscn", ResourceUID.id_to_text(id)],
+		"opened by its uid: the answer names its path and the uid")
+	ResourceUID.remove_id(id)
+	Assert.eq(_fx.invoke("scene.open", {"file_path": "uid://nosuchuidhere"})["code"], "NOT_FOUND", "unknown uid")
 
 
 func test_save_writes_what_the_user_gets() -> void:

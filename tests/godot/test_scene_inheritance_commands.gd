@@ -87,7 +87,7 @@ func test_refusals_write_nothing() -> void:
 		[{"file_path": CHILD}, "INVALID_PARAMS"],
 		[{"file_path": CHILD, "base_scene": 3}, "INVALID_PARAMS"],
 		[{"file_path": SCRATCH + "/nope/x.tscn", "base_scene": BASE}, "PARENT_NOT_FOUND"],
-		[{"file_path": SCRATCH + "/x.scn", "base_scene": BASE}, "INVALID_PATH"],
+		[{"file_path": SCRATCH + "/x.scn", "base_scene": BASE}, "UNSUPPORTED_FILE_TYPE"],
 		[{"file_path": BASE, "base_scene": BASE}, "INVALID_PARAMS"],
 		[{"file_path": "res://addons/godot_mcp_toolkit/x.tscn", "base_scene": BASE}, "PATH_DENIED"],
 		[{"file_path": CHILD, "base_scene": broken}, "INVALID_PARAMS"],

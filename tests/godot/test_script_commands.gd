@@ -197,7 +197,7 @@ func test_check_reports_without_writing() -> void:
 	DirAccess.make_dir_recursive_absolute(DIR + "/sub")
 	_write(DIR + "/sub/up.gd", "extends \"../dep.gd\"\nvar w := VALUE\n")
 	Assert.is_true(_fx.invoke("script.check", {"file_path": DIR + "/sub/up.gd"})["valid"], "and so does ../ in extends")
-	Assert.eq(_fx.invoke("script.check", {"file_path": DIR + "/dep.txt"})["code"], "INVALID_PATH", ".gd only")
+	Assert.eq(_fx.invoke("script.check", {"file_path": DIR + "/dep.txt"})["code"], "UNSUPPORTED_FILE_TYPE", ".gd only")
 
 
 func test_a_class_name_script_checks_clean_against_its_own_registration() -> void:

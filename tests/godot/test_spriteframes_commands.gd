@@ -82,7 +82,7 @@ func test_create_bad_input_writes_nothing() -> void:
 	Assert.eq(_fx.invoke("spriteframes.create", {"file_path": "res://tmp_tests/nofolder/a.tres", "animations": [
 		{"name": "a", "frames": []}]})["code"], "PARENT_NOT_FOUND", "no folder")
 	Assert.eq(_fx.invoke("spriteframes.create", {"file_path": SCRATCH + "/a.png", "animations": [
-		{"name": "a", "frames": []}]})["code"], "INVALID_PATH", "not a .tres")
+		{"name": "a", "frames": []}]})["code"], "UNSUPPORTED_FILE_TYPE", "not a .tres")
 	Assert.eq(_fx.invoke("spriteframes.create", {"file_path": "user://a.tres", "animations": [
 		{"name": "a", "frames": []}]})["code"], "PATH_DENIED", "outside res://")
 	Assert.eq(_fx.invoke("spriteframes.create", {"file_path": HERO, "animations": [{"name": "a", "frames": [

@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import shlex
+import stat
 import socket
 import subprocess
 import sys
@@ -217,15 +218,32 @@ async def test_token_path_breaking_the_published_rules(sim: ToolkitSim, godot_pr
 
 
 @pytest.mark.skipif(os.name != "posix", reason="Unix permissions only")
-async def test_token_others_can_read_fails_with_the_fix(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:
+async def test_token_others_can_read_is_made_private_and_said(sim: ToolkitSim, godot_project: Path,
+                                                              data_home: Path) -> None:
+    """As the reference toolkit writes it: doctor makes it private, says so with the advice, and goes on."""
     sim.token_path.chmod(0o644)
+    sim.token_path.parent.chmod(0o755)
+    found = await diagnose(godot_project, data_home)
+    private = one(found, "token_private")
+    assert private.status == "warn" and "readable by group and others (mode 0644)" in private.detail
+    assert private.fix and "godot-bridge init" in private.fix
+    assert stat.S_IMODE(sim.token_path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(sim.token_path.parent.stat().st_mode) == 0o700
+    assert one(found, "token").status == "ok" and one(found, "editor_auth").status == "ok"
+    again = await diagnose(godot_project, data_home)
+    assert "token_private" not in again, "nothing to say once it is private"
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0, reason="giving a file to another account needs root")
+async def test_another_accounts_open_token_fails_with_the_fix(sim: ToolkitSim, godot_project: Path,
+                                                              data_home: Path) -> None:
+    sim.token_path.chmod(0o644)
+    os.chown(sim.token_path, 65534, 65534)
     found = await diagnose(godot_project, data_home)
     check = one(found, "token")
-    assert check.status == "fail" and "readable by group and others (mode 0644)" in check.detail
+    assert check.status == "fail" and "belongs to another account" in check.detail
     assert check.fix and f"chmod 600 {shlex.quote(str(sim.token_path))}" in check.fix
     assert one(found, "editor_auth").status == "skip", "the token is not sent anywhere"
-    sim.token_path.chmod(0o600)
-    assert one(await diagnose(godot_project, data_home), "token").status == "ok"
 
 
 async def test_token_empty(sim: ToolkitSim, godot_project: Path, data_home: Path) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import stat
 import time
 from pathlib import Path
 
@@ -121,6 +123,27 @@ async def test_token_is_reread_on_reconnect(sim: ToolkitSim, make_bridge: Bridge
     assert sim.token != old
     assert (await _tree(bridge))["success"] is True
     assert sim.auth_frames[-1]["auth"] == sim.token
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix permissions only")
+async def test_a_token_written_as_the_reference_toolkit_writes_it_connects(
+        make_bridge: BridgeFactory, data_home: Path, project: Path):
+    """The reference toolkit writes its token with the process umask (0644 in a 0755 folder), a
+    fresh file on every editor start: the bridge makes it private and connects, every time."""
+    editor = await ToolkitSim(data_home, project, token_umask=0o022).start()
+    try:
+        assert stat.S_IMODE(editor.token_path.stat().st_mode) == 0o644
+        bridge = await make_bridge()
+        assert (await _tree(bridge))["success"] is True
+        assert editor.auth_frames[-1]["auth"] == editor.token
+        assert stat.S_IMODE(editor.token_path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(editor.token_path.parent.stat().st_mode) == 0o700
+        await editor.restart(new_token=True)  # the editor restarts: a fresh 0644 token
+        assert stat.S_IMODE(editor.token_path.stat().st_mode) == 0o644
+        assert (await _tree(bridge))["success"] is True
+        assert editor.auth_frames[-1]["auth"] == editor.token
+    finally:
+        await editor.stop()
 
 
 # -- hot: connected, then lost ------------------------------------------------------------

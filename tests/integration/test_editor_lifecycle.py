@@ -45,6 +45,7 @@ def fake_log(tmp_path: Path, data_home: Path, monkeypatch: pytest.MonkeyPatch) -
     """The fake's start log; the launched editor inherits this environment (registry under data_home)."""
     log = tmp_path / "fake_godot.jsonl"
     monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # the launched editors' logs: ours, not the machine's
     monkeypatch.setenv("FAKE_GODOT_LOG", str(log))
     for name in ("FAKE_GODOT_MODE", "FAKE_GODOT_FROZEN_ONCE", "FAKE_GODOT_IGNORE_TERM"):
         monkeypatch.delenv(name, raising=False)
@@ -106,7 +107,7 @@ def free_port() -> int:
 
 
 async def test_launch_starts_the_editor_and_waits_until_ready(
-    make_bridge: BridgeFactory, fake_godot: Path, fake_log: Path, godot_project: Path
+    make_bridge: BridgeFactory, fake_godot: Path, fake_log: Path, godot_project: Path, tmp_path: Path
 ) -> None:
     life, bridge = await lifecycle(make_bridge, GODOT_BIN=str(fake_godot))
     progress = Progress()
@@ -117,8 +118,12 @@ async def test_launch_starts_the_editor_and_waits_until_ready(
     [start] = starts(fake_log)
     assert start["argv"][1:] == ["--editor", "--path", str(godot_project)]
     assert result["pid"] == start["pid"] and is_pid_alive(start["pid"])
-    if os.name == "posix":  # the temp folder is shared: the editor's output is the user's alone
-        assert stat.S_IMODE(Path(result["log"]).stat().st_mode) == 0o600
+    log_file = Path(result["log"])
+    # In the user's own log folder, not at a predictable name in the shared temp folder.
+    assert log_file.parent == tmp_path / "state" / "godot-bridge" / "log", log_file
+    if os.name == "posix":  # the editor's output is the user's alone
+        assert stat.S_IMODE(log_file.stat().st_mode) == 0o600
+        assert stat.S_IMODE(log_file.parent.stat().st_mode) == 0o700
     assert any("started" in m for m in progress.messages) and progress.messages[-1].startswith("editor ready on port")
     assert progress.values[-1] == 2.0
     # Ready means usable: the bridge's own link talks to the launched editor.

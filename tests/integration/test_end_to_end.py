@@ -109,7 +109,7 @@ async def test_lsp_tool_through_the_process(sim: ToolkitSim, project_dir: Path, 
         data = body(result)
         assert data["errors"] == 1 and data["diagnostics"][0]["line"] == 2
         wrong = await bridge.call_tool("lsp_diagnostics", {"file_path": "res://notes.txt"})
-        assert body(wrong)["code"] == "INVALID_PATH"
+        assert body(wrong)["code"] == "UNSUPPORTED_FILE_TYPE" and ".gd" in body(wrong)["hint"]
     finally:
         await server.stop()
 

@@ -193,7 +193,15 @@ async def test_handshake_request_with_an_unknown_version_header_is_refused(url: 
     assert ok.status_code == 200 and "result" in ok.json()
 
 
-@pytest.mark.parametrize("method", ["initialize", "ping"])
+async def test_ping_is_served_in_2026_07_28(url: str, client: httpx2.AsyncClient):
+    resp = await post(client, url, modern_body("ping"), modern_headers("ping"))
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["result"]["resultType"] == "complete"
+    served = await post(client, url, legacy("ping"))
+    assert served.status_code == 200 and served.json()["result"] == {}
+
+
+@pytest.mark.parametrize("method", ["initialize"])
 async def test_methods_2026_07_28_removed_are_404(method: str, url: str, client: httpx2.AsyncClient):
     params = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
     resp = await post(client, url, modern_body(method, params), modern_headers(method))

@@ -48,11 +48,19 @@ async def test_initialize_is_not_an_admission_gate(bridge: BridgeProcess):
     assert not [n for n in bridge.notifications if "unmatched_response" in n]
 
 
-async def test_ping_naming_2026_07_28_is_a_removed_method(bridge: BridgeProcess):
-    assert (await bridge.request("ping", {}, modern=True))["error"]["code"] == -32601
+async def test_ping_is_answered_in_both_eras(bridge: BridgeProcess):
+    # 2026-07-28 removed ping but lets a server keep it, and real clients send it.
+    modern = (await bridge.request("ping", {}, modern=True))["result"]
+    assert modern["resultType"] == "complete" and modern["_meta"][SERVER_INFO]["name"] == "godot-bridge"
+    assert set(modern) == {"resultType", "_meta"}
     bad = await bridge.request("ping", {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}})
     assert bad["error"]["code"] == -32602  # the envelope is still checked first
-    assert (await bridge.request("ping", {}))["result"] == {}  # the handshake era's ping stays
+    assert (await bridge.request("ping", {}))["result"] == {}  # the handshake era's ping, unmarked
+
+
+async def test_initialize_naming_2026_07_28_is_a_removed_method(bridge: BridgeProcess):
+    params = {**init_params("2025-11-25")}
+    assert (await bridge.request("initialize", params, modern=True))["error"]["code"] == -32601
 
 
 async def test_server_discover_modern(bridge: BridgeProcess):

@@ -104,11 +104,11 @@ async def test_resources_listed_read_and_refused(mode: str, data_home: Path, gam
             assert roots["roots"] == [{"prefix": "res://", "path": str(game_project)}]
 
             scene = await read_json(client, "godot://scene/main.tscn")
-            assert scene["source"] == "file" and scene["node_count"] == 4
-            player = scene["root"]["children"][0]
+            assert scene["source"] == "file" and (scene["returned"], scene["total_nodes"]) == (4, 4)
+            player = scene["tree"]["children"][0]
             assert (player["path"], player["class"]) == ("Player", "CharacterBody2D")
             assert player["children"][0]["path"] == "Player/Sprite"
-            assert scene["root"]["children"][1]["instance"] == "res://enemy.tscn"
+            assert scene["tree"]["children"][1]["instance"] == "res://enemy.tscn"
 
             text = (await client.read_resource("godot://script/res://player.gd")).contents[0].text
             assert text.startswith('<untrusted-') and 'kind="script" source="res://player.gd"' in text

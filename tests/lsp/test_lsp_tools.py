@@ -99,6 +99,18 @@ async def test_symbols(server: FakeLspServer, project: Path, make_service) -> No
     assert "delta" not in by_name  # parameters live in the signature, not as symbols
 
 
+async def test_a_uid_names_the_script(server: FakeLspServer, project: Path, make_service) -> None:
+    """Godot 4.4+ writes a script's uid beside it (player.gd.uid); an assistant that read it passes it on."""
+    write(project, "player.gd", PLAYER)
+    write(project, "player.gd.uid", "uid://cq21llpooglf1\n")
+    service = make_service(server)
+    out = await service.handle("lsp_symbols", {"file_path": "uid://cq21llpooglf1"})
+    assert out["file"] == "res://player.gd" and out["count"] == 5
+    with pytest.raises(ToolError) as caught:
+        await service.handle("lsp_symbols", {"file_path": "uid://nosuchuid"})
+    assert caught.value.code == "NOT_FOUND" and "uid://nosuchuid" in caught.value.message
+
+
 async def test_hover_is_wrapped_and_scrubbed(server: FakeLspServer, project: Path, make_service) -> None:
     write(project, "player.gd", PLAYER)
     service = make_service(server)
@@ -212,7 +224,8 @@ async def test_shader_files(project: Path, fake: FakeLspServer, make_service) ->
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        ({"file_path": "res://scene.tscn"}, "INVALID_PATH"),
+        ({"file_path": "res://scene.tscn"}, "UNSUPPORTED_FILE_TYPE"),
+        ({"file_path": "res://Player.cs"}, "UNSUPPORTED_FILE_TYPE"),
         ({"file_path": "res://../elsewhere.gd"}, "PATH_DENIED"),
         ({"file_path": "/etc/x.gd"}, "PATH_DENIED"),
         ({"file_path": "res://missing.gd"}, "NOT_FOUND"),

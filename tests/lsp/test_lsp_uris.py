@@ -136,9 +136,9 @@ def test_res_paths_are_cleaned(raw: str, expected: str) -> None:
         ("C:\\x\\a.gd", "PATH_DENIED"),
         ("user://save.gd", "PATH_DENIED"),
         ("res://C:/a.gd", "PATH_DENIED"),
-        ("res://scene.tscn", "INVALID_PATH"),
+        ("res://scene.tscn", "UNSUPPORTED_FILE_TYPE"),
         ("res://", "INVALID_PATH"),
-        ("res://a.gd.txt", "INVALID_PATH"),
+        ("res://a.gd.txt", "UNSUPPORTED_FILE_TYPE"),
         ("  ", "INVALID_PARAMS"),
     ],
 )

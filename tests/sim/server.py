@@ -117,6 +117,7 @@ class ToolkitSim:
         extensions: list[dict[str, Any]] | None = None,
         game: bool = True,
         lsp_port: int | None = 6005,
+        token_umask: int | None = None,
     ) -> None:
         if mode not in ("editor", "runtime"):
             raise ValueError(f"mode must be 'editor' or 'runtime', not {mode!r}")
@@ -128,6 +129,9 @@ class ToolkitSim:
         self.plugin_version = plugin_version
         self.headless = headless
         self.token = token or secrets.token_hex(32)
+        # None: the token is written as this toolkit writes it (0700 folder, 0600 file); a umask
+        # (0o022): as the reference toolkit writes it, with the process umask (0755 folder, 0644 file).
+        self.token_umask = token_umask
         self.auth_timeout = auth_timeout
         self.instant = instant
         self.extensions: list[dict[str, Any]] = list(extensions or [])
@@ -169,7 +173,17 @@ class ToolkitSim:
         return f"ws://127.0.0.1:{self.port}"
 
     def write_token(self) -> None:
-        """As the toolkit writes it: a 0700 folder, a 0600 file, the raw token (no trailing newline, C2)."""
+        """As the toolkit writes it: a 0700 folder, a 0600 file, the raw token (no trailing newline, C2).
+        With ``token_umask``, as the reference toolkit writes it: a fresh file with the umask's modes."""
+        if self.token_umask is not None:
+            folder = self.token_path.parent
+            if not folder.is_dir():
+                folder.mkdir(parents=True)
+                folder.chmod(0o777 & ~self.token_umask)  # (mkdir applies this process's own umask)
+            self.token_path.unlink(missing_ok=True)
+            self.token_path.write_bytes(self.token.encode("utf-8"))
+            self.token_path.chmod(0o666 & ~self.token_umask)
+            return
         self.token_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         with private_files.open_private(self.token_path) as file:
             file.write(self.token.encode("utf-8"))

@@ -290,3 +290,40 @@ def test_lsp_tools_refuse_escapes_themselves():
     for bad in ("../x.gd", "res://../x.gd", "/etc/passwd"):
         with pytest.raises(ToolError):
             parse_res_path(bad)
+
+
+# -- uid:// wherever res:// is accepted ---------------------------------------------------------------
+
+def test_a_uid_passes_wherever_res_paths_do():
+    for tool, param, prefixes in GUARDED:
+        if "res://" in prefixes:
+            check_paths(tool, _args(param, "uid://ep13situ5bnn"))  # no PATH_DENIED "allowed: res://"
+    open_scene = CATALOGUE.tools["scene_open"]
+    check_paths(open_scene, {"file_path": "uid://ep13situ5bnn"})
+
+
+def test_a_uid_is_not_a_user_path():
+    with pytest.raises(ToolError, match="outside the allowed prefixes"):
+        check_path("save_path", "uid://ep13situ5bnn", ["user://"])
+
+
+@pytest.mark.parametrize("bad", ["uid://", "uid://ABC", "uid://a/../b", "uid://<invalid>"])
+def test_a_malformed_uid_is_refused(bad: str):
+    with pytest.raises(ToolError) as caught:
+        check_path("file_path", bad, ["res://"])
+    assert caught.value.code == "PATH_DENIED" and "uid" in caught.value.message
+    assert "uid://" in (caught.value.hint or "")
+
+
+def test_a_uid_the_files_name_is_guarded_as_its_path(tmp_path: Path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "out").symlink_to(tmp_path)
+    table = {"uid://inside": "res://main.tscn", "uid://outside": "res://out/secret.tscn"}
+    check_path("file_path", "uid://inside", ["res://"], project, resolve_uid=table.get)
+    with pytest.raises(ToolError) as caught:
+        check_path("file_path", "uid://outside", ["res://"], project, resolve_uid=table.get)
+    assert "uid://outside is res://out/secret.tscn" in caught.value.message
+    assert "symbolic link" in caught.value.message
+    # One the files do not name goes on to the editor (its ResourceUID knows it, or it answers NOT_FOUND).
+    check_path("file_path", "uid://unknown", ["res://"], project, resolve_uid=table.get)

@@ -136,28 +136,71 @@ posix_only = pytest.mark.skipif(os.name != "posix", reason="Unix permissions onl
     (0o604, "readable by others (mode 0604)"),
     (0o620, "writable by group (mode 0620)"),
 ])
-def test_a_token_file_others_can_reach_is_refused_with_the_fix(tmp_path, mode, said):
+def test_the_users_own_token_file_others_can_reach_is_made_private(tmp_path, mode, said, caplog):
+    """As the reference toolkit writes it (the process umask: 0644 in a 0755 folder): the bridge
+    makes it private and reads it, saying so once."""
     path = _published(tmp_path)
     path.chmod(mode)
-    with pytest.raises(ToolError) as caught:
-        _load(None, _entry(str(path)))
-    err = caught.value
-    assert err.code == "AUTH_FAILED"
-    assert said in err.message and str(path) in err.message
-    assert f"chmod 600 {path}" in (err.hint or "")
-    path.chmod(0o600)
-    assert _load(None, _entry(str(path)))[0] == TOKEN, "the fix is enough"
+    path.parent.chmod(0o755)
+    tokens._told.clear()
+    with caplog.at_level("WARNING", logger="godot_bridge.editor.token"):
+        assert _load(None, _entry(str(path)))[0] == TOKEN
+        assert _load(None, _entry(str(path)))[0] == TOKEN
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    [told] = [r.getMessage() for r in caplog.records]
+    assert said in told and "folder 0700" in told and "godot-bridge init" in told
 
 
 @posix_only
-def test_an_operators_token_file_is_held_to_the_same_rule(tmp_path):
-    override = tmp_path / "my token.txt"
+def test_a_private_file_in_an_open_folder_closes_the_folder(tmp_path):
+    path = _published(tmp_path)
+    path.parent.chmod(0o755)  # a fresh token written here would be readable from the first byte
+    source = tokens.locate(None, _entry(str(path)), project="/p", registry_file=REG)
+    assert "in a folder others can open (mode 0755)" in (tokens.make_private(source) or "")
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert tokens.make_private(source) is None, "nothing left to do"
+
+
+@posix_only
+def test_a_token_file_that_cannot_be_made_private_is_refused_with_the_fix(tmp_path, monkeypatch):
+    path = _published(tmp_path)
+    path.chmod(0o644)
+
+    def refuse(target, mode):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(private_files.os, "chmod", refuse)
+    with pytest.raises(ToolError) as caught:
+        _load(None, _entry(str(path)))
+    err = caught.value
+    assert err.code == "AUTH_FAILED" and str(path) in err.message and "Operation not permitted" in err.message
+    assert f"chmod 600 {path}" in (err.hint or "")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644, "left as it was"
+
+
+@posix_only
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0, reason="giving a file to another account needs root")
+def test_another_accounts_token_file_is_refused(tmp_path):
+    path = _published(tmp_path)
+    path.chmod(0o644)
+    os.chown(path, 65534, 65534)
+    with pytest.raises(ToolError) as caught:
+        _load(None, _entry(str(path)))
+    assert "belongs to another account (uid 65534)" in caught.value.message
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644, "not touched"
+
+
+@posix_only
+def test_an_operators_token_file_is_made_private_but_not_its_folder(tmp_path):
+    folder = tmp_path / "shared folder"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    override = folder / "my token.txt"
     override.write_text(TOKEN, encoding="utf-8")
     override.chmod(0o644)
-    with pytest.raises(ToolError) as caught:
-        _load(override, None)
-    assert "readable by group and others" in caught.value.message
-    assert "chmod 600 '" + str(override) + "'" in (caught.value.hint or ""), "a path with a space is quoted"
+    assert _load(override, None)[0] == TOKEN
+    assert stat.S_IMODE(override.stat().st_mode) == 0o600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755, "an operator's folder may be anything: left alone"
 
 
 @posix_only

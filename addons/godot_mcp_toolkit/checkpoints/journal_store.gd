@@ -6,6 +6,7 @@ extends RefCounted
 ## Runtime-safe.
 
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const INDEX_FILE := "index.json"
 const BLOB_DIR := "blobs"
@@ -80,7 +81,7 @@ func blob_path(file_hash: String) -> String:
 ## Deletes every blob no checkpoint refers to any more.
 func collect_garbage(referenced: Dictionary) -> void:
 	var folder := root.path_join(BLOB_DIR)
-	if not DirAccess.dir_exists_absolute(folder):
+	if not Folders.exists(folder):
 		return
 	for name: String in DirAccess.get_files_at(folder):
 		if not referenced.has(name):

@@ -10,6 +10,8 @@ extends RefCounted
 ## A journal that cannot keep the original refuses the change: the caller gets the error and the
 ## file is untouched, so a restore can never miss a file the toolkit changed.
 
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+
 const TMP_SUFFIX := ".mcp_tmp"
 const PROJECT_FILE := "res://project.godot"
 
@@ -116,7 +118,7 @@ static func remove_dir(path: String) -> Error:
 
 ## A folder and everything in it, each file through remove_file (journalled like any other).
 static func remove_tree(path: String) -> void:
-	if not DirAccess.dir_exists_absolute(path):
+	if not Folders.exists(path):
 		return
 	for folder: String in DirAccess.get_directories_at(path):
 		remove_tree(path.path_join(folder))
@@ -129,11 +131,10 @@ static func remove_tree(path: String) -> void:
 ## they did themselves) and for write_bytes above. A change this file cannot wrap (the editor
 ## saving a scene) calls before() and after() around it instead.
 static func raw_write(path: String, data: PackedByteArray) -> Error:
-	if DirAccess.dir_exists_absolute(path):
+	if Folders.exists(path):
 		return ERR_ALREADY_EXISTS
 	var parent := path.get_base_dir()
-	# The project root itself ("res://") always exists, though some file systems do not say so.
-	if not parent.is_empty() and not parent.ends_with("://") and not DirAccess.dir_exists_absolute(parent):
+	if not parent.is_empty() and not Folders.exists(parent):
 		var made := DirAccess.make_dir_recursive_absolute(parent)
 		if made != OK:
 			return made

@@ -8,6 +8,7 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 ## The C7 tag key a vector or color object may carry ({"type": "Vector3", "x": ..}).
 const TAG_KEY := "type"
@@ -152,7 +153,7 @@ static func res_file(params: Dictionary, key: String, extensions: Array) -> Dict
 	var path: String = checked["path"]
 	if not path.get_extension().to_lower() in extensions:
 		return {"error": FileGuard.wrong_extension(key, path, extensions)}
-	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+	if not Folders.exists(path.get_base_dir()):
 		return {"error": ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
 			"Create it first with folder_create, or pick an existing folder.")}
 	return {"value": path}

@@ -102,7 +102,7 @@ const DEFAULT_HINTS := {
 	"INVALID_METHOD": "Check the method's name and arguments with classdb_get_info (methods section).",
 	"INVALID_PARAMS": "Fix the parameter the error names (the tool's input schema lists what each one takes), "
 		+ "then call again.",
-	"INVALID_PATH": "Pass a res:// path of the kind the error names (file name and extension included).",
+	"INVALID_PATH": "Pass a well-formed res:// path to a file (file name and extension included), or its uid://.",
 	"INVALID_STATE": "The target is not in a state this call can act on; read it first (scene_query, "
 		+ "node_get_property_list), fix what the error names, then retry.",
 	"INVALID_VALUE": "Pass a value of the property's type; tagged values look like {\"type\": \"Vector2\", "
@@ -119,7 +119,7 @@ const DEFAULT_HINTS := {
 	"PACK_FAILED": "The scene could not be packed (often a node owned by another scene); check the tree, then retry.",
 	"PARENT_NOT_FOUND": "Check the parent path against the current scene tree; paths are relative to the scene root.",
 	"PARSE_ERROR": "Fix the syntax the error names, then retry.",
-	"PATH_DENIED": "Use a res:// path inside the project (user:// only where a tool says so); "
+	"PATH_DENIED": "Use a res:// path inside the project, or a file's uid:// (user:// only where a tool says so); "
 		+ "the toolkit's own folder and '..' segments are refused.",
 	"PATH_IN_USE": "Something still uses it: change or remove those users first, then retry.",
 	"PROPERTY_NOT_FOUND": "node_get_property_list lists the properties this object has.",

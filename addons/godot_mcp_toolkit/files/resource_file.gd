@@ -13,6 +13,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/files/resource_file.gd"
 const EXTENSIONS := ["tres", "res"]
@@ -29,7 +30,7 @@ static func check_new_path(value: Variant, key: String = "file_path") -> Diction
 	if checked.has("error"):
 		return checked
 	var folder: String = (checked["path"] as String).get_base_dir()
-	if not DirAccess.dir_exists_absolute(folder):
+	if not Folders.exists(folder):
 		return {"error": ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % folder,
 			"Create it first with folder_create, or pick an existing folder.")}
 	return checked

@@ -7,6 +7,7 @@ extends RefCounted
 ## Export-clean.
 
 const ProjectKey := preload("project_key.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const INSTANCE_ROOT := "user://addons/godot_mcp_toolkit"
 const INSTANCE_PREFIX := "project_instance_"
@@ -26,6 +27,6 @@ static func instance_file(file_name: String, project_path: String = "") -> Strin
 ## Creates the instance dir if needed; returns the engine error code.
 static func ensure_instance_dir(project_path: String = "") -> Error:
 	var absolute := ProjectSettings.globalize_path(instance_dir(project_path))
-	if DirAccess.dir_exists_absolute(absolute):
+	if Folders.exists(absolute):
 		return OK
 	return DirAccess.make_dir_recursive_absolute(absolute)

@@ -17,6 +17,7 @@ const RegistryProjection := preload("store/registry_projection.gd")
 const RegistryLock := preload("store/registry_lock.gd")
 const AtomicFile := preload("store/atomic_file.gd")
 const VersionUtils := preload("../core/version_utils.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const NAME_SETTING := "application/config/name"
 const RUNTIME_SUFFIX := ".runtime.json"
@@ -131,7 +132,7 @@ func unregister() -> void:
 ## that long for the lock instead, for the exit path.
 func rebuild(wait_ms: int = 0) -> bool:
 	var lock := RegistryLock.new(RegistryPaths.lock_path(root))
-	if not DirAccess.dir_exists_absolute(RegistryPaths.entries_dir(root)):
+	if not Folders.exists(RegistryPaths.entries_dir(root)):
 		DirAccess.make_dir_recursive_absolute(RegistryPaths.entries_dir(root))
 	var acquired := lock.acquire_within(wait_ms) if wait_ms > 0 else lock.try_acquire()
 	if not acquired:

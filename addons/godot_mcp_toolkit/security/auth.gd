@@ -8,6 +8,7 @@ extends RefCounted
 ## folder 0700 (an operator's override folder is left as it is). Runtime-safe: names no Editor* class.
 
 const ProjectPaths := preload("res://addons/godot_mcp_toolkit/paths/project_paths.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const TOKEN_FILE := "mcp_token"
 const ENV_TOKEN_PATH := "GODOT_MCP_TOKEN_PATH"
@@ -83,7 +84,7 @@ func stop() -> void:
 func _write(path: String, token: String) -> Error:
 	var absolute := ProjectSettings.globalize_path(path)
 	var directory := absolute.get_base_dir()
-	if not DirAccess.dir_exists_absolute(directory):
+	if not Folders.exists(directory):
 		var made := DirAccess.make_dir_recursive_absolute(directory)
 		if made != OK:
 			return made

@@ -18,6 +18,7 @@ const AssetIndex := preload("res://addons/godot_mcp_toolkit/commands/asset/asset
 const FileSignature := preload("res://addons/godot_mcp_toolkit/commands/asset/file_signature.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DEFAULT_LIMIT := 200
@@ -54,8 +55,8 @@ static func _cmd_list(params: Dictionary, _context: RefCounted) -> Dictionary:
 	var prefix: String = filters["prefix"]
 	# "res://a/" names a folder; "res://a/pl" is also a file-name prefix inside res://a.
 	var named_folder := _text(params, "path_prefix", "/").ends_with("/")
-	var folder := prefix if named_folder or DirAccess.dir_exists_absolute(prefix) else prefix.get_base_dir()
-	if not DirAccess.dir_exists_absolute(folder):
+	var folder := prefix if named_folder or Folders.exists(prefix) else prefix.get_base_dir()
+	if not Folders.exists(folder):
 		return ToolkitError.fail("NOT_FOUND", "No folder at %s" % folder, "Start from res:// and narrow down.")
 	var matched: Array[Dictionary] = []
 	for path: String in AssetIndex.files_under(folder):
@@ -169,6 +170,11 @@ static func _dependencies(path: String, transitive: bool) -> Array[Dictionary]:
 				continue
 			seen[dependency_path] = true
 			var exists := ResourceLoader.exists(dependency_path) or FileAccess.file_exists(dependency_path)
+			# Godot 4.3+ lists text resources' dependencies without their type: read it from the file.
+			if (dependency["type"] as String).is_empty() and exists:
+				dependency["type"] = AssetIndex.type_of(dependency_path)
+			if (dependency["type"] as String).is_empty():
+				dependency.erase("type")
 			dependency.merge({"missing": not exists, "depth": next[1], "required_by": next[0]})
 			found.append(dependency)
 			if transitive and exists:
@@ -190,7 +196,7 @@ static func _cmd_import(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not target["ok"]:
 		return target["error"]
 	var dest: String = target["path"]
-	if not DirAccess.dir_exists_absolute(dest.get_base_dir()):
+	if not Folders.exists(dest.get_base_dir()):
 		return ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % dest.get_base_dir(),
 			"Create it first with folder_create.")
 	var source := _source_bytes(params)

@@ -12,6 +12,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 ## Never deleted: the project file, the editor's cache folder, the project root.
 const PROTECTED_FILES := ["res://project.godot"]
@@ -202,7 +203,7 @@ static func delete_file(value: Variant, kind: String, context: RefCounted) -> Di
 	var kind_error := _kind_error(path, kind)
 	if not kind_error.is_empty():
 		return kind_error
-	if DirAccess.dir_exists_absolute(path):
+	if Folders.exists(path):
 		return ToolkitError.fail("INVALID_PARAMS", "%s is a folder" % path, "Delete folders with folder_delete.")
 	if not FileAccess.file_exists(path):
 		return ToolkitError.fail("NOT_FOUND", "No file at %s" % path, "Check the spelling; list files with asset_list.")
@@ -225,25 +226,25 @@ static func delete_file(value: Variant, kind: String, context: RefCounted) -> Di
 	return ToolkitSuccess.ok(with_dependents(result, scan))
 
 
-## The INVALID_PATH envelope when `path` is not of the kind the tool deletes; {} when it is.
+## The UNSUPPORTED_FILE_TYPE envelope when `path` is not of the kind the tool deletes; {} when it is.
 static func _kind_error(path: String, kind: String) -> Dictionary:
 	var extension := path.get_extension().to_lower()
 	match kind:
 		"scene":
 			if not extension in SCENE_EXTENSIONS:
-				return ToolkitError.fail("INVALID_PATH", "%s is not a scene (.tscn/.scn)" % path,
+				return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "%s is not a scene (.tscn/.scn)" % path,
 					"Use file_delete, script_delete or resource_delete for other files.")
 		"script":
 			if not extension in SCRIPT_EXTENSIONS:
-				return ToolkitError.fail("INVALID_PATH", "%s is not a script (.gd/.cs)" % path,
+				return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "%s is not a script (.gd/.cs)" % path,
 					"Use file_delete for other files.")
 		"resource":
 			if extension in SCENE_EXTENSIONS or extension in SCRIPT_EXTENSIONS:
-				return ToolkitError.fail("INVALID_PATH", "%s is a %s, not a resource" % [
+				return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "%s is a %s, not a resource" % [
 					path, "scene" if extension in SCENE_EXTENSIONS else "script"],
 					"Use scene_delete or script_delete.")
 			if not extension in ResourceLoader.get_recognized_extensions_for_type("Resource"):
-				return ToolkitError.fail("INVALID_PATH", "%s is not a resource file Godot loads" % path,
+				return ToolkitError.fail("UNSUPPORTED_FILE_TYPE", "%s is not a resource file Godot loads" % path,
 					"Use file_delete for other files.")
 	return {}
 
@@ -313,7 +314,7 @@ class RemovalBatch:
 		var deepest_first := _folders.duplicate()
 		deepest_first.reverse()
 		for folder: String in deepest_first:
-			if DirAccess.dir_exists_absolute(folder) and ProjectWrites.remove_dir(folder) != OK:
+			if Folders.exists(folder) and ProjectWrites.remove_dir(folder) != OK:
 				return folder
 		refresh()
 		return ""

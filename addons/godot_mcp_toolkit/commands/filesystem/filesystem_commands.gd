@@ -16,6 +16,7 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/filesystem/filesystem_commands.gd"
 ## Folders that are never deleted, nor any folder holding one.
@@ -57,7 +58,7 @@ static func _cmd_delete_folder(params: Dictionary, context: RefCounted) -> Dicti
 	if checked.has("error"):
 		return checked["error"]
 	var path: String = checked["path"]
-	if not DirAccess.dir_exists_absolute(path):
+	if not Folders.exists(path):
 		if FileAccess.file_exists(path):
 			return ToolkitError.fail("INVALID_PARAMS", "%s is a file, not a folder" % path, "Delete files with file_delete.")
 		return ToolkitError.fail("NOT_FOUND", "No folder at %s" % path)
@@ -111,7 +112,7 @@ static func _cmd_folder_create(params: Dictionary, context: RefCounted) -> Dicti
 	var path: String = checked["path"]
 	if FileAccess.file_exists(path):
 		return ToolkitError.fail("CREATE_DIR_FAILED", "A file already exists at %s" % path)
-	if DirAccess.dir_exists_absolute(path):
+	if Folders.exists(path):
 		return ToolkitSuccess.ok({"path": path, "status": "returned", "created": []})
 	var created := _missing_folders(path)
 	var error := ProjectWrites.make_dir(path)
@@ -131,7 +132,7 @@ static func _cmd_folder_create(params: Dictionary, context: RefCounted) -> Dicti
 static func _missing_folders(path: String) -> Array[String]:
 	var missing: Array[String] = []
 	var current := path
-	while current != "res://" and not current.is_empty() and not DirAccess.dir_exists_absolute(current):
+	while not current.is_empty() and not Folders.exists(current):
 		missing.append(current)
 		current = current.get_base_dir()
 	return missing

@@ -18,6 +18,7 @@ const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/scr
 const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
 const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/resource/resource_commands.gd"
 const RESOURCE_EXTENSIONS := ["tres", "res"]
@@ -142,7 +143,7 @@ static func _write_target(params: Dictionary) -> Dictionary:
 	var path: String = checked["path"]
 	if not path.get_extension().to_lower() in RESOURCE_EXTENSIONS:
 		return {"ok": false, "error": FileGuard.wrong_extension("file_path", path, RESOURCE_EXTENSIONS)}
-	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+	if not Folders.exists(path.get_base_dir()):
 		return {"ok": false, "error": ToolkitError.fail("PARENT_NOT_FOUND",
 			"The folder %s does not exist" % path.get_base_dir(), "Create it first with folder_create.")}
 	return checked

@@ -17,6 +17,7 @@ const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registra
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/save/save_commands.gd"
 const USER_ONLY_HINT := "Save tools work under user:// only; use script_read / script_write for res:// files."
@@ -58,7 +59,7 @@ static func _user_file(params: Dictionary, missing_code: String) -> Dictionary:
 	if not checked["ok"]:
 		return checked
 	var path: String = checked["path"]
-	if DirAccess.dir_exists_absolute(path) or path == FileGuard.USER_PREFIX:
+	if Folders.exists(path):
 		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "%s is a folder, not a file" % path,
 			"List it with save_list.")}
 	if not FileAccess.file_exists(path):
@@ -133,7 +134,7 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not target["ok"]:
 		return target["error"]
 	var path: String = target["path"]
-	if path == FileGuard.USER_PREFIX or DirAccess.dir_exists_absolute(path):
+	if Folders.exists(path):
 		return ToolkitError.fail("INVALID_PARAMS", "%s is a folder, not a file" % path)
 	# Saves live in folders the game makes; creating them here spares a round trip.
 	var folder_error := ProjectWrites.make_dir(path.get_base_dir())
@@ -177,7 +178,7 @@ static func _cmd_list(params: Dictionary, _context: RefCounted) -> Dictionary:
 		return ToolkitError.fail("INVALID_PATH", "%s is a file, not a folder" % path, "Read it with save_read.")
 	var dir := DirAccess.open(path)
 	if dir == null:
-		if not DirAccess.dir_exists_absolute(path):
+		if not Folders.exists(path):
 			return ToolkitError.fail("NOT_FOUND", "No folder at %s" % path,
 				"List user:// to see which folders the game has made.")
 		return ToolkitError.fail("SAVE_READ_FAILED", "Could not open %s: %s" % [

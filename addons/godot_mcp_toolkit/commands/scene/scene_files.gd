@@ -13,6 +13,7 @@ const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotenc
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SCENE_EXTENSIONS := ["tscn", "scn"]
 
@@ -35,7 +36,7 @@ static func create(request: Dictionary, context: RefCounted) -> Dictionary:
 	if root_name != root_name.validate_node_name():
 		return ToolkitError.fail("INVALID_PARAMS", "root_name '%s' has characters a node name cannot hold" % root_name,
 			"Use '%s' instead." % root_name.validate_node_name())
-	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+	if not Folders.exists(path.get_base_dir()):
 		return ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
 			"Create it first with folder_create, or pick an existing folder.")
 	var exists := FileAccess.file_exists(path)
@@ -84,10 +85,13 @@ static func open(file_path: Variant, context: RefCounted) -> Dictionary:
 		return ToolkitError.fail("LOAD_FAILED", "The editor could not open %s (%s)" % [path, error_string(error)],
 			"Check the file parses (open it in the editor) and that its dependencies exist.")
 	var root := _root_of(path)
-	return ToolkitSuccess.ok({
+	var result := {
 		"path": path, "root_name": root.get("name", ""), "root_type": root.get("type", ""),
 		"node_count": root.get("node_count", 0), "already_open": was_open,
-	})
+	}
+	if checked.has("uid"):  # opened by its uid: the answer names the path and the uid
+		result["uid"] = checked["uid"]
+	return ToolkitSuccess.ok(result)
 
 
 ## Saves the edited scene ("" file_path), an open scene by its path, or a copy of the edited
@@ -110,7 +114,7 @@ static func save(file_path: Variant, context: RefCounted) -> Dictionary:
 	var path: String = checked["path"]
 	if path in context.open_scene_paths():
 		return _save_open(path, context, root)
-	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+	if not Folders.exists(path.get_base_dir()):
 		return ToolkitError.fail("SAVE_FAILED", "The folder %s does not exist" % path.get_base_dir(),
 			"Create it first with folder_create.")
 	var written := _write_packed(root, path)

@@ -14,6 +14,7 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotency.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/scene/scene_inheritance_commands.gd"
 const BASE_EXTENSIONS := ["tscn", "scn"]
@@ -87,7 +88,7 @@ static func _paths(file_path: String, base_scene: String) -> Dictionary:
 		return {"error": ToolkitError.fail("INVALID_PARAMS", "A scene cannot inherit itself: %s" % path)}
 	if not FileAccess.file_exists(base):
 		return {"error": ToolkitError.fail("NOT_FOUND", "No scene at %s" % base, "Check base_scene's spelling.")}
-	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+	if not Folders.exists(path.get_base_dir()):
 		return {"error": ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
 			"Create it first with folder_create.")}
 	return checked

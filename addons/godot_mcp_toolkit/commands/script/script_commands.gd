@@ -14,6 +14,7 @@ const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registra
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_commands.gd"
 const INVALID_HINT := "Fix the first reported error (line numbers are 1-based), then check again: " \
@@ -130,7 +131,7 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not target["ok"]:
 		return target["error"]
 	var path: String = target["path"]
-	if not DirAccess.dir_exists_absolute(path.get_base_dir()):
+	if not Folders.exists(path.get_base_dir()):
 		return ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
 			"Create it first with folder_create, then write the file.")
 	var previous: Variant = null

@@ -12,6 +12,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 ## Undo/redo steps call this file's static functions through its script resource.
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_files.gd"
@@ -31,7 +32,7 @@ static func check_path(path: Variant, for_write: bool) -> Dictionary:
 		return checked
 	var normalized: String = checked["path"]
 	var refusal := {}
-	if normalized.get_file().is_empty() or DirAccess.dir_exists_absolute(normalized):
+	if normalized.get_file().is_empty() or Folders.exists(normalized):
 		refusal = ToolkitError.fail("INVALID_PATH", "%s is a folder, not a file" % normalized)
 	elif for_write and _is_engine_owned(normalized):
 		refusal = ToolkitError.fail("PATH_DENIED", "%s is written by the engine, not by script tools" % normalized,

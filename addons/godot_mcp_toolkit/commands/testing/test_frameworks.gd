@@ -10,6 +10,8 @@ extends RefCounted
 ## `root` is the project folder as this process reads it (res:// in the editor); suite paths are
 ## always res:// paths as the test process sees them. Runtime-safe.
 
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+
 const GUT := "gut"
 const GDUNIT := "gdunit4"
 const NAMES := [GUT, GDUNIT]
@@ -120,7 +122,7 @@ static func on_disk(root: String, res_path: String) -> String:
 
 static func _collect(root: String, res_dir: String, recursive: bool, into: PackedStringArray) -> void:
 	var disk := on_disk(root, res_dir)
-	if not DirAccess.dir_exists_absolute(disk):
+	if not Folders.exists(disk):
 		return
 	for file_name: String in DirAccess.get_files_at(disk):
 		if file_name.ends_with(".gd"):

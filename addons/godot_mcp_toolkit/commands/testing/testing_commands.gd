@@ -18,6 +18,7 @@ const JUnitReport := preload("res://addons/godot_mcp_toolkit/commands/testing/ju
 const RunOutput := preload("res://addons/godot_mcp_toolkit/commands/testing/run_output.gd")
 # Reports live under user:// (never journalled), but every file change goes through one layer.
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/testing/testing_commands.gd"
 const DEFAULT_TIMEOUT_MS := 300000
@@ -198,7 +199,7 @@ static func _read_report(framework: String, report: String) -> Dictionary:
 	var path := report
 	if framework == Frameworks.GDUNIT:
 		path = ""
-		if DirAccess.dir_exists_absolute(report):
+		if Folders.exists(report):
 			var folders := DirAccess.get_directories_at(report)
 			folders.sort()
 			for folder: String in folders:

@@ -9,6 +9,8 @@ extends RefCounted
 ## mistaken for extensions. The toolkit's own examples sit in a .gdignore'd folder and are
 ## never picked up.
 
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+
 const FOLDER := "mcp_extensions"
 const ADDONS := "addons"
 
@@ -17,7 +19,7 @@ static func find(root: String = "res://") -> PackedStringArray:
 	var found := PackedStringArray()
 	_collect(root.path_join(FOLDER), found)
 	var addons_dir := root.path_join(ADDONS)
-	if DirAccess.dir_exists_absolute(addons_dir):
+	if Folders.exists(addons_dir):
 		var addons := DirAccess.get_directories_at(addons_dir)
 		addons.sort()
 		for addon: String in addons:
@@ -26,7 +28,7 @@ static func find(root: String = "res://") -> PackedStringArray:
 
 
 static func _collect(dir: String, into: PackedStringArray) -> void:
-	if not DirAccess.dir_exists_absolute(dir):
+	if not Folders.exists(dir):
 		return
 	var files := DirAccess.get_files_at(dir)
 	files.sort()

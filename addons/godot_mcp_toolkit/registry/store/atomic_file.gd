@@ -10,6 +10,8 @@ extends RefCounted
 ## the old three-step tmp -> .bak -> target dance; a failed rename leaves the old file where it
 ## was on POSIX. No sibling file (such as a user's own `.bak`) is ever touched. Export-clean.
 
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+
 const TMP_SUFFIX := ".tmp"
 
 
@@ -30,7 +32,7 @@ static func write_text(path: String, text: String) -> Error:
 	if write_error != OK:
 		DirAccess.remove_absolute(tmp)
 		return write_error
-	if DirAccess.dir_exists_absolute(path):
+	if Folders.exists(path):
 		# rename(2) would fail here anyway; refusing up front keeps the error the same on every OS.
 		DirAccess.remove_absolute(tmp)
 		return ERR_ALREADY_EXISTS
@@ -74,6 +76,6 @@ static func remove(path: String) -> Error:
 
 static func _ensure_parent(path: String) -> Error:
 	var parent := path.get_base_dir()
-	if parent.is_empty() or DirAccess.dir_exists_absolute(parent):
+	if parent.is_empty() or Folders.exists(parent):
 		return OK
 	return DirAccess.make_dir_recursive_absolute(parent)

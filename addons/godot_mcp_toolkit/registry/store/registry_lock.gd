@@ -6,6 +6,8 @@ extends RefCounted
 ## lock is a directory. An owner file inside carries the holder's pid; a lock older than
 ## STALE_SECONDS is treated as left behind by a crashed process and broken. Export-clean.
 
+const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+
 const OWNER_FILE := "owner"
 const STALE_SECONDS := 10
 const RETRY_DELAY_MS := 5
@@ -69,7 +71,7 @@ func _write_owner() -> void:
 
 
 func _is_stale() -> bool:
-	if not DirAccess.dir_exists_absolute(_path):
+	if not Folders.exists(_path):
 		return false
 	# A holder between mkdir and writing its owner file has no owner yet; fall back to the
 	# directory's own timestamp so a lock abandoned in that window still ages out.

@@ -5,9 +5,11 @@ extends SceneTree
 ## browser cannot listen, so bridges reach the toolkit through the relay, relay_listener.gd) and
 ## where the registry entry and token land (reported to the test, relay_publisher.gd).
 ##
-## It reacts to the context's signals as an editor would: an opened scene is loaded and shown; a
-## played scene is instantiated as the game, with the game's runtime server started the way the
-## game's autoload starts it (through the relay's second port); a stop ends both.
+## It reacts to the context's signals as an editor would: an opened scene is loaded and shown (its
+## Editable Children marked, as the editor's edit-state instantiation marks them, which a release
+## build cannot do); a played scene is instantiated as the game, with the game's runtime server
+## started the way the game's autoload starts it (through the relay's second port); a stop ends both.
+## At start it registers every file's uid with ResourceUID, as the editor's file scan does.
 ##
 ## usage: run_gd.py PROJECT res://e2e_host/host.gd -- -- --relay=ws://127.0.0.1:N
 ##        --editor-port=E --runtime-port=R --scene=res://scenes/main.tscn
@@ -37,6 +39,7 @@ func _initialize() -> void:
 	_link = RelayLink.new(str(_options.get("relay", "")))
 	_link.op_received.connect(_on_op)
 	_publisher = RelayPublisher.new(_link)
+	_register_uids("res://")
 	_edited = Node.new()
 	_edited.name = "EditedScenes"
 	_edited.process_mode = Node.PROCESS_MODE_DISABLED
@@ -83,9 +86,44 @@ func _show(path: String) -> Node:
 		push_error("e2e host: cannot load the scene %s" % path)
 		return null
 	var scene_root := packed.instantiate()
+	_mark_editable(scene_root, path)
 	_edited.add_child(scene_root)
 	_scenes[path] = scene_root
 	return scene_root
+
+
+## The file's `[editable path="..."]` instances get their children listed, as in the editor.
+static func _mark_editable(scene_root: Node, path: String) -> void:
+	var editable := RegEx.create_from_string('(?m)^\\[editable path="([^"]*)"\\]')
+	for found: RegExMatch in editable.search_all(FileAccess.get_file_as_string(path)):
+		var instance := scene_root.get_node_or_null(NodePath(found.get_string(1)))
+		if instance != null:
+			scene_root.set_editable_instance(instance, true)
+
+
+## Every file's uid into ResourceUID (what the editor's file scan does; an exported game reads them
+## from .godot/uid_cache.bin instead): a text resource's from its header, a script's from its .uid
+## file. Read here, as the editor reads them: this release build's ResourceLoader.get_resource_uid
+## answers -1 for every file.
+static func _register_uids(folder: String) -> void:
+	var header := RegEx.create_from_string('^\\[gd_(?:scene|resource)[^\\]]*\\buid="(uid://[a-z0-9]+)"')
+	for file_name: String in DirAccess.get_files_at(folder):
+		var path := folder.path_join(file_name)
+		var uid := ""
+		var described := path
+		if file_name.get_extension() == "uid":
+			uid = FileAccess.get_file_as_string(path).strip_edges()
+			described = path.get_basename()
+		elif file_name.get_extension() in ["tscn", "tres"]:
+			var file := FileAccess.open(path, FileAccess.READ)
+			var found := header.search(file.get_line()) if file != null else null
+			uid = found.get_string(1) if found != null else ""
+		var id := ResourceUID.text_to_id(uid) if uid.begins_with("uid://") else ResourceUID.INVALID_ID
+		if id != ResourceUID.INVALID_ID and not ResourceUID.has_id(id):
+			ResourceUID.add_id(id, described)
+	for sub: String in DirAccess.get_directories_at(folder):
+		if not sub.begins_with(".") and folder.path_join(sub) != "res://addons":
+			_register_uids(folder.path_join(sub))
 
 
 ## Played: the scene runs as the game, and the game's runtime server starts as its autoload would
