@@ -10,6 +10,9 @@ extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## EditorInterface.get_editor_undo_redo() is 4.4+ only.
 
 var _manager: EditorUndoRedoManager = null
+## Histories an action of the toolkit was routed to: the only ones asked for (the manager prints
+## an error for a history it has not made).
+var _routed: Dictionary = {}
 ## The debugger plugin (issue 14: debug.* commands), made on first use.
 var _debugger_hook: EditorDebuggerPlugin = null
 
@@ -34,6 +37,7 @@ func redo() -> bool:
 
 func mark_modified() -> void:
 	EditorInterface.mark_scene_as_unsaved()
+	_note_saved_version(false)
 
 
 func refresh_files(paths: PackedStringArray) -> void:
@@ -104,10 +108,9 @@ func save_scene(path: String) -> Error:
 		EditorInterface.open_scene_from_path(target)
 		if edited_scene_path() != target:
 			return ERR_CANT_OPEN
-	var error := ProjectWrites.before(PackedStringArray([target]))
+	var error := ProjectWrites.save_scene_file(target, Callable(EditorInterface, "save_scene"))
 	if error == OK:
-		error = EditorInterface.save_scene()
-		ProjectWrites.after(PackedStringArray([target]))
+		_note_saved_version(true)
 	if target != active and not active.is_empty():
 		EditorInterface.open_scene_from_path(active)
 	return error
@@ -156,8 +159,59 @@ func editor_settings() -> Object:
 	return EditorInterface.get_editor_settings()
 
 
-func _undo_manager() -> Object:
+# --- undo histories: forwarded to the manager (the logic is in scene/edit_ledger.gd) -----------------
+
+## The manager routes each action itself (context object or first object, as it always does).
+func undo_manager_for(_routing: Object) -> Object:
 	return _manager
+
+
+func history_id_for(object: Object) -> int:
+	var id := _manager.get_object_history_id(object) if _manager != null and object != null else GLOBAL_HISTORY
+	_routed[id] = true
+	return id
+
+
+func history(id: int) -> UndoRedo:
+	return _manager.get_history_undo_redo(id) if _manager != null and _routed.has(id) else null
+
+
+## A history's UndoRedo stepped from a script leaves the manager's own per-history stacks (which
+## the History dock lists and Ctrl+Z picks a history by) as they were: no script API reaches
+## them. Its signals at least make the dock, the scene tabs' unsaved marker and the Undo menu
+## read the histories again.
+func history_stepped(_id: int) -> void:
+	if _manager != null:
+		_manager.emit_signal("history_changed")
+		_manager.emit_signal("version_changed")
+
+
+## The plugin's scene_saved (4.3+) and resource_saved signals: the user saved a scene.
+func watch_saves(plugin: EditorPlugin) -> void:
+	if plugin.has_signal("scene_saved"):
+		plugin.connect("scene_saved", _on_scene_saved)
+	plugin.resource_saved.connect(_on_resource_saved)
+
+
+func _on_scene_saved(_path: String) -> void:
+	_note_saved_version(true)
+
+
+func _on_resource_saved(resource: Resource) -> void:
+	if resource is PackedScene and resource.resource_path == edited_scene_path():
+		_note_saved_version(true)
+
+
+## The edited scene was saved (or, `saved` false, marked unsaved): see context/saved_versions.gd.
+func _note_saved_version(saved: bool) -> void:
+	var root := scene_root()
+	if _manager == null or root == null:
+		return
+	var id := _manager.get_object_history_id(root)
+	if not saved:
+		_saved_versions.marked(id)
+	elif history(id) != null:
+		_saved_versions.saved(id, history(id).get_version())
 
 
 ## The undo history of the edited scene (each scene has its own in the editor).
