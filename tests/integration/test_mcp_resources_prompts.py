@@ -209,7 +209,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_legacy(data_h
     with anyio.fail_after(30):
         async with Client(params(data_home, project_dir, {"GODOT_MCP_CONFIG_VERSION": "1"}), mode="legacy",
                           message_handler=on_message, cache=None) as client:
-            assert len((await client.list_tools()).tools) == 36
+            assert len((await client.list_tools()).tools) == 39
             await write_until(config, mcp_json(True), seen.wait)
             tools = (await client.list_tools()).tools
             assert len(tools) == 16 and all(t.annotations.read_only_hint for t in tools)
@@ -241,7 +241,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
                     async for event in sub:
                         events.append(type(event).__name__)
                 assert events == ["ToolsListChanged"]
-            assert len((await client.list_tools()).tools) == 36
+            assert len((await client.list_tools()).tools) == 39
 
 
 @pytest.mark.parametrize("mode", ERAS)

@@ -26,7 +26,7 @@ async def test_client_lists_and_calls(mode: str, data_home: Path, project_dir: P
             expected = "2025-11-25" if mode == "legacy" else "2026-07-28"
             assert client.protocol_version == expected
             tools = (await client.list_tools()).tools
-            assert len(tools) == 36
+            assert len(tools) == 39
             if mode != "2026-07-28":  # a pinned client synthesizes its discover result instead of asking
                 assert client.server_capabilities.tools and client.server_capabilities.tools.list_changed
             result = await client.call_tool("discover_tools", {"request": "audio"})

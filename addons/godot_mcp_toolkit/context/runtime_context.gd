@@ -57,7 +57,6 @@ var started_processes: Array[Dictionary] = []
 var killed_processes: Array[int] = []
 
 var _root: Node = null
-var _histories := UndoHistories.new()
 var _open_scenes := PackedStringArray()
 var _edited_path := ""
 var _playing := false
@@ -69,13 +68,14 @@ var _next_pid := 1000
 
 
 func _init(root: Node = null) -> void:
+	_histories = UndoHistories.new()
 	set_scene_root(root)
 
 
 func _notification(what: int) -> void:
 	# UndoRedo is an Object, not reference-counted: free them with their owner.
 	if what == NOTIFICATION_PREDELETE:
-		_histories.free_all()
+		(_histories as UndoHistories).free_all()
 
 
 ## Makes `node` the edited scene (as opening or switching to its tab does); a root seen for the
@@ -86,9 +86,9 @@ func set_scene_root(node: Node) -> void:
 	if not _edited_path.is_empty() and not _edited_path in _open_scenes:
 		_open_scenes.append(_edited_path)
 	if node != null:
-		var id := _histories.scene_id(node)
+		var id := history_id_for(node)
 		if not _saved_versions.knows(id):
-			_saved_versions.saved(id, _histories.undo_redo(id).get_version())
+			_saved_versions.saved(id, history(id).get_version())
 
 
 func scene_root() -> Node:
@@ -96,39 +96,26 @@ func scene_root() -> Node:
 
 
 func undo() -> bool:
-	var id := _histories.newest_undo(_stepped_histories())
-	return id >= 0 and _histories.undo_redo(id).undo()
+	var id: int = _histories.newest_undo(_stepped_histories())
+	return id >= 0 and history(id).undo()
 
 
 func redo() -> bool:
-	var id := _histories.oldest_redo(_stepped_histories())
-	return id >= 0 and _histories.undo_redo(id).redo()
+	var id: int = _histories.oldest_redo(_stepped_histories())
+	return id >= 0 and history(id).redo()
 
 
 ## As EditorInterface.mark_scene_as_unsaved: the edited scene stays unsaved until saved.
 func mark_modified() -> void:
 	modified_count += 1
-	if scene_root() != null:
-		_saved_versions.marked(_histories.scene_id(scene_root()))
-
-
-func undo_manager_for(routing: Object) -> Object:
-	return _histories.undo_redo(history_id_for(routing))
-
-
-func history_id_for(object: Object) -> int:
-	return _histories.id_for(object, scene_root())
-
-
-func history(id: int) -> UndoRedo:
-	return _histories.undo_redo(id)
+	_note_edited_scene(false)
 
 
 ## What the editor's Undo chooses between: the edited scene's history and the global one.
 func _stepped_histories() -> Array:
 	var ids: Array = [GLOBAL_HISTORY]
 	if scene_root() != null:
-		ids.append(_histories.scene_id(scene_root()))
+		ids.append(history_id_for(scene_root()))
 	return ids
 
 
@@ -194,9 +181,9 @@ func save_scene(path: String) -> Error:
 		error = ProjectWrites.save_scene_resource(packed, target)
 		if error != OK:
 			return error
-	var id := _histories.scene_id_of(target)
+	var id: int = _histories.scene_id_of(target)
 	if id > 0:
-		_saved_versions.saved(id, _histories.undo_redo(id).get_version())
+		_saved_versions.saved(id, history(id).get_version())
 	saved_scenes.append(target)
 	return OK
 

@@ -25,6 +25,9 @@ const SavedVersions := preload("res://addons/godot_mcp_toolkit/context/saved_ver
 const GLOBAL_HISTORY := 0
 
 var _log_hub: LogHub = null
+## The undo histories: context/undo_histories.gd (runtime) or context/manager_histories.gd (the
+## editor's manager); null (this base) records no history.
+var _histories: RefCounted = null
 var _edit_ledger: EditLedger = null
 ## What this context saw of saves, opens and "unsaved" marks (history_unsaved reads it).
 var _saved_versions := SavedVersions.new()
@@ -151,25 +154,26 @@ func editor_settings() -> Object:
 ## The undo manager an action routed by `routing` (its context or first object) records into:
 ## the editor's EditorUndoRedoManager (which routes it itself) or the UndoRedo of its history;
 ## null applies actions without history.
-func undo_manager_for(_routing: Object) -> Object:
-	return null
+func undo_manager_for(routing: Object) -> Object:
+	return _histories.call("manager_for", routing, scene_root()) if _histories != null else null
 
 
 ## The history an action routed by `object` goes to (GLOBAL_HISTORY or a scene's).
-func history_id_for(_object: Object) -> int:
-	return GLOBAL_HISTORY
+func history_id_for(object: Object) -> int:
+	return int(_histories.call("id_for", object, scene_root())) if _histories != null else GLOBAL_HISTORY
 
 
 ## The UndoRedo of history `id`; null when there is none. Only asked for histories an action was
 ## committed to, and for a scene history only while its scene is open.
-func history(_id: int) -> UndoRedo:
-	return null
+func history(id: int) -> UndoRedo:
+	return _histories.call("undo_redo", id) as UndoRedo if _histories != null else null
 
 
 ## The toolkit just stepped history `id` itself (history.undo / history.redo): whatever shows the
 ## history (the editor's History dock, scene tabs, Undo menu) is told.
-func history_stepped(_id: int) -> void:
-	pass
+func history_stepped(id: int) -> void:
+	if _histories != null:
+		_histories.call("stepped", id)
 
 
 ## Whether the scene of history `id` has unsaved changes (at its current version, or at
@@ -180,6 +184,26 @@ func history_unsaved(id: int, at_version: int = -1) -> Variant:
 	if undo_redo == null:
 		return null
 	return _saved_versions.unsaved(id, at_version if at_version >= 0 else undo_redo.get_version())
+
+
+## The editor saved `resource` (EditorPlugin.resource_saved, and scene_saved from 4.3): a save of
+## the edited scene is noted for history_unsaved.
+func note_saved(resource: Resource = null) -> void:
+	if resource == null or (resource is PackedScene and resource.resource_path == edited_scene_path()):
+		_note_edited_scene(true)
+
+
+## The edited scene was saved (or, `saved` false, marked as having unsaved changes, as
+## EditorInterface.mark_scene_as_unsaved does): see context/saved_versions.gd.
+func _note_edited_scene(saved: bool) -> void:
+	var root := scene_root()
+	if root == null or _histories == null:
+		return
+	var id := history_id_for(root)
+	if not saved:
+		_saved_versions.marked(id)
+	elif history(id) != null:
+		_saved_versions.saved(id, history(id).get_version())
 
 
 ## The assistant's edits in this context's histories, made on first use.

@@ -41,6 +41,16 @@ func id_for(object: Object, edited: Node) -> int:
 	return GLOBAL
 
 
+## The UndoRedo an action routed by `routing` records into.
+func manager_for(routing: Object, edited: Node) -> Object:
+	return undo_redo(id_for(routing, edited))
+
+
+## Nothing shows a runtime history but its own UndoRedo.
+func stepped(_id: int) -> void:
+	pass
+
+
 ## The id of `root`'s scene history, made on first use.
 func scene_id(root: Node) -> int:
 	for id: int in _roots:

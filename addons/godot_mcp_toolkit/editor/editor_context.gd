@@ -19,6 +19,7 @@ var _debugger_hook: EditorDebuggerPlugin = null
 
 func _init(manager: EditorUndoRedoManager) -> void:
 	_manager = manager
+	_histories = preload("res://addons/godot_mcp_toolkit/context/manager_histories.gd").new(manager)
 
 
 func scene_root() -> Node:
@@ -37,7 +38,7 @@ func redo() -> bool:
 
 func mark_modified() -> void:
 	EditorInterface.mark_scene_as_unsaved()
-	_note_saved_version(false)
+	_note_edited_scene(false)
 
 
 func refresh_files(paths: PackedStringArray) -> void:
@@ -110,7 +111,7 @@ func save_scene(path: String) -> Error:
 			return ERR_CANT_OPEN
 	var error := ProjectWrites.save_scene_file(target, Callable(EditorInterface, "save_scene"))
 	if error == OK:
-		_note_saved_version(true)
+		_note_edited_scene(true)
 	if target != active and not active.is_empty():
 		EditorInterface.open_scene_from_path(active)
 	return error
@@ -157,61 +158,6 @@ func filesystem() -> Object:
 ## EditorSettings, for the language-server publisher's change watch.
 func editor_settings() -> Object:
 	return EditorInterface.get_editor_settings()
-
-
-# --- undo histories: forwarded to the manager (the logic is in scene/edit_ledger.gd) -----------------
-
-## The manager routes each action itself (context object or first object, as it always does).
-func undo_manager_for(_routing: Object) -> Object:
-	return _manager
-
-
-func history_id_for(object: Object) -> int:
-	var id := _manager.get_object_history_id(object) if _manager != null and object != null else GLOBAL_HISTORY
-	_routed[id] = true
-	return id
-
-
-func history(id: int) -> UndoRedo:
-	return _manager.get_history_undo_redo(id) if _manager != null and _routed.has(id) else null
-
-
-## A history's UndoRedo stepped from a script leaves the manager's own per-history stacks (which
-## the History dock lists and Ctrl+Z picks a history by) as they were: no script API reaches
-## them. Its signals at least make the dock, the scene tabs' unsaved marker and the Undo menu
-## read the histories again.
-func history_stepped(_id: int) -> void:
-	if _manager != null:
-		_manager.emit_signal("history_changed")
-		_manager.emit_signal("version_changed")
-
-
-## The plugin's scene_saved (4.3+) and resource_saved signals: the user saved a scene.
-func watch_saves(plugin: EditorPlugin) -> void:
-	if plugin.has_signal("scene_saved"):
-		plugin.connect("scene_saved", _on_scene_saved)
-	plugin.resource_saved.connect(_on_resource_saved)
-
-
-func _on_scene_saved(_path: String) -> void:
-	_note_saved_version(true)
-
-
-func _on_resource_saved(resource: Resource) -> void:
-	if resource is PackedScene and resource.resource_path == edited_scene_path():
-		_note_saved_version(true)
-
-
-## The edited scene was saved (or, `saved` false, marked unsaved): see context/saved_versions.gd.
-func _note_saved_version(saved: bool) -> void:
-	var root := scene_root()
-	if _manager == null or root == null:
-		return
-	var id := _manager.get_object_history_id(root)
-	if not saved:
-		_saved_versions.marked(id)
-	elif history(id) != null:
-		_saved_versions.saved(id, history(id).get_version())
 
 
 ## The undo history of the edited scene (each scene has its own in the editor).
