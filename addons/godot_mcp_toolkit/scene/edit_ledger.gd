@@ -43,6 +43,8 @@ var entries: Array[Dictionary] = []
 ## Ids of the entries history.undo stepped back, most recent last (what history.redo replays).
 var redo_stack: Array[int] = []
 var dropped := 0
+## id -> entry, for find().
+var _by_id: Dictionary = {}
 ## Calls in progress, innermost last: {"token", "method", "params", "id", "actions", "files"}.
 var _calls: Array[Dictionary] = []
 var _replaying := 0
@@ -162,10 +164,7 @@ func end_replay() -> void:
 
 
 func find(id: int) -> Dictionary:
-	for entry: Dictionary in entries:
-		if int(entry["id"]) == id:
-			return entry
-	return {}
+	return _by_id.get(id, {})
 
 
 func mark_undone(entry: Dictionary) -> void:
@@ -248,9 +247,11 @@ func _settle(call: Dictionary) -> void:
 		if record.has("lost"):
 			entry["lost"] = true
 	entries.append(entry)
+	_by_id[int(entry["id"])] = entry
 	_bytes += _size(entry)
 	while entries.size() > 1 and (entries.size() > MAX_ENTRIES or _bytes > MAX_BYTES):
 		var gone: Dictionary = entries.pop_front()
+		_by_id.erase(int(gone["id"]))
 		_bytes -= _size(gone)
 		redo_stack.erase(int(gone["id"]))
 		dropped += 1

@@ -84,6 +84,9 @@ func commit(execute: bool = true) -> bool:
 		push_warning("MCP toolkit: undo action '%s' committed twice" % _description)
 		return false
 	_committed = true
+	if _steps.is_empty():
+		# The editor's manager drops an empty action too: nothing to record, nothing to step back.
+		return true
 	var routing := _routing()
 	var manager := _manager_for(routing)
 	if manager == null:

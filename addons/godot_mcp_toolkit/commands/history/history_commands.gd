@@ -52,9 +52,16 @@ static func _cmd_list(params: Dictionary, context: RefCounted) -> Dictionary:
 		var entry: Dictionary = ledger.entries[index]
 		if before == null or int(entry["id"]) < int(before):
 			older.append(entry)
+	var file_hashes := {}
+	var verdicts := {
+		HistoryState.UNDO: HistoryState.verdicts(HistoryState.UNDO, _undo_candidates(ledger, histories), histories,
+			ledger, file_hashes),
+		HistoryState.REDO: HistoryState.verdicts(HistoryState.REDO, ledger.undone_newest_first(), histories,
+			ledger, file_hashes),
+	}
 	var listed: Array = []
 	for entry: Dictionary in older.slice(0, int(limit)):
-		listed.append(_describe(entry, ledger, histories, context))
+		listed.append(_describe(entry, ledger, histories, context, verdicts))
 	var result := {"entries": listed, "total": ledger.entries.size(), "dropped": ledger.dropped,
 		"histories": _history_summaries(ledger, histories, context)}
 	if older.size() > int(limit):
@@ -62,7 +69,9 @@ static func _cmd_list(params: Dictionary, context: RefCounted) -> Dictionary:
 	return ToolkitSuccess.ok(result)
 
 
-static func _describe(entry: Dictionary, ledger: EditLedger, histories: Dictionary, context: RefCounted) -> Dictionary:
+## One entry as history.list shows it; `verdicts`: direction -> HistoryState.verdicts of the call.
+static func _describe(entry: Dictionary, ledger: EditLedger, histories: Dictionary, context: RefCounted,
+		verdicts: Dictionary) -> Dictionary:
 	var state := HistoryState.live(entry, histories)
 	var described := {"id": entry["id"], "label": entry["label"], "method": entry["method"], "args": entry["args"],
 		"time": Time.get_datetime_string_from_unix_time(int(entry["time"]), false) + "Z", "unix_time": entry["time"],
@@ -71,24 +80,21 @@ static func _describe(entry: Dictionary, ledger: EditLedger, histories: Dictiona
 	var names := HistoryState.history_names(entry)
 	if names.size() > 1:
 		described["scenes"] = names
-	var undo_refusal := _planned_refusal(HistoryState.UNDO, entry, ledger, histories)
+	var undo_refusal := _verdict(HistoryState.UNDO, entry, histories, verdicts)
 	described["undoable"] = undo_refusal.is_empty()
 	if not undo_refusal.is_empty():
 		described.merge(_reason_of(undo_refusal, entry))
-	described["redoable"] = _planned_refusal(HistoryState.REDO, entry, ledger, histories).is_empty()
+	described["redoable"] = _verdict(HistoryState.REDO, entry, histories, verdicts).is_empty()
 	described["unsaved"] = _unsaved_of(entry, context)
 	return described
 
 
 ## What would stop `direction` with until: the entry's id; {} when it would go through.
-static func _planned_refusal(direction: String, entry: Dictionary, ledger: EditLedger,
-		histories: Dictionary) -> Dictionary:
-	var id := int(entry["id"])
-	var selection := _undo_selection(ledger, histories, -1, id) if direction == HistoryState.UNDO \
-		else _redo_selection(ledger, histories, -1, id)
-	if selection.has("refusal"):
-		return selection["refusal"]
-	return HistoryState.blocker(direction, selection["targets"], histories, ledger)
+static func _verdict(direction: String, entry: Dictionary, histories: Dictionary, verdicts: Dictionary) -> Dictionary:
+	var found: Dictionary = verdicts[direction]
+	if found.has(int(entry["id"])):
+		return found[int(entry["id"])]
+	return _not_candidate(direction, entry, histories)
 
 
 ## The refusal as an entry's "reason"/"why": its own, or the newer entry that stands in its way.
@@ -180,7 +186,7 @@ static func _step(direction: String, params: Dictionary, context: RefCounted) ->
 		return selection["error"]
 	var refusal: Dictionary = selection.get("refusal", {})
 	if refusal.is_empty():
-		refusal = HistoryState.blocker(direction, selection["targets"], histories, ledger)
+		refusal = HistoryState.blocker(direction, selection["targets"], histories, ledger, {})
 	if not refusal.is_empty():
 		return _refuse(direction, refusal)
 	var targets: Array = selection["targets"]
@@ -248,11 +254,17 @@ static func _synced(ledger: EditLedger, context: RefCounted) -> Dictionary:
 ## way, or {"error"} for a request that names nothing to undo. `until` > 0 reaches back to that
 ## entry (skipping entries whose history is gone); else the newest `steps` entries.
 static func _undo_selection(ledger: EditLedger, histories: Dictionary, steps: int, until: int) -> Dictionary:
+	return _selection(HistoryState.UNDO, ledger, histories, _undo_candidates(ledger, histories), steps, until)
+
+
+## The entries undo may take, most recently done first: those the ledger has as done and the
+## user has not undone in the editor.
+static func _undo_candidates(ledger: EditLedger, histories: Dictionary) -> Array[Dictionary]:
 	var candidates: Array[Dictionary] = []
 	for entry: Dictionary in ledger.done_newest_first():
 		if HistoryState.live(entry, histories)["live"] != HistoryState.LIVE_UNDONE:
 			candidates.append(entry)
-	return _selection(HistoryState.UNDO, ledger, histories, candidates, steps, until)
+	return candidates
 
 
 ## What redo would step, the most recently undone first (see _undo_selection).
@@ -278,11 +290,7 @@ static func _selection(direction: String, ledger: EditLedger, histories: Diction
 			" (older entries were dropped)" if ledger.dropped > 0 else ""], LIST_HINT)}
 	var wanted_id := int(wanted["id"])
 	if candidates.filter(func(entry: Dictionary) -> bool: return int(entry["id"]) == wanted_id).is_empty():
-		var state := HistoryState.live(wanted, histories)
-		var reason := HistoryState.UNDONE if direction == HistoryState.UNDO else HistoryState.NOT_UNDONE
-		if state["live"] == HistoryState.LIVE_UNDONE and wanted["state"] == EditLedger.STATE_DONE:
-			reason = HistoryState.UNDONE_IN_EDITOR
-		return {"refusal": {"entry": wanted, "reason": reason, "detail": ""}}
+		return {"refusal": _not_candidate(direction, wanted, histories)}
 	var targets: Array = []
 	var skipped: Array = []
 	for entry: Dictionary in candidates:
@@ -296,6 +304,14 @@ static func _selection(direction: String, ledger: EditLedger, histories: Diction
 		if is_wanted:
 			break
 	return {"targets": targets, "skipped": skipped}
+
+
+## Why an entry that is not among `direction`'s candidates cannot be stepped that way.
+static func _not_candidate(direction: String, entry: Dictionary, histories: Dictionary) -> Dictionary:
+	var reason := HistoryState.UNDONE if direction == HistoryState.UNDO else HistoryState.NOT_UNDONE
+	if HistoryState.live(entry, histories)["live"] == HistoryState.LIVE_UNDONE and entry["state"] == EditLedger.STATE_DONE:
+		reason = HistoryState.UNDONE_IN_EDITOR
+	return {"entry": entry, "reason": reason, "detail": ""}
 
 
 ## History id -> how many steps back (> 0) or forward (< 0) the targets take it.

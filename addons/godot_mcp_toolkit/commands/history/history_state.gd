@@ -67,7 +67,8 @@ const EXPLANATIONS := {
 
 ## Every history the ledger's entries went to, as it is now: id -> {"alive", "scene", "current",
 ## "count", "version", "owners" (the entry id of each action, 0 for one the assistant did not
-## make)}. A scene history is alive while its scene root exists and its scene is open.
+## make), "by_owner" (entry id -> the indices of its actions)}. A scene history is alive while its
+## scene root exists and its scene is open.
 static func read(ledger: EditLedger, context: RefCounted) -> Dictionary:
 	var histories := {}
 	var open_scenes: PackedStringArray = context.call("open_scene_paths")
@@ -83,7 +84,8 @@ static func read(ledger: EditLedger, context: RefCounted) -> Dictionary:
 ## History `id` as it is now, `action` one of the ledger's that went there (its scene and root).
 static func read_one(context: RefCounted, id: int, action: Dictionary, open_scenes: PackedStringArray) -> Dictionary:
 	var scene: String = action["scene"]
-	var state := {"alive": false, "scene": scene, "current": -1, "count": 0, "version": 0, "owners": []}
+	var state := {"alive": false, "scene": scene, "current": -1, "count": 0, "version": 0, "owners": [],
+		"by_owner": {}}
 	if id != GLOBAL:
 		var root: Node = (action["root"] as WeakRef).get_ref() if action["root"] != null else null
 		if root == null or not (scene.is_empty() or scene in open_scenes):
@@ -96,9 +98,16 @@ static func read_one(context: RefCounted, id: int, action: Dictionary, open_scen
 	state["count"] = history.get_history_count()
 	state["version"] = history.get_version()
 	var owners: Array = []
+	var by_owner := {}
 	for index: int in history.get_history_count():
-		owners.append(EditLedger.owner_of(history.get_action_name(index)))
+		var owner := EditLedger.owner_of(history.get_action_name(index))
+		owners.append(owner)
+		if owner > 0:
+			if not by_owner.has(owner):
+				by_owner[owner] = []
+			by_owner[owner].append(index)
 	state["owners"] = owners
+	state["by_owner"] = by_owner
 	return state
 
 
@@ -118,11 +127,7 @@ static func live(entry: Dictionary, histories: Dictionary) -> Dictionary:
 		var history: Dictionary = histories[id]
 		if not history["alive"]:
 			return {"live": LIVE_GONE, "reason": SCENE_CLOSED, "indices": indices}
-		var found: Array = []
-		var owners: Array = history["owners"]
-		for index: int in owners.size():
-			if int(owners[index]) == int(entry["id"]):
-				found.append(index)
+		var found: Array = history["by_owner"].get(int(entry["id"]), [])
 		if found.size() != int(expected[id]):
 			# Undone by undo and now missing: a newer action dropped what could be redone.
 			var reason := REPLACED if entry["state"] == EditLedger.STATE_UNDONE else HISTORY_CLEARED
@@ -142,31 +147,74 @@ static func live(entry: Dictionary, histories: Dictionary) -> Dictionary:
 ## stepped, else {"entry", "reason", "detail"} for the first that cannot. Undo: each entry's
 ## actions must be the top of their histories (the ones above it being earlier targets') and each
 ## file must hold what the entry left there; redo: the entry's actions must be next to redo and
-## each file as undo left it.
-static func blocker(direction: String, targets: Array, histories: Dictionary, ledger: EditLedger) -> Dictionary:
+## each file as undo left it. `file_hashes` caches the files' current hashes across calls.
+static func blocker(direction: String, targets: Array, histories: Dictionary, ledger: EditLedger,
+		file_hashes: Dictionary) -> Dictionary:
+	var walk := _walk(histories, file_hashes)
+	for entry: Dictionary in targets:
+		var refusal := _walk_step(walk, direction, entry, histories, ledger)
+		if not refusal.is_empty():
+			return refusal
+	return {}
+
+
+## For each of `candidates` (in stepping order: what undo or redo would take first comes first),
+## what would stop `direction` with until: that entry: entry id -> a refusal, or {} when it would
+## go through. One walk serves them all: an entry whose history is gone is skipped (as until
+## skips it), and once one refuses, every later one is blocked behind it.
+static func verdicts(direction: String, candidates: Array, histories: Dictionary, ledger: EditLedger,
+		file_hashes: Dictionary) -> Dictionary:
+	var walk := _walk(histories, file_hashes)
+	var found := {}
+	var blocked := {}
+	for entry: Dictionary in candidates:
+		var state := live(entry, histories)
+		if not blocked.is_empty():
+			found[int(entry["id"])] = blocked
+		elif state["live"] == LIVE_GONE:
+			found[int(entry["id"])] = {"entry": entry, "reason": state["reason"], "detail": ""}
+		else:
+			blocked = _walk_step(walk, direction, entry, histories, ledger)
+			found[int(entry["id"])] = blocked
+	return found
+
+
+## A dry stepping, started from the histories as they are now.
+static func _walk(histories: Dictionary, file_hashes: Dictionary) -> Dictionary:
 	var current := {}
 	for id: int in histories:
 		current[id] = int(histories[id]["current"])
-	var files := {}
-	for entry: Dictionary in targets:
-		var state := live(entry, histories)
-		var refusal := _state_refusal(direction, entry, state)
-		if not refusal.is_empty():
-			return refusal
-		for id: int in state["indices"]:
-			var found: Array = state["indices"][id]
-			var refused := _history_refusal(direction, entry, id, found, current, histories[id], ledger)
-			if not refused.is_empty():
-				return refused
-			current[id] = int(found[0]) - 1 if direction == UNDO else int(found[found.size() - 1])
-		for path: String in entry["files"]:
-			var change: Dictionary = entry["files"][path]
-			var expected: String = change["after"] if direction == UNDO else change["before"]
-			if not files.has(path):
-				files[path] = JournalStore.hash_of(path)
-			if files[path] != expected:
-				return {"entry": entry, "reason": FILE_CHANGED, "detail": path}
-			files[path] = change["before"] if direction == UNDO else change["after"]
+	return {"current": current, "files": {}, "hashes": file_hashes}
+
+
+## Steps `entry` in `walk`: {} (and the walk moves on), or why it cannot.
+static func _walk_step(walk: Dictionary, direction: String, entry: Dictionary, histories: Dictionary,
+		ledger: EditLedger) -> Dictionary:
+	var current: Dictionary = walk["current"]
+	var files: Dictionary = walk["files"]
+	var hashes: Dictionary = walk["hashes"]
+	var state := live(entry, histories)
+	var refusal := _state_refusal(direction, entry, state)
+	if not refusal.is_empty():
+		return refusal
+	for id: int in state["indices"]:
+		var found: Array = state["indices"][id]
+		var refused := _history_refusal(direction, entry, id, found, current, histories[id], ledger)
+		if not refused.is_empty():
+			return refused
+	for path: String in entry["files"]:
+		var change: Dictionary = entry["files"][path]
+		if not files.has(path):
+			if not hashes.has(path):
+				hashes[path] = JournalStore.hash_of(path)
+			files[path] = hashes[path]
+		if files[path] != (change["after"] if direction == UNDO else change["before"]):
+			return {"entry": entry, "reason": FILE_CHANGED, "detail": path}
+	for id: int in state["indices"]:
+		var found: Array = state["indices"][id]
+		current[id] = int(found[0]) - 1 if direction == UNDO else int(found[found.size() - 1])
+	for path: String in entry["files"]:
+		files[path] = entry["files"][path]["before" if direction == UNDO else "after"]
 	return {}
 
 
