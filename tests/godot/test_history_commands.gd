@@ -246,6 +246,38 @@ func test_reads_and_failed_calls_make_no_entry() -> void:
 	Assert.eq(_ok("history.list", {})["total"], 0, "records nothing")
 
 
+func test_history_pages_and_blocked_entries_say_what_is_in_their_way() -> void:
+	_create_in(_a, "Ship")
+	_create_in(_a, "Boat")
+	_create_in(_a, "Raft")
+	var first := _ok("history.list", {"limit": 2})
+	Assert.eq(_field(first["entries"], "label"), ["Create Raft", "Create Boat"], "the newest page")
+	var rest := _ok("history.list", {"limit": 2, "before": first["next_before"]})
+	Assert.eq(_field(rest["entries"], "label"), ["Create Ship"], "then the older one")
+	Assert.is_false(rest.has("next_before"), "and no more")
+	var history := _history_of(_a)
+	var boat := _a.get_node("Boat")
+	# The user's edit lands on top of all three; the older entries are blocked behind the newest.
+	history.create_action("Hide Boat")
+	history.add_do_property(boat, "visible", false)
+	history.add_undo_property(boat, "visible", true)
+	history.commit_action()
+	var listed: Array = _ok("history.list", {})["entries"]
+	Assert.eq(_field(listed, "reason"), ["user_edit_on_top", "blocked_behind", "blocked_behind"], "why each waits")
+	Assert.eq(_field(listed, "user_edits_above"), [1, 1, 1], "the user's edit is above each")
+
+
+func test_an_entry_the_user_undid_in_the_editor_is_theirs_to_redo() -> void:
+	_create_in(_a, "Ship")
+	Assert.is_true(_fx.context.undo(), "the user's Ctrl+Z")
+	var entry: Dictionary = _ok("history.list", {})["entries"][0]
+	Assert.eq([entry["state"], entry["undoable"], entry["redoable"]], ["undone_in_editor", false, false], "not ours to step")
+	Assert.eq(_code(_run("history.undo", {})), "INVALID_STATE", "nothing of the assistant's is done")
+	Assert.eq(_code(_run("history.redo", {})), "INVALID_STATE", "and redo is the editor's")
+	Assert.is_true(_fx.context.redo(), "the user's Ctrl+Shift+Z")
+	Assert.eq(_ok("history.list", {})["entries"][0]["state"], "done", "done again")
+
+
 func test_result_examples() -> void:
 	_create_in(_a, "Ship")
 	for method: String in ["history.list", "history.undo", "history.redo"]:
