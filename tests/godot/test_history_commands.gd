@@ -271,7 +271,8 @@ func test_an_entry_the_user_undid_in_the_editor_is_theirs_to_redo() -> void:
 	_create_in(_a, "Ship")
 	Assert.is_true(_fx.context.undo(), "the user's Ctrl+Z")
 	var entry: Dictionary = _ok("history.list", {})["entries"][0]
-	Assert.eq([entry["state"], entry["undoable"], entry["redoable"]], ["undone_in_editor", false, false], "not ours to step")
+	Assert.eq([entry["state"], entry["undoable"], entry["redoable"]], ["undone_in_editor", false, false],
+		"not the assistant's to step")
 	Assert.eq(_code(_run("history.undo", {})), "INVALID_STATE", "nothing of the assistant's is done")
 	Assert.eq(_code(_run("history.redo", {})), "INVALID_STATE", "and redo is the editor's")
 	Assert.is_true(_fx.context.redo(), "the user's Ctrl+Shift+Z")
