@@ -279,7 +279,7 @@ ENV_DOCS: dict[str, str] = {
     "GODOT_MCP_RUNTIME_PORT": "dial the running game on this port instead of the registry's",
     "GODOT_MCP_LSP_PORT": "the GDScript language server's port (default: the registry's, else 6005)",
     "GODOT_MCP_LSP_HOST": "the GDScript language server's host (default 127.0.0.1)",
-    "GODOT_MCP_READ_ONLY": "1: expose only tools that are read-only and not destructive (16 at start-up, 47 in all)",
+    "GODOT_MCP_READ_ONLY": "1: expose only tools that are read-only and not destructive (17 at start-up, 48 in all)",
     "GODOT_MCP_TOKEN_PATH": "absolute path of the token file, instead of the registry's",
     "GODOT_MCP_RATE_LIMIT": "at most N tool calls per 60 s (RATE_LIMITED beyond)",
     "GODOT_MCP_SCRIPT_READ_LIMIT": "KiB: the largest script the editor sends back whole",

@@ -30,6 +30,10 @@ var _disabling := false
 func _enter_tree() -> void:
 	# 1. The toolkit, over the editor context.
 	_context = EditorContext.new(get_undo_redo())
+	# The user's saves, for the unsaved state the assistant's history reports (scene_saved: 4.3+).
+	resource_saved.connect(_context.note_saved)
+	if has_signal("scene_saved"):
+		connect("scene_saved", _context.note_saved.bind(null).unbind(1))
 	_app = ToolkitApp.new(_context)
 	add_child(_app)
 	_app.start()

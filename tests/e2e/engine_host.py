@@ -219,6 +219,10 @@ class EngineHost:
     async def redo(self) -> bool:
         return bool((await self.relay.ask("redo"))["ok"])
 
+    async def user_edit(self, node: str, prop: str, value: Any) -> bool:
+        """The user sets a property in the editor: an action of their own on the scene's history."""
+        return bool((await self.relay.ask("user_edit", node=node, property=prop, value=value))["ok"])
+
     async def press_play(self, scene: str = GAME_SCENE) -> int:
         """The user presses Play in the editor; the engine's error code (0 = OK)."""
         return int((await self.relay.ask("play", path=scene))["error"])

@@ -51,7 +51,7 @@ static func run(journal: FileJournal, id: int, context: RefCounted) -> Dictionar
 		else:
 			restored_hashes[path] = entry["hash"]
 			report["restored"].append({"path": path, "action": done["action"]})
-	_follow(restored_hashes.keys(), context, report)
+	follow(restored_hashes.keys(), context, report)
 	report["dropped"] = journal.settle_restore(position, unresolved, restored_hashes)
 	report["id"] = id
 	report["label"] = checkpoint["label"]
@@ -110,8 +110,9 @@ static func _put_back(journal: FileJournal, path: String, entry: Dictionary, cur
 
 ## Makes the editor follow the files: open scenes reload (or close, when the restore removed
 ## them), loaded resources (scripts included) are reloaded or forgotten, the file index is told.
-## Fills report["reloaded"] and report["closed"].
-static func _follow(paths: Array, context: RefCounted, report: Dictionary) -> void:
+## Fills report["reloaded"] and report["closed"]. Also what history.undo / redo do after putting
+## files back.
+static func follow(paths: Array, context: RefCounted, report: Dictionary) -> void:
 	var reloaded: Array = []
 	var closed: Array = []
 	var open_scenes: PackedStringArray = context.call("open_scene_paths")

@@ -9,6 +9,10 @@ extends RefCounted
 ##
 ## A journal that cannot keep the original refuses the change: the caller gets the error and the
 ## file is untouched, so a restore can never miss a file the toolkit changed.
+##
+## Listeners (the edit ledger, scene/edit_ledger.gd, while a tool call runs) hear the same two
+## announcements, so the assistant's history knows which files each call changed. A scene saved
+## from memory (save_scene_file) is not an edit of its own and is not told to them.
 
 const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
@@ -18,6 +22,10 @@ const PROJECT_FILE := "res://project.godot"
 ## The active journal (checkpoints/file_journal.gd), or null. Static because the undo/redo steps
 ## that write files are static functions with no context at hand; one editor has one journal.
 static var _journal: RefCounted = null
+## Objects with file_changing(path) / file_changed(path), told of every change (see above).
+static var _listeners: Array[Object] = []
+## > 0 while an open scene is written from memory (save_scene_file): listeners are not told.
+static var _scene_saves := 0
 
 
 static func install(journal: RefCounted) -> void:
@@ -34,8 +42,19 @@ static func journal() -> RefCounted:
 	return _journal
 
 
+## Tells `listener` of every file change from now on (until unlisten).
+static func listen(listener: Object) -> void:
+	if not listener in _listeners:
+		_listeners.append(listener)
+
+
+static func unlisten(listener: Object) -> void:
+	_listeners.erase(listener)
+
+
 ## Announces that `paths` are about to change. An error means: do not change them.
 static func before(paths: PackedStringArray) -> Error:
+	_tell("file_changing", paths)
 	if _journal == null:
 		return OK
 	for path: String in paths:
@@ -49,6 +68,7 @@ static func before(paths: PackedStringArray) -> Error:
 
 ## Announces that `paths` changed (or a change failed: the journal reads what is there now).
 static func after(paths: PackedStringArray) -> void:
+	_tell("file_changed", paths)
 	if _journal == null:
 		return
 	for path: String in paths:
@@ -106,6 +126,27 @@ static func write_png(image: Image, path: String) -> Error:
 	return error
 
 
+## An open scene written from memory by `write` (a Callable returning an Error: the editor's own
+## save): journalled as any change, but not told to listeners, since a save writes what the scene's
+## undo history already holds rather than making an edit of its own.
+static func save_scene_file(path: String, write: Callable) -> Error:
+	_scene_saves += 1
+	var error := before(PackedStringArray([path]))
+	if error == OK:
+		error = write.call()
+		after(PackedStringArray([path]))
+	_scene_saves -= 1
+	return error
+
+
+## An open scene packed from its tree and saved (the runtime context's save): as save_scene_file.
+static func save_scene_resource(packed: PackedScene, path: String) -> Error:
+	_scene_saves += 1
+	var error := save_resource(packed, path)
+	_scene_saves -= 1
+	return error
+
+
 ## Folders are not journalled (a restore recreates the parents of the files it puts back and
 ## leaves folders alone); they come through here so the static check sees every change.
 static func make_dir(path: String) -> Error:
@@ -125,6 +166,15 @@ static func remove_tree(path: String) -> void:
 	for file_name: String in DirAccess.get_files_at(path):
 		remove_file(path.path_join(file_name))
 	remove_dir(path)
+
+
+static func _tell(method: StringName, paths: PackedStringArray) -> void:
+	if _scene_saves > 0 or _listeners.is_empty():
+		return
+	for path: String in paths:
+		var local := ProjectSettings.localize_path(path)
+		for listener: Object in _listeners.duplicate():
+			listener.call(method, local)
 
 
 ## The write itself, unjournalled: for the journal's own files and restores (which record what

@@ -22,6 +22,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/filesystem/filesystem_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/game/game_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/generate/generate_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/history/history_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/navigation/navigation_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/node/control_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/node/node_commands.gd",

@@ -2,17 +2,22 @@
 # The seam is one object on purpose (every reach into the editor goes through it), so it is broad.
 @tool
 extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
-## The context outside the editor: a plain UndoRedo over a given scene root. Used by the GDScript
-## tests (so command logic and its undo run in any engine, the web build included) and by anything
+## The context outside the editor: plain UndoRedo histories over a given scene root. Used by the
+## GDScript tests (so command logic and its undo run in any engine, the web build included) and by anything
 ## in the running game. Editor-only requests (open, play, save, settings, refresh) are recorded
 ## so a test can assert what was asked; they succeed or fail as the editor would for the same
 ## input (a missing file is ERR_FILE_NOT_FOUND, saving a scene that is not open ERR_DOES_NOT_EXIST).
+## Undo histories are kept as the editor keeps them (context/undo_histories.gd): one per scene root
+## it was given, plus the global one; undo()/redo() step the newest of the edited scene's and the
+## global one, as the editor's Undo does.
 
 ## What a host (the end-to-end engine host) reacts to instead of polling: `path` was opened as
 ## the edited scene (the host shows it and calls set_scene_root), the game was played or stopped.
 signal scene_opened(path: String)
 signal play_started(path: String)
 signal play_stopped
+
+const UndoHistories := preload("res://addons/godot_mcp_toolkit/context/undo_histories.gd")
 
 ## What was asked, in order, for tests to assert on.
 var opened_scripts: Array[Dictionary] = []
@@ -52,7 +57,6 @@ var started_processes: Array[Dictionary] = []
 var killed_processes: Array[int] = []
 
 var _root: Node = null
-var _undo_redo := UndoRedo.new()
 var _open_scenes := PackedStringArray()
 var _edited_path := ""
 var _playing := false
@@ -64,40 +68,55 @@ var _next_pid := 1000
 
 
 func _init(root: Node = null) -> void:
+	_histories = UndoHistories.new()
 	set_scene_root(root)
 
 
 func _notification(what: int) -> void:
-	# UndoRedo is an Object, not reference-counted: free it with its owner.
-	if what == NOTIFICATION_PREDELETE and is_instance_valid(_undo_redo):
-		_undo_redo.free()
+	# UndoRedo is an Object, not reference-counted: free them with their owner.
+	if what == NOTIFICATION_PREDELETE:
+		(_histories as UndoHistories).free_all()
 
 
+## Makes `node` the edited scene (as opening or switching to its tab does); a root seen for the
+## first time starts its own history, saved at its first version.
 func set_scene_root(node: Node) -> void:
 	_root = node
 	_edited_path = node.scene_file_path if node != null else ""
 	if not _edited_path.is_empty() and not _edited_path in _open_scenes:
 		_open_scenes.append(_edited_path)
+	if node != null:
+		var id := history_id_for(node)
+		if not _saved_versions.knows(id):
+			_saved_versions.saved(id, history(id).get_version())
 
 
 func scene_root() -> Node:
 	return _root if is_instance_valid(_root) else null
 
 
-func get_undo_redo() -> UndoRedo:
-	return _undo_redo
-
-
 func undo() -> bool:
-	return _undo_redo.undo()
+	var id: int = _histories.newest_undo(_stepped_histories())
+	return id >= 0 and history(id).undo()
 
 
 func redo() -> bool:
-	return _undo_redo.redo()
+	var id: int = _histories.oldest_redo(_stepped_histories())
+	return id >= 0 and history(id).redo()
 
 
+## As EditorInterface.mark_scene_as_unsaved: the edited scene stays unsaved until saved.
 func mark_modified() -> void:
 	modified_count += 1
+	_note_edited_scene(false)
+
+
+## What the editor's Undo chooses between: the edited scene's history and the global one.
+func _stepped_histories() -> Array:
+	var ids: Array = [GLOBAL_HISTORY]
+	if scene_root() != null:
+		ids.append(history_id_for(scene_root()))
+	return ids
 
 
 func refresh_files(paths: PackedStringArray) -> void:
@@ -141,6 +160,8 @@ func close_scene(path: String) -> Error:
 	_open_scenes.remove_at(_open_scenes.find(target))
 	if target == _edited_path:
 		_edited_path = ""
+	# The editor drops a closed scene's undo history with its tab.
+	_histories.discard_scene(target)
 	closed_scenes.append(target)
 	return OK
 
@@ -157,9 +178,12 @@ func save_scene(path: String) -> Error:
 		var error := packed.pack(root)
 		if error != OK:
 			return error
-		error = ProjectWrites.save_resource(packed, target)
+		error = ProjectWrites.save_scene_resource(packed, target)
 		if error != OK:
 			return error
+	var id: int = _histories.scene_id_of(target)
+	if id > 0:
+		_saved_versions.saved(id, history(id).get_version())
 	saved_scenes.append(target)
 	return OK
 
@@ -203,10 +227,6 @@ func is_editor() -> bool:
 
 func is_headless() -> bool:
 	return headless
-
-
-func _undo_manager() -> Object:
-	return _undo_redo
 
 
 # --- editor_advanced and debugger (issue 14) ------------------------------------------------------

@@ -17,8 +17,20 @@ const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 ## files (saving a scene) use it too.
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
+const EditLedger := preload("res://addons/godot_mcp_toolkit/scene/edit_ledger.gd")
+const SavedVersions := preload("res://addons/godot_mcp_toolkit/context/saved_versions.gd")
+
+## The id of the global undo history (EditorUndoRedoManager.GLOBAL_HISTORY): files, project
+## settings, saved resources. Every open scene has a history of its own besides.
+const GLOBAL_HISTORY := 0
 
 var _log_hub: LogHub = null
+## The undo histories: context/undo_histories.gd (runtime) or context/manager_histories.gd (the
+## editor's manager); null (this base) records no history.
+var _histories: RefCounted = null
+var _edit_ledger: EditLedger = null
+## What this context saw of saves, opens and "unsaved" marks (history_unsaved reads it).
+var _saved_versions := SavedVersions.new()
 
 
 ## The edited scene's root (editor) or the test/game scene (runtime); null when none is open.
@@ -28,7 +40,7 @@ func scene_root() -> Node:
 
 ## A builder for one undoable action (scene/undo_action.gd) recorded in this context's history.
 func create_undo_action(description: String, context_object: Object = null) -> UndoAction:
-	return UndoAction.new(_undo_manager(), description, context_object)
+	return UndoAction.new(self, description, context_object)
 
 
 ## Steps the history back one action; false when there is nothing to undo.
@@ -134,10 +146,71 @@ func editor_settings() -> Object:
 	return null
 
 
-## The undo manager create_undo_action records into (UndoRedo or EditorUndoRedoManager); null
-## applies actions without history.
-func _undo_manager() -> Object:
-	return null
+# --- undo histories (the seam under scene/edit_ledger.gd and commands/history/) ---------------------
+# The editor keeps one undo history per open scene plus the global one, each a plain UndoRedo; the
+# runtime context keeps the same set (context/undo_histories.gd). Both answer the same calls, so
+# the assistant's history reads and steps them without knowing which it has.
+
+## The undo manager an action routed by `routing` (its context or first object) records into:
+## the editor's EditorUndoRedoManager (which routes it itself) or the UndoRedo of its history;
+## null applies actions without history.
+func undo_manager_for(routing: Object) -> Object:
+	return _histories.call("manager_for", routing, scene_root()) if _histories != null else null
+
+
+## The history an action routed by `object` goes to (GLOBAL_HISTORY or a scene's).
+func history_id_for(object: Object) -> int:
+	return int(_histories.call("id_for", object, scene_root())) if _histories != null else GLOBAL_HISTORY
+
+
+## The UndoRedo of history `id`; null when there is none. Only asked for histories an action was
+## committed to, and for a scene history only while its scene is open.
+func history(id: int) -> UndoRedo:
+	return _histories.call("undo_redo", id) as UndoRedo if _histories != null else null
+
+
+## The toolkit just stepped history `id` itself (history.undo / history.redo): whatever shows the
+## history (the editor's History dock, scene tabs, Undo menu) is told.
+func history_stepped(id: int) -> void:
+	if _histories != null:
+		_histories.call("stepped", id)
+
+
+## Whether the scene of history `id` has unsaved changes (at its current version, or at
+## `at_version`): true/false when this context knows (it saw the scene opened, saved or marked),
+## null otherwise.
+func history_unsaved(id: int, at_version: int = -1) -> Variant:
+	var undo_redo := history(id) if id != GLOBAL_HISTORY else null
+	if undo_redo == null:
+		return null
+	return _saved_versions.unsaved(id, at_version if at_version >= 0 else undo_redo.get_version())
+
+
+## The editor saved `resource` (EditorPlugin.resource_saved, and scene_saved from 4.3): a save of
+## the edited scene is noted for history_unsaved.
+func note_saved(resource: Resource = null) -> void:
+	if resource == null or (resource is PackedScene and resource.resource_path == edited_scene_path()):
+		_note_edited_scene(true)
+
+
+## The edited scene was saved (or, `saved` false, marked as having unsaved changes, as
+## EditorInterface.mark_scene_as_unsaved does): see context/saved_versions.gd.
+func _note_edited_scene(saved: bool) -> void:
+	var root := scene_root()
+	if root == null or _histories == null:
+		return
+	var id := history_id_for(root)
+	if not saved:
+		_saved_versions.marked(id)
+	elif history(id) != null:
+		_saved_versions.saved(id, history(id).get_version())
+
+
+## The assistant's edits in this context's histories, made on first use.
+func edit_ledger() -> EditLedger:
+	if _edit_ledger == null:
+		_edit_ledger = EditLedger.new(self)
+	return _edit_ledger
 
 
 func _unavailable(what: String) -> bool:

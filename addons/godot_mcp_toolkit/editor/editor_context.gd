@@ -10,12 +10,16 @@ extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## EditorInterface.get_editor_undo_redo() is 4.4+ only.
 
 var _manager: EditorUndoRedoManager = null
+## Histories an action of the toolkit was routed to: the only ones asked for (the manager prints
+## an error for a history it has not made).
+var _routed: Dictionary = {}
 ## The debugger plugin (issue 14: debug.* commands), made on first use.
 var _debugger_hook: EditorDebuggerPlugin = null
 
 
 func _init(manager: EditorUndoRedoManager) -> void:
 	_manager = manager
+	_histories = preload("res://addons/godot_mcp_toolkit/context/manager_histories.gd").new(manager)
 
 
 func scene_root() -> Node:
@@ -34,6 +38,7 @@ func redo() -> bool:
 
 func mark_modified() -> void:
 	EditorInterface.mark_scene_as_unsaved()
+	_note_edited_scene(false)
 
 
 func refresh_files(paths: PackedStringArray) -> void:
@@ -104,10 +109,9 @@ func save_scene(path: String) -> Error:
 		EditorInterface.open_scene_from_path(target)
 		if edited_scene_path() != target:
 			return ERR_CANT_OPEN
-	var error := ProjectWrites.before(PackedStringArray([target]))
+	var error := ProjectWrites.save_scene_file(target, Callable(EditorInterface, "save_scene"))
 	if error == OK:
-		error = EditorInterface.save_scene()
-		ProjectWrites.after(PackedStringArray([target]))
+		_note_edited_scene(true)
 	if target != active and not active.is_empty():
 		EditorInterface.open_scene_from_path(active)
 	return error
@@ -154,10 +158,6 @@ func filesystem() -> Object:
 ## EditorSettings, for the language-server publisher's change watch.
 func editor_settings() -> Object:
 	return EditorInterface.get_editor_settings()
-
-
-func _undo_manager() -> Object:
-	return _manager
 
 
 ## The undo history of the edited scene (each scene has its own in the editor).

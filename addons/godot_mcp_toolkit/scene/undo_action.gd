@@ -9,10 +9,16 @@ extends RefCounted
 ## then set owner" stays in that order on both sides. As in Godot's own UndoRedo, the undo steps
 ## run in the order they were added (not reversed): add them in the order they should undo.
 ##
-## The manager is untyped: the editor's EditorUndoRedoManager (the plugin's get_undo_redo();
+## The action is recorded through a seam (a toolkit context, context/toolkit_context.gd): it says
+## which history the action goes to (each open scene has its own, plus the global one, routed by
+## the context object or else the first step's target, as the editor routes it) and which undo
+## manager takes it, the editor's EditorUndoRedoManager (the plugin's get_undo_redo();
 ## EditorInterface's getter is 4.4+ only) or a plain UndoRedo (runtime context, tests). The two
 ## take methods differently (object + name + varargs versus one Callable); this file is the only
-## place that knows. Without a manager commit() still applies the do steps, recording nothing.
+## place that knows. The seam's edit ledger (scene/edit_ledger.gd) names the action (tagged as the
+## assistant's while a tool call runs) and hears of the commit, so every edit reaches the
+## assistant's history through here. Without a seam commit() still applies the do steps,
+## recording nothing.
 
 const SIDE_DO := "do"
 const SIDE_UNDO := "undo"
@@ -20,7 +26,7 @@ const KIND_METHOD := "method"
 const KIND_PROPERTY := "property"
 const KIND_REFERENCE := "reference"
 
-var _manager: Object = null
+var _seam: Object = null
 var _description := ""
 var _context: Object = null
 ## [side, kind, target, name, payload] in the order added; payload is the args Array of a method
@@ -29,8 +35,8 @@ var _steps: Array = []
 var _committed := false
 
 
-func _init(manager: Object, description: String, context_object: Object = null) -> void:
-	_manager = manager
+func _init(seam: Object, description: String, context_object: Object = null) -> void:
+	_seam = seam
 	_description = description
 	_context = context_object
 
@@ -69,7 +75,7 @@ func add_undo_reference(object: Object) -> RefCounted:
 
 ## True when commit() will record history, false when it will only apply.
 func is_recording() -> bool:
-	return _manager != null and is_instance_valid(_manager)
+	return _manager_for(_routing()) != null
 
 
 ## Records and (when `execute`) runs the action. Returns false when already committed.
@@ -78,19 +84,42 @@ func commit(execute: bool = true) -> bool:
 		push_warning("MCP toolkit: undo action '%s' committed twice" % _description)
 		return false
 	_committed = true
-	if not is_recording():
+	if _steps.is_empty():
+		# The editor's manager drops an empty action too: nothing to record, nothing to step back.
+		return true
+	var routing := _routing()
+	var manager := _manager_for(routing)
+	if manager == null:
 		if execute:
 			_apply_do_side()
 		return true
-	if _manager is UndoRedo:
-		_commit_to_undo_redo(_manager as UndoRedo, execute)
+	var history_id: int = _seam.call("history_id_for", routing)
+	var ledger: RefCounted = _seam.call("edit_ledger")
+	var name: String = ledger.call("tag", _description)
+	if manager is UndoRedo:
+		_commit_to_undo_redo(manager as UndoRedo, execute, name)
 	else:
-		_commit_to_editor_manager(execute)
+		_commit_to_editor_manager(manager, execute, name)
+	ledger.call("committed", history_id, name)
 	return true
 
 
-func _commit_to_undo_redo(undo_redo: UndoRedo, execute: bool) -> void:
-	undo_redo.create_action(_description, UndoRedo.MERGE_DISABLE)
+## The object that picks the history: the context object, else the first step's target.
+func _routing() -> Object:
+	if _context != null:
+		return _context
+	return _steps[0][2] if not _steps.is_empty() else null
+
+
+func _manager_for(routing: Object) -> Object:
+	if _seam == null or not is_instance_valid(_seam):
+		return null
+	var manager: Object = _seam.call("undo_manager_for", routing)
+	return manager if manager != null and is_instance_valid(manager) else null
+
+
+func _commit_to_undo_redo(undo_redo: UndoRedo, execute: bool, name: String) -> void:
+	undo_redo.create_action(name, UndoRedo.MERGE_DISABLE)
 	for step: Array in _steps:
 		var do_side: bool = step[0] == SIDE_DO
 		match step[1]:
@@ -115,18 +144,18 @@ func _commit_to_undo_redo(undo_redo: UndoRedo, execute: bool) -> void:
 
 ## EditorUndoRedoManager, reached by name so this file stays runtime-safe. 4.2's create_action
 ## takes (name, merge_mode, custom_context, backward_undo_ops); later versions only append.
-func _commit_to_editor_manager(execute: bool) -> void:
-	_manager.call("create_action", _description, UndoRedo.MERGE_DISABLE, _context)
+func _commit_to_editor_manager(manager: Object, execute: bool, name: String) -> void:
+	manager.call("create_action", name, UndoRedo.MERGE_DISABLE, _context)
 	for step: Array in _steps:
 		var target: Object = step[2]
 		match step[1]:
 			KIND_METHOD:
-				_manager.callv("add_%s_method" % step[0], [target, step[3]] + (step[4] as Array))
+				manager.callv("add_%s_method" % step[0], [target, step[3]] + (step[4] as Array))
 			KIND_PROPERTY:
-				_manager.call("add_%s_property" % step[0], target, step[3], step[4])
+				manager.call("add_%s_property" % step[0], target, step[3], step[4])
 			KIND_REFERENCE:
-				_manager.call("add_%s_reference" % step[0], target)
-	_manager.call("commit_action", execute)
+				manager.call("add_%s_reference" % step[0], target)
+	manager.call("commit_action", execute)
 
 
 func _apply_do_side() -> void:

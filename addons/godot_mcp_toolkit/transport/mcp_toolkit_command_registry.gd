@@ -18,7 +18,7 @@ const SOURCE_BUILTIN := "builtin"
 const RESERVED_METHODS := ["ping", "echo"]
 const RESERVED_DOMAINS := [
 	"3d", "animation", "animation_player", "animationtree", "asset", "audiobus", "autoload", "classdb",
-	"control", "debug", "debugger", "editor", "execute", "extensions", "file", "folder", "game", "input",
+	"control", "debug", "debugger", "editor", "execute", "extensions", "file", "folder", "game", "history", "input",
 	"input_map", "meta", "navigation", "node", "particles", "path2d", "procedural", "project", "resource",
 	"runtime", "save", "scene", "script", "signal", "sound", "spriteframes", "texture", "theme", "tilemap",
 	"tileset",

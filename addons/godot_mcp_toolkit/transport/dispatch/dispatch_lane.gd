@@ -32,6 +32,9 @@ var _clock: Callable
 var _active_scene := Callable()
 ## `report(peer_id, request_id, progress, total, message)` for a handler's counted _progress.
 var _report := Callable()
+## Told of every mutation's start and end (call_started(method, params) -> token, then
+## call_finished(token)): the context's edit ledger, scene/edit_ledger.gd. Null: nobody.
+var _edit_recorder: Object = null
 var _watchdog: Watchdog
 
 var _serial := 0
@@ -60,6 +63,11 @@ func set_active_scene_provider(provider: Callable) -> void:
 ## Lets cancellable handlers report counted progress (ToolContext.report_progress); unset, they cannot.
 func set_progress_reporter(report: Callable) -> void:
 	_report = report
+
+
+## Brackets every mutation for `recorder` (the assistant's history: one entry per call).
+func set_edit_recorder(recorder: Object) -> void:
+	_edit_recorder = recorder
 
 
 func set_affinity(peer_id: int, scene_path: String) -> void:
@@ -220,7 +228,11 @@ func _execute(job: Dictionary) -> void:
 	if info["cancellable"]:
 		args.append(job["ctx"])
 	var handler: Callable = info["handler"]
+	var recorded: bool = _edit_recorder != null and not info["read_only"]
+	var token: Variant = _edit_recorder.call("call_started", job["method"], job["params"]) if recorded else null
 	var raw: Variant = await handler.callv(args)
+	if recorded:
+		_edit_recorder.call("call_finished", token)
 	_finish(job, EnvelopeCheck.normalize(raw, job["method"]))
 
 

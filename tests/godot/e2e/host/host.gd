@@ -163,6 +163,8 @@ func _on_op(op: Dictionary) -> void:
 			reply["ok"] = _context.undo()
 		"redo":
 			reply["ok"] = _context.redo()
+		"user_edit":
+			reply["ok"] = _user_edit(str(op.get("node", "")), str(op.get("property", "")), op.get("value"))
 		"play":
 			reply["error"] = _context.play_scene(str(op.get("path", "")))
 		"stop":
@@ -179,6 +181,20 @@ func _on_op(op: Dictionary) -> void:
 		_:
 			reply["error"] = "unknown op %s" % op.get("op")
 	_link.send(reply)
+
+
+## The user changes a property in the editor: an action of their own on the scene's history.
+func _user_edit(node_path: String, property: String, value: Variant) -> bool:
+	var scene_root := _context.scene_root()
+	var node := scene_root.get_node_or_null(node_path) if scene_root != null else null
+	if node == null:
+		return false
+	var history := _context.history(_context.history_id_for(node))
+	history.create_action("Set %s" % property)
+	history.add_do_property(node, property, value)
+	history.add_undo_property(node, property, node.get(property))
+	history.commit_action()
+	return true
 
 
 ## {"kind": "file", "base64": the bytes}, {"kind": "dir"}, or {"kind": null} when nothing is there.
