@@ -26,6 +26,8 @@ from typing import Any
 
 from godot_bridge.safety import private_files
 from tests.bridge_process import bridge_env
+from tests.e2e import fixture_projects
+from tests.e2e.fixture_projects import FixtureProject
 from tests.e2e.relay import Relay
 from tests.gd_engine import REPO, WEB, Engine, find_engine, prepare
 from tests.sim.registry import SimRegistry, canonical_key
@@ -76,6 +78,7 @@ class EngineHost:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.root / "engine.log"
         self._log = None
+        self.fixtures: list[FixtureProject] = []
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -130,8 +133,9 @@ class EngineHost:
         if self.engine.kind == "native":
             return [*self.engine.command, "--headless", "--path", str(self.project), "--script", HOST_SCRIPT,
                     "--", *user_args]
+        # --autoloads: the fixture projects' scripts name their autoloads (native --script loads them).
         return [sys.executable, str(WEB / "run_gd.py"), str(self.project), HOST_SCRIPT, "--timeout",
-                str(RUN_TIMEOUT), "--quiet", "--", "--", *user_args]
+                str(RUN_TIMEOUT), "--quiet", "--autoloads", "--", "--", *user_args]
 
     def _build_project(self) -> None:
         shutil.copytree(PROJECT_DIR, self.project)
@@ -140,6 +144,7 @@ class EngineHost:
         (self.project / "e2e_host").symlink_to(HOST_DIR)
         (self.project / "mcp_extensions").mkdir()
         shutil.copy(EXTENSION, self.project / "mcp_extensions" / EXTENSION.name)
+        self.fixtures = fixture_projects.install(self.project)
         self.data_home.mkdir()
 
     # -- what the toolkit publishes (called on the relay's thread) -------------------------------
@@ -199,6 +204,10 @@ class EngineHost:
 
     async def press_stop(self) -> None:
         await self.relay.ask("stop")
+
+    async def stand_in(self, entries: list[dict[str, Any]]) -> list[str]:
+        """Puts stand-ins for imported assets in the engine's resource cache; the paths refused."""
+        return list((await self.relay.ask("stand_ins", entries=entries))["refused"])
 
     async def read_file(self, res_path: str) -> bytes | None:
         """A file of the engine's project as bytes; None when there is no file there."""

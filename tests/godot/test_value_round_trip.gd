@@ -82,7 +82,8 @@ func test_packed_byte_array_round_trips_as_base64() -> void:
 
 func test_a_typed_null_is_the_null_asked_for() -> void:
 	var cleared := _call("node.set_property", {"node_path": "Player/Sprite", "property": "texture", "value": null})
-	Assert.eq([cleared["success"], cleared.get("status")], [true, "unchanged"], "texture: null on a fresh Sprite2D (%s)" % cleared)
+	Assert.eq([cleared["success"], cleared.get("status")], [true, "unchanged"],
+		"texture: null on a fresh Sprite2D (%s)" % cleared)
 	var mesh := _call("node.set_property", {"node_path": "World/Mesh", "property": "mesh", "value": null})
 	Assert.eq([mesh["success"], mesh["status"]], [true, "updated"], "clearing a mesh (%s)" % mesh)
 	var again := _call("node.set_property", {"node_path": "World/Mesh", "property": "mesh", "value": null})
@@ -111,10 +112,12 @@ func test_node_typed_exports_read_and_write_relative_paths() -> void:
 	player.set_script(load(EXPORTS_SCRIPT))
 	var enemy := _root.get_node("Enemy")
 	var by_scene_path := _call("node.set_property", {"node_path": "Player", "property": "target", "value": "Enemy"})
-	Assert.eq([by_scene_path["success"], by_scene_path["status"]], [true, "updated"], "a scene-rooted path (%s)" % by_scene_path)
+	Assert.eq([by_scene_path["success"], by_scene_path["status"]], [true, "updated"],
+		"a scene-rooted path (%s)" % by_scene_path)
 	Assert.is_true(player.get("target") == enemy, "stores the node")
 	var read := _round_trip("Player", "target")
-	Assert.eq(read["value"], {"type": "NodePath", "path": "../Enemy"}, "read relative to the holder, as a .tscn stores it")
+	Assert.eq(read["value"], {"type": "NodePath", "path": "../Enemy"},
+		"read relative to the holder, as a .tscn stores it")
 	var relative := _call("node.set_property", {"node_path": "Player", "property": "target", "value": "../Enemy"})
 	Assert.eq(relative.get("status"), "unchanged", "the relative path names the same node")
 	var crowd := _call("node.set_property", {"node_path": "Player", "property": "crowd",

@@ -10,13 +10,26 @@ extends RefCounted
 const NODE_ARRAY_PREFIX := "24/34:"
 
 
+## An export typed as a node (PROPERTY_HINT_NODE_TYPE), or an engine property of a Node class
+## (Node.owner).
 static func is_node_property(entry: Dictionary) -> bool:
-	return int(entry["type"]) == TYPE_OBJECT and int(entry["hint"]) == PROPERTY_HINT_NODE_TYPE
+	if int(entry["type"]) != TYPE_OBJECT:
+		return false
+	var named := str(entry.get("class_name", ""))
+	return int(entry["hint"]) == PROPERTY_HINT_NODE_TYPE \
+		or (not named.is_empty() and ClassDB.class_exists(named) and ClassDB.is_parent_class(named, "Node"))
+
+
+## The class a node-typed property takes: its hint's, else the property's declared class.
+static func wanted_class(entry: Dictionary) -> String:
+	var hinted := str(entry["hint_string"])
+	return hinted if not hinted.is_empty() else str(entry.get("class_name", ""))
 
 
 ## A script's Array[Node2D] export says so with PROPERTY_HINT_TYPE_STRING and "24/34:Node2D".
 static func is_node_array(entry: Dictionary) -> bool:
-	return int(entry["type"]) == TYPE_ARRAY and int(entry["hint"]) in [PROPERTY_HINT_ARRAY_TYPE, PROPERTY_HINT_TYPE_STRING] \
+	return int(entry["type"]) == TYPE_ARRAY \
+		and int(entry["hint"]) in [PROPERTY_HINT_ARRAY_TYPE, PROPERTY_HINT_TYPE_STRING] \
 		and str(entry["hint_string"]).begins_with(NODE_ARRAY_PREFIX)
 
 
@@ -25,7 +38,7 @@ static func is_node_array(entry: Dictionary) -> bool:
 static func resolve(holder: Object, entry: Dictionary, value: Variant) -> Dictionary:
 	var name: String = entry["name"]
 	if is_node_property(entry):
-		return _one(holder, name, str(entry["hint_string"]), value)
+		return _one(holder, name, wanted_class(entry), value)
 	if not value is Array:
 		return {"error": "%s takes a list of node paths" % name}
 	var wanted := str(entry["hint_string"]).trim_prefix(NODE_ARRAY_PREFIX)

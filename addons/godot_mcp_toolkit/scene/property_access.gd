@@ -19,7 +19,8 @@ extends RefCounted
 ##       scene file writes it: "Quaternion(0, 0, 0, 1)"). A node-typed property (an export typed
 ##       as a node class) takes the node's path relative to `object`, a path from the scene root,
 ##       or a NodePath tag, and stores the node. Outcome "status":
-##         "unchanged" the property already held the value asked for (no undo step is added);
+##         "unchanged" the property already held the value asked for: nothing is set (no setter
+##                    runs, no undo step is added);
 ##         "stored"   the value read back is the one asked for;
 ##         "adjusted" the engine stored something else of the right type (clamp, truncate,
 ##                    normalise): kept, with "warning" saying asked → stored;
@@ -148,12 +149,20 @@ static func write(object: Object, name: String, raw_value: Variant, action: RefC
 	if prepared.has("error"):
 		return _failed(name, "INVALID_VALUE", prepared["error"], value_hint(entry))
 	var wanted: Variant = prepared["value"]
-	var already := ValueCompare.same(old, wanted)
+	if ValueCompare.same(old, wanted):
+		# Idempotent (contract C6): setting what is there would still run the setter, and setters
+		# have effects of their own (an anchors preset re-applies its offsets, a global_* setter
+		# recomputes the local transform with float error).
+		return _kept(object, name, old, old, action, STATUS_UNCHANGED)
 	_set(object, name, wanted)
 	var stored: Variant = _get(object, name)
 	if ValueCompare.same(stored, wanted):
-		var status := STATUS_UNCHANGED if already and ValueCompare.same(stored, old) else STATUS_STORED
-		return _kept(object, name, old, stored, action, status)
+		return _kept(object, name, old, stored, action, STATUS_STORED)
+	var read_only := "" if ValueCompare.same(stored, wanted) else _read_only_reason(object, name, entry)
+	if not read_only.is_empty():
+		_set(object, name, old)
+		return _failed(name, "SET_FAILED", "%s %s; it still holds %s" % [name, read_only, _show(stored, object)],
+			"Leave %s out of the write; it cannot be set." % name)
 	if not _type_compatible(entry, wanted):
 		# The engine dropped the value or replaced it with a default (e.g. a Resource of the wrong
 		# class becomes null): put the old one back so nothing half-written is left.
@@ -161,11 +170,6 @@ static func write(object: Object, name: String, raw_value: Variant, action: RefC
 		return _failed(name, "INVALID_VALUE", _wrong_type_message(entry, name, wanted), value_hint(entry))
 	if ValueCompare.same(stored, old):
 		_set(object, name, old)
-		var read_only := _read_only_reason(object, name, entry)
-		if not read_only.is_empty():
-			return _failed(name, "SET_FAILED", "%s %s; asked for %s, it still holds %s" % [
-				name, read_only, _show(wanted, object), _show(stored, object)],
-				"Leave %s out of the write; node_get_property_list shows the properties that can be set." % name)
 		return _failed(name, "SET_FAILED",
 			"%s was not changed: asked for %s, the engine kept %s (the value was refused)" % [
 				name, _show(wanted, object), _show(stored, object)],
@@ -342,7 +346,8 @@ static func _wrong_type_message(entry: Dictionary, name: String, wanted: Variant
 static func _read_only_reason(object: Object, name: String, entry: Dictionary) -> String:
 	if int(entry.get("usage", 0)) & PROPERTY_USAGE_READ_ONLY:
 		return "is read-only"
-	if name.contains(":") or not ClassDB.has_method("class_get_property_setter"):
+	# Object.script has no ClassDB setter and is set all the same.
+	if name.contains(":") or name == "script" or not ClassDB.has_method("class_get_property_setter"):
 		return ""
 	var native := object.get_class()
 	for property: Dictionary in ClassDB.class_get_property_list(native):

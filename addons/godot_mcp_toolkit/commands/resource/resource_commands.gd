@@ -147,22 +147,13 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not (written["properties_failed"] as Array).is_empty():
 		_put_back(resource, old)
 		return _first_failure(written)
-	var before: Variant = FileBytes.snapshot(path)
-	var error := ProjectWrites.save_resource(resource, path)
-	if error != OK:
-		_put_back(resource, old)
-		return ToolkitError.fail("SAVE_FAILED", "Could not save %s: %s" % [path, error_string(error)],
-			"Nothing was changed. Check that the folder is writable.")
-	if opened["created"]:
-		resource.take_over_path(path)
-	var after: Variant = FileBytes.snapshot(path)
-	var status := STATUS_CREATED if opened["created"] else STATUS_UPDATED
-	if before == after:
-		status = STATUS_UNCHANGED
-	else:
-		FileBytes.add_steps(action, context, path, before, after)
-		action.commit(false)
-		context.refresh_files(PackedStringArray([path]))
+	var status := STATUS_UNCHANGED
+	if opened["created"] or _changed_any(written):
+		var saved := _save(resource, path, opened["created"], action, context)
+		if saved.has("error"):
+			_put_back(resource, old)
+			return saved["error"]
+		status = saved["status"]
 	var stored := {}
 	for name: String in written["stored"]:
 		stored[name] = PropertyAccess.read(resource, name)["value"]
@@ -171,6 +162,34 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not (written["warnings"] as Array).is_empty():
 		result["warnings"] = written["warnings"]
 	return ToolkitSuccess.ok(result)
+
+
+## Whether any write changed a value: writing back what the file holds saves nothing (the editor's
+## own save may lay the same resource out in other bytes).
+static func _changed_any(written: Dictionary) -> bool:
+	for outcome: Dictionary in written["outcomes"]:
+		if outcome["status"] != PropertyAccess.STATUS_UNCHANGED:
+			return true
+	return false
+
+
+## Saves `resource` at `path` as one undo step: {"status"} or {"error": SAVE_FAILED envelope}.
+static func _save(resource: Resource, path: String, created: bool, action: RefCounted,
+		context: RefCounted) -> Dictionary:
+	var before: Variant = FileBytes.snapshot(path)
+	var error := ProjectWrites.save_resource(resource, path)
+	if error != OK:
+		return {"error": ToolkitError.fail("SAVE_FAILED", "Could not save %s: %s" % [path, error_string(error)],
+			"Nothing was changed. Check that the folder is writable.")}
+	if created:
+		resource.take_over_path(path)
+	var after: Variant = FileBytes.snapshot(path)
+	if before == after:
+		return {"status": STATUS_UNCHANGED}
+	FileBytes.add_steps(action, context, path, before, after)
+	action.commit(false)
+	context.refresh_files(PackedStringArray([path]))
+	return {"status": STATUS_CREATED if created else STATUS_UPDATED}
 
 
 ## {"ok": true, "path"} for a writable .tres/.res path in an existing folder, with usable

@@ -19,6 +19,9 @@ const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runti
 const RelayLink := preload("relay_link.gd")
 const RelayListener := preload("relay_listener.gd")
 const RelayPublisher := preload("relay_publisher.gd")
+const StandIns := preload("stand_ins.gd")
+## Real projects' scenes (tests/e2e/fixture_projects.py) open as an editor opens them.
+const FIXTURES := "res://fixtures/"
 
 var _options: Dictionary = {}
 var _link: RelayLink = null
@@ -30,6 +33,7 @@ var _edited: Node = null
 var _scenes: Dictionary = {}
 var _game: Node = null
 var _game_runtime: Node = null
+var _stand_ins := StandIns.new()
 
 
 func _initialize() -> void:
@@ -83,9 +87,42 @@ func _show(path: String) -> Node:
 		push_error("e2e host: cannot load the scene %s" % path)
 		return null
 	var scene_root := packed.instantiate()
-	_edited.add_child(scene_root)
+	# Each scene under a holder of its own, as each has its own viewport in an editor: two roots
+	# of one name side by side would have one renamed ("@Node2D@14").
+	var holder := Node.new()
+	_edited.add_child(holder)
+	if path.begins_with(FIXTURES):
+		_add_without_running(holder, scene_root)
+	else:
+		holder.add_child(scene_root)
 	_scenes[path] = scene_root
 	return scene_root
+
+
+## As an editor opens a scene: the project's scripts are attached and hold their values, but
+## never run (no _ready, no processing), so the scene reads as its file says. A script attached
+## to a node already in the tree gets no _ready and does not start processing.
+static func _add_without_running(holder: Node, scene_root: Node) -> void:
+	var scripted: Array = []
+	var pending: Array[Node] = [scene_root]
+	while not pending.is_empty():
+		var node: Node = pending.pop_back()
+		pending.append_array(node.get_children())
+		var script: Variant = node.get_script()
+		if script == null:
+			continue
+		var values := {}
+		for property: Dictionary in node.get_property_list():
+			if int(property["usage"]) & PROPERTY_USAGE_SCRIPT_VARIABLE:
+				values[property["name"]] = node.get(property["name"])
+		scripted.append([node, script, values])
+		node.set_script(null)
+	holder.add_child(scene_root)
+	for entry: Array in scripted:
+		var node: Node = entry[0]
+		node.set_script(entry[1])
+		for name: String in entry[2]:
+			node.set(name, entry[2][name])
 
 
 ## Played: the scene runs as the game, and the game's runtime server starts as its autoload would
@@ -116,7 +153,8 @@ func _on_play_stopped() -> void:
 	Engine.time_scale = 1.0
 
 
-## What a test asks of the editor's user (undo, pressing Play/Stop) or of the disk; answered with
+## What a test asks of the editor's user (undo, pressing Play/Stop), of the disk, or of the
+## project's imported assets (stand-ins, stand_ins.gd); answered with
 ## {"event": "reply", "id": ...}.
 func _on_op(op: Dictionary) -> void:
 	var reply := {"event": "reply", "id": op.get("id")}
@@ -132,6 +170,8 @@ func _on_op(op: Dictionary) -> void:
 			reply["ok"] = true
 		"read_file":
 			reply.merge(_read_file(str(op.get("path", ""))))
+		"stand_ins":
+			reply["refused"] = _stand_ins.add(op.get("entries", []))
 		"quit":
 			_shutdown()
 			_link.send(reply)
