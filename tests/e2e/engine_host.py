@@ -205,10 +205,6 @@ class EngineHost:
     async def press_stop(self) -> None:
         await self.relay.ask("stop")
 
-    async def stand_in(self, entries: list[dict[str, Any]]) -> list[str]:
-        """Puts stand-ins for imported assets in the engine's resource cache; the paths refused."""
-        return list((await self.relay.ask("stand_ins", entries=entries))["refused"])
-
     async def read_file(self, res_path: str) -> bytes | None:
         """A file of the engine's project as bytes; None when there is no file there."""
         reply = await self.relay.ask("read_file", path=res_path)

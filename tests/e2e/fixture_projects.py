@@ -3,10 +3,12 @@ repository, commit and licence) inside the engine host's project, where the end-
 them through the real bridge.
 
 Each one is copied to ``res://fixtures/<name>/`` with its ``res://`` paths pointing there (the
-files are the project's own; only the root moves), its autoloads added to the host's
-project.godot (its scripts name them), and its imported assets (``stand_ins.json``: images,
-sounds, fonts this engine cannot import) stood in for by resources of their class in the engine's
-resource cache (tests/godot/e2e/host/stand_ins.gd).
+files are the project's own; only the root moves), and its autoloads added to the host's
+project.godot (its scripts name them). Its imported assets (``stand_ins.json``: images, sounds,
+fonts) are not in the repository and this engine could not import them anyway: each gets what the
+editor's import leaves beside an asset, a ``<asset>.import`` remap, pointing at a small resource of
+the asset's class (an image's stand-in has its size), so a scene, a resource or a script's
+preload() that names the asset loads it as in the project.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ from tests.gd_engine import REPO
 FIXTURES = REPO / "tests" / "fixtures" / "projects"
 MOUNT = "fixtures"
 STAND_INS = "stand_ins.json"
+IMPORTED = ".godot/imported/fixtures"
+# An abstract class a file names -> the concrete class that stands in for it.
+CONCRETE = {"Texture2D": "PlaceholderTexture2D", "Texture": "PlaceholderTexture2D", "AudioStream": "AudioStreamWAV",
+            "Font": "FontFile", "Mesh": "ArrayMesh"}
 # Files of the project itself; the fixture's README and stand-in list stay out of the engine.
 TEXT_SUFFIXES = (".tscn", ".tres", ".gd", ".gdshader")
 SKIPPED = ("README.md", STAND_INS, "project.godot")
@@ -51,7 +57,7 @@ def load_fixture(source: Path) -> FixtureProject:
     base = FixtureProject(source.name, source)
     stand_file = source / STAND_INS
     listed = json.loads(stand_file.read_text(encoding="utf-8")) if stand_file.is_file() else {}
-    stand_ins = [{"path": base.res(path), **entry} for path, entry in listed.items()]
+    stand_ins = [{"path": path, **entry} for path, entry in listed.items()]
     return FixtureProject(source.name, source, stand_ins, _autoloads(source, base))
 
 
@@ -92,6 +98,8 @@ def install(project_dir: Path) -> list[FixtureProject]:
                 dest.write_text(moved(file.read_text(encoding="utf-8"), project), encoding="utf-8")
             else:
                 shutil.copy(file, dest)
+        for entry in project.stand_ins:
+            _stand_in(project_dir, project, entry)
         autoloads.update(project.autoloads)
     if autoloads:
         settings = project_dir / "project.godot"
@@ -99,3 +107,20 @@ def install(project_dir: Path) -> list[FixtureProject]:
         settings.write_text(settings.read_text(encoding="utf-8").rstrip("\n") + "\n\n[autoload]\n\n" + lines,
                             encoding="utf-8")
     return projects
+
+
+def _stand_in(project_dir: Path, project: FixtureProject, entry: dict[str, Any]) -> None:
+    """``<asset>.import`` remapping the asset to a stand-in resource of its class."""
+    asset = project.res(str(entry["path"]))
+    cls = CONCRETE.get(str(entry["class"]), str(entry["class"]))
+    rel = asset.removeprefix("res://")
+    stand_in = f"{IMPORTED}/{project.name}/{rel.removeprefix(project.root.removeprefix('res://'))}.tres"
+    body = f'[gd_resource type="{cls}" format=3]\n\n[resource]\n'
+    if "size" in entry:
+        width, height = entry["size"]
+        body += f"size = Vector2({width}, {height})\n"
+    (project_dir / stand_in).parent.mkdir(parents=True, exist_ok=True)
+    (project_dir / stand_in).write_text(body, encoding="utf-8")
+    remap = f'[remap]\n\nimporter="stand_in"\ntype="{cls}"\npath="res://{stand_in}"\n'
+    (project_dir / f"{rel}.import").parent.mkdir(parents=True, exist_ok=True)
+    (project_dir / f"{rel}.import").write_text(remap, encoding="utf-8")

@@ -94,9 +94,7 @@ def project(host: EngineHost, name: str) -> FixtureProject:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def real_projects(stdio: BridgeProcess, engine_host: EngineHost) -> AsyncIterator[None]:
-    """The fixture projects' imported assets stood in for; the host's own scene edited again after."""
-    entries = [entry for fixture in engine_host.fixtures for entry in fixture.stand_ins]
-    assert await engine_host.stand_in(entries) == []
+    """The resource tools loaded; the host's own scene edited again after."""
     await ok(stdio, "discover_tools", {"request": "resource_io"})
     try:
         yield

@@ -19,7 +19,6 @@ const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runti
 const RelayLink := preload("relay_link.gd")
 const RelayListener := preload("relay_listener.gd")
 const RelayPublisher := preload("relay_publisher.gd")
-const StandIns := preload("stand_ins.gd")
 ## Real projects' scenes (tests/e2e/fixture_projects.py) open as an editor opens them.
 const FIXTURES := "res://fixtures/"
 
@@ -33,7 +32,6 @@ var _edited: Node = null
 var _scenes: Dictionary = {}
 var _game: Node = null
 var _game_runtime: Node = null
-var _stand_ins := StandIns.new()
 
 
 func _initialize() -> void:
@@ -153,8 +151,7 @@ func _on_play_stopped() -> void:
 	Engine.time_scale = 1.0
 
 
-## What a test asks of the editor's user (undo, pressing Play/Stop), of the disk, or of the
-## project's imported assets (stand-ins, stand_ins.gd); answered with
+## What a test asks of the editor's user (undo, pressing Play/Stop) or of the disk; answered with
 ## {"event": "reply", "id": ...}.
 func _on_op(op: Dictionary) -> void:
 	var reply := {"event": "reply", "id": op.get("id")}
@@ -170,8 +167,6 @@ func _on_op(op: Dictionary) -> void:
 			reply["ok"] = true
 		"read_file":
 			reply.merge(_read_file(str(op.get("path", ""))))
-		"stand_ins":
-			reply["refused"] = _stand_ins.add(op.get("entries", []))
 		"quit":
 			_shutdown()
 			_link.send(reply)
