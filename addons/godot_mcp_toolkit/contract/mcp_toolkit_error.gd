@@ -90,8 +90,8 @@ const DEFAULT_HINTS := {
 	"EXTERNAL_EDITOR_ACTIVE": "Turn off Editor Settings > Text Editor > External > Use External Editor, or set "
 		+ "the breakpoint in the external editor.",
 	"FAILED": "The engine refused the change and nothing was kept; check the values, then retry.",
-	"FILE_TOO_LARGE": "Read a part of it (offset/limit where the tool takes them), or raise the read limit "
-		+ "(GODOT_MCP_SCRIPT_READ_LIMIT).",
+	"FILE_TOO_LARGE": "Read a part of it (the tool's range or paging parameters say which), or raise the "
+		+ "read cap (Project Settings, mcp_toolkit/limits/; godot-bridge: GODOT_MCP_SCRIPT_READ_LIMIT).",
 	"FILESYSTEM_NOT_READY": "The editor is still scanning the project's files; wait (editor_wait_for_idle), then retry.",
 	"FOLDER_PROTECTED": "That folder is never deleted; delete the files inside it instead.",
 	"GAME_NOT_RUNNING": "Start the game first, then retry.",
