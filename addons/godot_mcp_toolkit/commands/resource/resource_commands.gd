@@ -101,7 +101,7 @@ static func _selected_names(resource: Resource, wanted: Variant) -> Dictionary:
 		if not name is String or not name in stored:
 			return {"ok": false, "error": ToolkitError.fail("PROPERTY_NOT_FOUND",
 				"%s has no stored property %s" % [resource.get_class(), JSON.stringify(name)],
-				"Leave properties out to list them all (paged with offset and limit).")}
+				"Leave properties out to list them all (paged with offset).")}
 	return {"ok": true, "names": wanted}
 
 
