@@ -19,7 +19,8 @@ const AUTOLOAD := "autoload/McpTestGlobals"
 ## A real project's input map (audio/rhythm_game of godot-demo-projects, tests/fixtures/projects).
 const REAL_PROJECT := "res://tests/fixtures/projects/roundtrip_rhythm_game/project.godot"
 const REAL_ACTIONS := ["input/main_key", "input/pause", "input/restart"]
-const TEST_KEYS := ["input/main_key", "input/pause", "input/restart", "tmp_tests/mcp/alpha", "tmp_tests/mcp/beta", "tmp_tests/mcp/custom", AUTOLOAD,
+const TEST_KEYS := ["input/main_key", "input/pause", "input/restart",
+	"tmp_tests/mcp/alpha", "tmp_tests/mcp/beta", "tmp_tests/mcp/custom", AUTOLOAD,
 	"autoload/McpTestFirst", "autoload/McpTestSecond"]
 
 var _width_before: Variant = ProjectSettings.get_setting(WIDTH)

@@ -34,7 +34,8 @@ static func is_packed_tag(tag: String) -> bool:
 static func to_json(value: Variant, tag: String) -> Variant:
 	var shape: Array = SHAPES[tag]
 	if tag == "PackedByteArray":
-		return {"type": tag, "base64": Marshalls.raw_to_base64(value)}
+		# Marshalls reports an error for no bytes at all; "" is their base64.
+		return {"type": tag, "base64": Marshalls.raw_to_base64(value) if not value.is_empty() else ""}
 	if tag == "PackedStringArray":
 		return Array(value)
 	if value.size() >= COMPACT_FROM:
@@ -128,26 +129,29 @@ static func _element(tag: String, element_tag: String, element_type: int, item: 
 
 
 static func from_base64(tag: String, text: String) -> Dictionary:
-	var bytes := Marshalls.base64_to_raw(text)
+	var bytes := Marshalls.base64_to_raw(text) if not text.strip_edges().is_empty() else PackedByteArray()
 	if bytes.is_empty() and not text.strip_edges().is_empty():
 		return {"error": "%s 'base64' is not valid base64" % tag}
 	var shape: Array = SHAPES[tag]
-	match shape[2]:
-		"byte":
-			return {"value": bytes}
+	var kind: String = shape[2]
+	if kind == "byte":
+		return {"value": bytes}
+	if kind == "string":
+		return {"error": "PackedStringArray takes 'values', not base64"}
+	# Checked before converting: the engine reports a ragged byte count as an error of its own.
+	var element_bytes := (8 if kind in ["int64", "float64"] else 4) * int(shape[1])
+	if bytes.size() % element_bytes != 0:
+		return {"error": "%s 'base64' holds %d bytes, not a whole number of %d-byte elements" % [
+			tag, bytes.size(), element_bytes]}
+	match kind:
 		"int32":
-			return _sized(tag, bytes, 4, bytes.to_int32_array())
+			return {"value": bytes.to_int32_array()}
 		"int64":
-			return _sized(tag, bytes, 8, bytes.to_int64_array())
+			return {"value": bytes.to_int64_array()}
 		"float64":
-			return _sized(tag, bytes, 8, bytes.to_float64_array())
-		"string":
-			return {"error": "PackedStringArray takes 'values', not base64"}
+			return {"value": bytes.to_float64_array()}
 	var floats := bytes.to_float32_array()
 	var width := int(shape[1])
-	if bytes.size() % (4 * width) != 0:
-		return {"error": "%s 'base64' holds %d bytes, not a whole number of %d-byte elements" % [
-			tag, bytes.size(), 4 * width]}
 	if width == 1:
 		return {"value": floats}
 	var elements := []
@@ -157,13 +161,6 @@ static func from_base64(tag: String, text: String) -> Dictionary:
 			numbers.append(floats[start + index])
 		elements.append(_compose(shape[0], numbers))
 	return {"value": _packed(tag, elements)}
-
-
-static func _sized(tag: String, bytes: PackedByteArray, width: int, value: Variant) -> Dictionary:
-	if bytes.size() % width != 0:
-		return {"error": "%s 'base64' holds %d bytes, not a whole number of %d-byte elements" % [
-			tag, bytes.size(), width]}
-	return {"value": value}
 
 
 static func _compose(element_tag: String, n: Array) -> Variant:
