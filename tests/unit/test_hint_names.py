@@ -112,9 +112,9 @@ def domain_tools(path: Path) -> frozenset[str]:
 
 # --- reading the hints ---------------------------------------------------------------------------
 
-def _span_end(code: str, start: int, stops: str) -> int:
-    """Where the expression from ``start`` ends: at a stop character outside brackets, or a line
-    end outside brackets."""
+def _span_end(code: str, start: int, stops: str, lines: bool = True) -> int:
+    """Where the expression from ``start`` ends: at a stop character or a closing bracket outside
+    brackets, or (``lines``) at a line end that no ``+`` continues."""
     depth = 0
     i = start
     while i < len(code):
@@ -125,7 +125,7 @@ def _span_end(code: str, start: int, stops: str) -> int:
             if depth == 0:
                 return i
             depth -= 1
-        elif depth == 0 and (ch in stops or (ch == "\n" and code[i - 1] != "\\" and code[i - 1] != "+"
+        elif depth == 0 and (ch in stops or (lines and ch == "\n" and code[i - 1] not in "\\+"
                                               and not code[i + 1:].lstrip(" \t").startswith("+"))):
             return i
         i += 1
@@ -140,23 +140,14 @@ def _fail_hints(text: str) -> Iterator[tuple[int, str]]:
     lexed = lex(text)
     code = lexed.code
     for match in re.finditer(r"\bfail\(", code):
-        i = match.end()
         args: list[tuple[int, int]] = []
-        start = i
-        depth = 0
-        while i < len(code):
-            ch = code[i]
-            if ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                if depth == 0:
-                    args.append((start, i))
-                    break
-                depth -= 1
-            elif ch == "," and depth == 0:
-                args.append((start, i))
-                start = i + 1
-            i += 1
+        start = match.end()
+        while start < len(code):
+            end = _span_end(code, start, ",", lines=False)
+            args.append((start, end))
+            if end >= len(code) or code[end] != ",":
+                break
+            start = end + 1
         if len(args) >= 3:
             yield text.count("\n", 0, match.start()) + 1, _strings_in(lexed, *args[2])
     for match in re.finditer(r'"hint"\s*\]?\s*[:=]', text):
