@@ -192,10 +192,13 @@ static func _with_properties(resource: Resource, properties: Variant, embedded: 
 		return given
 	if not given["value"] is Dictionary:
 		return {"error": "Resource 'properties' must be an object"}
+	var names := {}
+	for entry: Dictionary in resource.get_property_list():
+		names[entry["name"]] = true
 	var changed := {}
 	for key: Variant in given["value"]:
 		var name := str(key)
-		if not _has_property(resource, name):
+		if not names.has(name):
 			return {"error": "A %s has no property '%s'" % [resource.get_class(), name]}
 		if not ValueCompare.same(resource.get(name), given["value"][key]):
 			changed[name] = given["value"][key]
@@ -208,13 +211,6 @@ static func _with_properties(resource: Resource, properties: Variant, embedded: 
 	for name: String in changed:
 		copy.set(name, changed[name])
 	return {"value": copy}
-
-
-static func _has_property(object: Object, name: String) -> bool:
-	for entry: Dictionary in object.get_property_list():
-		if entry["name"] == name:
-			return true
-	return false
 
 
 static func _new_resource_in(data: Dictionary) -> Dictionary:

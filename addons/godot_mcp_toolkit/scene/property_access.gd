@@ -33,7 +33,8 @@ extends RefCounted
 ##       A write is judged by what was asked: success when the stored value equals the requested
 ##       one (contract/value_compare.gd: a typed null equals null, a packed array the list it was
 ##       written from), never by whether it differs from the old one.
-##       Every outcome has "name"; stored/adjusted add "value" (JSON form of what was stored).
+##       Every outcome has "name"; unchanged/stored/adjusted add "value" (JSON form of what is
+##       stored) and "previous" (of what was there before).
 ##       When `action` (scene/undo_action.gd) is given, a stored/adjusted write adds its do/undo
 ##       property pair (the stored value / the old value) to it. The write has ALREADY been
 ##       applied (verification needs it); committing the action with execute=true re-applies the
@@ -71,6 +72,38 @@ const PARTS := {
 }
 
 
+static var _batching := false
+static var _lists := {}
+
+
+## Keeps each object's property list for the writes of one batch (batch_begin() .. batch_end()):
+## get_property_list builds every entry anew on each call, and a batch of a node's properties
+## would ask for the whole list once per item. An object's list is built again when a write
+## changed it (a script, or a count that adds properties) or its script is another.
+static func batch_begin() -> void:
+	_batching = true
+	_lists.clear()
+
+
+static func batch_end() -> void:
+	_batching = false
+	_lists.clear()
+
+
+## name -> property-list entry (the first of that name), from the batch's cache when batching.
+static func _entries(object: Object) -> Dictionary:
+	var id := object.get_instance_id()
+	if _batching and _lists.has(id) and _lists[id]["script"] == object.get_script():
+		return _lists[id]["entries"]
+	var entries := {}
+	for entry: Dictionary in object.get_property_list():
+		if not entries.has(entry["name"]):
+			entries[entry["name"]] = entry
+	if _batching:
+		_lists[id] = {"script": object.get_script(), "entries": entries}
+	return entries
+
+
 static func find_property(object: Object, name: String) -> Dictionary:
 	return resolve(object, name).get("entry", {})
 
@@ -81,9 +114,10 @@ static func resolve(object: Object, name: String) -> Dictionary:
 	if object == null or name.is_empty():
 		return _not_found(object, name)
 	var base := name.get_slice(":", 0)
-	for entry: Dictionary in object.get_property_list():
-		if entry["name"] == base:
-			return {"entry": entry} if base == name else _part_entry(object, name, entry["usage"])
+	var entries := _entries(object)
+	if entries.has(base):
+		var entry: Dictionary = entries[base]
+		return {"entry": entry} if base == name else _part_entry(object, name, entry["usage"])
 	if name.begins_with(METADATA_PREFIX) and name.length() > METADATA_PREFIX.length():
 		return {"entry": _any_value_entry(name, PROPERTY_USAGE_STORAGE)}
 	return _not_found(object, name)
@@ -180,6 +214,13 @@ static func write(object: Object, name: String, raw_value: Variant, action: RefC
 
 
 static func write_many(object: Object, properties: Dictionary, action: RefCounted = null) -> Dictionary:
+	batch_begin()
+	var outcome := _write_all(object, properties, action)
+	batch_end()
+	return outcome
+
+
+static func _write_all(object: Object, properties: Dictionary, action: RefCounted) -> Dictionary:
 	var stored_names: Array = []
 	var failed: Array = []
 	var warnings: Array = []
@@ -321,6 +362,8 @@ static func _type_compatible(entry: Dictionary, value: Variant) -> bool:
 
 static func _kept(object: Object, name: String, old: Variant, stored: Variant, action: RefCounted,
 		status: String) -> Dictionary:
+	if status != STATUS_UNCHANGED:
+		_lists.erase(object.get_instance_id())
 	if action != null and status != STATUS_UNCHANGED:
 		if name.contains(":"):
 			action.add_do_method(object, &"set_indexed", [NodePath(name), stored])
@@ -328,7 +371,10 @@ static func _kept(object: Object, name: String, old: Variant, stored: Variant, a
 		else:
 			action.add_do_property(object, StringName(name), stored)
 			action.add_undo_property(object, StringName(name), old)
-	return {"name": name, "status": status, "value": Coerce.serialize_value(stored, object as Node)}
+	var shown: Variant = Coerce.serialize_value(stored, object as Node)
+	# Unchanged: what was there is what is there, so its JSON form is said once.
+	var previous: Variant = shown if status == STATUS_UNCHANGED else Coerce.serialize_value(old, object as Node)
+	return {"name": name, "status": status, "value": shown, "previous": previous}
 
 
 static func _failed(name: String, code: String, message: String, hint: String) -> Dictionary:

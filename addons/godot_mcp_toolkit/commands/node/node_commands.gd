@@ -131,6 +131,7 @@ static func _set_items(items: Array, context: RefCounted) -> Dictionary:
 	var results: Array = []
 	var applied := 0
 	var changed := 0
+	PropertyAccess.batch_begin()
 	for item: Dictionary in items:
 		var outcome := _set_one(context, item, action)
 		if outcome["success"]:
@@ -138,6 +139,7 @@ static func _set_items(items: Array, context: RefCounted) -> Dictionary:
 			if outcome["status"] != "unchanged":
 				changed += 1
 		results.append(outcome)
+	PropertyAccess.batch_end()
 	# Writes of the value a property already holds change nothing: no undo step, nothing to save.
 	if changed > 0:
 		action.commit(false)

@@ -37,7 +37,7 @@ class Steps:
 ## then). The value is on the object when this returns ok; `action` (may be null) gets the steps.
 static func write(object: Object, property: String, raw_value: Variant, action: RefCounted,
 		make_unique: bool) -> Dictionary:
-	var before := PropertyAccess.read(object, property)
+	var before := PropertyAccess.read(object, property) if make_unique else {"ok": true}
 	if not before["ok"]:
 		return before
 	var unique := _unique_copy(object, property) if make_unique else {}
@@ -58,8 +58,9 @@ static func write(object: Object, property: String, raw_value: Variant, action: 
 		_replay(action, steps)
 		if unique.has("copy"):
 			action.add_undo_property(object, unique["base"], unique["original"])
+	# make_unique swapped the resource in before the write: the previous value is the one before that.
 	var result := {"ok": true, "status": "unchanged" if unchanged else "updated", "value": outcome["value"],
-		"previous": before["value"]}
+		"previous": before["value"] if unique.has("copy") else outcome["previous"]}
 	if outcome.has("warning"):
 		result["warning"] = outcome["warning"]
 	if unique.has("copy"):
