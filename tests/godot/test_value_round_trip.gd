@@ -16,6 +16,9 @@ func _init() -> void:
 	var mesh := _add(world, MeshInstance3D.new(), "Mesh") as MeshInstance3D
 	mesh.custom_aabb = AABB(Vector3(-1, -2, -3), Vector3(2, 4, 6))
 	mesh.mesh = BoxMesh.new()
+	var skeleton := _add(world, Skeleton3D.new(), "Skeleton") as Skeleton3D
+	skeleton.add_bone("Hip")
+	skeleton.set_bone_pose_rotation(0, Quaternion(0, 0.38268343, 0, 0.9238795))
 	var layer := _add(_root, TileMapLayer.new(), "Ground") as TileMapLayer
 	layer.tile_map_data = PackedByteArray([0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0])
 
@@ -39,6 +42,8 @@ func test_quaternion_basis_aabb_transforms_round_trip() -> void:
 	Assert.eq(_round_trip("World/Mesh", "custom_aabb")["value"], {"type": "AABB",
 		"position": {"x": -1.0, "y": -2.0, "z": -3.0}, "size": {"x": 2.0, "y": 4.0, "z": 6.0}}, "AABB")
 	_round_trip("World", "transform")
+	Assert.eq(_round_trip("World/Skeleton", "bones/0/rotation")["value"]["type"], "Quaternion", "a bone's rotation")
+	_round_trip("World/Skeleton", "bones/0/rest")
 	_round_trip("World", "rotation")
 	Assert.eq(_context.modified_count, 0, "writing what was there changes nothing")
 	Assert.is_false(_context.undo(), "and records no undo step")
