@@ -207,7 +207,10 @@ GROUPS: list[Call] = [
          effect=Read("project_get_settings", {"prefix": "input/e2e_dash"}, {"settings": Has('"input/e2e_dash":{"deadzone":0.2')})),
     Call("input_map_event", {"action": "bind", "name": "e2e_dash", "event": {"type": "key", "keycode": "SHIFT"}},
          "a key for it", result={"events": [{"type": "key", "keycode": "Shift"}]},
-         file=FileHas("res://project.godot", "e2e_dash={")),
+         file=FileHas("res://project.godot", "e2e_dash={"),
+         # The settings read gives the binding in the shape input_map_event took, not an empty Resource.
+         effect=Read("project_get_settings", {"prefix": "input/e2e_dash"},
+                     {"settings": Has('"events":[{"keycode":"Shift","text":"Shift","type":"key"}]')})),
     # layer_naming
     Call("layer_names_set", {"category": "2d_physics", "layers": {"1": "player", "2": "walls"}}, "name two layers",
          file=FileHas("res://project.godot", '2d_physics/layer_2="walls"')),

@@ -28,6 +28,8 @@ from typing import Any
 
 from godot_bridge.safety import private_files
 from tests.bridge_process import bridge_env
+from tests.e2e import fixture_projects
+from tests.e2e.fixture_projects import FixtureProject
 from tests.e2e.relay import Relay
 from tests.gd_engine import REPO, WEB, Engine, find_engine, prepare
 from tests.sim.registry import SimRegistry, canonical_key
@@ -101,6 +103,7 @@ class EngineHost:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.root / "engine.log"
         self._log = None
+        self.fixtures: list[FixtureProject] = []
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -155,8 +158,9 @@ class EngineHost:
         if self.engine.kind == "native":
             return [*self.engine.command, "--headless", "--path", str(self.project), "--script", HOST_SCRIPT,
                     "--", *user_args]
+        # --autoloads: the fixture projects' scripts name their autoloads (native --script loads them).
         return [sys.executable, str(WEB / "run_gd.py"), str(self.project), HOST_SCRIPT, "--timeout",
-                str(RUN_TIMEOUT), "--quiet", "--", "--", *user_args]
+                str(RUN_TIMEOUT), "--quiet", "--autoloads", "--", "--", *user_args]
 
     def _build_project(self) -> None:
         shutil.copytree(PROJECT_DIR, self.project)
@@ -166,6 +170,7 @@ class EngineHost:
         (self.project / "mcp_extensions").mkdir()
         shutil.copy(EXTENSION, self.project / "mcp_extensions" / EXTENSION.name)
         copy_outside(self.project / OUTSIDE_ROOT[len("res://"):])
+        self.fixtures = fixture_projects.install(self.project)
         self.data_home.mkdir()
 
     # -- what the toolkit publishes (called on the relay's thread) -------------------------------

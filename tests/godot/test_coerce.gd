@@ -15,8 +15,13 @@ func cleanup() -> void:
 		ProjectSettings.set_setting(LAYER_SETTING, null)
 
 
-func test_there_are_exactly_18_tags() -> void:
-	Assert.eq(Coerce.TAGS.size(), 18, "the C7 vocabulary")
+func test_the_reference_18_tags_come_first_then_the_rest_of_the_engine_types() -> void:
+	Assert.eq(Coerce.TAGS.slice(0, 18), ["Vector2", "Vector3", "Vector4", "Vector2i", "Vector3i", "Color", "Rect2",
+		"Rect2i", "Transform2D", "Transform3D", "NodePath", "Resource", "ResourceRef", "NewResource",
+		"PackedVector2Array", "PackedVector3Array", "PackedColorArray", "LayerMask"], "the C7 vocabulary")
+	Assert.eq(Coerce.TAGS.size(), 32, "every other Variant type a property can hold")
+	for tag: String in Coerce.TAGS:
+		Assert.is_false(Coerce.keys_of(tag).is_empty(), "%s says which keys it reads" % tag)
 
 
 func test_vectors_round_trip() -> void:
@@ -107,9 +112,9 @@ func test_layer_mask_becomes_an_int() -> void:
 
 
 func test_unknown_tag_is_rejected_with_the_supported_list() -> void:
-	var result: Variant = Coerce.coerce_value({"type": "Quaternion", "x": 0})
+	var result: Variant = Coerce.coerce_value({"type": "Vector5", "x": 0})
 	Assert.eq((result as Dictionary).keys(), [Coerce.ERROR_KEY], "only the error key")
-	Assert.contains(Coerce.error_of(result), "Unknown type tag 'Quaternion'. Supported: Vector2, Vector3", "message")
+	Assert.contains(Coerce.error_of(result), "Unknown type tag 'Vector5'. Supported: Vector2, Vector3", "message")
 
 
 func test_a_tag_refuses_keys_it_does_not_read() -> void:
@@ -153,3 +158,60 @@ func _round_trip(tagged: Dictionary, engine_value: Variant) -> void:
 	Assert.eq(typeof(coerced), typeof(engine_value), "%s coerces to the right type" % tagged["type"])
 	Assert.is_true(coerced == engine_value, "%s coerces to %s (got %s)" % [tagged["type"], engine_value, coerced])
 	Assert.eq(Coerce.serialize_value(coerced), tagged, "%s serializes back to the same tagged form" % tagged["type"])
+
+
+func test_the_rest_of_the_engine_types_round_trip() -> void:
+	_round_trip({"type": "Vector4i", "x": 1, "y": 2, "z": 3, "w": 4}, Vector4i(1, 2, 3, 4))
+	_round_trip({"type": "Quaternion", "x": 0, "y": 0.5, "z": 0, "w": 0.5}, Quaternion(0, 0.5, 0, 0.5))
+	_round_trip({"type": "Plane", "x": 0, "y": 1, "z": 0, "d": 2}, Plane(Vector3.UP, 2))
+	_round_trip({"type": "AABB", "position": {"x": 1, "y": 2, "z": 3}, "size": {"x": 4, "y": 5, "z": 6}},
+		AABB(Vector3(1, 2, 3), Vector3(4, 5, 6)))
+	_round_trip({"type": "Basis", "x": {"x": 1, "y": 0, "z": 0}, "y": {"x": 0, "y": 1, "z": 0},
+		"z": {"x": 0, "y": 0, "z": 1}}, Basis.IDENTITY)
+	var columns := {}
+	for axis: String in ["x", "y", "z", "w"]:
+		columns[axis] = {"x": 1 if axis == "x" else 0, "y": 1 if axis == "y" else 0, "z": 1 if axis == "z" else 0,
+			"w": 1 if axis == "w" else 0}
+	columns["type"] = "Projection"
+	_round_trip(columns, Projection.IDENTITY)
+
+
+func test_packed_arrays_small_readable_large_compact_bytes_base64() -> void:
+	Assert.eq(Coerce.serialize_value(PackedByteArray([1, 2, 3])), {"type": "PackedByteArray", "base64": "AQID"}, "bytes")
+	Assert.eq(Coerce.serialize_value(PackedByteArray()), {"type": "PackedByteArray", "base64": ""}, "no bytes")
+	Assert.eq(Coerce.serialize_value(PackedInt32Array([1, 2])), [1, 2], "a small number array is a list")
+	var many := PackedVector3Array()
+	for i in 300:
+		many.append(Vector3(i, -i, 0.5))
+	var compact: Dictionary = Coerce.serialize_value(many)
+	Assert.eq(compact.keys(), ["type", "base64"], "a large vector array is its bytes")
+	Assert.eq(Coerce.coerce_value(compact), many, "and goes back to the same array")
+	var ints := PackedInt64Array(range(400))
+	Assert.eq(Coerce.coerce_value(Coerce.serialize_value(ints)), ints, "int64 compact round trip")
+	Assert.eq(Coerce.coerce_value({"type": "PackedVector2Array", "values": [{"x": 1, "y": 2}]}),
+		PackedVector2Array([Vector2(1, 2)]), "the C7 values form still reads")
+	Assert.contains(Coerce.error_of(Coerce.coerce_value({"type": "PackedVector2Array", "base64": "AAA="})),
+		"not a whole number", "bytes that are not whole elements")
+	Assert.contains(Coerce.error_of(Coerce.coerce_value({"type": "PackedByteArray", "values": [1], "base64": ""})),
+		"not both", "one form at a time")
+
+
+func test_dictionaries_with_other_keys_or_a_type_key_keep_their_keys() -> void:
+	var odd := {1: "one", Vector2i(1, 2): true}
+	var shown: Dictionary = Coerce.serialize_value(odd)
+	Assert.eq(shown["type"], "Dictionary", "entries form")
+	Assert.eq(Coerce.coerce_value(shown), odd, "keys of their own types come back")
+	var typed := {"type": "enemy", "hp": 3}
+	Assert.eq(Coerce.coerce_value(Coerce.serialize_value(typed)), typed, "a data 'type' key is not read as a tag")
+
+
+func test_an_embedded_resource_lists_its_properties_bounded() -> void:
+	var shape := RectangleShape2D.new()
+	shape.size = Vector2(3, 4)
+	var shown: Dictionary = Coerce.serialize_value(shape)
+	Assert.eq([shown["class"], shown["path"]], ["RectangleShape2D", ""], "class and (no) path")
+	Assert.eq(shown["properties"]["size"], {"type": "Vector2", "x": 3.0, "y": 4.0}, "its properties")
+	var file: Dictionary = Coerce.serialize_value(load(SCRIPT_PATH))
+	Assert.is_false(file.has("properties"), "a resource with a file of its own is a reference")
+	var made: Variant = Coerce.coerce_value(shown)
+	Assert.is_true(made is RectangleShape2D and (made as RectangleShape2D).size == Vector2(3, 4), "written back as new")

@@ -16,7 +16,11 @@ const FILESYSTEM := "res://addons/godot_mcp_toolkit/commands/filesystem/filesyst
 const DIR := "res://tmp_tests/project"
 const WIDTH := "display/window/size/viewport_width"
 const AUTOLOAD := "autoload/McpTestGlobals"
-const TEST_KEYS := ["tmp_tests/mcp/alpha", "tmp_tests/mcp/beta", "tmp_tests/mcp/custom", AUTOLOAD,
+## A real project's input map (audio/rhythm_game of godot-demo-projects, tests/fixtures/projects).
+const REAL_PROJECT := "res://tests/fixtures/projects/roundtrip_rhythm_game/project.godot"
+const REAL_ACTIONS := ["input/main_key", "input/pause", "input/restart"]
+const TEST_KEYS := ["input/main_key", "input/pause", "input/restart",
+	"tmp_tests/mcp/alpha", "tmp_tests/mcp/beta", "tmp_tests/mcp/custom", AUTOLOAD,
 	"autoload/McpTestFirst", "autoload/McpTestSecond"]
 
 var _width_before: Variant = ProjectSettings.get_setting(WIDTH)
@@ -34,6 +38,42 @@ func cleanup() -> void:
 		ProjectSettings.set_setting(key, null)
 	ProjectSettings.save()
 	_fx.cleanup()
+
+
+func test_the_input_map_reads_each_binding_in_input_map_events_shape() -> void:
+	var real := ConfigFile.new()
+	Assert.eq(real.load(REAL_PROJECT), OK, "the real project.godot parses")
+	for key: String in REAL_ACTIONS:
+		ProjectSettings.set_setting(key, real.get_value("input", key.trim_prefix("input/")))
+	var result := _fx.invoke("project.get_settings", {"prefix": "input/"})
+	var settings: Dictionary = JSON.parse_string(_body(result["settings"]))
+	var pause: Dictionary = settings["input/pause"]
+	Assert.eq(pause["deadzone"], 0.2, "the action's deadzone")
+	var events: Array = pause["events"]
+	Assert.eq(events.size(), 3, "every event of the action")
+	Assert.eq(events[0]["type"], "key", "a key, not an empty Resource reference")
+	Assert.eq([events[0]["keycode"], events[0].get("physical")], ["Escape", true], "its physical key")
+	Assert.eq([events[1]["keycode"], events[2]["type"], events[2]["button_index"]], ["P", "joypad_button", 6],
+		"the second key and the joypad button")
+	# The shape input_map.event takes: each listed binding goes back as it is.
+	var InputEvents: Script = load("res://addons/godot_mcp_toolkit/commands/project/input_events.gd")
+	for event: Dictionary in events:
+		var built: Dictionary = InputEvents.call("from_json", event)
+		Assert.is_true(built["ok"], "%s is an event input_map.event takes (%s)" % [event, built])
+		Assert.is_true(InputEvents.call("same", built["event"], _event_like(real, "pause", event)),
+			"and the same binding as the file's")
+
+
+func _event_like(real: ConfigFile, action: String, shown: Dictionary) -> InputEvent:
+	for event: InputEvent in real.get_value("input", action)["events"]:
+		if event.as_text() == shown["text"]:
+			return event
+	return null
+
+
+## The JSON inside an untrusted envelope.
+func _body(wrapped: String) -> String:
+	return wrapped.substr(wrapped.find(">\n") + 2, wrapped.rfind("\n</") - wrapped.find(">\n") - 2)
 
 
 func test_registered_with_the_reference_lanes() -> void:

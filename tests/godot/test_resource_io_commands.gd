@@ -13,6 +13,10 @@ const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/resource/resource_commands.gd"
 const DIR := "res://tmp_tests/resource_io"
 const TITLE := DIR + "/title.tres"
+const FONT := DIR + "/pixel.tres"
+const BLOBS := DIR + "/blobs.tres"
+const BLOBS_SCRIPT := DIR + "/blobs.gd"
+const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 
 var _fx: DomainFixture = null
 
@@ -125,3 +129,61 @@ func _write(path: String, text: String) -> void:
 	file.store_string(text)
 	file.close()
 
+
+
+func test_what_load_gives_write_takes_back_and_a_changed_value_is_stored() -> void:
+	var font := FontFile.new()
+	font.data = PackedByteArray([1, 2, 3, 250])
+	font.resource_name = "Pixel"
+	Assert.eq(ResourceSaver.save(font, FONT), OK, "a FontFile with data")
+	var loaded := _fx.invoke("resource.load", {"file_path": FONT})
+	Assert.eq(loaded["properties"]["data"], {"type": "PackedByteArray", "base64": "AQID+g=="}, "bytes as base64")
+	var back := _fx.invoke("resource.write", {"file_path": FONT, "properties": loaded["properties"]})
+	Assert.eq([back["success"], back.get("status")], [true, "unchanged"],
+		"every property load gave, wrapped strings included, goes back as it was (%s)" % back)
+	Assert.is_false(_fx.context.undo(), "and nothing was recorded")
+	var changed: Dictionary = loaded["properties"].duplicate()
+	changed["data"] = {"type": "PackedByteArray", "base64": "BAU="}
+	var written := _fx.invoke("resource.write", {"file_path": FONT, "properties": changed})
+	Assert.eq([written["success"], written["status"]], [true, "updated"], "a changed value (%s)" % written)
+	var fresh := ResourceLoader.load(FONT, "", ResourceLoader.CACHE_MODE_IGNORE) as FontFile
+	Assert.eq([fresh.data, fresh.resource_name], [PackedByteArray([4, 5]), "Pixel"], "saved, the name unwrapped")
+
+
+func test_load_pages_so_a_reply_fits_the_frame() -> void:
+	var file := FileAccess.open(BLOBS_SCRIPT, FileAccess.WRITE)
+	file.store_string("extends Resource\n\n@export var a: PackedByteArray\n@export var b: PackedByteArray\n"
+		+ "@export var c: PackedByteArray\n@export var huge: PackedByteArray\n")
+	file.close()
+	var blobs: Resource = (load(BLOBS_SCRIPT) as Script).new()
+	var chunk := PackedByteArray()
+	chunk.resize(20000)
+	for name: String in ["a", "b", "c"]:
+		blobs.set(name, chunk)
+	Assert.eq(ResourceSaver.save(blobs, BLOBS), OK, "three 20 KB properties")
+	ProjectSettings.set_setting(Settings.WS_BUFFER_KB, 64)
+	var first := _fx.invoke("resource.load", {"file_path": BLOBS})
+	Assert.eq([first["success"], first["has_more"]], [true, true], "a page, not the whole (%s)" % str(first).left(300))
+	Assert.contains(first["hint"], "offset", "says how to go on")
+	var seen: Dictionary = first["properties"].duplicate()
+	var offset: Variant = first.get("next_offset")
+	var pages := 1
+	while offset != null and pages < 10:
+		var page := _fx.invoke("resource.load", {"file_path": BLOBS, "offset": offset})
+		Assert.eq(page["total_properties"], first["total_properties"], "the same total on every page")
+		seen.merge(page["properties"])
+		offset = page.get("next_offset")
+		pages += 1
+	Assert.is_true(pages >= 2, "more than one page")
+	Assert.eq(seen.size(), first["total_properties"], "every property, across the pages")
+	var named := _fx.invoke("resource.load", {"file_path": BLOBS, "properties": ["b"]})
+	Assert.eq(named["properties"].keys(), ["b"], "just the one named")
+	Assert.eq(_fx.invoke("resource.load", {"file_path": BLOBS, "properties": ["nope"]})["code"], "PROPERTY_NOT_FOUND",
+		"an unknown name")
+	chunk.resize(60000)
+	blobs.set("huge", chunk)
+	Assert.eq(ResourceSaver.save(blobs, BLOBS), OK, "one 60 KB property")
+	var alone := _fx.invoke("resource.load", {"file_path": BLOBS, "properties": ["huge"]})
+	Assert.eq(alone["code"], "RESPONSE_TOO_LARGE", "one value over the frame is refused by name")
+	Assert.contains(alone["error"], "huge", "naming it")
+	ProjectSettings.set_setting(Settings.WS_BUFFER_KB, null)

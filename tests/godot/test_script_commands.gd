@@ -179,6 +179,36 @@ func test_read_cap_refuses_whole_and_pages_ranges() -> void:
 	Assert.contains(ranged["hint"], "cap", "the truncation is named")
 
 
+func test_a_line_longer_than_the_cap_reads_in_pieces() -> void:
+	# A scene file's packed data is one line; with multi-byte characters across the cuts.
+	var long_line := "data = \"" + "é".repeat(700) + "x".repeat(100) + "\""
+	_write(PLAYER, "[gd_resource]\n" + long_line + "\n[end]\n")
+	ProjectSettings.set_setting(Settings.SCRIPT_READ_CAP_KB, 1)
+	var pieces := PackedStringArray()
+	var offset := 0
+	var reads := 0
+	while reads < 10:
+		reads += 1
+		var read := _fx.invoke("script.read", {"file_path": PLAYER, "start_line": 2, "line_offset": offset})
+		Assert.is_true(read["success"], "piece %d reads (%s)" % [reads, read])
+		var content: String = read["content"]
+		pieces.append(content.substr(content.find(">\n") + 2, content.rfind("\n</") - content.find(">\n") - 2))
+		if not read.get("partial_line", false):
+			# The rest of the line fits: it comes with the lines after it, as any page does.
+			Assert.eq([read["line_offset"], read["end_line"], read["has_more"]], [offset, 3, false], "the rest")
+			pieces[-1] = pieces[-1].get_slice("\n", 0)
+			break
+		Assert.eq([read["next_start_line"], read["line_bytes"]], [2, long_line.to_utf8_buffer().size()], "same line")
+		Assert.contains(read["hint"], "line_offset", "says how to go on")
+		offset = read["next_line_offset"]
+	Assert.is_true(pieces.size() >= 2, "over the cap: more than one piece")
+	Assert.eq("".join(pieces), long_line, "the pieces are the line, no character split")
+	var inside := _fx.invoke("script.read", {"file_path": PLAYER, "start_line": 2, "line_offset": 9})
+	Assert.eq(inside["code"], "INVALID_PARAMS", "an offset inside a 2-byte character is refused")
+	Assert.eq(_fx.invoke("script.read", {"file_path": PLAYER, "start_line": 1, "line_offset": 99})["code"],
+		"INVALID_PARAMS", "an offset past the line")
+
+
 func test_check_reports_without_writing() -> void:
 	_write(DIR + "/dep.gd", "extends RefCounted\nconst VALUE := 3\n")
 	_write(PLAYER, ResultExamples.params("script", "script.write", 0)["content"])

@@ -2,33 +2,63 @@
 extends RefCounted
 ## The type-tag vocabulary that carries Godot values through JSON (contract C7), both ways:
 ## coerce_value() turns tagged dictionaries from a request into engine values, serialize_value()
-## turns engine values into JSON-safe data for a response. Runtime-safe.
-##
-## Pure except for the Resource / NewResource / LayerMask tags, which need the resource loader,
-## ClassDB and the project's layer names.
+## turns engine values into JSON-safe data for a response. Every Variant type has one form that
+## reads produce and writes take (the C7 form where the contract defines one):
+##   math values (vectors, Color, Rect2, transforms, Quaternion, Basis, AABB, Plane, Projection):
+##     contract/math_values.gd;
+##   packed arrays ({"values"} when small, {"base64"} when large, bytes always base64):
+##     contract/packed_values.gd;
+##   NodePath {path}; a Node as a NodePath (relative to `origin` when given: the node holding the
+##     property); a Resource {path, class} (a file's path, or "scene.tscn::id" for one embedded in
+##     a file), an embedded one with its stored `properties` too (bounded: MAX_EMBED_DEPTH levels,
+##     MAX_EMBED_PROPERTIES each); NewResource {class, properties} (input only);
+##   a Dictionary whose keys are not all strings (or that has a string "type" key, which would
+##     read as a tag) as {"type": "Dictionary", "entries": [[key, value], ...]};
+##   LayerMask {category, layers} (input only: layers -> int bitmask).
+## Runtime-safe. Pure except for the Resource / NewResource / LayerMask tags, which need the
+## resource loader, ClassDB and the project's layer names.
 
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+const MathValues := preload("res://addons/godot_mcp_toolkit/contract/math_values.gd")
+const PackedValues := preload("res://addons/godot_mcp_toolkit/contract/packed_values.gd")
+const ValueCompare := preload("res://addons/godot_mcp_toolkit/contract/value_compare.gd")
 
 const TAGS := [
 	"Vector2", "Vector3", "Vector4", "Vector2i", "Vector3i", "Color", "Rect2", "Rect2i",
 	"Transform2D", "Transform3D", "NodePath", "Resource", "ResourceRef", "NewResource",
 	"PackedVector2Array", "PackedVector3Array", "PackedColorArray", "LayerMask",
+	# Beyond the reference's 18: the rest of the engine's types, so every value read can be written.
+	"Vector4i", "Quaternion", "Basis", "AABB", "Plane", "Projection", "PackedByteArray",
+	"PackedInt32Array", "PackedInt64Array", "PackedFloat32Array", "PackedFloat64Array",
+	"PackedStringArray", "PackedVector4Array", "Dictionary",
 ]
-## The keys each tag reads besides "type"; any other key is refused, never dropped in silence.
-const TAG_KEYS := {
-	"Vector2": ["x", "y"], "Vector3": ["x", "y", "z"], "Vector4": ["x", "y", "z", "w"],
-	"Vector2i": ["x", "y"], "Vector3i": ["x", "y", "z"], "Color": ["r", "g", "b", "a"],
-	"Rect2": ["x", "y", "w", "h"], "Rect2i": ["x", "y", "w", "h"], "Transform2D": ["x_axis", "y_axis", "origin"],
-	"Transform3D": ["basis", "origin"], "NodePath": ["path"], "Resource": ["path", "class"],
-	"ResourceRef": ["path", "class"], "NewResource": ["class", "properties"], "PackedVector2Array": ["values"],
-	"PackedVector3Array": ["values"], "PackedColorArray": ["values"], "LayerMask": ["category", "layers"],
-}
 ## The key a failed coercion is reported under; callers turn it into INVALID_PARAMS.
 const ERROR_KEY := "_coerce_error"
 const LAYER_CATEGORIES := [
 	"2d_physics", "3d_physics", "2d_render", "3d_render", "2d_navigation", "3d_navigation", "avoidance",
 ]
 const MAX_LAYERS := 32
+## How deep embedded resources list their properties (a material in a mesh in a node: 2), and
+## how many properties one lists; past either, it is a {path, class} reference only.
+const MAX_EMBED_DEPTH := 2
+const MAX_EMBED_PROPERTIES := 256
+## Stored by every resource but said by the tag itself, or engine bookkeeping.
+const EMBED_SKIPPED := ["resource_path", "resource_scene_unique_id"]
+## The keys of the tags defined here; the math and packed tags' keys are their modules'.
+const OWN_TAG_KEYS := {"NodePath": ["path"], "Resource": ["path", "class", "properties"],
+	"ResourceRef": ["path", "class", "properties"], "NewResource": ["class", "properties"],
+	"LayerMask": ["category", "layers"], "Dictionary": ["entries"]}
+const PACKED_TAG_KEYS := ["values", "base64"]
+
+
+## The keys `tag` reads besides "type" (any other key is refused, never dropped in silence); []
+## for a tag that does not exist.
+static func keys_of(tag: String) -> Array:
+	if MathValues.TAG_KEYS.has(tag):
+		return MathValues.TAG_KEYS[tag]
+	if PackedValues.is_packed_tag(tag):
+		return PACKED_TAG_KEYS
+	return OWN_TAG_KEYS.get(tag, [])
 
 
 ## Engine value for `value`; plain JSON passes through, tagged dictionaries are converted, arrays
@@ -50,32 +80,10 @@ static func error_of(coerced: Variant) -> String:
 
 ## JSON-safe form of `value`: tagged dictionaries for the tagged types, lists and objects walked,
 ## non-finite floats as null (JSON cannot carry them). A LayerMask is just an int on the way out.
-static func serialize_value(value: Variant) -> Variant:
-	var result: Variant = value
-	match typeof(value):
-		TYPE_FLOAT:
-			result = value if is_finite(value) else null
-		TYPE_STRING_NAME:
-			result = String(value)
-		TYPE_VECTOR2, TYPE_VECTOR3, TYPE_VECTOR4, TYPE_VECTOR2I, TYPE_VECTOR3I:
-			result = _vector_out(value)
-		TYPE_COLOR:
-			result = _color_out(value)
-		TYPE_RECT2, TYPE_RECT2I:
-			result = _rect_out(value)
-		TYPE_TRANSFORM2D, TYPE_TRANSFORM3D:
-			result = _transform_out(value)
-		TYPE_NODE_PATH:
-			result = {"type": "NodePath", "path": String(value)}
-		TYPE_OBJECT:
-			result = _object_out(value) if is_instance_valid(value) else null
-		TYPE_ARRAY, TYPE_PACKED_VECTOR2_ARRAY, TYPE_PACKED_VECTOR3_ARRAY, TYPE_PACKED_COLOR_ARRAY:
-			result = _list_out(value)
-		TYPE_DICTIONARY:
-			result = _dictionary_out(value)
-		_:
-			result = _other_out(value)
-	return result
+## `origin`: the node a Node value is described from (its path is then relative to it, as a
+## scene file stores a node reference); without one a node's path is its tree path.
+static func serialize_value(value: Variant, origin: Node = null) -> Variant:
+	return _out(value, origin, 0)
 
 
 static func supported_text() -> String:
@@ -114,130 +122,25 @@ static func _coerce_list(items: Array) -> Dictionary:
 
 static func _coerce_tagged(data: Dictionary) -> Dictionary:
 	var tag: String = data["type"]
-	if TAG_KEYS.has(tag):
-		var unknown := Params.unknown_keys_message(data, ["type"] + TAG_KEYS[tag], "The %s value" % tag)
-		if not unknown.is_empty():
-			return {"error": unknown}
-	var outcome := {}
+	if not tag in TAGS:
+		return {"error": "Unknown type tag '%s'. Supported: %s" % [tag, supported_text()]}
+	var unknown := Params.unknown_keys_message(data, ["type"] + keys_of(tag), "The %s value" % tag)
+	if not unknown.is_empty():
+		return {"error": unknown}
+	if MathValues.handles_tag(tag):
+		return MathValues.from_tag(tag, data)
+	if PackedValues.is_packed_tag(tag):
+		return PackedValues.from_tag(tag, data)
 	match tag:
-		"Vector2", "Vector3", "Vector4", "Vector2i", "Vector3i":
-			outcome = _vector_in(tag, data)
-		"Color":
-			outcome = _color_in(data)
-		"Rect2", "Rect2i":
-			outcome = _rect_in(tag, data)
-		"Transform2D":
-			outcome = _transform2d_in(data)
-		"Transform3D":
-			outcome = _transform3d_in(data)
 		"NodePath":
-			outcome = _node_path_in(data)
+			return _node_path_in(data)
 		"Resource", "ResourceRef":
-			outcome = _resource_in(data)
+			return _resource_in(data)
 		"NewResource":
-			outcome = _new_resource_in(data)
-		"PackedVector2Array", "PackedVector3Array", "PackedColorArray":
-			outcome = _packed_in(tag, data)
-		"LayerMask":
-			outcome = _layer_mask_in(data)
-		_:
-			outcome = {"error": "Unknown type tag '%s'. Supported: %s" % [tag, supported_text()]}
-	return outcome
-
-
-## Reads numeric components `names` of `data` into an array, or reports which one is wrong.
-static func _numbers(tag: String, data: Dictionary, names: Array) -> Dictionary:
-	var values := []
-	for name: String in names:
-		var component: Variant = data.get(name)
-		if not (component is int or component is float):
-			return {"error": "%s needs a number for '%s' (expected keys: %s)" % [tag, name, ", ".join(PackedStringArray(names))]}
-		values.append(component)
-	return {"value": values}
-
-
-static func _vector_in(tag: String, data: Dictionary) -> Dictionary:
-	var names := ["x", "y", "z", "w"].slice(0, tag.substr(6, 1).to_int())
-	var read := _numbers(tag, data, names)
-	if read.has("error"):
-		return read
-	var v: Array = read["value"]
-	var vector: Variant = null
-	match tag:
-		"Vector2":
-			vector = Vector2(v[0], v[1])
-		"Vector3":
-			vector = Vector3(v[0], v[1], v[2])
-		"Vector4":
-			vector = Vector4(v[0], v[1], v[2], v[3])
-		"Vector2i":
-			vector = Vector2i(int(v[0]), int(v[1]))
-		"Vector3i":
-			vector = Vector3i(int(v[0]), int(v[1]), int(v[2]))
-	return {"value": vector}
-
-
-static func _color_in(data: Dictionary) -> Dictionary:
-	var with_alpha := data.duplicate()
-	if not with_alpha.has("a"):
-		with_alpha["a"] = 1.0
-	var read := _numbers("Color", with_alpha, ["r", "g", "b", "a"])
-	if read.has("error"):
-		return read
-	var c: Array = read["value"]
-	return {"value": Color(c[0], c[1], c[2], c[3])}
-
-
-static func _rect_in(tag: String, data: Dictionary) -> Dictionary:
-	var read := _numbers(tag, data, ["x", "y", "w", "h"])
-	if read.has("error"):
-		return read
-	var r: Array = read["value"]
-	if tag == "Rect2i":
-		return {"value": Rect2i(int(r[0]), int(r[1]), int(r[2]), int(r[3]))}
-	return {"value": Rect2(r[0], r[1], r[2], r[3])}
-
-
-## A nested axis may come tagged ({"type": "Vector2", ...}) or bare ({"x", "y"}).
-static func _axis(tag: String, owner: String, data: Dictionary, key: String) -> Dictionary:
-	var axis: Variant = data.get(key)
-	if not axis is Dictionary:
-		return {"error": "%s needs '%s' as {x, y%s}" % [owner, key, ", z" if tag == "Vector3" else ""]}
-	var bare: Dictionary = (axis as Dictionary).duplicate()
-	bare.erase("type")
-	var unknown := Params.unknown_keys_message(bare, TAG_KEYS[tag], "%s '%s'" % [owner, key])
-	if not unknown.is_empty():
-		return {"error": unknown}
-	return _vector_in(tag, bare)
-
-
-static func _transform2d_in(data: Dictionary) -> Dictionary:
-	var axes := []
-	for key: String in ["x_axis", "y_axis", "origin"]:
-		var axis := _axis("Vector2", "Transform2D", data, key)
-		if axis.has("error"):
-			return axis
-		axes.append(axis["value"])
-	return {"value": Transform2D(axes[0], axes[1], axes[2])}
-
-
-static func _transform3d_in(data: Dictionary) -> Dictionary:
-	var basis: Variant = data.get("basis")
-	if not basis is Dictionary:
-		return {"error": "Transform3D needs 'basis' as {x, y, z} column vectors"}
-	var unknown := Params.unknown_keys_message(basis, ["x", "y", "z"], "Transform3D 'basis'")
-	if not unknown.is_empty():
-		return {"error": unknown}
-	var columns := []
-	for key: String in ["x", "y", "z"]:
-		var column := _axis("Vector3", "Transform3D basis", basis, key)
-		if column.has("error"):
-			return column
-		columns.append(column["value"])
-	var origin := _axis("Vector3", "Transform3D", data, "origin")
-	if origin.has("error"):
-		return origin
-	return {"value": Transform3D(Basis(columns[0], columns[1], columns[2]), origin["value"])}
+			return _new_resource_in(data)
+		"Dictionary":
+			return _dictionary_in(data)
+	return _layer_mask_in(data)
 
 
 static func _node_path_in(data: Dictionary) -> Dictionary:
@@ -247,19 +150,67 @@ static func _node_path_in(data: Dictionary) -> Dictionary:
 	return {"value": NodePath(path)}
 
 
+## A resource by its path: a file ("res://a.tres"), or one embedded in a file ("res://a.tscn::id",
+## the path reads give) while that file is loaded. With `properties` and no path (or a path
+## nothing answers to), a new resource of `class` with those properties, as NewResource makes.
 static func _resource_in(data: Dictionary) -> Dictionary:
-	var path: Variant = data.get("path")
-	if not path is String or not (path as String).begins_with("res://"):
-		return {"error": "%s needs 'path' as a res:// path" % data["type"]}
-	if not ResourceLoader.exists(path):
-		return {"error": "No resource at %s" % path}
-	var resource := load(path)
-	if resource == null:
-		return {"error": "Could not load %s" % path}
+	var path: Variant = data.get("path", "")
 	var wanted: Variant = data.get("class")
+	if not path is String or (not (path as String).is_empty() and not (path as String).begins_with("res://")):
+		return {"error": "%s needs 'path' as a res:// path" % data["type"]}
+	var embedded := (path as String).is_empty() or (path as String).contains("::")
+	var resource: Resource = _existing(path)
+	if resource == null:
+		if embedded and data.has("properties") and wanted is String:
+			return _new_resource_in({"class": wanted, "properties": data["properties"]})
+		if (path as String).is_empty():
+			return {"error": "%s needs 'path', or 'class' and 'properties' for a new one" % data["type"]}
+		return {"error": "No resource at %s%s" % [path, " (the file it is embedded in is not loaded)" if embedded else ""]}
 	if wanted is String and not (wanted as String).is_empty() and not resource.is_class(wanted):
 		return {"error": "%s is a %s, not a %s" % [path, resource.get_class(), wanted]}
+	if data.has("properties"):
+		return _with_properties(resource, data["properties"], embedded)
 	return {"value": resource}
+
+
+## The resource loaded (or cached: an embedded one, or a stand-in) at `path`, else null.
+static func _existing(path: String) -> Resource:
+	if path.is_empty():
+		return null
+	if ResourceLoader.has_cached(path):
+		return ResourceLoader.load(path)
+	if path.contains("::") or not ResourceLoader.exists(path):
+		return null
+	return load(path)
+
+
+## `resource` when `properties` are the values it has; for an embedded one whose values differ, a
+## copy with them (the edit then reaches this property only, not every user of the shared one).
+static func _with_properties(resource: Resource, properties: Variant, embedded: bool) -> Dictionary:
+	var given := _coerce(properties)
+	if given.has("error"):
+		return given
+	if not given["value"] is Dictionary:
+		return {"error": "Resource 'properties' must be an object"}
+	var names := {}
+	for entry: Dictionary in resource.get_property_list():
+		names[entry["name"]] = true
+	var changed := {}
+	for key: Variant in given["value"]:
+		var name := str(key)
+		if not names.has(name):
+			return {"error": "A %s has no property '%s'" % [resource.get_class(), name]}
+		if not ValueCompare.same(resource.get(name), given["value"][key]):
+			changed[name] = given["value"][key]
+	if changed.is_empty():
+		return {"value": resource}
+	if not embedded:
+		return {"error": "%s is a file of its own: change it with resource_write, or pass NewResource for a new one" % [
+			resource.resource_path]}
+	var copy := resource.duplicate()
+	for name: String in changed:
+		copy.set(name, changed[name])
+	return {"value": copy}
 
 
 static func _new_resource_in(data: Dictionary) -> Dictionary:
@@ -279,33 +230,20 @@ static func _new_resource_in(data: Dictionary) -> Dictionary:
 	return {"value": resource}
 
 
-static func _packed_in(tag: String, data: Dictionary) -> Dictionary:
-	var values: Variant = data.get("values")
-	if not values is Array:
-		return {"error": "%s needs 'values' as a list" % tag}
-	var element_tag: String = {"PackedVector2Array": "Vector2", "PackedVector3Array": "Vector3"}.get(tag, "Color")
-	var items := []
-	for item: Variant in values:
-		if not item is Dictionary:
-			return {"error": "%s values must be objects like {%s}" % [tag, _keys_hint(element_tag)]}
-		var bare: Dictionary = (item as Dictionary).duplicate()
-		bare.erase("type")
-		var unknown := Params.unknown_keys_message(bare, TAG_KEYS[element_tag], "A %s value" % tag)
-		if not unknown.is_empty():
-			return {"error": unknown}
-		var element := _color_in(bare) if element_tag == "Color" else _vector_in(element_tag, bare)
-		if element.has("error"):
-			return element
-		items.append(element["value"])
-	if tag == "PackedVector2Array":
-		return {"value": PackedVector2Array(items)}
-	if tag == "PackedVector3Array":
-		return {"value": PackedVector3Array(items)}
-	return {"value": PackedColorArray(items)}
-
-
-static func _keys_hint(element_tag: String) -> String:
-	return {"Vector2": "x, y", "Vector3": "x, y, z"}.get(element_tag, "r, g, b[, a]")
+## {"type": "Dictionary", "entries": [[key, value], ...]}: keys of any type, in order.
+static func _dictionary_in(data: Dictionary) -> Dictionary:
+	var entries: Variant = data.get("entries")
+	if not entries is Array:
+		return {"error": "Dictionary needs 'entries' as a list of [key, value] pairs"}
+	var out := {}
+	for entry: Variant in entries:
+		if not entry is Array or (entry as Array).size() != 2:
+			return {"error": "Dictionary 'entries' items must be [key, value] pairs, got %s" % JSON.stringify(entry)}
+		var pair := _coerce_list(entry)
+		if pair.has("error"):
+			return pair
+		out[pair["value"][0]] = pair["value"][1]
+	return {"value": out}
 
 
 ## Layers are 1-based numbers or the names set under Project Settings > Layer Names.
@@ -339,89 +277,85 @@ static func _layer_number(category: String, layer: Variant) -> int:
 
 # --- response direction ------------------------------------------------------------------------
 
-static func _vector_out(value: Variant) -> Dictionary:
-	var tag := type_string(typeof(value))
-	var out := {"type": tag, "x": value.x, "y": value.y}
-	if tag.begins_with("Vector3") or tag.begins_with("Vector4"):
-		out["z"] = value.z
-	if tag.begins_with("Vector4"):
-		out["w"] = value.w
-	return out
+static func _out(value: Variant, origin: Node, depth: int) -> Variant:
+	var kind := typeof(value)
+	if kind in MathValues.TYPES:
+		return MathValues.to_json(value)
+	match kind:
+		TYPE_NIL, TYPE_BOOL, TYPE_INT, TYPE_STRING:
+			return value
+		TYPE_FLOAT:
+			return value if is_finite(value) else null
+		TYPE_STRING_NAME:
+			return String(value)
+		TYPE_NODE_PATH:
+			return {"type": "NodePath", "path": String(value)}
+		TYPE_OBJECT:
+			return _object_out(value, origin, depth) if is_instance_valid(value) else null
+		TYPE_ARRAY:
+			var items := []
+			for item: Variant in value:
+				items.append(_out(item, origin, depth))
+			return items
+		TYPE_DICTIONARY:
+			return _dictionary_out(value, origin, depth)
+	var tag := type_string(kind)
+	if PackedValues.is_packed_tag(tag):
+		return PackedValues.to_json(value, tag)
+	# RID, Callable, Signal: nothing a request could carry back; their text says what they are.
+	return var_to_str(value)
 
 
-static func _color_out(color: Color) -> Dictionary:
-	return {"type": "Color", "r": color.r, "g": color.g, "b": color.b, "a": color.a}
-
-
-static func _rect_out(rect: Variant) -> Dictionary:
-	return {
-		"type": type_string(typeof(rect)),
-		"x": rect.position.x, "y": rect.position.y, "w": rect.size.x, "h": rect.size.y,
-	}
-
-
-static func _transform_out(transform: Variant) -> Dictionary:
-	if transform is Transform2D:
-		var t2: Transform2D = transform
-		return {"type": "Transform2D", "x_axis": _xy(t2.x), "y_axis": _xy(t2.y), "origin": _xy(t2.origin)}
-	var t3: Transform3D = transform
-	return {
-		"type": "Transform3D",
-		"basis": {"x": _xyz(t3.basis.x), "y": _xyz(t3.basis.y), "z": _xyz(t3.basis.z)},
-		"origin": _xyz(t3.origin),
-	}
-
-
-static func _xy(v: Vector2) -> Dictionary:
-	return {"x": v.x, "y": v.y}
-
-
-static func _xyz(v: Vector3) -> Dictionary:
-	return {"x": v.x, "y": v.y, "z": v.z}
-
-
-## Resources by path (a sub-resource keeps its "file::id" path); nodes by their tree path.
-static func _object_out(object: Object) -> Variant:
+## Resources by path (an embedded one with its properties); nodes by their path.
+static func _object_out(object: Object, origin: Node, depth: int) -> Variant:
 	if object is Resource:
-		return {"type": "Resource", "path": (object as Resource).resource_path, "class": object.get_class()}
+		var resource := object as Resource
+		var out := {"type": "Resource", "path": resource.resource_path, "class": resource.get_class()}
+		var embedded := resource.resource_path.is_empty() or resource.resource_path.contains("::")
+		if embedded and depth < MAX_EMBED_DEPTH:
+			_embed_properties(out, resource, depth + 1)
+		return out
 	if object is Node and (object as Node).is_inside_tree():
-		return {"type": "NodePath", "path": String((object as Node).get_path())}
+		var node := object as Node
+		if origin != null and origin.is_inside_tree():
+			return {"type": "NodePath", "path": String(origin.get_path_to(node))}
+		return {"type": "NodePath", "path": String(node.get_path())}
 	return str(object)
 
 
-static func _list_out(items: Variant) -> Variant:
-	var values := []
-	for item: Variant in items:
-		values.append(serialize_value(item))
-	match typeof(items):
-		TYPE_PACKED_VECTOR2_ARRAY:
-			return {"type": "PackedVector2Array", "values": _untagged(values)}
-		TYPE_PACKED_VECTOR3_ARRAY:
-			return {"type": "PackedVector3Array", "values": _untagged(values)}
-		TYPE_PACKED_COLOR_ARRAY:
-			return {"type": "PackedColorArray", "values": _untagged(values)}
-	return values
+## An embedded resource's stored properties (what its file section holds), bounded.
+static func _embed_properties(out: Dictionary, resource: Resource, depth: int) -> void:
+	var properties := {}
+	var skipped := 0
+	for entry: Dictionary in resource.get_property_list():
+		var name: String = entry["name"]
+		if not int(entry["usage"]) & PROPERTY_USAGE_STORAGE or name in EMBED_SKIPPED:
+			continue
+		if name == "script" and resource.get_script() == null:
+			continue
+		if properties.size() >= MAX_EMBED_PROPERTIES:
+			skipped += 1
+			continue
+		properties[name] = _out(resource.get(name), null, depth)
+	out["properties"] = properties
+	if skipped > 0:
+		out["more_properties"] = skipped
 
 
-## Packed elements are bare {x, y} / {r, g, b, a}: the list's own tag already says what they are.
-static func _untagged(values: Array) -> Array:
-	for item: Dictionary in values:
-		item.erase("type")
-	return values
-
-
-static func _dictionary_out(data: Dictionary) -> Dictionary:
-	var out := {}
+## A plain object when every key is a string (or a StringName) and no "type" key would read as a
+## tag; else entries.
+static func _dictionary_out(data: Dictionary, origin: Node, depth: int) -> Dictionary:
+	var plain := true
 	for key: Variant in data:
-		out[str(key)] = serialize_value(data[key])
-	return out
-
-
-## Packed scalar arrays become plain lists; engine types without a tag travel as their text form.
-static func _other_out(value: Variant) -> Variant:
-	var kind := typeof(value)
-	if kind == TYPE_NIL or kind == TYPE_BOOL or kind == TYPE_INT or kind == TYPE_STRING:
-		return value
-	if kind >= TYPE_PACKED_BYTE_ARRAY and kind <= TYPE_PACKED_STRING_ARRAY:
-		return _list_out(Array(value))
-	return var_to_str(value)
+		if not (key is String or key is StringName) or (str(key) == "type" and data[key] is String):
+			plain = false
+			break
+	if plain:
+		var out := {}
+		for key: Variant in data:
+			out[str(key)] = _out(data[key], origin, depth)
+		return out
+	var entries := []
+	for key: Variant in data:
+		entries.append([_out(key, origin, depth), _out(data[key], origin, depth)])
+	return {"type": "Dictionary", "entries": entries}

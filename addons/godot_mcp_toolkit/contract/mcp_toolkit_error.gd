@@ -90,8 +90,8 @@ const DEFAULT_HINTS := {
 	"EXTERNAL_EDITOR_ACTIVE": "Turn off Editor Settings > Text Editor > External > Use External Editor, or set "
 		+ "the breakpoint in the external editor.",
 	"FAILED": "The engine refused the change and nothing was kept; check the values, then retry.",
-	"FILE_TOO_LARGE": "Read a part of it (offset/limit where the tool takes them), or raise the read limit "
-		+ "(GODOT_MCP_SCRIPT_READ_LIMIT).",
+	"FILE_TOO_LARGE": "Read a part of it (the tool's range or paging parameters say which), or raise the "
+		+ "read cap (Project Settings, mcp_toolkit/limits/; godot-bridge: GODOT_MCP_SCRIPT_READ_LIMIT).",
 	"FILESYSTEM_NOT_READY": "The editor is still scanning the project's files; wait (editor_wait_for_idle), then retry.",
 	"FOLDER_PROTECTED": "That folder is never deleted; delete the files inside it instead.",
 	"GAME_NOT_RUNNING": "Start the game first, then retry.",
@@ -124,8 +124,8 @@ const DEFAULT_HINTS := {
 	"PATH_IN_USE": "Something still uses it: change or remove those users first, then retry.",
 	"PROPERTY_NOT_FOUND": "node_get_property_list lists the properties this object has.",
 	"READ_FAILED": "Check that the file exists and is readable text, then retry.",
-	"RESPONSE_TOO_LARGE": "Ask for less (page with offset/limit or narrow the filter), "
-		+ "or raise mcp_toolkit/limits/ws_buffer_kb with meta.set_limits.",
+	"RESPONSE_TOO_LARGE": "Ask for less: a smaller part, or a page or filter where the tool has one. Or raise "
+		+ "mcp_toolkit/limits/ws_buffer_kb (Project Settings; godot-bridge sets it from GODOT_MCP_WS_BUFFER_LIMIT).",
 	"RUNTIME_WINDOW_MINIMIZED": "Restore the game window (or pass force_foreground_game: true), then retry.",
 	"SAVE_DELETE_FAILED": "Check that the user:// file exists and is not open elsewhere, then retry.",
 	"SAVE_FAILED": "Nothing was saved; check that the folder exists and is writable, then retry.",

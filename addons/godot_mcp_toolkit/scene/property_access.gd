@@ -15,16 +15,26 @@ extends RefCounted
 ##       A sub-path ("position:x") must name parts that exist: "position:z" on a Vector2 is
 ##       PROPERTY_NOT_FOUND saying a Vector2 has no z (and which parts it has).
 ##   write(object, name, raw_value, action = null) -> Dictionary   (one property)
-##       raw_value is JSON (tags allowed). Outcome "status":
+##       raw_value is JSON (tags allowed, or the engine's text form of the property's type, as a
+##       scene file writes it: "Quaternion(0, 0, 0, 1)"). A node-typed property (an export typed
+##       as a node class) takes the node's path relative to `object`, a path from the scene root,
+##       or a NodePath tag, and stores the node. Outcome "status":
+##         "unchanged" the property already held the value asked for: nothing is set (no setter
+##                    runs, no undo step is added);
 ##         "stored"   the value read back is the one asked for;
 ##         "adjusted" the engine stored something else of the right type (clamp, truncate,
 ##                    normalise): kept, with "warning" saying asked → stored;
 ##         "failed"   nothing stored. "code" says why, one code per kind of mistake:
 ##                    PROPERTY_NOT_FOUND (no such property or part), INVALID_VALUE (bad tag,
 ##                    unknown enum name, a value of the wrong type: the caller's value is wrong),
-##                    SET_FAILED (a value of the right type the engine dropped: read-only or
-##                    refused; restored to the old value). Carries "error" and a "hint".
-##       Every outcome has "name"; stored/adjusted add "value" (JSON form of what was stored).
+##                    SET_FAILED (a value of the right type the engine did not keep: read-only,
+##                    which the error says, or refused; restored to the old value; the error
+##                    says what the engine kept). Carries "error" and a "hint".
+##       A write is judged by what was asked: success when the stored value equals the requested
+##       one (contract/value_compare.gd: a typed null equals null, a packed array the list it was
+##       written from), never by whether it differs from the old one.
+##       Every outcome has "name"; unchanged/stored/adjusted add "value" (JSON form of what is
+##       stored) and "previous" (of what was there before).
 ##       When `action` (scene/undo_action.gd) is given, a stored/adjusted write adds its do/undo
 ##       property pair (the stored value / the old value) to it. The write has ALREADY been
 ##       applied (verification needs it); committing the action with execute=true re-applies the
@@ -39,7 +49,12 @@ extends RefCounted
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+const ValueCompare := preload("res://addons/godot_mcp_toolkit/contract/value_compare.gd")
+const ValueText := preload("res://addons/godot_mcp_toolkit/contract/value_text.gd")
+const PackedValues := preload("res://addons/godot_mcp_toolkit/contract/packed_values.gd")
+const NodeValues := preload("res://addons/godot_mcp_toolkit/scene/node_values.gd")
 
+const STATUS_UNCHANGED := "unchanged"
 const STATUS_STORED := "stored"
 const STATUS_ADJUSTED := "adjusted"
 const STATUS_FAILED := "failed"
@@ -57,6 +72,38 @@ const PARTS := {
 }
 
 
+static var _batching := false
+static var _lists := {}
+
+
+## Keeps each object's property list for the writes of one batch (batch_begin() .. batch_end()):
+## get_property_list builds every entry anew on each call, and a batch of a node's properties
+## would ask for the whole list once per item. An object's list is built again when a write
+## changed it (a script, or a count that adds properties) or its script is another.
+static func batch_begin() -> void:
+	_batching = true
+	_lists.clear()
+
+
+static func batch_end() -> void:
+	_batching = false
+	_lists.clear()
+
+
+## name -> property-list entry (the first of that name), from the batch's cache when batching.
+static func _entries(object: Object) -> Dictionary:
+	var id := object.get_instance_id()
+	if _batching and _lists.has(id) and _lists[id]["script"] == object.get_script():
+		return _lists[id]["entries"]
+	var entries := {}
+	for entry: Dictionary in object.get_property_list():
+		if not entries.has(entry["name"]):
+			entries[entry["name"]] = entry
+	if _batching:
+		_lists[id] = {"script": object.get_script(), "entries": entries}
+	return entries
+
+
 static func find_property(object: Object, name: String) -> Dictionary:
 	return resolve(object, name).get("entry", {})
 
@@ -67,9 +114,10 @@ static func resolve(object: Object, name: String) -> Dictionary:
 	if object == null or name.is_empty():
 		return _not_found(object, name)
 	var base := name.get_slice(":", 0)
-	for entry: Dictionary in object.get_property_list():
-		if entry["name"] == base:
-			return {"entry": entry} if base == name else _part_entry(object, name, entry["usage"])
+	var entries := _entries(object)
+	if entries.has(base):
+		var entry: Dictionary = entries[base]
+		return {"entry": entry} if base == name else _part_entry(object, name, entry["usage"])
 	if name.begins_with(METADATA_PREFIX) and name.length() > METADATA_PREFIX.length():
 		return {"entry": _any_value_entry(name, PROPERTY_USAGE_STORAGE)}
 	return _not_found(object, name)
@@ -122,7 +170,7 @@ static func read(object: Object, name: String) -> Dictionary:
 		return {"ok": false, "error": ToolkitError.fail("PROPERTY_NOT_FOUND", resolved["error"], resolved["hint"])}
 	var entry: Dictionary = resolved["entry"]
 	var value: Variant = _get(object, name)
-	return {"ok": true, "value": Coerce.serialize_value(value), "type": _type_label(entry, value)}
+	return {"ok": true, "value": Coerce.serialize_value(value, object as Node), "type": _type_label(entry, value)}
 
 
 static func write(object: Object, name: String, raw_value: Variant, action: RefCounted = null) -> Dictionary:
@@ -130,30 +178,49 @@ static func write(object: Object, name: String, raw_value: Variant, action: RefC
 	if resolved.has("error"):
 		return _failed(name, "PROPERTY_NOT_FOUND", resolved["error"], resolved["hint"])
 	var entry: Dictionary = resolved["entry"]
-	var prepared := _prepare(entry, raw_value)
+	var old: Variant = _get(object, name)
+	var prepared := _prepare(object, entry, raw_value, old)
 	if prepared.has("error"):
 		return _failed(name, "INVALID_VALUE", prepared["error"], value_hint(entry))
 	var wanted: Variant = prepared["value"]
-	var old: Variant = _get(object, name)
+	if ValueCompare.same(old, wanted):
+		# Idempotent (contract C6): setting what is there would still run the setter, and setters
+		# have effects of their own (an anchors preset re-applies its offsets, a global_* setter
+		# recomputes the local transform with float error).
+		return _kept(object, name, old, old, action, STATUS_UNCHANGED)
 	_set(object, name, wanted)
 	var stored: Variant = _get(object, name)
-	if same_value(stored, wanted):
+	if ValueCompare.same(stored, wanted):
 		return _kept(object, name, old, stored, action, STATUS_STORED)
+	var read_only := "" if ValueCompare.same(stored, wanted) else _read_only_reason(object, name, entry)
+	if not read_only.is_empty():
+		_set(object, name, old)
+		return _failed(name, "SET_FAILED", "%s %s; it still holds %s" % [name, read_only, _show(stored, object)],
+			"Leave %s out of the write; it cannot be set." % name)
 	if not _type_compatible(entry, wanted):
 		# The engine dropped the value or replaced it with a default (e.g. a Resource of the wrong
 		# class becomes null): put the old one back so nothing half-written is left.
 		_set(object, name, old)
 		return _failed(name, "INVALID_VALUE", _wrong_type_message(entry, name, wanted), value_hint(entry))
-	if same_value(stored, old):
+	if ValueCompare.same(stored, old):
+		_set(object, name, old)
 		return _failed(name, "SET_FAILED",
-			"%s did not change: the engine kept its previous value (read-only, or the value was refused)" % name,
+			"%s was not changed: asked for %s, the engine kept %s (the value was refused)" % [
+				name, _show(wanted, object), _show(stored, object)],
 			"Check that %s is writable here (node_get_property_list shows it), or try a value in its range." % name)
 	var outcome := _kept(object, name, old, stored, action, STATUS_ADJUSTED)
-	outcome["warning"] = "%s: asked for %s, the engine stored %s" % [name, _show(wanted), _show(stored)]
+	outcome["warning"] = "%s: asked for %s, the engine stored %s" % [name, _show(wanted, object), _show(stored, object)]
 	return outcome
 
 
 static func write_many(object: Object, properties: Dictionary, action: RefCounted = null) -> Dictionary:
+	batch_begin()
+	var outcome := _write_all(object, properties, action)
+	batch_end()
+	return outcome
+
+
+static func _write_all(object: Object, properties: Dictionary, action: RefCounted) -> Dictionary:
 	var stored_names: Array = []
 	var failed: Array = []
 	var warnings: Array = []
@@ -178,44 +245,36 @@ static func failure_envelope(outcome: Dictionary) -> Dictionary:
 		str(outcome.get("hint", "")))
 
 
-## True when `a` and `b` are the same value up to float precision (engine properties are often
-## 32-bit floats, so 1.1 reads back as 1.100000023841858).
+## True when `a` and `b` are the same value up to float precision (contract/value_compare.gd).
 static func same_value(a: Variant, b: Variant) -> bool:
-	var type_a := typeof(a)
-	var type_b := typeof(b)
-	if _is_number(a) and _is_number(b):
-		return is_equal_approx(float(a), float(b))
-	if type_a != type_b:
-		if _is_text(a) and _is_text(b):
-			return str(a) == str(b)
-		return false
-	match type_a:
-		TYPE_VECTOR2, TYPE_VECTOR3, TYPE_VECTOR4, TYPE_COLOR, TYPE_RECT2, TYPE_TRANSFORM2D, \
-		TYPE_TRANSFORM3D, TYPE_BASIS, TYPE_QUATERNION, TYPE_PLANE, TYPE_AABB:
-			return a.is_equal_approx(b)
-		TYPE_ARRAY, TYPE_PACKED_FLOAT32_ARRAY, TYPE_PACKED_FLOAT64_ARRAY, TYPE_PACKED_VECTOR2_ARRAY, \
-		TYPE_PACKED_VECTOR3_ARRAY, TYPE_PACKED_COLOR_ARRAY:
-			return _same_list(a, b)
-		TYPE_DICTIONARY:
-			return _same_dictionary(a, b)
-	return a == b
+	return ValueCompare.same(a, b)
 
 
 # --- preparation ---------------------------------------------------------------------------------
 
-## {"value": engine value} or {"error": message}: tags decoded, JSON's floats made ints for int
-## properties, enum names mapped to their values, and the bare "res://" string steered to its
-## tagged form (Object.set would silently drop it).
-static func _prepare(entry: Dictionary, raw_value: Variant) -> Dictionary:
+## {"value": engine value} or {"error": message}: tags decoded, the engine's text form read, JSON's
+## floats made ints for int properties, enum names mapped to their values, lists made the packed or
+## typed array the property holds, node paths resolved for a node-typed property, and the bare
+## "res://" string steered to its tagged form (Object.set would silently drop it).
+static func _prepare(object: Object, entry: Dictionary, raw_value: Variant, old: Variant) -> Dictionary:
 	var name: String = entry["name"]
 	var type: int = entry["type"]
-	if type == TYPE_OBJECT and raw_value is String and (raw_value as String).begins_with("res://"):
+	var node_typed := NodeValues.is_node_property(entry)
+	if type == TYPE_OBJECT and not node_typed and raw_value is String and (raw_value as String).begins_with("res://"):
 		return {"error": "%s takes a resource, not a path string: pass {\"type\": \"Resource\", \"path\": \"%s\"}" % [
 			name, raw_value]}
+	if raw_value is String:
+		var text := ValueText.parse(raw_value, type)
+		if text.has("error"):
+			return {"error": "%s: %s" % [name, text["error"]]}
+		if text.has("value"):
+			return {"value": text["value"]}
 	var value: Variant = Coerce.coerce_value(raw_value)
 	var coerce_error := Coerce.error_of(value)
 	if not coerce_error.is_empty():
 		return {"error": "%s: %s" % [name, coerce_error]}
+	if node_typed or NodeValues.is_node_array(entry):
+		return NodeValues.resolve(object, entry, value)
 	if type == TYPE_INT and value is float and is_finite(value) and (value as float) == floorf(value):
 		value = int(value)
 	if type == TYPE_INT and value is String and entry["hint"] in [PROPERTY_HINT_ENUM, PROPERTY_HINT_FLAGS]:
@@ -223,11 +282,38 @@ static func _prepare(entry: Dictionary, raw_value: Variant) -> Dictionary:
 		if mapped.has("error"):
 			return mapped
 		value = mapped["value"]
+	if value is Array and PackedValues.is_packed_tag(type_string(type)):
+		var packed := PackedValues.from_list(type_string(type), value)
+		if packed.has("error"):
+			return {"error": "%s: %s" % [name, packed["error"]]}
+		value = packed["value"]
+	if value is Array and type == TYPE_ARRAY and old is Array and (old as Array).is_typed():
+		value = _typed_like(old, value)
 	if type == TYPE_OBJECT and value is Object:
 		var class_error := _resource_class_error(entry, value)
 		if not class_error.is_empty():
 			return {"error": class_error}
+		if ValueCompare.same_content(old, value):
+			# A resource made in this session has no path to name it by: the same class with the
+			# same stored values is the one the property holds, not a copy to swap in.
+			value = old
 	return {"value": value}
+
+
+## `items` as an array of the same element type as `typed` (a typed array property), so the engine
+## takes it: JSON numbers become the ints an Array[int] holds.
+static func _typed_like(typed: Array, items: Array) -> Array:
+	var out: Array = typed.duplicate()
+	out.clear()
+	var element_type := typed.get_typed_builtin()
+	for item: Variant in items:
+		if element_type == TYPE_INT and item is float and is_finite(item) and (item as float) == floorf(item):
+			out.append(int(item))
+		elif element_type != TYPE_NIL and element_type != TYPE_OBJECT and typeof(item) != element_type:
+			out.append(type_convert(item, element_type))
+		else:
+			out.append(item)
+	return out
 
 
 ## "Pausable" (or "Pausable:1") → its value for an enum property's hint_string "A,B:3,...".
@@ -250,25 +336,9 @@ static func _resource_class_error(entry: Dictionary, value: Object) -> String:
 		return ""
 	var allowed := (entry["hint_string"] as String).split(",")
 	for type_name: String in allowed:
-		if value.is_class(type_name.strip_edges()) or _script_class_matches(value, type_name.strip_edges()):
+		if value.is_class(type_name.strip_edges()) or NodeValues.script_is(value, type_name.strip_edges()):
 			return ""
 	return "%s takes a %s, got a %s" % [entry["name"], " or ".join(allowed), value.get_class()]
-
-
-## Script.get_global_name is 4.3+: the project's global class list answers the same on 4.2.
-static func _script_class_matches(value: Object, type_name: String) -> bool:
-	var class_path := ""
-	for entry: Dictionary in ProjectSettings.get_global_class_list():
-		if String(entry["class"]) == type_name:
-			class_path = entry["path"]
-	if class_path.is_empty():
-		return false
-	var script: Variant = value.get_script()
-	while script is Script:
-		if (script as Script).resource_path == class_path:
-			return true
-		script = (script as Script).get_base_script()
-	return false
 
 
 ## Can a value of this type be stored in the property at all (Variant conversion aside)?
@@ -292,14 +362,19 @@ static func _type_compatible(entry: Dictionary, value: Variant) -> bool:
 
 static func _kept(object: Object, name: String, old: Variant, stored: Variant, action: RefCounted,
 		status: String) -> Dictionary:
-	if action != null:
+	if status != STATUS_UNCHANGED:
+		_lists.erase(object.get_instance_id())
+	if action != null and status != STATUS_UNCHANGED:
 		if name.contains(":"):
 			action.add_do_method(object, &"set_indexed", [NodePath(name), stored])
 			action.add_undo_method(object, &"set_indexed", [NodePath(name), old])
 		else:
 			action.add_do_property(object, StringName(name), stored)
 			action.add_undo_property(object, StringName(name), old)
-	return {"name": name, "status": status, "value": Coerce.serialize_value(stored)}
+	var shown: Variant = Coerce.serialize_value(stored, object as Node)
+	# Unchanged: what was there is what is there, so its JSON form is said once.
+	var previous: Variant = shown if status == STATUS_UNCHANGED else Coerce.serialize_value(old, object as Node)
+	return {"name": name, "status": status, "value": shown, "previous": previous}
 
 
 static func _failed(name: String, code: String, message: String, hint: String) -> Dictionary:
@@ -310,6 +385,22 @@ static func _failed(name: String, code: String, message: String, hint: String) -
 static func _wrong_type_message(entry: Dictionary, name: String, wanted: Variant) -> String:
 	return "%s expects %s, got %s %s; the value was not stored" % [
 		name, _type_name(entry), type_string(typeof(wanted)), _show(wanted)]
+
+
+## Why the engine cannot set `name` on `object` at all ("is read-only"), or "" when it could.
+## ClassDB.class_get_property_setter is 4.4+; before it only the usage flag tells.
+static func _read_only_reason(object: Object, name: String, entry: Dictionary) -> String:
+	if int(entry.get("usage", 0)) & PROPERTY_USAGE_READ_ONLY:
+		return "is read-only"
+	# Object.script has no ClassDB setter and is set all the same.
+	if name.contains(":") or name == "script" or not ClassDB.has_method("class_get_property_setter"):
+		return ""
+	var native := object.get_class()
+	for property: Dictionary in ClassDB.class_get_property_list(native):
+		if property["name"] == name:
+			var setter := str(ClassDB.call("class_get_property_setter", native, name))
+			return "is read-only (%s has no setter for it)" % native if setter.is_empty() else ""
+	return ""
 
 
 ## How to write a value `entry` takes: the JSON form of its type (a C7 tag for engine types).
@@ -347,10 +438,10 @@ static func value_hint(entry: Dictionary) -> String:
 ## A C7 tag for `type` ({"type": "Vector2", "x": ..., "y": ...}); else the type's name.
 static func _tag_example(type: int) -> String:
 	var label := type_string(type)
-	if not Coerce.TAG_KEYS.has(label):
+	if Coerce.keys_of(label).is_empty():
 		return "a %s" % label
 	var fields := PackedStringArray()
-	for key: String in Coerce.TAG_KEYS[label]:
+	for key: String in Coerce.keys_of(label):
 		fields.append("\"%s\": %s" % [key, "[...]" if key == "values" else "..."])
 	return "{\"type\": \"%s\", %s}" % [label, ", ".join(fields)]
 
@@ -402,8 +493,8 @@ static func _type_label(entry: Dictionary, value: Variant) -> String:
 	return _type_name(entry)
 
 
-static func _show(value: Variant) -> String:
-	return JSON.stringify(Coerce.serialize_value(value))
+static func _show(value: Variant, origin: Object = null) -> String:
+	return JSON.stringify(Coerce.serialize_value(value, origin as Node))
 
 
 static func _is_number(value: Variant) -> bool:
@@ -412,21 +503,3 @@ static func _is_number(value: Variant) -> bool:
 
 static func _is_text(value: Variant) -> bool:
 	return value is String or value is StringName or value is NodePath
-
-
-static func _same_list(a: Variant, b: Variant) -> bool:
-	if a.size() != b.size():
-		return false
-	for index in a.size():
-		if not same_value(a[index], b[index]):
-			return false
-	return true
-
-
-static func _same_dictionary(a: Dictionary, b: Dictionary) -> bool:
-	if a.size() != b.size():
-		return false
-	for key: Variant in a:
-		if not b.has(key) or not same_value(a[key], b[key]):
-			return false
-	return true

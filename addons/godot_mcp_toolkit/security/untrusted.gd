@@ -12,6 +12,7 @@ const TAG_PATTERN := "(?i)</?\\s*untrusted[^>]*>"
 const TAG_REPLACEMENT := "[untrusted tag removed]"
 
 static var _tag: RegEx = null
+static var _envelope: RegEx = null
 
 
 ## Wraps `body`; `nonce` < 0 picks a random one (tests pass a fixed value).
@@ -19,6 +20,16 @@ static func wrap(body: String, kind: String, source: String, nonce: int = -1) ->
 	var tag := "untrusted-%08x" % (nonce if nonce >= 0 else randi())
 	return "<%s kind=\"%s\" source=\"%s\">\n%s\n</%s>" % [
 		tag, _attribute(kind), _attribute(source), strip_tags(body), tag]
+
+
+## The body of an envelope wrap() made, so a value read with one can be written back as it was;
+## any other text as it is.
+static func unwrap(text: String) -> String:
+	if _envelope == null:
+		_envelope = RegEx.create_from_string(
+			"(?s)^<(untrusted-[0-9a-f]{8}) kind=\"[^\"<>]*\" source=\"[^\"<>]*\">\n(.*)\n</\\1>$")
+	var found := _envelope.search(text)
+	return found.get_string(2) if found != null else text
 
 
 ## `text` with every <untrusted...> / </untrusted...> tag replaced by a visible marker.

@@ -130,12 +130,18 @@ static func _set_items(items: Array, context: RefCounted) -> Dictionary:
 		"MCP: Set %s" % str(items[0]["property"]), root)
 	var results: Array = []
 	var applied := 0
+	var changed := 0
+	PropertyAccess.batch_begin()
 	for item: Dictionary in items:
 		var outcome := _set_one(context, item, action)
 		if outcome["success"]:
 			applied += 1
+			if outcome["status"] != "unchanged":
+				changed += 1
 		results.append(outcome)
-	if applied > 0:
+	PropertyAccess.batch_end()
+	# Writes of the value a property already holds change nothing: no undo step, nothing to save.
+	if changed > 0:
 		action.commit(false)
 		context.mark_modified()
 	return {"ok": true, "results": results, "applied": applied}
@@ -158,8 +164,8 @@ static func _set_one(context: RefCounted, item: Dictionary, action: RefCounted) 
 	var written := PropertyWrite.write(found["node"], property, item["value"], action, make_unique)
 	if not written["ok"]:
 		return _item_failure(item, written["error"])
-	var outcome := {"success": true, "node_path": found["path"], "property": property, "value": written["value"],
-		"previous": written["previous"]}
+	var outcome := {"success": true, "status": written["status"], "node_path": found["path"], "property": property,
+		"value": written["value"], "previous": written["previous"]}
 	if written.has("warning"):
 		outcome["warnings"] = [written["warning"]]
 	if written.has("made_unique"):

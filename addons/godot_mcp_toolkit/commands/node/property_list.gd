@@ -38,7 +38,8 @@ static func select(node: Node, mask: String, visibility: String) -> Array:
 ## property expects.
 static func entry(node: Object, property: Dictionary) -> Dictionary:
 	var name: String = property["name"]
-	var item := {"name": name, "type": type_string(property["type"]), "value": Coerce.serialize_value(node.get(name))}
+	var item := {"name": name, "type": type_string(property["type"]),
+		"value": Coerce.serialize_value(node.get(name), node as Node)}
 	if property["type"] == TYPE_OBJECT and not str(property.get("class_name", "")).is_empty():
 		item["class"] = str(property["class_name"])
 	return item
@@ -55,7 +56,7 @@ static func state(node: Node) -> Dictionary:
 			category = property["name"]
 		if usage & MARKERS or not _wanted("common", usage, category):
 			continue
-		values[property["name"]] = Coerce.serialize_value(node.get(property["name"]))
+		values[property["name"]] = Coerce.serialize_value(node.get(property["name"]), node)
 	return values
 
 

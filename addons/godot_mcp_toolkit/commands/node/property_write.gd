@@ -32,11 +32,12 @@ class Steps:
 		return self
 
 
-## {"ok": true, "value", "previous"[, "warning"]} or {"ok": false, "error": envelope}. The value
-## is on the object when this returns ok; `action` (may be null) gets the do/undo steps.
+## {"ok": true, "status", "value", "previous"[, "warning"]} or {"ok": false, "error": envelope}.
+## "status" is "updated", or "unchanged" when the property already held the value (no undo steps
+## then). The value is on the object when this returns ok; `action` (may be null) gets the steps.
 static func write(object: Object, property: String, raw_value: Variant, action: RefCounted,
 		make_unique: bool) -> Dictionary:
-	var before := PropertyAccess.read(object, property)
+	var before := PropertyAccess.read(object, property) if make_unique else {"ok": true}
 	if not before["ok"]:
 		return before
 	var unique := _unique_copy(object, property) if make_unique else {}
@@ -50,13 +51,16 @@ static func write(object: Object, property: String, raw_value: Variant, action: 
 		if unique.has("copy"):
 			object.set(unique["base"], unique["original"])
 		return {"ok": false, "error": PropertyAccess.failure_envelope(outcome)}
-	if action != null:
+	var unchanged: bool = outcome["status"] == PropertyAccess.STATUS_UNCHANGED and not unique.has("copy")
+	if action != null and not unchanged:
 		if unique.has("copy"):
 			action.add_do_property(object, unique["base"], unique["copy"])
 		_replay(action, steps)
 		if unique.has("copy"):
 			action.add_undo_property(object, unique["base"], unique["original"])
-	var result := {"ok": true, "value": outcome["value"], "previous": before["value"]}
+	# make_unique swapped the resource in before the write: the previous value is the one before that.
+	var result := {"ok": true, "status": "unchanged" if unchanged else "updated", "value": outcome["value"],
+		"previous": before["value"] if unique.has("copy") else outcome["previous"]}
 	if outcome.has("warning"):
 		result["warning"] = outcome["warning"]
 	if unique.has("copy"):

@@ -11,13 +11,15 @@ const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
 const Autoloads := preload("res://addons/godot_mcp_toolkit/commands/project/autoloads.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
+const InputEvents := preload("res://addons/godot_mcp_toolkit/commands/project/input_events.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/project/project_commands.gd"
 ## A whole-project read is thousands of keys; past this many the reply stops and says so.
 const MAX_SETTINGS := 400
 ## Keys project.set_setting refuses, with where to go instead.
 const REFUSED_PREFIXES := {
-	"mcp_toolkit/": "The toolkit's own limits are set with meta_set_limits.",
+	"mcp_toolkit/": "The toolkit's own settings are changed in the editor (Project Settings, mcp_toolkit/); "
+		+ "godot-bridge sets its limits from GODOT_MCP_WS_BUFFER_LIMIT and GODOT_MCP_SCRIPT_READ_LIMIT.",
 	"mcp/": "Keys under mcp/ belong to the MCP tooling, not to the game.",
 	"editor/": "editor/ keys configure the editor, not the project.",
 	"autoload/": "Register or unregister autoloads with autoload_manage.",
@@ -50,7 +52,7 @@ static func _cmd_get_settings(params: Dictionary, _context: RefCounted) -> Dicti
 	var shown := names.slice(0, MAX_SETTINGS)
 	var settings := {}
 	for name: String in shown:
-		settings[name] = Coerce.serialize_value(ProjectSettings.get_setting(name))
+		settings[name] = _setting_json(name, ProjectSettings.get_setting(name))
 	var body := JSON.stringify(settings, "", true)
 	var result := {"prefix": prefix, "returned": shown.size(), "total_settings": names.size(),
 		"has_more": shown.size() < names.size(),
@@ -59,6 +61,23 @@ static func _cmd_get_settings(params: Dictionary, _context: RefCounted) -> Dicti
 		result["hint"] = "Only the first %d of %d settings (by name) are shown; pass a longer prefix." % [
 			MAX_SETTINGS, names.size()]
 	return ToolkitSuccess.ok(result)
+
+
+## A setting's JSON form. An input action ("input/<name>") lists each bound event in the shape
+## input_map.event takes ({"type": "key", "keycode": "SPACE", ...}), so a binding can be read and
+## passed back; every other value is the C7 form.
+static func _setting_json(name: String, value: Variant) -> Variant:
+	if not name.begins_with("input/") or not value is Dictionary or not (value as Dictionary).get("events") is Array:
+		return Coerce.serialize_value(value)
+	var action: Dictionary = (value as Dictionary).duplicate()
+	var events := []
+	for event: Variant in action["events"]:
+		events.append(InputEvents.to_json(event) if event is InputEvent else Coerce.serialize_value(event))
+	action.erase("events")
+	var shown: Dictionary = Coerce.serialize_value(action)
+	# Added after serializing: an event's own "type" key would read as a C7 tag.
+	shown["events"] = events
+	return shown
 
 
 ## Every setting (engine defaults included) whose name starts with `prefix`, sorted.

@@ -2,9 +2,11 @@
 extends RefCounted
 ## Resource files (group resource_io): resource.load reads a .tres/.res as its class and stored
 ## properties in the C7 tagged JSON form (contract/coerce.gd, through scene/property_access.gd),
-## string values untrusted-wrapped; resource.write creates one from a class name or updates the
+## string values untrusted-wrapped, paged (offset / limit, or the named properties) so a reply
+## always fits the WebSocket frame; resource.write creates one from a class name or updates the
 ## named properties of an existing one, verified after set, saved, and undoable (the in-memory
-## resource and the file both go back). Runtime-safe.
+## resource and the file both go back). What resource.load gives, resource.write takes back
+## as it is (wrapped strings included) and stores the same resource. Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
@@ -19,11 +21,18 @@ const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
 const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/resource/resource_commands.gd"
 const RESOURCE_EXTENSIONS := ["tres", "res"]
 ## Stored, but said elsewhere in the reply (file_path, script) or engine bookkeeping.
 const SKIPPED_PROPERTIES := ["resource_path", "script", "resource_scene_unique_id"]
+
+## The share of the WebSocket frame (mcp_toolkit/limits/ws_buffer_kb) one page of properties may
+## fill; the rest is the envelope, the untrusted wrapping and JSON escaping.
+const PAGE_SHARE := 0.75
+const MAX_LIMIT := 1000
 
 const STATUS_CREATED := "created"
 const STATUS_UPDATED := "updated"
@@ -47,6 +56,9 @@ static func _cmd_load(params: Dictionary, _context: RefCounted) -> Dictionary:
 	var missing := Params.require(params, ["file_path"])
 	if not missing.is_empty():
 		return missing
+	var window := Pagination.window(params, MAX_LIMIT, MAX_LIMIT)
+	if not window["ok"]:
+		return window["error"]
 	var checked := FileGuard.check(params["file_path"])
 	if not checked["ok"]:
 		var error: Dictionary = checked["error"]
@@ -58,28 +70,66 @@ static func _cmd_load(params: Dictionary, _context: RefCounted) -> Dictionary:
 	if resource == null:
 		return ToolkitError.fail("LOAD_FAILED", "%s exists but does not load" % path,
 			"Open it in the editor to see the loader's error (a missing dependency or a bad file).")
-	var properties := _stored_properties(resource, path)
-	var result := {"file_path": path, "class": resource.get_class(), "properties": properties,
-		"total_properties": properties.size()}
+	var names := _selected_names(resource, params.get("properties"))
+	if not names["ok"]:
+		return names["error"]
+	var page := _page(resource, path, names["names"], window["offset"], window["limit"])
+	if page.has("error"):
+		return page["error"]
+	var result := {"file_path": path, "class": resource.get_class(), "properties": page["properties"]}
+	result.merge(Pagination.fields(page["properties"].size(), names["names"].size(), "properties", window["offset"]))
+	if page["cut"]:
+		result["hint"] = "Stopped before %s to fit the reply in one frame; continue with offset %d." % [
+			page["next"], result["next_offset"]]
 	var script: Variant = resource.get_script()
 	if script is Script:
 		result["script"] = (script as Script).resource_path
 	return ToolkitSuccess.ok(result)
 
 
-## name -> tagged value of every stored property, strings (project content) untrusted-wrapped.
-static func _stored_properties(resource: Resource, path: String) -> Dictionary:
-	var out := {}
+## The stored property names resource.load shows, in order: all, or the ones `wanted` names.
+static func _selected_names(resource: Resource, wanted: Variant) -> Dictionary:
+	var stored: Array = []
 	for entry: Dictionary in resource.get_property_list():
 		var name: String = entry["name"]
-		if not entry["usage"] & PROPERTY_USAGE_STORAGE or name in SKIPPED_PROPERTIES or name.begins_with("_"):
-			continue
+		if entry["usage"] & PROPERTY_USAGE_STORAGE and not name in SKIPPED_PROPERTIES and not name.begins_with("_"):
+			stored.append(name)
+	if wanted == null:
+		return {"ok": true, "names": stored}
+	if not wanted is Array or (wanted as Array).is_empty():
+		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "properties must be a non-empty list of names")}
+	for name: Variant in wanted:
+		if not name is String or not name in stored:
+			return {"ok": false, "error": ToolkitError.fail("PROPERTY_NOT_FOUND",
+				"%s has no stored property %s" % [resource.get_class(), JSON.stringify(name)],
+				"Leave properties out to list them all (paged with offset).")}
+	return {"ok": true, "names": wanted}
+
+
+## {"properties": name -> tagged value, "cut": bool, "next": name} for names[offset ..], at most
+## `limit` of them and as many as fit the frame; {"error"} when the first alone does not.
+## Strings (project content) are untrusted-wrapped.
+static func _page(resource: Resource, path: String, names: Array, offset: int, limit: int) -> Dictionary:
+	var budget := int(Settings.get_int(Settings.WS_BUFFER_KB) * 1024 * PAGE_SHARE)
+	var out := {}
+	var size := 0
+	for name: String in names.slice(offset, offset + limit):
 		var value: Variant = resource.get(name)
+		var shown: Variant = Coerce.serialize_value(value)
 		if value is String or value is StringName:
-			out[name] = Untrusted.wrap(str(value), "resource_property", "%s:%s" % [path, name])
-		else:
-			out[name] = Coerce.serialize_value(value)
-	return out
+			shown = Untrusted.wrap(str(value), "resource_property", "%s:%s" % [path, name])
+		var length := JSON.stringify(shown).length() + name.length() + 4
+		if size + length > budget:
+			if out.is_empty():
+				return {"error": ToolkitError.fail("RESPONSE_TOO_LARGE",
+					"%s of %s alone is about %d KiB, over the %d KiB a reply may carry" % [
+						name, path, ceili(length / 1024.0), budget / 1024],
+					"Raise mcp_toolkit/limits/ws_buffer_kb (Project Settings; godot-bridge sets it from "
+					+ "GODOT_MCP_WS_BUFFER_LIMIT), or read the file as text with script_read.")}
+			return {"properties": out, "cut": true, "next": name}
+		out[name] = shown
+		size += length
+	return {"properties": out, "cut": false, "next": ""}
 
 
 static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
@@ -91,29 +141,20 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not opened["ok"]:
 		return opened["error"]
 	var resource: Resource = opened["resource"]
-	var properties: Dictionary = params.get("properties", {}) if params.get("properties") != null else {}
+	var properties := _unwrapped(params.get("properties", {}) if params.get("properties") != null else {})
 	var action: RefCounted = context.create_undo_action("MCP: write %s" % path.get_file(), resource)
 	var old := _values_of(resource, properties)
 	var written := PropertyAccess.write_many(resource, properties, action)
 	if not (written["properties_failed"] as Array).is_empty():
 		_put_back(resource, old)
 		return _first_failure(written)
-	var before: Variant = FileBytes.snapshot(path)
-	var error := ProjectWrites.save_resource(resource, path)
-	if error != OK:
-		_put_back(resource, old)
-		return ToolkitError.fail("SAVE_FAILED", "Could not save %s: %s" % [path, error_string(error)],
-			"Nothing was changed. Check that the folder is writable.")
-	if opened["created"]:
-		resource.take_over_path(path)
-	var after: Variant = FileBytes.snapshot(path)
-	var status := STATUS_CREATED if opened["created"] else STATUS_UPDATED
-	if before == after:
-		status = STATUS_UNCHANGED
-	else:
-		FileBytes.add_steps(action, context, path, before, after)
-		action.commit(false)
-		context.refresh_files(PackedStringArray([path]))
+	var status := STATUS_UNCHANGED
+	if opened["created"] or _changed_any(written):
+		var saved := _save(resource, path, opened["created"], action, context)
+		if saved.has("error"):
+			_put_back(resource, old)
+			return saved["error"]
+		status = saved["status"]
 	var stored := {}
 	for name: String in written["stored"]:
 		stored[name] = PropertyAccess.read(resource, name)["value"]
@@ -122,6 +163,34 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not (written["warnings"] as Array).is_empty():
 		result["warnings"] = written["warnings"]
 	return ToolkitSuccess.ok(result)
+
+
+## Whether any write changed a value: writing back what the file holds saves nothing (the editor's
+## own save may lay the same resource out in other bytes).
+static func _changed_any(written: Dictionary) -> bool:
+	for outcome: Dictionary in written["outcomes"]:
+		if outcome["status"] != PropertyAccess.STATUS_UNCHANGED:
+			return true
+	return false
+
+
+## Saves `resource` at `path` as one undo step: {"status"} or {"error": SAVE_FAILED envelope}.
+static func _save(resource: Resource, path: String, created: bool, action: RefCounted,
+		context: RefCounted) -> Dictionary:
+	var before: Variant = FileBytes.snapshot(path)
+	var error := ProjectWrites.save_resource(resource, path)
+	if error != OK:
+		return {"error": ToolkitError.fail("SAVE_FAILED", "Could not save %s: %s" % [path, error_string(error)],
+			"Nothing was changed. Check that the folder is writable.")}
+	if created:
+		resource.take_over_path(path)
+	var after: Variant = FileBytes.snapshot(path)
+	if before == after:
+		return {"status": STATUS_UNCHANGED}
+	FileBytes.add_steps(action, context, path, before, after)
+	action.commit(false)
+	context.refresh_files(PackedStringArray([path]))
+	return {"status": STATUS_CREATED if created else STATUS_UPDATED}
 
 
 ## {"ok": true, "path"} for a writable .tres/.res path in an existing folder, with usable
@@ -173,6 +242,16 @@ static func _target_resource(path: String, type: Variant) -> Dictionary:
 		return {"ok": false, "error": ToolkitError.fail("INVALID_CLASS", "%s cannot be instantiated (abstract)" % type,
 			"Pick a concrete subclass.")}
 	return {"ok": true, "resource": ClassDB.instantiate(type), "created": true}
+
+
+## The properties with resource.load's untrusted envelopes taken off their strings, so what it
+## read can be written back as it was.
+static func _unwrapped(properties: Dictionary) -> Dictionary:
+	var out := {}
+	for key: Variant in properties:
+		var value: Variant = properties[key]
+		out[key] = Untrusted.unwrap(value) if value is String else value
+	return out
 
 
 static func _values_of(resource: Resource, properties: Dictionary) -> Dictionary:

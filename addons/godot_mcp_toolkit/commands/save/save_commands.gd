@@ -87,7 +87,7 @@ static func _cmd_read(params: Dictionary, _context: RefCounted) -> Dictionary:
 	if not window["paged"] and bytes.size() > cap:
 		return ToolkitError.fail("FILE_TOO_LARGE", "%s is %d bytes, over the %d KiB read cap" % [
 			path, bytes.size(), cap / 1024],
-			"Read it in parts with offset and max_bytes, or raise save_read_cap_kb with meta_set_limits.")
+			"Read it in parts with offset and max_bytes, or raise mcp_toolkit/limits/save_read_cap_kb (Project Settings).")
 	return _read_page(path, bytes, window, cap)
 
 

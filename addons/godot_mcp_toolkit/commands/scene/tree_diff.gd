@@ -7,6 +7,8 @@ extends RefCounted
 ## A snapshot cut by max_depth or a node cap marks the cut node with child_count: nodes below a
 ## cut are unknown, not removed, so they are left out of the comparison (and the result says so).
 
+const ValueCompare := preload("res://addons/godot_mcp_toolkit/contract/value_compare.gd")
+
 const LIST_LIMIT := 200
 const FIELDS := ["class", "script", "instance"]
 
@@ -124,24 +126,6 @@ static func _changes(old: Dictionary, new: Dictionary) -> Dictionary:
 
 
 ## JSON-level equality where 100 and 100.0 are the same number (a snapshot that went over the
-## wire holds floats; a live read may hold ints).
+## wire holds floats; a live read may hold ints): contract/value_compare.gd.
 static func same_value(a: Variant, b: Variant) -> bool:
-	if (a is int or a is float) and (b is int or b is float):
-		return is_equal_approx(float(a), float(b))
-	if a is Dictionary and b is Dictionary:
-		if (a as Dictionary).size() != (b as Dictionary).size():
-			return false
-		for key: Variant in a:
-			if not (b as Dictionary).has(key) or not same_value(a[key], b[key]):
-				return false
-		return true
-	if a is Array and b is Array:
-		if (a as Array).size() != (b as Array).size():
-			return false
-		for i in (a as Array).size():
-			if not same_value(a[i], b[i]):
-				return false
-		return true
-	if a is String or a is StringName:
-		return (b is String or b is StringName) and str(a) == str(b)
-	return typeof(a) == typeof(b) and a == b
+	return ValueCompare.same(a, b)

@@ -1,6 +1,7 @@
 @tool
 extends RefCounted
-## Script files: script.read (paged, capped, untrusted-wrapped), script.write and script.edit
+## Script files: script.read (paged by line, a line longer than the cap in pieces by byte
+## offset, capped, untrusted-wrapped), script.write and script.edit
 ## (one shared write path, commands/script/script_files.gd), script.check (parse only) and
 ## script.delete (undoable, commands/filesystem/file_removal.gd).
 ## Runtime-safe: reaches the editor only through the context.
@@ -17,6 +18,8 @@ const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem
 const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_commands.gd"
+const CAP_HINT := "raise mcp_toolkit/limits/script_read_cap_kb (Project Settings; godot-bridge sets it " \
+	+ "from GODOT_MCP_SCRIPT_READ_LIMIT, KiB)"
 const INVALID_HINT := "Fix the first reported error (line numbers are 1-based), then check again: " \
 	+ "the parser stops at the first error."
 
@@ -54,8 +57,8 @@ static func _cmd_read(params: Dictionary, _context: RefCounted) -> Dictionary:
 	if not window["ranged"] and text.to_utf8_buffer().size() > cap:
 		return ToolkitError.fail("FILE_TOO_LARGE", "%s is %d bytes (%d lines), over the %d KiB read cap" % [
 			path, text.to_utf8_buffer().size(), lines.size(), cap / 1024],
-			"Read it in parts with start_line and end_line, or raise script_read_cap_kb with meta_set_limits.")
-	return _read_page(path, lines, window["start"], window["end"], cap)
+			"Read it in parts with start_line and end_line, or %s." % CAP_HINT)
+	return _read_page(path, lines, window, cap)
 
 
 ## {"ok": true, "path", "text"} for the existing text file `file_path`, else {"ok": false, "error"}.
@@ -72,8 +75,14 @@ static func _readable(params: Dictionary) -> Dictionary:
 	return read
 
 
-## {"ok", "ranged", "start", "end" (0 = to the end)} from start_line / end_line, or the error.
+## {"ok", "ranged", "start", "end" (0 = to the end), "offset" (bytes into the start line)} from
+## start_line / end_line / line_offset, or the error.
 static func _line_window(params: Dictionary) -> Dictionary:
+	var offset: Variant = params.get("line_offset", 0)
+	if offset == null:
+		offset = 0
+	if not Params.is_whole_number(offset) or int(offset) < 0:
+		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "line_offset must be a whole number >= 0")}
 	var bounds := {"start_line": 1, "end_line": 0}
 	for key: String in bounds:
 		if not params.has(key) or params[key] == null:
@@ -86,38 +95,71 @@ static func _line_window(params: Dictionary) -> Dictionary:
 	if end != 0 and end < start:
 		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS",
 			"end_line (%d) is before start_line (%d)" % [end, start])}
-	var ranged := params.get("start_line") != null or params.get("end_line") != null
-	return {"ok": true, "ranged": ranged, "start": start, "end": end}
+	var ranged := params.get("start_line") != null or params.get("end_line") != null or int(offset) > 0
+	return {"ok": true, "ranged": ranged, "start": start, "end": end, "offset": int(offset)}
 
 
-## Lines start..end (1-based, inclusive), stopping early at the byte cap; says where to go on.
-static func _read_page(path: String, lines: PackedStringArray, start: int, end: int, cap: int) -> Dictionary:
+## Lines start..end (1-based, inclusive), the first from byte `offset` of it, stopping early at
+## the byte cap; says where to go on. A line longer than the cap comes in pieces (cut on a
+## character boundary), each saying the line_offset the next one starts at.
+static func _read_page(path: String, lines: PackedStringArray, window: Dictionary, cap: int) -> Dictionary:
+	var start: int = window["start"]
+	var end: int = window["end"]
 	var total := lines.size()
 	if start > maxi(total, 1):
 		return ToolkitError.fail("INVALID_PARAMS", "start_line %d is past the end of %s (%d lines)" % [
 			start, path, total])
+	var first := lines[start - 1].to_utf8_buffer() if total > 0 else PackedByteArray()
+	var offset: int = window["offset"]
+	if offset > first.size() or (offset < first.size() and first[offset] & 0xC0 == 0x80):
+		return ToolkitError.fail("INVALID_PARAMS", "line_offset %d is %s line %d of %s (%d bytes)" % [
+			offset, "past the end of" if offset > first.size() else "inside a character of", start, path, first.size()],
+			"Pass the next_line_offset a previous read gave, or 0.")
+	if first.size() - offset + 1 > cap:
+		return _line_piece(path, first, start, offset, cap, total)
 	var last := total if end == 0 else mini(end, total)
 	var taken := PackedStringArray()
 	var size := 0
 	var capped := false
 	for index in range(start - 1, last):
-		var line_size := lines[index].to_utf8_buffer().size() + 1
+		var line := lines[index] if index > start - 1 or offset == 0 else first.slice(offset).get_string_from_utf8()
+		var line_size := line.to_utf8_buffer().size() + 1
 		if size + line_size > cap:
 			capped = true
 			break
-		taken.append(lines[index])
+		taken.append(line)
 		size += line_size
-	if capped and taken.is_empty():
-		return ToolkitError.fail("FILE_TOO_LARGE", "Line %d of %s alone is over the %d KiB read cap" % [
-			start, path, cap / 1024], "Raise script_read_cap_kb with meta_set_limits.")
 	var end_line := start + taken.size() - 1
 	var result := {"file_path": path, "content": Untrusted.wrap("\n".join(taken), "script", path),
 		"start_line": start, "end_line": end_line, "returned": taken.size(), "total_lines": total,
 		"has_more": end_line < total}
+	if offset > 0:
+		result["line_offset"] = offset
 	if end_line < total:
 		result["next_start_line"] = end_line + 1
 	if capped:
 		result["hint"] = "Stopped at the %d KiB read cap; continue with start_line %d." % [cap / 1024, end_line + 1]
+	return ToolkitSuccess.ok(result)
+
+
+## One cap-sized piece of a line longer than the cap, from byte `offset`.
+static func _line_piece(path: String, line: PackedByteArray, number: int, offset: int, cap: int,
+		total: int) -> Dictionary:
+	var cut := mini(offset + cap, line.size())
+	while cut > offset and cut < line.size() and line[cut] & 0xC0 == 0x80:
+		cut -= 1
+	var done := cut >= line.size()
+	var piece := line.slice(offset, cut).get_string_from_utf8()
+	var result := {"file_path": path, "content": Untrusted.wrap(piece, "script", path),
+		"start_line": number, "end_line": number, "returned": 1, "total_lines": total, "line_offset": offset,
+		"line_bytes": line.size(), "partial_line": not done, "has_more": not done or number < total}
+	if not done:
+		result["next_start_line"] = number
+		result["next_line_offset"] = cut
+		result["hint"] = "Line %d is %d bytes, over the %d KiB read cap: continue with start_line %d and line_offset %d." % [
+			number, line.size(), cap / 1024, number, cut]
+	elif number < total:
+		result["next_start_line"] = number + 1
 	return ToolkitSuccess.ok(result)
 
 

@@ -21,6 +21,8 @@ const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runti
 const RelayLink := preload("relay_link.gd")
 const RelayListener := preload("relay_listener.gd")
 const RelayPublisher := preload("relay_publisher.gd")
+## Real projects' scenes (tests/e2e/fixture_projects.py) open as an editor opens them.
+const FIXTURES := "res://fixtures/"
 
 var _options: Dictionary = {}
 var _link: RelayLink = null
@@ -87,7 +89,14 @@ func _show(path: String) -> Node:
 		return null
 	var scene_root := packed.instantiate()
 	_mark_editable(scene_root, path)
-	_edited.add_child(scene_root)
+	# Each scene under a holder of its own, as each has its own viewport in an editor: two roots
+	# of one name side by side would have one renamed ("@Node2D@14").
+	var holder := Node.new()
+	_edited.add_child(holder)
+	if path.begins_with(FIXTURES):
+		_add_without_running(holder, scene_root)
+	else:
+		holder.add_child(scene_root)
 	_scenes[path] = scene_root
 	return scene_root
 
@@ -124,6 +133,32 @@ static func _register_uids(folder: String) -> void:
 	for sub: String in DirAccess.get_directories_at(folder):
 		if not sub.begins_with(".") and folder.path_join(sub) != "res://addons":
 			_register_uids(folder.path_join(sub))
+
+
+## As an editor opens a scene: the project's scripts are attached and hold their values, but
+## never run (no _ready, no processing), so the scene reads as its file says. A script attached
+## to a node already in the tree gets no _ready and does not start processing.
+static func _add_without_running(holder: Node, scene_root: Node) -> void:
+	var scripted: Array = []
+	var pending: Array[Node] = [scene_root]
+	while not pending.is_empty():
+		var node: Node = pending.pop_back()
+		pending.append_array(node.get_children())
+		var script: Variant = node.get_script()
+		if script == null:
+			continue
+		var values := {}
+		for property: Dictionary in node.get_property_list():
+			if int(property["usage"]) & PROPERTY_USAGE_SCRIPT_VARIABLE:
+				values[property["name"]] = node.get(property["name"])
+		scripted.append([node, script, values])
+		node.set_script(null)
+	holder.add_child(scene_root)
+	for entry: Array in scripted:
+		var node: Node = entry[0]
+		node.set_script(entry[1])
+		for name: String in entry[2]:
+			node.set(name, entry[2][name])
 
 
 ## Played: the scene runs as the game, and the game's runtime server starts as its autoload would
