@@ -55,8 +55,11 @@ def outside_path(project: str, path: str) -> str:
 
 def copy_outside(into: Path) -> None:
     """Each real project of tests/fixtures/projects into ``into/<project>/``, every ``"res://`` of its
-    text files moved along (uids are left as they are: each file keeps its own)."""
-    for source in sorted(p for p in OUTSIDE.iterdir() if p.is_dir()):
+    text files moved along (uids are left as they are: each file keeps its own). Projects with stand-ins
+    for their assets are installed by ``fixture_projects`` instead: a second copy of a project would
+    declare each of its ``class_name``s twice, which fails the game's compile check."""
+    installed = {project.source for project in fixture_projects.fixture_projects()}
+    for source in sorted(p for p in OUTSIDE.iterdir() if p.is_dir() and p not in installed):
         # Not their project.godot: the host project has its own (and one project.godot per project).
         for file in sorted(f for f in source.rglob("*") if f.is_file() and f.name != "project.godot"):
             target = into / source.name / file.relative_to(source)
