@@ -11,6 +11,11 @@ import weakref
 from typing import Any
 
 from godot_bridge.config import Settings
+from godot_bridge.consent.caller import Caller
+from godot_bridge.consent.editor_dialog import EditorAsker
+from godot_bridge.consent.gate import ConsentGate
+from godot_bridge.consent.policy import Policy
+from godot_bridge.consent.targets import Targets
 from godot_bridge.content.completions import CompletionService
 from godot_bridge.content.images import ImageStore
 from godot_bridge.content.prompts import PromptService
@@ -70,6 +75,14 @@ class BridgeApp:
         self._wire: weakref.WeakKeyDictionary[ToolList, tuple[Any, list[dict[str, Any]]]] = weakref.WeakKeyDictionary()
         self._tool_wire: dict[str, dict[str, Any]] = {}
         self._tool_wire_generation = -1
+        # Asking the person before what cannot be taken back: the policy applies to what every client
+        # is offered (dry_run, confirmation_token) and to every call.
+        self.policy = Policy.of(settings)
+        self.consent = ConsentGate(
+            lambda: self.policy, Targets(lambda: self.settings.project_path, self._editor_read),
+            EditorAsker(self.editor.call), is_extension=lambda tool: tool.name not in self.catalogue.tools,
+        )
+        self.surface.set_offer(self.consent.offered)
         self.dispatch = ToolDispatch(
             self.surface,
             self.editor,
@@ -77,6 +90,7 @@ class BridgeApp:
             rate_limit=settings.rate_limit,
             bridge_tools=self.lifecycle.handlers(),
             result_limit_kb=settings.result_limit_kb,
+            consent=self.consent,
         )
         self.resources = ResourceService(
             settings.project_path, self.editor, read_only=lambda: self.surface.read_only,
@@ -107,18 +121,39 @@ class BridgeApp:
         await self.lsp.aclose()
         await self.editor.aclose()
 
+    async def _editor_read(self, method: str, params: dict[str, Any]) -> Any:
+        """A read-only toolkit method, for what a call that asks acts on (consent/targets.py)."""
+        return await self.editor.call(method, params)
+
     def apply_settings(self, settings: Settings) -> None:
         """A configuration reload: new limits and pins, and read-only mode may flip (one announcement)."""
         old, self.settings = self.settings, settings
         self.editor.update_settings(settings)
         if settings.rate_limit != old.rate_limit:
             self.dispatch.limiter = RateLimiter(settings.rate_limit)
+        self._apply_policy(Policy.of(settings))
         if settings.read_only != old.read_only:
             if settings.read_only:
                 warn_contradictory_annotations(self.catalogue)
             log.info("read-only mode %s", "on" if settings.read_only else "off")
             self.surface.set_read_only(settings.read_only)
             self._surface_changed()
+
+    def _apply_policy(self, policy: Policy) -> None:
+        """A stronger confirmation policy applies at once; a weaker one only when the bridge starts again:
+        the file it comes from (.mcp.json) is one the assistant's own tools can write."""
+        if policy == self.policy:
+            return
+        if self.policy.weakened_by(policy):
+            log.warning("GODOT_MCP_CONFIRM=%s%s in .mcp.json asks less than the running policy (%s%s): it applies "
+                        "only when your MCP client starts the bridge again", policy.mode,
+                        " with the editor dialog" if policy.in_editor else "", self.policy.mode,
+                        " with the editor dialog" if self.policy.in_editor else "")
+            return
+        log.info("confirmation policy: %s%s", policy.mode, " (asked in the editor)" if policy.in_editor else "")
+        self.policy = policy
+        self.surface.set_offer(self.consent.offered)
+        self._surface_changed()
 
     # -- tool lists -----------------------------------------------------------
     def tool_list(self) -> ToolList:
@@ -165,6 +200,6 @@ class BridgeApp:
                 "annotations": dict(tool.annotations)}
 
     async def call_tool(self, name: str, arguments: Any, tools: ToolList,
-                        progress: ProgressFn | None = None) -> ToolOutcome:
-        """A call by the client whose list is ``tools``."""
-        return await self.dispatch.call(name, arguments, tools=tools, progress=progress)
+                        progress: ProgressFn | None = None, caller: Caller | None = None) -> ToolOutcome:
+        """A call by the client whose list is ``tools``; ``caller``: how its person can be asked."""
+        return await self.dispatch.call(name, arguments, tools=tools, progress=progress, caller=caller)

@@ -79,6 +79,19 @@ def _env_autolaunch(env: Mapping[str, str], name: str) -> str:
     return raw
 
 
+# GODOT_MCP_CONFIRM's values: which tool calls ask the person first (godot_bridge/consent/policy.py).
+CONFIRM_POLICIES = ("irreversible", "always", "never")
+
+
+def _env_confirm(env: Mapping[str, str], name: str) -> str:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return CONFIRM_POLICIES[0]
+    if raw not in CONFIRM_POLICIES:
+        raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(CONFIRM_POLICIES)}")
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     project_path: Path
@@ -94,6 +107,8 @@ class Settings:
     result_limit_kb: int = DEFAULT_RESULT_LIMIT_KB
     image_mode: str = IMAGE_MODES[0]  # "inline" | "link": the screenshots' default image_response_mode
     autolaunch: str = AUTOLAUNCH_MODES[0]  # "off" | "headless" | "window"
+    confirm: str = CONFIRM_POLICIES[0]  # "irreversible" | "always" | "never": which calls ask the person
+    confirm_in_editor: bool = False  # ask in the Godot editor's own dialog, whatever the client can do
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
     cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -129,6 +144,8 @@ class Settings:
             result_limit_kb=_env_positive_int(env, "GODOT_MCP_RESULT_LIMIT") or DEFAULT_RESULT_LIMIT_KB,
             image_mode=_env_image_mode(env, "GODOT_MCP_IMAGE_MODE"),
             autolaunch=_env_autolaunch(env, "GODOT_MCP_AUTOLAUNCH"),
+            confirm=_env_confirm(env, "GODOT_MCP_CONFIRM"),
+            confirm_in_editor=_env_flag(env, "GODOT_MCP_CONFIRM_IN_EDITOR"),
             env=env,
             cli=cli,
         )
@@ -179,6 +196,10 @@ def _check_autolaunch(name: str, raw: str) -> None:
     _env_autolaunch({name: raw}, name)
 
 
+def _check_confirm(name: str, raw: str) -> None:
+    _env_confirm({name: raw}, name)
+
+
 def _check_absolute(name: str, raw: str) -> None:
     if raw.strip() and not Path(raw.strip()).expanduser().is_absolute():
         raise ConfigError(f"{name}: {raw!r} is not an absolute path")
@@ -200,6 +221,8 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_MCP_RESULT_LIMIT": _check_positive,
     "GODOT_MCP_IMAGE_MODE": _check_image_mode,
     "GODOT_MCP_AUTOLAUNCH": _check_autolaunch,
+    "GODOT_MCP_CONFIRM": _check_confirm,
+    "GODOT_MCP_CONFIRM_IN_EDITOR": _check_flag,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
     "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
     "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/front.py: "0" sends every stdio line through the SDK
