@@ -199,6 +199,11 @@ class BridgeApp:
         return {"name": tool.name, "description": description, "inputSchema": tool.input_schema,
                 "annotations": dict(tool.annotations)}
 
+    def may_ask(self, name: Any) -> bool:
+        """Whether a call of the tool ``name`` may ask the person first (under the policy now)."""
+        tool = self.surface.find(name) if isinstance(name, str) else None
+        return tool is not None and self.consent.may_ask(tool)
+
     async def call_tool(self, name: str, arguments: Any, tools: ToolList,
                         progress: ProgressFn | None = None, caller: Caller | None = None) -> ToolOutcome:
         """A call by the client whose list is ``tools``; ``caller``: how its person can be asked."""

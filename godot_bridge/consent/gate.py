@@ -199,10 +199,10 @@ class ConsentGate:
         ttl = self.tokens.ttl
         return results.success({
             "done": False, "status": "confirmation_required", **question.preview(),
-            "confirmation_token": token, "expires_in_s": int(ttl),
+            "question": question.message(), "confirmation_token": token, "expires_in_s": int(ttl),
             "message": f"Nothing was done: this cannot be undone and your MCP client cannot ask the person "
-                       f"(it declared no elicitation). Show the person exactly what it would do, and only if they "
-                       f"agree, call {tool.name} again with the same arguments plus confirmation_token (it works "
+                       f"(it declared no elicitation). Show the person the question below word for word, and only "
+                       f"if they agree, call {tool.name} again with the same arguments plus confirmation_token (it works "
                        f"once, for {ttl:g} s, while the target stays as it is).",
         })
 

@@ -1,0 +1,66 @@
+"""The 2026-07-28 ``requestState`` sealed by the SDK's boundary, with clearer answers to its refusals.
+
+``RequestStateBoundary`` (appended to the low-level server's middleware) encrypts every
+``requestState`` an ``input_required`` result carries and checks every echo: not altered, not
+expired, minted by this process for this audience, and bound to the same method, tool and
+arguments. What it refuses never reaches the tools (-32602, "Invalid or expired requestState").
+
+Two things on top: a state that is good but was minted for *other arguments* (a retry that changed
+them) is not a refusal but a new call, which asks again (the consent gate never runs a call on an
+answer to another one); and every other refusal says what to do next. Single use is the consent
+gate's (consent/tickets.py): the boundary alone would accept the same state until it expires.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+from typing import Any
+
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.request_state import InvalidRequestState, RequestStateBoundary, RequestStateSecurity
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
+
+from godot_bridge.consent.tickets import TTL_S
+from godot_bridge.mcp.protocol import SERVER_NAME
+
+_REFUSED = {"reason": "invalid_request_state"}
+RETRY_FIELDS = ("requestState", "inputResponses")
+
+
+class SealedState:
+    """Server middleware: the SDK's boundary, a key held only by this process, states valid for TTL_S."""
+
+    def __init__(self, security: RequestStateSecurity | None = None) -> None:
+        self.security = security or RequestStateSecurity.ephemeral(ttl=TTL_S)
+        self.boundary = RequestStateBoundary(self.security, default_audience=SERVER_NAME)
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        try:
+            return await self.boundary(ctx, call_next)
+        except MCPError as err:
+            if err.error.data != _REFUSED or ctx.method != "tools/call":
+                raise
+            if self._minted_here_for_another_call(ctx):
+                fresh = {k: v for k, v in (ctx.params or {}).items() if k not in RETRY_FIELDS}
+                return await self.boundary(replace(ctx, params=fresh), call_next)
+            raise MCPError(INVALID_PARAMS, "Invalid or expired requestState: it was altered, is older than "
+                           f"{TTL_S:g} s, or was not issued by this bridge; nothing was done. Call the tool again "
+                           "without requestState and inputResponses to be asked again.", data=_REFUSED) from None
+
+    def _minted_here_for_another_call(self, ctx: ServerRequestContext[Any, Any]) -> bool:
+        """The state is ours, intact and unexpired, so what the boundary refused is its binding."""
+        wire = (ctx.params or {}).get("requestState")
+        if not isinstance(wire, str):
+            return False
+        try:
+            claims = json.loads(self.security.codec.unseal(wire))
+        except (InvalidRequestState, ValueError):
+            return False
+        if not isinstance(claims, dict):
+            return False
+        expires = claims.get("exp")
+        return claims.get("m") == ctx.method and claims.get("aud") == SERVER_NAME \
+            and isinstance(expires, int | float) and time.time() < expires
