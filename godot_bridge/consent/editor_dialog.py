@@ -3,7 +3,7 @@
 The toolkit's ``editor.confirm`` opens a dialog in the editor the person works in and answers
 when they choose (``accept``/``decline``/``cancel``), when its time runs out (``cancel``), or
 when the bridge withdraws the question (its ``_cancel``: the call was cancelled, the dialog
-closes). A headless editor has nobody to ask: it says so (``NO_EDITOR_UI``) and the call is
+closes). A headless editor has nobody to ask: it says so (``HEADLESS_UNSUPPORTED``) and the call is
 refused; the bridge never falls back to a weaker way of asking.
 """
 
@@ -33,7 +33,7 @@ class EditorAsker:
         reply = await self._call(CONFIRM_METHOD, params, timeout=self.timeout_s + SLACK_S)
         if not isinstance(reply, Mapping) or reply.get("success") is False:
             reply = reply if isinstance(reply, Mapping) else {}
-            raise ToolError(str(reply.get("code") or "NO_EDITOR_UI"),
+            raise ToolError(str(reply.get("code") or "HEADLESS_UNSUPPORTED"),
                             "The Godot editor could not ask the person: "
                             f"{reply.get('error') or 'it gave no answer'}; nothing was done",
                             hint="GODOT_MCP_CONFIRM_IN_EDITOR=1 needs an editor with a window, where the person "

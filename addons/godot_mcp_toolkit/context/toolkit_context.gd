@@ -242,3 +242,11 @@ func process_exit_code(pid: int) -> int:
 		return -1
 	# Named by string: OS.get_process_exit_code does not exist (so would not compile) before 4.3.
 	return int(OS.call("get_process_exit_code", pid))
+
+
+## Asks the person at the editor to allow or refuse what `message` describes, and waits:
+## {"answer": "accept" | "decline" | "cancel"} (cancel also when `timeout_ms` passes or `job`, the
+## request's ToolContext, is cancelled: the question is withdrawn). Where nobody can be asked (the
+## game, a test, a headless editor): {"unavailable": why}. May await, so callers await it.
+func ask_person(_title: String, _message: String, _timeout_ms: int, _job: RefCounted) -> Dictionary:
+	return {"unavailable": "this is not an editor with a window, so nobody is there to ask"}
