@@ -120,6 +120,15 @@ class BridgeProcess:
         assert "result" in resp, resp
         return resp["result"]
 
+    async def call_tool_confirmed(self, name: str, arguments: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+        """A call as a client that cannot ask the person makes it once the person agreed: a preview
+        with a confirmation token (consent/gate.py) is followed by the same call with that token."""
+        result = await self.call_tool(name, arguments, **kw)
+        token = (result.get("structuredContent") or {}).get("confirmation_token")
+        if not isinstance(token, str):
+            return result
+        return await self.call_tool(name, {**(arguments or {}), "confirmation_token": token}, **kw)
+
     async def tool_names(self, **kw: Any) -> list[str]:
         resp = await self.request("tools/list", **kw)
         return [t["name"] for t in resp["result"]["tools"]]
