@@ -79,8 +79,8 @@ class BridgeApp:
         # is offered (dry_run, confirmation_token) and to every call.
         self.policy = Policy.of(settings)
         self.consent = ConsentGate(
-            lambda: self.policy, Targets(lambda: self.settings.project_path, self._editor_read),
-            EditorAsker(self.editor.call), is_extension=lambda tool: tool.name not in self.catalogue.tools,
+            lambda: self.policy, Targets(lambda: self.settings.project_path, self._editor_call),
+            EditorAsker(self._editor_call), is_extension=lambda tool: tool.name not in self.catalogue.tools,
         )
         self.surface.set_offer(self.consent.offered)
         self.dispatch = ToolDispatch(
@@ -121,9 +121,9 @@ class BridgeApp:
         await self.lsp.aclose()
         await self.editor.aclose()
 
-    async def _editor_read(self, method: str, params: dict[str, Any]) -> Any:
-        """A read-only toolkit method, for what a call that asks acts on (consent/targets.py)."""
-        return await self.editor.call(method, params)
+    async def _editor_call(self, method: str, params: dict[str, Any], **options: Any) -> Any:
+        """A toolkit method the consent gate sends itself: a read of what a call acts on, the editor's dialog."""
+        return await self.editor.call(method, params, **options)
 
     def apply_settings(self, settings: Settings) -> None:
         """A configuration reload: new limits and pins, and read-only mode may flip (one announcement)."""
@@ -153,7 +153,7 @@ class BridgeApp:
         log.info("confirmation policy: %s%s", policy.mode, " (asked in the editor)" if policy.in_editor else "")
         self.policy = policy
         self.surface.set_offer(self.consent.offered)
-        self._surface_changed()
+        self._surface_changed(schemas_changed=True)
 
     # -- tool lists -----------------------------------------------------------
     def tool_list(self) -> ToolList:
@@ -164,11 +164,12 @@ class BridgeApp:
         self._lists.add(tools)
         return tools
 
-    def _surface_changed(self) -> None:
-        """Read-only mode, the Godot version or the extensions moved: tell each client whose list differs."""
+    def _surface_changed(self, schemas_changed: bool = False) -> None:
+        """Read-only mode, the Godot version or the extensions moved: tell each client whose list differs
+        (every client, when the tools' parameters changed: the confirmation policy)."""
         for tools in list(self._lists):
             tools.prune()
-            tools.announce_if_changed()
+            tools.announce_if_changed(schemas_changed)
 
     def _editor_changed(self) -> None:
         self.surface.set_extensions(self.editor.extension_commands)

@@ -265,10 +265,11 @@ class ToolList:
     def names(self) -> list[str]:
         return list(self.surface.visible(self.loaded))
 
-    def announce_if_changed(self) -> bool:
-        """Tell the client when its visible list differs from the one last announced."""
+    def announce_if_changed(self, schemas_changed: bool = False) -> bool:
+        """Tell the client when its visible list differs from the one last announced (or, with
+        ``schemas_changed``, when the same tools now take other parameters)."""
         names = self.names()
-        if names == self._announced:
+        if names == self._announced and not schemas_changed:
             return False
         self._announced = names
         if self.on_change is not None:
