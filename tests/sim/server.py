@@ -71,7 +71,7 @@ from godot_bridge.consent.editor_dialog import CONFIRM_METHOD
 from godot_bridge.safety import private_files
 from godot_bridge.tools.catalogue import load_catalogue
 from tests.sim import answers
-from tests.sim.examples import example_result
+from tests.sim.examples import example_result, load_examples
 from tests.sim.hints import hint_for
 from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
 
@@ -625,9 +625,9 @@ class ToolkitSim:
         timeout = params.get("timeout_ms", 120000)
         if not _is_whole(timeout) or not 1 <= int(timeout) <= 600000:
             return _fail("INVALID_PARAMS", "timeout_ms must be a whole number from 1 to 600000")
-        example = example_result(CONFIRM_METHOD, {})
-        assert example is not None and example["success"] is False
-        return dict(example)
+        nobody = load_examples()[CONFIRM_METHOD][0]["result"]  # the example outside an editor with a window
+        assert nobody["success"] is False
+        return dict(nobody)
 
     def _set_lsp_status(self, params: dict[str, Any]) -> dict[str, Any]:
         """editor_status_commands.gd: every field optional (a missing state is stored as unavailable),
