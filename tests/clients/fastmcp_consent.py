@@ -1,4 +1,4 @@
-"""One tool call through FastMCP's client (see README.md); FastMCP asks through the SDK underneath."""
+"""Tool calls through FastMCP's client (see README.md); FastMCP asks through the SDK underneath."""
 
 from __future__ import annotations
 
@@ -11,18 +11,15 @@ from fastmcp import Client
 from fastmcp.client.elicitation import ElicitResult
 from fastmcp.client.transports import StdioTransport, StreamableHttpTransport
 
-spec = json.loads(sys.argv[1])
-asked: list[str] = []
+async def run(spec: dict) -> dict:
+    asked: list[str] = []
 
+    async def on_elicit(message, response_type, params, context):  # noqa: ANN001 - FastMCP's handler signature
+        asked.append(message)
+        if spec["answer"] == "accept":
+            return ElicitResult(action="accept", content={"allow": True})
+        return ElicitResult(action=spec["answer"])
 
-async def on_elicit(message, response_type, params, context):  # noqa: ANN001 - FastMCP's handler signature
-    asked.append(message)
-    if spec["answer"] == "accept":
-        return ElicitResult(action="accept", content={"allow": True})
-    return ElicitResult(action=spec["answer"])
-
-
-async def main() -> None:
     if spec["server"] == "stdio":
         transport = StdioTransport(command=os.environ["BRIDGE_PYTHON"], args=["-m", "godot_bridge"],
                                    env=dict(os.environ), cwd=os.environ["BRIDGE_ROOT"])
@@ -32,8 +29,12 @@ async def main() -> None:
     mode = "2026-07-28" if spec["era"] == "modern" else "legacy"
     async with Client(transport, mode=mode, **handler) as client:
         result = await client.call_tool(spec["tool"], spec["arguments"], raise_on_error=False)
-        print(json.dumps({"asked": len(asked), "protocol": client.protocol_version,
-                          "result": json.loads(result.content[0].text)}))
+        return {"asked": len(asked), "protocol": client.protocol_version, "result": json.loads(result.content[0].text)}
+
+
+async def main() -> None:
+    for spec in json.loads(sys.argv[1]):
+        print(json.dumps(await run(spec)), flush=True)
 
 
 asyncio.run(main())

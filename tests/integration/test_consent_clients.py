@@ -147,24 +147,22 @@ def fastmcp_client() -> list[str]:
     return [_install("fastmcp"), str(CLIENTS / "fastmcp_consent.py")]
 
 
-async def drive(command: list[str], env: dict[str, str], server: str, era: str, answer: str | None) -> dict[str, Any]:
-    """Run a client driver (tests/clients/README.md) once; its JSON line."""
+async def drive(command: list[str], env: dict[str, str], specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run a client driver (tests/clients/README.md) over ``specs``; one answer per call."""
     program, script, *rest = command
-    spec = json.dumps({"server": server, "era": era, "answer": answer, "tool": ASKING, "arguments": CODE})
     full_env = {**env, "BRIDGE_PYTHON": sys.executable, "BRIDGE_ROOT": str(ROOT)}
     if rest:
         full_env["TS_CLIENT_DIR"] = rest[0]
-    proc = await asyncio.create_subprocess_exec(program, script, spec, env=full_env, cwd=str(ROOT),
+    proc = await asyncio.create_subprocess_exec(program, script, json.dumps(specs), env=full_env, cwd=str(ROOT),
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), 90)
+        out, err = await asyncio.wait_for(proc.communicate(), 120)
     except asyncio.TimeoutError:
         proc.kill()
         await proc.wait()
         raise
     assert proc.returncode == 0, err.decode(errors="replace")[-2000:]
-    answer_line: dict[str, Any] = json.loads(out.decode().strip().splitlines()[-1])
-    return answer_line
+    return [json.loads(line) for line in out.decode().strip().splitlines()[-len(specs):]]
 
 
 DRIVEN = [("stdio", "modern", "accept"), ("stdio", "legacy", "decline"), ("stdio", "modern", None),
@@ -174,19 +172,22 @@ DRIVEN = [("stdio", "modern", "accept"), ("stdio", "legacy", "decline"), ("stdio
 async def _each_driven(command: list[str], sim: ToolkitSim, data_home: Path, project_dir: Path) -> None:
     env = bridge_env(data_home, project_dir)
     async with HttpBridgeProcess(env) as bridge:
-        for where, era, answer in DRIVEN:
-            before = ran(sim)
-            got = await drive(command, env, "stdio" if where == "stdio" else bridge.url, era, answer)
-            case = (where, era, answer, got)
-            assert got["asked"] == (0 if answer is None else 1), case
-            result = got["result"]
-            if answer == "accept":
-                assert result.get("success") is True and ran(sim) == before + 1, case
-            elif answer is None:
-                assert result["status"] == "confirmation_required" and result["confirmation_token"], case
-                assert ran(sim) == before, case
-            else:
-                assert result["status"] == "declined" and ran(sim) == before, case
+        # Each call its own code, so what reached the editor says which calls ran.
+        specs = [{"server": "stdio" if where == "stdio" else bridge.url, "era": era, "answer": answer, "tool": ASKING,
+                  "arguments": {**CODE, "code": f"{i} + 1"}} for i, (where, era, answer) in enumerate(DRIVEN)]
+        answers = await drive(command, env, specs)
+    for spec, got in zip(specs, answers, strict=True):
+        case, result, answer = (spec, got), got["result"], spec["answer"]
+        assert got["asked"] == (0 if answer is None else 1), case
+        assert got["protocol"] == (MODERN if spec["era"] == "modern" else "2025-11-25"), case
+        if answer == "accept":
+            assert result.get("success") is True, case
+        elif answer is None:
+            assert result["status"] == "confirmation_required" and result["confirmation_token"], case
+        else:
+            assert result["status"] == "declined", case
+    ran_codes = sorted(r.params["code"] for r in sim.requests("execute.code"))
+    assert ran_codes == sorted(s["arguments"]["code"] for s in specs if s["answer"] == "accept")
 
 
 async def test_typescript_sdk_client(ts_client: list[str], sim: ToolkitSim, data_home: Path, project_dir: Path) -> None:
