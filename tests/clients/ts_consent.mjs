@@ -24,8 +24,9 @@ async function run(spec) {
     : new StreamableHTTPClientTransport(new URL(spec.server));
   await client.connect(transport);
   const result = await client.callTool({ name: spec.tool, arguments: spec.arguments });
+  const protocol = client.getNegotiatedProtocolVersion();
   await client.close();
-  return { asked, protocol: client.getNegotiatedProtocolVersion?.() ?? null, result: JSON.parse(result.content[0].text) };
+  return { asked, protocol, result: JSON.parse(result.content[0].text) };
 }
 
 for (const spec of JSON.parse(process.argv[2])) {
