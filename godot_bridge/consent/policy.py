@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from godot_bridge.config import CONFIRM_POLICIES, Settings
-from godot_bridge.tools.catalogue import ToolDef
+from godot_bridge.tools.catalogue import AskWhen, ToolDef
 
 DRY_RUN = "dry_run"
 TOKEN = "confirmation_token"
@@ -79,3 +79,17 @@ def offered(tool: ToolDef) -> ToolDef:
     if all(name in properties for name in CONSENT_PARAMS):
         return tool
     return replace(tool, input_schema={**schema, "properties": {**properties, **CONSENT_PARAMS}})
+
+
+def when_text(tool: ToolDef) -> str:
+    """When ``tool`` asks, in words ("every call"; "`if_exists` is `replace` and `file_path` exists")."""
+    conditions = tool.asks.when if tool.asks is not None else []
+    return " and ".join(_condition_text(when) for when in conditions) or "every call"
+
+
+def _condition_text(when: AskWhen) -> str:
+    if when.arg is not None:
+        return f"`{when.arg}` is `{when.equals}`"
+    if when.exists is not None:
+        return f"`{when.exists}` names a file that exists"
+    return f"what `{when.over_undo_budget}` names is over the {UNDO_BUDGET_BYTES // (1 << 20)} MiB undo keeps"

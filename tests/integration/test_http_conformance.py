@@ -32,11 +32,24 @@ NOT_APPLICABLE_SCENARIOS: dict[str, str] = {
         "elicitation-sep1330-enums", "resources-list", "resources-read-text", "resources-read-binary",
         "resources-templates-read", "prompts-list", "prompts-get-simple", "prompts-get-with-args",
         "prompts-get-embedded-resource", "prompts-get-with-image", "sep-2164-resource-not-found")},
-    **{f"input-required-result-{name}": "needs the everything server's input-required (MRTR) test tools; "
-       "the bridge never asks the client for input" for name in (
-        "basic-elicitation", "basic-sampling", "basic-list-roots", "request-state", "multiple-input-requests",
-        "multi-round", "missing-input-response", "non-tool-request", "result-type", "unsupported-methods",
-        "tampered-state", "capability-check", "ignore-extra-params", "validate-input")},
+    # The suite's input-required (MRTR) scenarios call the everything server's own sample tools; the bridge
+    # answers input_required only for a call that cannot be undone (its own tests mirror each of these
+    # checks on execute_code: tests/integration/test_consent_clients.py, tests/unit/test_consent.py).
+    # input-required-result-unsupported-methods needs none and must pass.
+    **{f"input-required-result-{name}": f"needs the everything server's sample tool {tool}" for name, tool in (
+        ("basic-elicitation", "test_input_required_result_elicitation"),
+        ("basic-sampling", "test_input_required_result_sampling"),
+        ("basic-list-roots", "test_input_required_result_list_roots"),
+        ("request-state", "test_input_required_result_request_state"),
+        ("multiple-input-requests", "test_input_required_result_multiple_inputs"),
+        ("multi-round", "test_input_required_result_multi_round"),
+        ("missing-input-response", "test_input_required_result_elicitation"),
+        ("non-tool-request", "the prompt test_input_required_result_prompt"),
+        ("result-type", "test_input_required_result_elicitation"),
+        ("tampered-state", "test_input_required_result_tampered_state"),
+        ("capability-check", "test_input_required_result_capabilities"),
+        ("ignore-extra-params", "test_input_required_result_elicitation"),
+        ("validate-input", "test_input_required_result_elicitation"))},
     "http-custom-header-server-validation": "no tool declares an x-mcp-header parameter (no Mcp-Param-* headers)",
 }
 
@@ -63,7 +76,7 @@ NOT_APPLICABLE_CHECKS: dict[tuple[str, str], Exempt] = {
 # Scenarios that must have run (a renamed or skipped scenario must not pass silently).
 MUST_RUN = {
     "2026-07-28": {"server-stateless", "http-header-validation", "dns-rebinding-protection", "caching", "tools-list",
-                   "server-sse-multiple-streams", "completion-complete"},
+                   "server-sse-multiple-streams", "completion-complete", "input-required-result-unsupported-methods"},
     "2025-11-25": {"server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-session-lifecycle",
                    "server-sse-multiple-streams", "logging-set-level", "resources-subscribe", "resources-unsubscribe",
                    "completion-complete"},
