@@ -56,13 +56,18 @@ def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
 IMAGE_MODES = ("inline", "link")
 
 
-def _env_image_mode(env: Mapping[str, str], name: str) -> str:
+def _env_choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (any case); unset or empty: the first, the default."""
     raw = env.get(name, "").strip().lower()
     if not raw:
-        return IMAGE_MODES[0]
-    if raw not in IMAGE_MODES:
-        raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(IMAGE_MODES)}")
+        return choices[0]
+    if raw not in choices:
+        raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(choices)}")
     return raw
+
+
+def _env_image_mode(env: Mapping[str, str], name: str) -> str:
+    return _env_choice(env, name, IMAGE_MODES)
 
 
 # GODOT_MCP_AUTOLAUNCH's values: whether the bridge starts the editor itself when a tool needs one
@@ -84,12 +89,7 @@ CONFIRM_POLICIES = ("irreversible", "always", "never")
 
 
 def _env_confirm(env: Mapping[str, str], name: str) -> str:
-    raw = env.get(name, "").strip().lower()
-    if not raw:
-        return CONFIRM_POLICIES[0]
-    if raw not in CONFIRM_POLICIES:
-        raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(CONFIRM_POLICIES)}")
-    return raw
+    return _env_choice(env, name, CONFIRM_POLICIES)
 
 
 @dataclass(frozen=True)

@@ -13,17 +13,17 @@ gate's (consent/tickets.py): the boundary alone would accept the same state unti
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import replace
 from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.request_state import InvalidRequestState, RequestStateBoundary, RequestStateSecurity
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from godot_bridge.consent.tickets import TTL_S
+from godot_bridge.mcp import sdk_private
 from godot_bridge.mcp.protocol import SERVER_NAME
 
 _REFUSED = {"reason": "invalid_request_state"}
@@ -53,13 +53,8 @@ class SealedState:
     def _minted_here_for_another_call(self, ctx: ServerRequestContext[Any, Any]) -> bool:
         """The state is ours, intact and unexpired, so what the boundary refused is its binding."""
         wire = (ctx.params or {}).get("requestState")
-        if not isinstance(wire, str):
-            return False
-        try:
-            claims = json.loads(self.security.codec.unseal(wire))
-        except (InvalidRequestState, ValueError):
-            return False
-        if not isinstance(claims, dict):
+        claims = sdk_private.sealed_claims(self.security, wire) if isinstance(wire, str) else None
+        if claims is None:
             return False
         expires = claims.get("exp")
         return claims.get("m") == ctx.method and claims.get("aud") == SERVER_NAME \

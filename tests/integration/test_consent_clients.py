@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -32,7 +30,8 @@ from mcp.client.stdio import StdioServerParameters
 
 from godot_bridge.consent.policy import UNDO_BUDGET_BYTES
 from tests.bridge_process import MODERN_META, ROOT, BridgeProcess, bridge_env
-from tests.http_bridge import JSON_AND_SSE, HttpBridgeProcess, modern_headers
+from tests.external import finish, install_or_skip
+from tests.http_bridge import HttpBridgeProcess, modern_headers
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
 
@@ -125,14 +124,8 @@ async def test_the_sdk_path_behind_the_lean_path_asks_the_same(era: str, sim: To
 
 
 def _install(what: str) -> str:
-    tool = "npm" if what == "ts" else None
-    if tool and shutil.which(tool) is None:
-        pytest.skip(f"{tool} is not installed: cannot install the {what} client")
-    done = subprocess.run([str(ROOT / "scripts" / "client_libraries.sh"), what], capture_output=True, text=True,
-                          timeout=600, env={**os.environ, "PYTHON": sys.executable})
-    if done.returncode != 0:
-        pytest.skip(f"cannot install the {what} client (offline?): {done.stderr.strip()[-500:]}")
-    return done.stdout.strip().splitlines()[-1]
+    return install_or_skip(f"the {what} client", ROOT / "scripts" / "client_libraries.sh", what,
+                           needs="npm" if what == "ts" else "")
 
 
 @pytest.fixture(scope="module")
@@ -155,12 +148,7 @@ async def drive(command: list[str], env: dict[str, str], specs: list[dict[str, A
         full_env["TS_CLIENT_DIR"] = rest[0]
     proc = await asyncio.create_subprocess_exec(program, script, json.dumps(specs), env=full_env, cwd=str(ROOT),
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), 120)
-    except asyncio.TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
+    out, err = await finish(proc, 120)
     assert proc.returncode == 0, err.decode(errors="replace")[-2000:]
     return [json.loads(line) for line in out.decode().strip().splitlines()[-len(specs):]]
 

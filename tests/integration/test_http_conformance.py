@@ -11,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.bridge_process import ROOT, bridge_env
+from tests.external import finish, install_or_skip
 from tests.http_bridge import HttpBridgeProcess
 
 FIXTURE = "needs a fixture of the SDK's 'everything server' (a test_* tool, prompt or test:// resource)"
@@ -84,12 +83,7 @@ MUST_RUN = {
 
 
 def install_suite() -> Path:
-    if shutil.which("npm") is None:
-        pytest.skip("npm is not installed: cannot install the MCP conformance suite")
-    done = subprocess.run([str(ROOT / "scripts" / "conformance.sh")], capture_output=True, text=True, timeout=300)
-    if done.returncode != 0:
-        pytest.skip(f"cannot install the MCP conformance suite (offline?): {done.stderr.strip()[-500:]}")
-    return Path(done.stdout.strip().splitlines()[-1])
+    return Path(install_or_skip("the MCP conformance suite", ROOT / "scripts" / "conformance.sh", timeout=300))
 
 
 def read_checks(out: Path) -> dict[str, list[dict]]:
@@ -129,12 +123,7 @@ async def test_conformance_suite(spec_version: str, tmp_path: Path, data_home: P
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             env={"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)},
         )
-        try:
-            log, _ = await asyncio.wait_for(proc.communicate(), 80)
-        except asyncio.TimeoutError:
-            proc.kill()
-            await proc.wait()
-            raise
+        log, _ = await finish(proc, 80)
     results = read_checks(out)
     missing = MUST_RUN[spec_version] - results.keys()
     assert not missing, f"scenarios did not run: {missing}\n{log.decode(errors='replace')[-3000:]}"

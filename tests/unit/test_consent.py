@@ -470,3 +470,32 @@ def test_the_readme_lists_what_asks() -> None:
     listed = {name for row in section.splitlines() if row.startswith("| `")
               for name in re.findall(r"`(\w+)`", row.split("|")[1])}
     assert listed == ASKING
+
+
+class _Session:
+    """A handshake-era session whose client answers a question as told."""
+
+    def __init__(self, behaviour: str) -> None:
+        self.behaviour = behaviour
+
+    async def elicit_form(self, message: str, schema: dict[str, Any], related_request_id: Any = None) -> Any:
+        import anyio
+        import mcp_types
+        from mcp.shared.exceptions import MCPError
+
+        if self.behaviour == "silent":
+            await anyio.sleep_forever()
+        if self.behaviour == "refuses":
+            raise MCPError(-32601, "Method not found")
+        return mcp_types.ElicitResult(action="accept", content={FIELD: True})
+
+
+@pytest.mark.parametrize(("behaviour", "answer"), [("answers", Answer.ACCEPT), ("silent", Answer.CANCEL),
+                                                   ("refuses", Answer.CANCEL)])
+async def test_a_handshake_question_without_an_answer_in_time_is_a_cancel(behaviour: str, answer: Answer) -> None:
+    from types import SimpleNamespace
+
+    from godot_bridge.mcp.asking import SessionAsker
+
+    ctx = SimpleNamespace(session=_Session(behaviour), request_id=7)
+    assert await SessionAsker(ctx, timeout_s=0.05).ask(Question("t", "do", "why")) is answer
