@@ -30,6 +30,7 @@ var _disabling := false
 func _enter_tree() -> void:
 	# 1. The toolkit, over the editor context.
 	_context = EditorContext.new(get_undo_redo())
+	_context.dialog_parent = EditorInterface.get_base_control()  # where the bridge's questions appear
 	_app = ToolkitApp.new(_context)
 	add_child(_app)
 	_app.start()

@@ -73,11 +73,11 @@ class ConsentGate:
 
     async def check(self, tool: ToolDef, args: dict[str, Any], caller: Caller | None,
                     progress: ProgressFn | None = None) -> dict[str, Any] | ToolOutcome:
+        if not self.may_ask(tool):
+            return args  # its arguments are all its own (an extension may have a dry_run of its own)
         args = dict(args)
         dry_run = args.pop(DRY_RUN, False) is True
         token = args.pop(TOKEN, None)
-        if not self.may_ask(tool):
-            return args
         try:
             asks, because = await self._asks(tool, args)
             if not asks and not dry_run:

@@ -27,6 +27,7 @@ from godot_bridge.consent.policy import UNDO_BUDGET_BYTES
 from godot_bridge.consent.question import argument
 from godot_bridge.errors import ToolError
 from godot_bridge.safety.pathguard import PROJECT_PREFIX, project_file
+from godot_bridge.safety.untrusted import without_nonces
 from godot_bridge.tools.catalogue import AskTarget, AskWhen, ToolDef
 
 # A toolkit read: (method, params) -> its raw answer; raises ToolError.
@@ -161,7 +162,8 @@ class Targets:
             answer = await self._read(target.read, {k: v for k, v in params.items() if v is not None})
         except ToolError as err:
             return State(f"unreadable:{err.code}", [f"its current state could not be read ({err.message})"])
-        text = json.dumps(answer, sort_keys=True, separators=(",", ":"), default=str)
+        # Text from the project comes wrapped with a fresh random nonce on every read: not a change.
+        text = without_nonces(json.dumps(answer, sort_keys=True, separators=(",", ":"), default=str))
         return State(f"read:{hashlib.sha256(text.encode()).hexdigest()}")
 
     async def _user_state(self, value: str) -> State:

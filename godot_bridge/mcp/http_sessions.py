@@ -35,6 +35,7 @@ MAX_SESSIONS = 32
 BACKLOG = 256  # notifications kept for a session whose stream is not open
 # -32001: what the TypeScript SDK's servers answer for an unknown session (JSON-RPC's server range).
 SESSION_NOT_FOUND = -32001
+SESSION_ENDED = -32000  # JSON-RPC's "connection closed": what a request to the client gets when its session ends
 
 
 @dataclass(eq=False)
@@ -102,8 +103,9 @@ class Session:
         self.ended = True
         self._pending.clear()
         self._wake.set()
-        for future in self._asked.values():
-            future.cancel()
+        for future in self._asked.values():  # a question still open gets no answer: the session is gone
+            if not future.done():
+                future.set_result({"error": {"code": SESSION_ENDED, "message": "the session ended"}})
         self._asked.clear()
 
 

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
@@ -26,22 +25,45 @@ from godot_bridge.consent.tickets import TTL_S
 from godot_bridge.mcp import sdk_private
 from godot_bridge.mcp.protocol import SERVER_NAME
 
+if TYPE_CHECKING:
+    from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+
 _REFUSED = {"reason": "invalid_request_state"}
 RETRY_FIELDS = ("requestState", "inputResponses")
 
 
 class SealedState:
-    """Server middleware: the SDK's boundary, a key held only by this process, states valid for TTL_S."""
+    """Server middleware: the SDK's boundary, a key held only by this process, states valid for TTL_S.
 
-    def __init__(self, security: RequestStateSecurity | None = None) -> None:
-        self.security = security or RequestStateSecurity.ephemeral(ttl=TTL_S)
-        self.boundary = RequestStateBoundary(self.security, default_audience=SERVER_NAME)
+    Built on the first ``tools/call``: its crypto (the ``cryptography`` package) is not imported at
+    start-up, and on stdio only a call that may ask reaches this path at all."""
+
+    def __init__(self) -> None:
+        self._sealing: tuple[RequestStateSecurity, RequestStateBoundary] | None = None
+
+    def _parts(self) -> tuple[RequestStateSecurity, RequestStateBoundary]:
+        if self._sealing is None:
+            from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+
+            security = RequestStateSecurity.ephemeral(ttl=TTL_S)
+            self._sealing = security, RequestStateBoundary(security, default_audience=SERVER_NAME)
+        return self._sealing
+
+    @property
+    def security(self) -> RequestStateSecurity:
+        return self._parts()[0]
+
+    @property
+    def boundary(self) -> RequestStateBoundary:
+        return self._parts()[1]
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        if ctx.method != "tools/call":  # the only input_required carrier the bridge uses
+            return await call_next(ctx)
         try:
             return await self.boundary(ctx, call_next)
         except MCPError as err:
-            if err.error.data != _REFUSED or ctx.method != "tools/call":
+            if err.error.data != _REFUSED:
                 raise
             if self._minted_here_for_another_call(ctx):
                 fresh = {k: v for k, v in (ctx.params or {}).items() if k not in RETRY_FIELDS}

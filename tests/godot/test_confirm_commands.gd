@@ -135,6 +135,29 @@ func test_dialog_refusal_and_withdrawal() -> void:
 	Assert.is_true(not never.dialog.visible, "not shown")
 
 
+func test_the_context_asks_over_the_window_the_plugin_gave_it() -> void:
+	var context := RuntimeContext.new(null)
+	var asked := {}
+	_ask_context(context, asked)
+	Assert.eq(asked.get("answer", {}).get("unavailable", "").is_empty(), false, "no window given: nobody to ask")
+	context.dialog_parent = _parent
+	context.headless = true
+	_ask_context(context, asked)
+	Assert.is_true(str(asked["answer"].get("unavailable")).contains("headless"), "a headless editor: nobody to ask")
+	context.headless = false
+	_ask_context(context, asked)
+	Assert.eq(asked, {}, "waits for the person")
+	var dialogs := _parent.get_children().filter(func(child: Node) -> bool: return child is ConfirmationDialog)
+	Assert.eq(dialogs.size(), 1, "the question is a dialog over the given window")
+	(dialogs[0] as ConfirmationDialog).confirmed.emit()
+	Assert.eq(asked.get("answer"), {"answer": "accept"}, "Allow answers accept")
+
+
+func _ask_context(context: RefCounted, into: Dictionary) -> void:
+	into.clear()
+	into["answer"] = await context.call("ask_person", "t", "m", 60000, ToolContext.new(5, 1, METHOD))
+
+
 func _call(registry: CommandRegistry, params: Dictionary, job: RefCounted) -> Dictionary:
 	_result = {}
 	_run(registry, params, job)

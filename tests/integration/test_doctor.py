@@ -105,7 +105,7 @@ async def test_all_checks_pass_with_a_running_editor_and_game(
     assert list(statuses) == [
         "python", "packages", "project", "registry", "registry_entry", "registry_stale", "token",
         "editor_port", "editor_auth", "toolkit_version", "game_port", "lsp", "mcp_json", "limits",
-        "autolaunch",
+        "autolaunch", "confirm",
     ]
     assert f"port {sim.port}" in one(found, "registry_entry").detail
     assert str(sim.token_path) in one(found, "token").detail

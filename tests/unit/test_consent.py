@@ -499,3 +499,16 @@ async def test_a_handshake_question_without_an_answer_in_time_is_a_cancel(behavi
 
     ctx = SimpleNamespace(session=_Session(behaviour), request_id=7)
     assert await SessionAsker(ctx, timeout_s=0.05).ask(Question("t", "do", "why")) is answer
+
+
+async def test_a_read_target_is_the_same_state_whatever_envelope_nonce_it_comes_in(project: Path) -> None:
+    from godot_bridge.safety.untrusted import wrap
+
+    app, editor = make_app(project)
+    editor.replies["checkpoint.diff"] = lambda params: {"success": True, "files": [
+        {"path": "res://a.gd", "diff": wrap("- old line", kind="script", source="res://a.gd")}]}
+    me = Caller(owner=object())
+    token = (await call(app, "checkpoint_restore", {"id": 1}, me))["confirmation_token"]
+    ran = await call(app, "checkpoint_restore", {"id": 1, "confirmation_token": token}, me)
+    assert ran["ran"] == "checkpoint_restore"
+    assert [m for m, _ in editor.reads] == ["checkpoint.diff", "checkpoint.diff"]

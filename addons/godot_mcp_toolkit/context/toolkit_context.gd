@@ -17,6 +17,11 @@ const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 ## files (saving a scene) use it too.
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
+const ConsentDialog := preload("res://addons/godot_mcp_toolkit/ui/consent_dialog.gd")
+
+## What the person's question is shown over: the editor's base control, set by the plugin; null
+## where there is nobody to ask (the game, tests).
+var dialog_parent: Node = null
 
 var _log_hub: LogHub = null
 
@@ -246,7 +251,14 @@ func process_exit_code(pid: int) -> int:
 
 ## Asks the person at the editor to allow or refuse what `message` describes, and waits:
 ## {"answer": "accept" | "decline" | "cancel"} (cancel also when `timeout_ms` passes or `job`, the
-## request's ToolContext, is cancelled: the question is withdrawn). Where nobody can be asked (the
-## game, a test, a headless editor): {"unavailable": why}. May await, so callers await it.
-func ask_person(_title: String, _message: String, _timeout_ms: int, _job: RefCounted) -> Dictionary:
-	return {"unavailable": "this is not an editor with a window, so nobody is there to ask"}
+## request's ToolContext, is cancelled: the question is withdrawn), in a dialog over the editor
+## (ui/consent_dialog.gd). Where nobody can be asked (the game, a test, a headless editor):
+## {"unavailable": why}. May await, so callers await it.
+func ask_person(title: String, message: String, timeout_ms: int, job: RefCounted) -> Dictionary:
+	var parent := dialog_parent
+	if parent == null or not is_instance_valid(parent):
+		return {"unavailable": "this is not an editor with a window, so nobody is there to ask"}
+	if is_headless():
+		return {"unavailable": "the editor runs headless (no window), so nobody is there to ask"}
+	return {"answer": await ConsentDialog.new(title, message).ask(parent, timeout_ms, job)}
+

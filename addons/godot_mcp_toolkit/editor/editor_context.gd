@@ -9,8 +9,6 @@ extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## The undo manager is passed in (the plugin's get_undo_redo()), since
 ## EditorInterface.get_editor_undo_redo() is 4.4+ only.
 
-const ConsentDialog := preload("res://addons/godot_mcp_toolkit/ui/consent_dialog.gd")
-
 var _manager: EditorUndoRedoManager = null
 ## The debugger plugin (issue 14: debug.* commands), made on first use.
 var _debugger_hook: EditorDebuggerPlugin = null
@@ -156,14 +154,6 @@ func filesystem() -> Object:
 ## EditorSettings, for the language-server publisher's change watch.
 func editor_settings() -> Object:
 	return EditorInterface.get_editor_settings()
-
-
-## The question in a dialog over the editor (ui/consent_dialog.gd); a headless editor has no one to ask.
-func ask_person(title: String, message: String, timeout_ms: int, job: RefCounted) -> Dictionary:
-	if is_headless():
-		return {"unavailable": "the editor runs headless (no window), so nobody is there to ask"}
-	var dialog := ConsentDialog.new(title, message)
-	return {"answer": await dialog.ask(EditorInterface.get_base_control(), timeout_ms, job)}
 
 
 func _undo_manager() -> Object:
