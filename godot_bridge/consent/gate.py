@@ -200,10 +200,10 @@ class ConsentGate:
         return results.success({
             "done": False, "status": "confirmation_required", **question.preview(),
             "question": question.message(), "confirmation_token": token, "expires_in_s": int(ttl),
-            "message": f"Nothing was done: this cannot be undone and your MCP client cannot ask the person "
-                       f"(it declared no elicitation). Show the person the question below word for word, and only "
-                       f"if they agree, call {tool.name} again with the same arguments plus confirmation_token (it works "
-                       f"once, for {ttl:g} s, while the target stays as it is).",
+            "message": "Nothing was done: this cannot be undone and your MCP client cannot ask the person "
+                       "(it declared no elicitation). Show the person the question below word for word, and only "
+                       f"if they agree, call {tool.name} again with the same arguments plus confirmation_token "
+                       f"(it works once, for {ttl:g} s, while the target stays as it is).",
         })
 
 

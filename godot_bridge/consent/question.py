@@ -115,7 +115,8 @@ def _shown(value: Any) -> str:
     text = _text(value)
     if len(text) <= SHOWN_LIMIT:
         return text
-    return text[:SHOWN_LIMIT] + f"\n[... {len(text) - SHOWN_LIMIT} more characters not shown: read it all before allowing]"
+    hidden = len(text) - SHOWN_LIMIT
+    return text[:SHOWN_LIMIT] + f"\n[... {hidden} more characters not shown: read it all before allowing]"
 
 
 def argument(tool: ToolDef, args: Mapping[str, Any], name: str) -> Any:

@@ -432,20 +432,22 @@ def check_confirm(ctx: Context) -> list[Check]:
     """GODOT_MCP_CONFIRM and GODOT_MCP_CONFIRM_IN_EDITOR as they will apply: which calls ask the person, and how."""
     bad = [ctx.bad_env[name] for name in ("GODOT_MCP_CONFIRM", "GODOT_MCP_CONFIRM_IN_EDITOR") if name in ctx.bad_env]
     if bad:
-        return [Check("confirm", "Asking before", "fail", "; ".join(bad),
-                      "Set GODOT_MCP_CONFIRM to irreversible, always or never, and GODOT_MCP_CONFIRM_IN_EDITOR to 1 or 0.")]
+        return [Check("confirm", "Asking before", "fail", "; ".join(bad), "Set GODOT_MCP_CONFIRM to irreversible, "
+                      "always or never, and GODOT_MCP_CONFIRM_IN_EDITOR to 1 or 0.")]
     policy = Policy.of(ctx.settings)
     origin = _origin(ctx, "GODOT_MCP_CONFIRM")
     if policy.mode == "never":
-        return [Check("confirm", "Asking before", "warn", f"GODOT_MCP_CONFIRM=never ({origin}): no tool call asks the "
-                      "person first, not even what cannot be undone", "Meant for CI and scripts; unset it (irreversible) "
-                      "wherever a person uses the assistant.")]
+        return [Check("confirm", "Asking before", "warn",
+                      f"GODOT_MCP_CONFIRM=never ({origin}): no tool call asks the person first, not even what "
+                      "cannot be undone", "Meant for CI and scripts; unset it (irreversible) wherever a person "
+                      "uses the assistant.")]
     asking = sorted(tool.name for tool in load_catalogue().tools.values() if policy.may_ask(tool))
     which = (f"every call that changes something ({len(asking)} tools)" if policy.mode == "always"
              else f"{len(asking)} tools ask when undo cannot take the call back ({', '.join(asking)})")
     how = ("in a dialog of the Godot editor (GODOT_MCP_CONFIRM_IN_EDITOR; an editor without a window refuses them)"
            if policy.in_editor else "through the MCP client (elicitation), else with a preview and a single-use token")
-    return [Check("confirm", "Asking before", "ok", f"GODOT_MCP_CONFIRM={policy.mode} ({origin}): {which}; asked {how}")]
+    detail = f"GODOT_MCP_CONFIRM={policy.mode} ({origin}): {which}; asked {how}"
+    return [Check("confirm", "Asking before", "ok", detail)]
 
 
 ORDER: tuple[Callable[[Context], object], ...] = (

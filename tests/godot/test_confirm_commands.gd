@@ -5,7 +5,7 @@ extends RefCounted
 ## person's answer through, and the request's cancel withdrawing the question. The dialog runs for
 ## real on the engine's tree: its buttons' signals are emitted as a click would, and a cancelled job
 ## closes it. Not covered here: the SceneTreeTimer that ends an unanswered dialog (no frames run
-## during a test) and EditorInterface.get_base_control() (editor-only; checked statically).
+## during a test) and the editor's base control the plugin gives the context (editor-only glue).
 
 const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")
