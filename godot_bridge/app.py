@@ -11,6 +11,11 @@ import weakref
 from typing import Any
 
 from godot_bridge.config import Settings
+from godot_bridge.consent.caller import Caller
+from godot_bridge.consent.editor_dialog import EditorAsker
+from godot_bridge.consent.gate import ConsentGate
+from godot_bridge.consent.policy import Policy
+from godot_bridge.consent.targets import Targets
 from godot_bridge.content.completions import CompletionService
 from godot_bridge.content.images import ImageStore
 from godot_bridge.content.prompts import PromptService
@@ -70,6 +75,14 @@ class BridgeApp:
         self._wire: weakref.WeakKeyDictionary[ToolList, tuple[Any, list[dict[str, Any]]]] = weakref.WeakKeyDictionary()
         self._tool_wire: dict[str, dict[str, Any]] = {}
         self._tool_wire_generation = -1
+        # Asking the person before what cannot be taken back: the policy applies to what every client
+        # is offered (dry_run, confirmation_token) and to every call.
+        self.policy = Policy.of(settings)
+        self.consent = ConsentGate(
+            lambda: self.policy, Targets(lambda: self.settings.project_path, self._editor_call),
+            EditorAsker(self._editor_call), is_extension=lambda tool: tool.name not in self.catalogue.tools,
+        )
+        self.surface.set_offer(self.consent.offered)
         self.dispatch = ToolDispatch(
             self.surface,
             self.editor,
@@ -77,6 +90,7 @@ class BridgeApp:
             rate_limit=settings.rate_limit,
             bridge_tools=self.lifecycle.handlers(),
             result_limit_kb=settings.result_limit_kb,
+            consent=self.consent,
         )
         self.resources = ResourceService(
             settings.project_path, self.editor, read_only=lambda: self.surface.read_only,
@@ -107,18 +121,39 @@ class BridgeApp:
         await self.lsp.aclose()
         await self.editor.aclose()
 
+    async def _editor_call(self, method: str, params: dict[str, Any], **options: Any) -> Any:
+        """A toolkit method the consent gate sends itself: a read of what a call acts on, the editor's dialog."""
+        return await self.editor.call(method, params, **options)
+
     def apply_settings(self, settings: Settings) -> None:
         """A configuration reload: new limits and pins, and read-only mode may flip (one announcement)."""
         old, self.settings = self.settings, settings
         self.editor.update_settings(settings)
         if settings.rate_limit != old.rate_limit:
             self.dispatch.limiter = RateLimiter(settings.rate_limit)
+        self._apply_policy(Policy.of(settings))
         if settings.read_only != old.read_only:
             if settings.read_only:
                 warn_contradictory_annotations(self.catalogue)
             log.info("read-only mode %s", "on" if settings.read_only else "off")
             self.surface.set_read_only(settings.read_only)
             self._surface_changed()
+
+    def _apply_policy(self, policy: Policy) -> None:
+        """A stronger confirmation policy applies at once; a weaker one only when the bridge starts again:
+        the file it comes from (.mcp.json) is one the assistant's own tools can write."""
+        if policy == self.policy:
+            return
+        if self.policy.weakened_by(policy):
+            log.warning("GODOT_MCP_CONFIRM=%s%s in .mcp.json asks less than the running policy (%s%s): it applies "
+                        "only when your MCP client starts the bridge again", policy.mode,
+                        " with the editor dialog" if policy.in_editor else "", self.policy.mode,
+                        " with the editor dialog" if self.policy.in_editor else "")
+            return
+        log.info("confirmation policy: %s%s", policy.mode, " (asked in the editor)" if policy.in_editor else "")
+        self.policy = policy
+        self.surface.set_offer(self.consent.offered)
+        self._surface_changed(schemas_changed=True)
 
     # -- tool lists -----------------------------------------------------------
     def tool_list(self) -> ToolList:
@@ -129,11 +164,12 @@ class BridgeApp:
         self._lists.add(tools)
         return tools
 
-    def _surface_changed(self) -> None:
-        """Read-only mode, the Godot version or the extensions moved: tell each client whose list differs."""
+    def _surface_changed(self, schemas_changed: bool = False) -> None:
+        """Read-only mode, the Godot version or the extensions moved: tell each client whose list differs
+        (every client, when the tools' parameters changed: the confirmation policy)."""
         for tools in list(self._lists):
             tools.prune()
-            tools.announce_if_changed()
+            tools.announce_if_changed(schemas_changed)
 
     def _editor_changed(self) -> None:
         self.surface.set_extensions(self.editor.extension_commands)
@@ -164,7 +200,12 @@ class BridgeApp:
         return {"name": tool.name, "description": description, "inputSchema": tool.input_schema,
                 "annotations": dict(tool.annotations)}
 
+    def may_ask(self, name: Any) -> bool:
+        """Whether a call of the tool ``name`` may ask the person first (under the policy now)."""
+        tool = self.surface.find(name) if isinstance(name, str) else None
+        return tool is not None and self.consent.may_ask(tool)
+
     async def call_tool(self, name: str, arguments: Any, tools: ToolList,
-                        progress: ProgressFn | None = None) -> ToolOutcome:
-        """A call by the client whose list is ``tools``."""
-        return await self.dispatch.call(name, arguments, tools=tools, progress=progress)
+                        progress: ProgressFn | None = None, caller: Caller | None = None) -> ToolOutcome:
+        """A call by the client whose list is ``tools``; ``caller``: how its person can be asked."""
+        return await self.dispatch.call(name, arguments, tools=tools, progress=progress, caller=caller)

@@ -56,13 +56,18 @@ def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
 IMAGE_MODES = ("inline", "link")
 
 
-def _env_image_mode(env: Mapping[str, str], name: str) -> str:
+def _env_choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (any case); unset or empty: the first, the default."""
     raw = env.get(name, "").strip().lower()
     if not raw:
-        return IMAGE_MODES[0]
-    if raw not in IMAGE_MODES:
-        raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(IMAGE_MODES)}")
+        return choices[0]
+    if raw not in choices:
+        raise ConfigError(f"{name}: {raw!r} is not one of {', '.join(choices)}")
     return raw
+
+
+def _env_image_mode(env: Mapping[str, str], name: str) -> str:
+    return _env_choice(env, name, IMAGE_MODES)
 
 
 # GODOT_MCP_AUTOLAUNCH's values: whether the bridge starts the editor itself when a tool needs one
@@ -126,6 +131,14 @@ class ProjectSearch:
                 "GODOT_MCP_PROJECT_PATH in the MCP entry's env (or pass --project) to the folder holding project.godot")
 
 
+# GODOT_MCP_CONFIRM's values: which tool calls ask the person first (godot_bridge/consent/policy.py).
+CONFIRM_POLICIES = ("irreversible", "always", "never")
+
+
+def _env_confirm(env: Mapping[str, str], name: str) -> str:
+    return _env_choice(env, name, CONFIRM_POLICIES)
+
+
 @dataclass(frozen=True)
 class Settings:
     project_path: Path
@@ -141,6 +154,8 @@ class Settings:
     result_limit_kb: int = DEFAULT_RESULT_LIMIT_KB
     image_mode: str = IMAGE_MODES[0]  # "inline" | "link": the screenshots' default image_response_mode
     autolaunch: str = AUTOLAUNCH_MODES[0]  # "off" | "headless" | "window"
+    confirm: str = CONFIRM_POLICIES[0]  # "irreversible" | "always" | "never": which calls ask the person
+    confirm_in_editor: bool = False  # ask in the Godot editor's own dialog, whatever the client can do
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
     cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -185,6 +200,8 @@ class Settings:
             result_limit_kb=_env_positive_int(env, "GODOT_MCP_RESULT_LIMIT") or DEFAULT_RESULT_LIMIT_KB,
             image_mode=_env_image_mode(env, "GODOT_MCP_IMAGE_MODE"),
             autolaunch=_env_autolaunch(env, "GODOT_MCP_AUTOLAUNCH"),
+            confirm=_env_confirm(env, "GODOT_MCP_CONFIRM"),
+            confirm_in_editor=_env_flag(env, "GODOT_MCP_CONFIRM_IN_EDITOR"),
             env=env,
             cli=cli,
         )
@@ -243,6 +260,10 @@ def _check_autolaunch(name: str, raw: str) -> None:
     _env_autolaunch({name: raw}, name)
 
 
+def _check_confirm(name: str, raw: str) -> None:
+    _env_confirm({name: raw}, name)
+
+
 def _check_absolute(name: str, raw: str) -> None:
     if raw.strip() and not Path(raw.strip()).expanduser().is_absolute():
         raise ConfigError(f"{name}: {raw!r} is not an absolute path")
@@ -264,6 +285,8 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_MCP_RESULT_LIMIT": _check_positive,
     "GODOT_MCP_IMAGE_MODE": _check_image_mode,
     "GODOT_MCP_AUTOLAUNCH": _check_autolaunch,
+    "GODOT_MCP_CONFIRM": _check_confirm,
+    "GODOT_MCP_CONFIRM_IN_EDITOR": _check_flag,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
     "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
     "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/front.py: "0" sends every stdio line through the SDK
@@ -289,6 +312,9 @@ ENV_DOCS: dict[str, str] = {
     "image_response_mode",
     "GODOT_MCP_AUTOLAUNCH": "headless or window: start the editor when a tool needs one and none runs; off (default): never",
     "GODOT_BIN": "the Godot executable editor_launch, editor_restart and autolaunch start (a path, or a name on PATH)",
+    "GODOT_MCP_CONFIRM": "irreversible (default), always or never: which tool calls ask the person first "
+    "(README: Asking before)",
+    "GODOT_MCP_CONFIRM_IN_EDITOR": "1: ask in a dialog of the Godot editor itself, whatever the client can do",
     "GODOT_MCP_CONFIG_VERSION": "written by init and the dock into the client entry; a migration marker",
     "GODOT_MCP_LOG_LEVEL": "stderr log level: DEBUG, INFO (default: one line per tool call), WARNING, ERROR",
     "GODOT_BRIDGE_HTTP_TOKEN": "--http: every request must send Authorization: Bearer <token> (required for a "

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import gd_drift  # noqa: E402
 from gd_common import REPO  # noqa: E402
 
+from godot_bridge.consent.policy import Policy, offered, when_text  # noqa: E402
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue  # noqa: E402
 
 DOC = Path("docs/tools.md")
@@ -153,7 +154,10 @@ def render(repo: Path = REPO) -> str:
         out += [f"## {title}", "", intro, ""]
         for tool in tools:
             out += [f"### `{tool.name}`", "", tool.description, "", f"*{_flags(tool)}*", ""]
-            out += _param_rows(tool)
+            # As the bridge serves it under the default confirmation policy (dry_run, confirmation_token).
+            out += _param_rows(offered(tool) if Policy().may_ask(tool) else tool)
+            if tool.asks is not None:
+                out += ["", f"**Asks the person first** ({when_text(tool)}): {tool.asks.because}"]
             out += ["", f"**Returns:** {_returns(tool, examples, pending)}", ""]
             codes = error_codes(repo, tool.method or "", registered, vocab, examples.get(tool.method or "", []))
             if codes:

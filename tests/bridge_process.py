@@ -36,6 +36,18 @@ def bridge_env(data_home: Path, project: Path, extra: Mapping[str, str] | None =
     return env
 
 
+async def call_confirmed(client: Any, name: str, arguments: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+    """A call as a client that cannot ask the person makes it once the person agreed: a preview with a
+    confirmation token (godot_bridge/consent/gate.py) is followed by the same call with that token.
+    ``client`` has ``call_tool(name, arguments, **kw)`` answering the tools/call result."""
+    result: dict[str, Any] = await client.call_tool(name, arguments, **kw)
+    token = (result.get("structuredContent") or {}).get("confirmation_token")
+    if not isinstance(token, str):
+        return result
+    confirmed: dict[str, Any] = await client.call_tool(name, {**(arguments or {}), "confirmation_token": token}, **kw)
+    return confirmed
+
+
 class BridgeProcess:
     def __init__(self, env: Mapping[str, str], args: list[str] | None = None) -> None:
         self.env = dict(env)
@@ -120,6 +132,9 @@ class BridgeProcess:
         resp = await self.request("tools/call", {"name": name, "arguments": arguments or {}}, **kw)
         assert "result" in resp, resp
         return resp["result"]
+
+    async def call_tool_confirmed(self, name: str, arguments: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+        return await call_confirmed(self, name, arguments, **kw)
 
     async def tool_names(self, **kw: Any) -> list[str]:
         resp = await self.request("tools/list", **kw)

@@ -34,6 +34,7 @@ func _enter_tree() -> void:
 	resource_saved.connect(_context.note_saved)
 	if has_signal("scene_saved"):
 		connect("scene_saved", _context.note_saved.bind(null).unbind(1))
+	_context.dialog_parent = EditorInterface.get_base_control()  # where the bridge's questions appear
 	_app = ToolkitApp.new(_context)
 	add_child(_app)
 	_app.start()

@@ -192,6 +192,10 @@ class StdioFront:
             return self._backend is None and not self._loading
         if request.method == "tools/list":
             return self._tools_wire_of(request.modern) is not None
+        if request.method == "tools/call":
+            # A call that may ask the person goes the SDK's way: its question travels as an
+            # elicitation request, an input_required answer with a sealed state, or a preview.
+            return not self.app.may_ask(request.params.get("name"))
         return True
 
     def _cancel(self, obj: dict[str, Any]) -> None:

@@ -31,9 +31,10 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 from mcp.server.runner import modern_error_data
 from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
-from mcp.shared.exceptions import NoBackChannelError
+from mcp.shared.exceptions import MCPError, NoBackChannelError
 from mcp.shared.transport_context import TransportContext
 from mcp_types import (
+    INTERNAL_ERROR,
     INVALID_REQUEST,
     PARSE_ERROR,
     JSONRPCNotification,
@@ -154,16 +155,45 @@ class _HttpDispatchContext:
     request_id: Any
     progress_token: Any
     headers: Mapping[str, str]
+    # The handshake-era session the request belongs to: the only place an answer to a request we
+    # send the client (a question for the person) can come back to.
+    session: Session | None = None
     message_metadata: Any = None
     cancel_requested: anyio.Event = field(default_factory=anyio.Event)
-    can_send_request: bool = False  # stateless: the server never sends requests to the client
+
+    @property
+    def can_send_request(self) -> bool:
+        """A request to the client rides this request's own SSE stream, and the client posts its answer
+        in the same session: without a session, or a client that reads no stream, there is no way back."""
+        return self.session is not None and not self.session.ended and self.exchange.streams_notes
 
     @property
     def transport(self) -> TransportContext:
-        return TransportContext(kind="streamable-http", can_send_request=False, headers=self.headers)
+        return TransportContext(kind="streamable-http", can_send_request=self.can_send_request, headers=self.headers)
 
     async def send_raw_request(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> dict[str, Any]:
-        raise NoBackChannelError(method)
+        if not self.can_send_request or self.session is None:
+            raise NoBackChannelError(method)
+        rid, answer = self.session.expect_answer()
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            message["params"] = dict(params)
+        timeout = opts.get("timeout") if isinstance(opts, Mapping) else None
+        try:
+            await self.exchange.send.send(_sse(message))
+            with anyio.fail_after(timeout):
+                reply = await answer
+        except BaseException:
+            # Given up (cancelled, timed out, the session ended): the client withdraws its question.
+            self.exchange.note_nowait("notifications/cancelled", {"requestId": rid, "reason": "no longer needed"})
+            raise
+        finally:
+            self.session.forget_answer(rid)
+        error = reply.get("error")
+        if isinstance(error, Mapping):
+            raise MCPError(int(error.get("code", INTERNAL_ERROR)), str(error.get("message", "")), error.get("data"))
+        result = reply.get("result")
+        return dict(result) if isinstance(result, Mapping) else {}
 
     async def notify(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> None:
         await self.exchange.note(method, params)
@@ -307,7 +337,11 @@ class McpHttp:
             # A verdict on a message, not a transport refusal: 200 in either era (seed 000).
             return _json(200, _error(rid, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request"))
         if not isinstance(message, JSONRPCRequest):
-            return Response(status_code=202)  # a response to a request we never send: accepted, ignored
+            # The client's answer to a question we sent on a request's stream; any other is ignored.
+            session = self._session_of(headers)
+            if session is not None:
+                session.answered(decoded)
+            return Response(status_code=202)
         return await self._request(message, decoded, headers, raw_headers, scope, receive, send)
 
     async def _request(self, message: JSONRPCRequest, decoded: dict[str, Any], headers: dict[str, str],
@@ -331,7 +365,7 @@ class McpHttp:
         exchange = _Exchange(streams_notes=sse, peer=None if modern else peer)
         meta = params.get("_meta") if isinstance(params, dict) else None
         dctx = _HttpDispatchContext(exchange, rid, meta.get("progressToken") if isinstance(meta, dict) else None,
-                                    headers)
+                                    headers, session=session)
         version = session.version if session is not None else None
         router = EraRouter(self.server, dctx, self.init_options, peer,  # type: ignore[arg-type]
                            handshake_version=version or LATEST_HANDSHAKE,

@@ -35,6 +35,7 @@ MAX_SESSIONS = 32
 BACKLOG = 256  # notifications kept for a session whose stream is not open
 # -32001: what the TypeScript SDK's servers answer for an unknown session (JSON-RPC's server range).
 SESSION_NOT_FOUND = -32001
+SESSION_ENDED = -32000  # JSON-RPC's "connection closed": what a request to the client gets when its session ends
 
 
 @dataclass(eq=False)
@@ -49,6 +50,28 @@ class Session:
     ended: bool = False
     _pending: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=BACKLOG))
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
+    # Requests we sent the client (elicitation/create on a request's stream), by id, awaiting its answer.
+    _asked: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    _next_ask: int = 0
+
+    def expect_answer(self) -> tuple[str, asyncio.Future[dict[str, Any]]]:
+        """A fresh id for a request to the client, and the future its posted response resolves."""
+        self._next_ask += 1
+        rid = f"godot-bridge-{self._next_ask}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._asked[rid] = future
+        return rid, future
+
+    def forget_answer(self, rid: str) -> None:
+        self._asked.pop(rid, None)
+
+    def answered(self, message: Mapping[str, Any]) -> bool:
+        """A response the client posted: settles the request it answers; False when none waits for it."""
+        future = self._asked.pop(str(message.get("id")), None)
+        if future is None or future.done():
+            return False
+        future.set_result(dict(message))
+        return True
 
     def push(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Queue a notification for the standing stream (never blocks)."""
@@ -80,6 +103,10 @@ class Session:
         self.ended = True
         self._pending.clear()
         self._wake.set()
+        for future in self._asked.values():  # a question still open gets no answer: the session is gone
+            if not future.done():
+                future.set_result({"error": {"code": SESSION_ENDED, "message": "the session ended"}})
+        self._asked.clear()
 
 
 class SessionStore:

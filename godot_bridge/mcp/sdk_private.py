@@ -20,12 +20,16 @@ Public runner pieces are used directly elsewhere (``ServerRunner``,
 * ``AsyncExitStack._exit_callbacks``: whether a per-request connection registered
   anything to tear down; the shielded teardown is skipped when it did not (the
   teardown scope was a measurable share of a modern call in bench/).
+* The claims inside a sealed ``requestState`` (``mcp.server.request_state``: ``m`` the
+  method, ``aud`` the audience, ``exp`` the expiry): whether a state the boundary refused
+  is one this process sealed for another call (``sealed_state.py``), so it asks again.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import json
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -92,6 +96,18 @@ async def teardown(connection: Connection) -> None:
         await aclose_shielded(connection)
 
 
+def sealed_claims(security: Any, wire: str) -> dict[str, Any] | None:
+    """The claims of a ``requestState`` ``security`` sealed (method ``m``, audience ``aud``, expiry
+    ``exp``, ...); None for one it did not seal, or that was altered."""
+    from mcp.server.request_state import InvalidRequestState
+
+    try:
+        claims = json.loads(security.codec.unseal(wire))
+    except (InvalidRequestState, ValueError):
+        return None
+    return claims if isinstance(claims, dict) else None
+
+
 def check() -> list[str]:
     """Every assumption above, verified against the installed SDK; one line per one that broke."""
     problems: list[str] = []
@@ -126,7 +142,32 @@ def check() -> list[str]:
         problems.append("Connection.initialized is no longer an anyio.Event")
     if not isinstance(getattr(Connection, "initialize_accepted", None), property):
         problems.append("Connection.initialize_accepted is no longer the derived admission flag")
+    problems += _check_sealed_claims()
     return problems
+
+
+def _check_sealed_claims() -> list[str]:
+    """A state sealed by the boundary unseals to claims naming its method, audience and expiry."""
+    from dataclasses import dataclass
+
+    from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+
+    @dataclass(frozen=True)
+    class _Ctx:  # the fields RequestStateBoundary._seal reads
+        method: str = "tools/call"
+        params: dict[str, Any] | None = None
+
+    security = RequestStateSecurity.ephemeral(ttl=60)
+    try:
+        sealed = RequestStateBoundary(security, default_audience="check")._seal(  # type: ignore[arg-type]
+            _Ctx(params={"name": "t", "arguments": {}}), "state", ("t", "a", None))
+    except Exception as exc:  # noqa: BLE001 - any change of shape is what this reports
+        return [f"RequestStateBoundary._seal moved or changed: {exc}"]
+    claims = sealed_claims(security, sealed)
+    if claims is None or claims.get("m") != "tools/call" or claims.get("aud") != "check" \
+            or not isinstance(claims.get("exp"), int | float) or claims.get("s") != "state":
+        return [f"a sealed requestState no longer holds the claims m, aud, exp, s: {claims}"]
+    return []
 
 
 async def _noop() -> None:

@@ -34,6 +34,8 @@ from mcp_types import (
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.content.pushed_errors import ERRORS_URI
+from godot_bridge.consent.caller import InputRequired, InvalidAnswer
+from godot_bridge.mcp.asking import caller
 from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed, ErrorListen
@@ -46,6 +48,7 @@ from godot_bridge.mcp.protocol import (
     call_result,
     tools_result,
 )
+from godot_bridge.mcp.sealed_state import SealedState
 from godot_bridge.mcp.stdio import QueueLines, WireIn, WireOut, settle_cancelled
 from godot_bridge.tools.dispatch import UnknownTool
 
@@ -77,10 +80,14 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         async def progress(done: float, total: float | None, message: str | None) -> None:
             await ctx.session.report_progress(done, total, message)
 
+        peer = _peer(ctx)
         try:
-            outcome = await app.call_tool(params.name, params.arguments, _peer(ctx).tools, progress)
-        except UnknownTool as exc:
+            outcome = await app.call_tool(params.name, params.arguments, peer.tools, progress,
+                                          caller(ctx, params, peer))
+        except (UnknownTool, InvalidAnswer) as exc:
             raise MCPError(INVALID_PARAMS, str(exc)) from None
+        except InputRequired as asked:  # a 2026-07-28 client is asked through the answer itself
+            return asked.result()
         return call_result(outcome, ctx.protocol_version in MODERN_VERSIONS)
 
     if feed is None:  # no transport pumps it (tests building a bare server)
@@ -128,6 +135,8 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
     # The SDK wraps every request in an OpenTelemetry span; we export no traces, and the
     # middleware was ~10% of per-call CPU in the benchmark profile.
     server.middleware.clear()
+    # 2026-07-28 input_required answers carry a requestState only this process can read.
+    server.middleware.append(SealedState())
     return server
 
 

@@ -161,3 +161,11 @@ def check_paths(tool: PathGuarded, args: Mapping[str, Any], project: Path | None
     for key, prefixes in (getattr(tool, "path_params", None) or {}).items():
         for label, value in values_at(args, key):
             check_path(label, value, prefixes, project, literals.get(key, ()), resolve_uid)
+            check_path(label, value, prefixes, project, literals.get(key, ()))
+
+
+def project_file(param: str, value: str, project: Path) -> Path:
+    """The file a res:// ``value`` names under ``project``, after the guard above (PATH_DENIED
+    otherwise): for the bridge's own reads of what a call will act on (consent targets)."""
+    check_path(param, value, [PROJECT_PREFIX], project)
+    return project.joinpath(*[seg for seg in value[len(PROJECT_PREFIX):].split("/") if seg])

@@ -29,6 +29,7 @@ from typing import Literal
 
 from godot_bridge import __version__
 from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
+from godot_bridge.consent.policy import Policy
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.launch import find_godot, probe_auth
 from godot_bridge.editor.link import DEFAULT_EDITOR_PORT, pin_origin
@@ -46,6 +47,7 @@ from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint
 from godot_bridge.setup import client_config, client_entry, entry_probe, usage
 from godot_bridge.setup.locate import locate
 from godot_bridge.setup.toolkit_files import ADDON_REL, read_version
+from godot_bridge.tools.catalogue import load_catalogue
 
 # "wait": not a failure, only not possible yet (init marks the checks that need an editor when none is open).
 Status = Literal["ok", "warn", "fail", "skip", "wait"]
@@ -524,9 +526,32 @@ def check_autolaunch(ctx: Context) -> list[Check]:
                   f"GODOT_MCP_AUTOLAUNCH={mode} ({origin}): a tool that needs the editor starts {where} {how} once")]
 
 
+def check_confirm(ctx: Context) -> list[Check]:
+    """GODOT_MCP_CONFIRM and GODOT_MCP_CONFIRM_IN_EDITOR as they will apply: which calls ask the person, and how."""
+    bad = [ctx.bad_env[name] for name in ("GODOT_MCP_CONFIRM", "GODOT_MCP_CONFIRM_IN_EDITOR") if name in ctx.bad_env]
+    if bad:
+        return [Check("confirm", "Asking before", "fail", "; ".join(bad), "Set GODOT_MCP_CONFIRM to irreversible, "
+                      "always or never, and GODOT_MCP_CONFIRM_IN_EDITOR to 1 or 0.")]
+    policy = Policy.of(ctx.settings)
+    origin = _origin(ctx, "GODOT_MCP_CONFIRM")
+    if policy.mode == "never":
+        return [Check("confirm", "Asking before", "warn",
+                      f"GODOT_MCP_CONFIRM=never ({origin}): no tool call asks the person first, not even what "
+                      "cannot be undone", "Meant for CI and scripts; unset it (irreversible) wherever a person "
+                      "uses the assistant.")]
+    asking = sorted(tool.name for tool in load_catalogue().tools.values() if policy.may_ask(tool))
+    which = (f"every call that changes something ({len(asking)} tools)" if policy.mode == "always"
+             else f"{len(asking)} tools ask when undo cannot take the call back ({', '.join(asking)})")
+    how = ("in a dialog of the Godot editor (GODOT_MCP_CONFIRM_IN_EDITOR; an editor without a window refuses them)"
+           if policy.in_editor else "through the MCP client (elicitation), else with a preview and a single-use token")
+    detail = f"GODOT_MCP_CONFIRM={policy.mode} ({origin}): {which}; asked {how}"
+    return [Check("confirm", "Asking before", "ok", detail)]
+
+
 ORDER: tuple[Callable[[Context], object], ...] = (
     check_python, check_packages, check_project, check_registry, check_token_privacy, check_token,
     check_editor, check_game, check_lsp, check_mcp_json, check_entry_start, check_limits, check_autolaunch,
+    check_confirm,
 )
 
 

@@ -66,6 +66,78 @@ def _parse_version(value: str | None) -> tuple[int, int] | None:
 
 
 @dataclass(frozen=True)
+class AskWhen:
+    """One condition of a tool's question (``Asks.when``): exactly one of its kinds is set.
+
+    ``arg`` + ``equals``: the argument has this value (absent: its schema default, and for the
+    ``channel`` of a channel_arg tool the tool's own channel). ``exists``: the path in this
+    argument names a file that exists now. ``over_undo_budget``: the res:// path in this argument
+    (a file with its sidecars, or a folder) holds more bytes than the toolkit keeps for undo
+    (``undo_budget_bytes``, the toolkit's UNDO_BYTES_LIMIT).
+    """
+
+    arg: str | None = None
+    equals: str | bool | None = None
+    exists: str | None = None
+    over_undo_budget: str | None = None
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        kinds = [k for k in ("arg", "exists", "over_undo_budget") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ShapeError("field when: each condition names exactly one of arg, exists, over_undo_budget")
+        if (self.arg is None) != (self.equals is None):
+            raise ShapeError("field when: arg and equals go together")
+
+    @property
+    def param(self) -> str:
+        return self.arg or self.exists or self.over_undo_budget or ""
+
+
+@dataclass(frozen=True)
+class AskTarget:
+    """What the call acts on, whose current state a question is bound to (``Asks.target``).
+
+    ``file``: the argument holding a path: its bytes (a folder: every file in it). ``read``: a
+    read-only toolkit method whose answer is the state (``args``: its params, "$name" for this
+    call's argument ``name``).
+    """
+
+    file: str | None = None
+    read: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if (self.file is None) == (self.read is None):
+            raise ShapeError("field target: each target names exactly one of file, read")
+        if self.args and self.read is None:
+            raise ShapeError("field target: args go with read")
+
+
+@dataclass(frozen=True)
+class Asks:
+    """A tool whose effect neither undo nor a checkpoint can take back: the person is asked first
+    (godot_bridge/consent/). ``does`` says what the call will do (``{argument}`` placeholders),
+    ``because`` why it cannot be taken back; ``when`` narrows it to the calls that really cannot
+    (every condition must hold; none: every call); ``target`` is what the answer is bound to;
+    ``show`` the arguments the person must see in full (the code that will run); ``absent`` the
+    words a placeholder reads as when its argument is not given."""
+
+    does: str
+    because: str
+    when: list[AskWhen] = field(default_factory=list)
+    target: list[AskTarget] = field(default_factory=list)
+    show: list[str] = field(default_factory=list)
+    absent: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if not self.does.strip() or not self.because.strip():
+            raise ShapeError("field asks: does and because must not be empty")
+
+
+@dataclass(frozen=True)
 class ToolDef:
     """One MCP tool: how it is shown (description, schema, annotations) and where it goes.
 
@@ -97,6 +169,8 @@ class ToolDef:
     # A call whose whole point is to wait: what it waits for, sent as progress to a client that asked.
     wait_message: str | None = None
     handling: list[Handling] = field(default_factory=list)
+    # The person is asked before a call runs (what cannot be taken back); None: never.
+    asks: Asks | None = None
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -313,6 +387,23 @@ def _check_handling(tool: ToolDef, where: str) -> None:
             )
 
 
+def _check_asks(tool: ToolDef, where: str) -> None:
+    """A question's placeholders, conditions and targets name the tool's own parameters."""
+    asks = tool.asks
+    if asks is None:
+        return
+    if tool.annotations.get("readOnlyHint") and not asks.when:
+        # A read that asks on every call would be no read: it asks only when an argument makes it write.
+        raise CatalogueError(f"{where}: field asks: a read-only tool asks only under a condition (when)")
+    properties = tool.input_schema.get("properties", {})
+    named = [w.param for w in asks.when] + [t.file for t in asks.target if t.file] + list(asks.show) + list(asks.absent)
+    named += re.findall(r"{(\w+)}", asks.does)
+    named += [v[1:] for t in asks.target for v in t.args.values() if isinstance(v, str) and v.startswith("$")]
+    unknown = sorted({n for n in named if n not in properties})
+    if unknown:
+        raise CatalogueError(f"{where}: field asks: {unknown} not in input_schema.properties")
+
+
 def _check_tool(tool: ToolDef, where: str) -> None:
     if (tool.channel == "bridge") != (tool.method is None):
         raise CatalogueError(f"{where}: field method: channel 'bridge' and a null method go together")
@@ -321,6 +412,7 @@ def _check_tool(tool: ToolDef, where: str) -> None:
     if tool.operations is not None and (not tool.operations or len(set(tool.operations)) != len(tool.operations)):
         raise CatalogueError(f"{where}: field operations: must be a non-empty list of distinct names")
     _check_handling(tool, where)
+    _check_asks(tool, where)
     low, high = tool.min_version, tool.max_version
     if low is not None and high is not None and low > high:
         raise CatalogueError(f"{where}: field godot_max: lower than godot_min")

@@ -1,4 +1,4 @@
-"""``tools/call``: look up → validate → route → shape (contract C3, C5, C9).
+"""``tools/call``: look up → validate → ask the person if it cannot be undone → route → shape (C3, C5, C9).
 
 The path guard runs where a call leaves for Godot (``EditorBridge.forward``): only
 editor and runtime tools have path parameters, and forwarding is their one gate.
@@ -63,6 +63,14 @@ class EditorLink(Protocol):
     async def forward(self, tool: ToolDef, args: dict[str, Any], progress: ProgressFn | None = None) -> ToolOutcome: ...
 
 
+class ConsentCheck(Protocol):
+    """What every call passes before it runs (godot_bridge/consent/gate.py): the arguments to run with,
+    or the result that answers the call instead (it may also raise for the MCP layer to answer)."""
+
+    async def check(self, tool: ToolDef, args: dict[str, Any], caller: Any,
+                    progress: ProgressFn | None = None) -> dict[str, Any] | ToolOutcome: ...
+
+
 class LspHandler(Protocol):
     async def handle(self, tool_name: str, args: dict[str, Any], *, progress: ProgressFn | None = None) -> Any: ...
 
@@ -96,6 +104,7 @@ class ToolDispatch:
         rate_limit: int | None = None,
         result_limit_kb: int = ceiling.DEFAULT_RESULT_LIMIT_KB,
         bridge_tools: Mapping[str, BridgeTool] | None = None,
+        consent: ConsentCheck | None = None,
     ) -> None:
         self.surface = surface
         self.bridge_tools = dict(bridge_tools or {})
@@ -103,21 +112,23 @@ class ToolDispatch:
         self.lsp = lsp
         self.limiter = RateLimiter(rate_limit)
         self.result_limit_kb = result_limit_kb
+        self.consent = consent
 
     async def call(self, name: str, arguments: Any, *, tools: ToolList,
-                   progress: ProgressFn | None = None) -> ToolOutcome:
-        """One call by the client whose list is ``tools``."""
+                   progress: ProgressFn | None = None, caller: Any = None) -> ToolOutcome:
+        """One call by the client whose list is ``tools``; ``caller``: how its person can be asked."""
         started = time.perf_counter()
         outcome: ToolOutcome | None = None
         try:
-            outcome = await self._call(name, arguments, tools, progress)
+            outcome = await self._call(name, arguments, tools, progress, caller)
             return outcome
         finally:
             # One line per call on stderr; a cancelled or unknown call logs isError=None.
             elapsed = (time.perf_counter() - started) * 1000
             log.info("tool=%s duration=%.1fms isError=%s", name, elapsed, outcome.is_error if outcome else None)
 
-    async def _call(self, name: str, arguments: Any, tools: ToolList, progress: ProgressFn | None) -> ToolOutcome:
+    async def _call(self, name: str, arguments: Any, tools: ToolList, progress: ProgressFn | None,
+                    caller: Any) -> ToolOutcome:
         tool = tools.lookup(name) or self._load_for(name, tools)
         if tool is None:
             tool = self._version_blocked(name)
@@ -129,12 +140,12 @@ class ToolDispatch:
             args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
             self._check_version(tool)
             if progress is None or tool.meta:
-                outcome = await self._route(tool, args, tools, progress)
+                outcome = await self._consented(tool, args, tools, progress, caller)
             else:
                 # The call's one progress line: what happens below reports through it, and it
                 # says what the call waits for whenever nothing else has.
                 async with WaitReporter(progress, idle=waits_for(tool, args)) as line:
-                    outcome = await self._route(tool, args, tools, line)
+                    outcome = await self._consented(tool, args, tools, line, caller)
         except ToolError as err:
             return results.failure(err)
         return ceiling.check(tool.name, tool.input_schema, outcome, self.result_limit_kb) or outcome
@@ -174,6 +185,16 @@ class ToolDispatch:
                 f"{tool.name} is not supported on this Godot version (connected: {version[0]}.{version[1]})",
                 hint=f"{tool.name} needs Godot {bound}. Use classdb_get_info to look for alternatives.",
             )
+
+    async def _consented(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
+                         progress: ProgressFn | None, caller: Any) -> ToolOutcome:
+        """Route the call once the consent check lets it through (it may answer the call itself)."""
+        if self.consent is not None:
+            checked = await self.consent.check(tool, args, caller, progress)
+            if isinstance(checked, ToolOutcome):
+                return checked
+            args = checked
+        return await self._route(tool, args, tools, progress)
 
     async def _route(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
                      progress: ProgressFn | None) -> ToolOutcome:

@@ -4,7 +4,7 @@ Issue 18: the catalogue used to be pydantic models, and importing pydantic (with
 lookup through importlib.metadata) was a tenth of start-up. The files are small and their
 types simple, so this checks exactly the types those dataclasses use: ``str``, ``bool``,
 ``int``, ``Any``, ``X | None``, ``Literal[...]``, ``list[X]``, ``dict[str, X]`` and nested
-dataclasses. Values are strict JSON types (no coercion: ``"5"`` is not an int, ``true`` is
+dataclasses (in lists, or one as a field). Values are strict JSON types (no coercion: ``"5"`` is not an int, ``true`` is
 not 1). Errors name the field: ``field annotations.readOnly: must be a boolean``.
 """
 
@@ -126,8 +126,9 @@ def _field_checks(cls: type) -> tuple[tuple[str, Check], ...]:
 
 
 @functools.cache
-def _fields_of(cls: type) -> tuple[dict[str, Any], frozenset[str], dict[str, Any]]:
-    """(init fields by name, the required ones, the item dataclass of each list-of-dataclass field)."""
+def _fields_of(cls: type) -> tuple[dict[str, Any], frozenset[str], dict[str, Any], dict[str, Any]]:
+    """(init fields by name, the required ones, the item dataclass of each list-of-dataclass field,
+    the dataclass of each field holding one nested object)."""
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
     required = frozenset(
@@ -135,11 +136,18 @@ def _fields_of(cls: type) -> tuple[dict[str, Any], frozenset[str], dict[str, Any
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     )
     nested = {}
+    single = {}
     for name in fields:
         tp = hints[name]
         if get_origin(tp) is list and dataclasses.is_dataclass(get_args(tp)[0]):
             nested[name] = get_args(tp)[0]
-    return fields, required, nested
+        elif get_origin(tp) in (Union, types.UnionType):
+            arms = [arm for arm in get_args(tp) if dataclasses.is_dataclass(arm)]
+            if len(arms) == 1:  # an optional nested object (a tool's "asks")
+                single[name] = arms[0]
+        elif dataclasses.is_dataclass(tp):
+            single[name] = tp
+    return fields, required, nested, single
 
 
 def check_fields(obj: Any) -> None:
@@ -157,7 +165,7 @@ def build(cls: type[T], entry: Mapping[str, Any]) -> T:
     """
     if not isinstance(entry, Mapping):
         raise ShapeError("must be an object")
-    fields, required, nested = _fields_of(cls)
+    fields, required, nested, single = _fields_of(cls)
     unknown = sorted(set(entry) - fields.keys())
     if unknown:
         raise ShapeError(f"field {unknown[0]}: not a known field (known: {', '.join(fields)})")
@@ -168,4 +176,10 @@ def build(cls: type[T], entry: Mapping[str, Any]) -> T:
     for name, item in nested.items():  # lists of dataclasses (prompt arguments) become instances
         if isinstance(values.get(name), list):
             values[name] = [build(item, v) if isinstance(v, Mapping) else v for v in values[name]]
+    for name, inner in single.items():
+        if isinstance(values.get(name), Mapping):
+            try:
+                values[name] = build(inner, values[name])
+            except ShapeError as exc:
+                raise ShapeError(f"field {name}.{str(exc).removeprefix('field ')}") from None
     return cls(**values)

@@ -100,6 +100,8 @@ class Surface:
     generation: int = 0
     # visible() runs on every call; cached per (loaded groups, version), dropped with the generation.
     _cache: dict[tuple[Any, ...], dict[str, ToolDef]] = field(default_factory=dict)
+    # How a tool is offered to clients (consent/: the parameters of a tool that asks first); None: as it is.
+    offer: Callable[[ToolDef], ToolDef] | None = None
 
     # -- extensions -------------------------------------------------------
     def set_extensions(self, commands: Iterable[dict[str, Any]]) -> None:
@@ -127,6 +129,14 @@ class Surface:
         self.read_only = read_only
         self._stale()
 
+    def set_offer(self, offer: Callable[[ToolDef], ToolDef] | None) -> None:
+        """How tools are offered changed (the confirmation policy): every list is rebuilt."""
+        self.offer = offer
+        self._stale()
+
+    def _offered(self, tools: Iterable[ToolDef]) -> list[ToolDef]:
+        return [self.offer(t) for t in tools] if self.offer is not None else list(tools)
+
     def _stale(self) -> None:
         self.generation += 1
         self._cache.clear()
@@ -147,13 +157,13 @@ class Surface:
                 continue
             words = sorted({w for t in tools for w in t.name.split("_") if len(w) > 2})
             views.append(GroupView(name, f"Extension tools: {', '.join(t.name for t in tools)}.", [name, *words],
-                                   [t for t in tools if self.allowed(t)], extension=True))
+                                   self._offered(t for t in tools if self.allowed(t)), extension=True))
         return [v for v in views if v.tools]
 
     def _view(self, g: GroupDef) -> GroupView:
         tools = [self.catalogue.tools[n] for n in g.tools]
         tools += [t for t in self._extensions if t.group == g.name]
-        return GroupView(g.name, g.description, list(g.keywords), [t for t in tools if self.allowed(t)])
+        return GroupView(g.name, g.description, list(g.keywords), self._offered(t for t in tools if self.allowed(t)))
 
     def group_names(self) -> list[str]:
         return [g.name for g in self.groups()]
@@ -175,8 +185,8 @@ class Surface:
         return found
 
     def _compute_visible(self, loaded: set[str]) -> list[ToolDef]:
-        out: list[ToolDef] = [t for t in self.catalogue.tools.values() if t.group is None and self.allowed(t)]
-        out += [t for t in self._extensions if t.group is None and self.allowed(t)]
+        out = self._offered(t for t in self.catalogue.tools.values() if t.group is None and self.allowed(t))
+        out += self._offered(t for t in self._extensions if t.group is None and self.allowed(t))
         for view in self.groups():
             if view.name in loaded:
                 out.extend(view.tools)
@@ -184,7 +194,8 @@ class Surface:
 
     def find(self, name: str) -> ToolDef | None:
         """A catalogue or extension tool by name, whatever hides it."""
-        return self.catalogue.tools.get(name) or next((t for t in self._extensions if t.name == name), None)
+        found = self.catalogue.tools.get(name) or next((t for t in self._extensions if t.name == name), None)
+        return self.offer(found) if found is not None and self.offer is not None else found
 
     def unknown_tool_message(self, name: str) -> str:
         """What the model reads for a tool it cannot call: why, and how to find the one it wants."""
@@ -268,10 +279,11 @@ class ToolList:
     def names(self) -> list[str]:
         return list(self.surface.visible(self.loaded))
 
-    def announce_if_changed(self) -> bool:
-        """Tell the client when its visible list differs from the one last announced."""
+    def announce_if_changed(self, schemas_changed: bool = False) -> bool:
+        """Tell the client when its visible list differs from the one last announced (or, with
+        ``schemas_changed``, when the same tools now take other parameters)."""
         names = self.names()
-        if names == self._announced:
+        if names == self._announced and not schemas_changed:
             return False
         self._announced = names
         if self.on_change is not None:

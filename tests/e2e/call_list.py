@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.validation import _describe as json_type  # JSON type names, as the bridge's own checks say them
+from tests.bridge_process import call_confirmed
 from tests.e2e.engine_host import EngineHost
 
 
@@ -157,7 +158,8 @@ def missing(actual: Any, expected: Any, at: str = "") -> str:
 
 
 async def call_tool(bridge: Caller, tool: str, args: dict[str, Any]) -> dict[str, Any]:
-    return await bridge.call_tool(tool, args, timeout=60)
+    # A call that asks the person first is confirmed with its token, as the person would (consent/).
+    return await call_confirmed(bridge, tool, args, timeout=60)
 
 
 async def judge_read(bridge: Caller, read: Read, when: str, own: dict[str, Any] | None = None) -> str:

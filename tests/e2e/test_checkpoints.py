@@ -13,7 +13,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def ok(bridge: BridgeProcess, tool: str, args: dict) -> dict:
-    result = await bridge.call_tool(tool, args, timeout=60)
+    result = await bridge.call_tool_confirmed(tool, args, timeout=60)  # checkpoint_restore asks first
     assert result["isError"] is False, (tool, body(result))
     return body(result)
 

@@ -26,8 +26,8 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 async def viewport_size(bridge: BridgeProcess) -> tuple[int, int]:
-    answer = body(await bridge.call_tool("execute_code", {"code": "scene.get_viewport().get_visible_rect().size",
-                                                          "channel": "runtime"}))
+    answer = body(await bridge.call_tool_confirmed(
+        "execute_code", {"code": "scene.get_viewport().get_visible_rect().size", "channel": "runtime"}))
     return int(answer["value"]["x"]), int(answer["value"]["y"])
 
 
@@ -36,8 +36,8 @@ async def test_a_push_error_in_the_game_reaches_the_client(stdio: BridgeProcess,
     await stdio.request("resources/subscribe", {"uri": "godot://errors"})
     start = len(stdio.notifications)
     message = "e2e: the player fell through the floor"
-    called = await stdio.call_tool("execute_code", {"code": f'scene.get_node("Player").report_problem("{message}")',
-                                                    "channel": "runtime"})
+    called = await stdio.call_tool_confirmed(
+        "execute_code", {"code": f'scene.get_node("Player").report_problem("{message}")', "channel": "runtime"})
     assert called["isError"] is False, called
 
     def game_error() -> dict | None:

@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 
 from godot_bridge.tools.catalogue import load_catalogue
-from tests.bridge_process import BridgeProcess, bridge_env
+from tests.bridge_process import BridgeProcess, bridge_env, call_confirmed
 from tests.e2e.call_list import Call, Outcome, body, json_type
 from tests.e2e.calls import CALLS
 from tests.e2e.conftest import HANDSHAKE
@@ -87,7 +87,7 @@ async def sim_answers(engine_host: EngineHost, outcomes: dict[str, Outcome],
                 loaded.add(group)
             if call.host == "play":
                 await sim.start_game()
-            result = await bridge.call_tool(call.tool, outcomes[call.name].args, timeout=30)
+            result = await call_confirmed(bridge, call.tool, outcomes[call.name].args, timeout=30)
             answers[call.name] = Shape.of(body(result), bool(result.get("isError")))
     finally:
         await bridge.close()

@@ -117,16 +117,27 @@ async def test_a_cancelled_call_leaves_the_next_one_working(stdio: BridgeProcess
         waiting.cancel()
 
 
-async def test_fifty_concurrent_calls_each_get_their_own_answer(stdio: BridgeProcess) -> None:
-    ids = [f"burst-{i}" for i in range(50)]
+async def _burst(stdio: BridgeProcess, name: str, calls: list[dict]) -> list[dict]:
+    """``calls`` (arguments of execute_code) sent at once; their answers, in order."""
+    ids = [f"{name}-{i}" for i in range(len(calls))]
     futures = {rid: stdio.expect(rid) for rid in ids}
-    for i, rid in enumerate(ids):
+    for rid, arguments in zip(ids, calls, strict=True):
         await stdio.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-                          "params": {"name": "execute_code",
-                                     "arguments": {"code": f"{i} * 7 + 1", "channel": "editor"}}})
+                          "params": {"name": "execute_code", "arguments": arguments}})
     answers = await asyncio.wait_for(asyncio.gather(*futures.values()), 60)
-    for i, (rid, answer) in enumerate(zip(ids, answers, strict=True)):
-        assert answer["id"] == rid
+    assert [answer["id"] for answer in answers] == ids
+    return answers
+
+
+async def test_fifty_concurrent_calls_each_get_their_own_answer(stdio: BridgeProcess) -> None:
+    calls = [{"code": f"{i} * 7 + 1", "channel": "editor"} for i in range(50)]
+    # execute_code asks the person first: each call's preview carries its own token...
+    previews = await _burst(stdio, "preview", calls)
+    tokens = [body(answer["result"])["confirmation_token"] for answer in previews]
+    assert len(set(tokens)) == 50
+    # ...and fifty confirmed calls at once each get their own answer from the editor.
+    answers = await _burst(stdio, "burst", [{**c, "confirmation_token": t} for c, t in zip(calls, tokens, strict=True)])
+    for i, answer in enumerate(answers):
         assert body(answer["result"])["value"] == i * 7 + 1, answer
 
 

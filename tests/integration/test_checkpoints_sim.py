@@ -44,7 +44,7 @@ async def test_every_tool_reaches_the_editor_and_returns_its_shape(sim: ToolkitS
     assert set(TOOLS) <= await _loaded(bridge)
     for tool, method in TOOLS.items():
         example = _example(method)
-        result = await bridge.call_tool(tool, example["params"])
+        result = await bridge.call_tool_confirmed(tool, example["params"])  # checkpoint_restore asks first
         got = dict(result.get("structuredContent") or {})
         got.pop("hint", None)  # the bridge's own success hint, if any
         assert result["isError"] is False and got == materialize(example["result"]), (tool, got)
@@ -57,10 +57,10 @@ async def test_restore_reports_conflicts_and_errors_whole(sim: ToolkitSim, bridg
                 "conflicts": [{"path": "res://player.gd", "reason": "changed by hand since the toolkit last wrote it"}],
                 "reloaded": [], "closed": [], "dropped": []}
     sim.script("checkpoint.restore", {"result": conflict})
-    result = await bridge.call_tool("checkpoint_restore", {"id": 3})
+    result = await bridge.call_tool_confirmed("checkpoint_restore", {"id": 3})
     assert result["isError"] is False and result["structuredContent"]["conflicts"] == conflict["conflicts"]
     missing = _example("checkpoint.restore", 1)
-    result = await bridge.call_tool("checkpoint_restore", missing["params"])
+    result = await bridge.call_tool_confirmed("checkpoint_restore", missing["params"])
     assert result["isError"] is True and "NOT_FOUND" in str(result["structuredContent"])
 
 

@@ -110,7 +110,7 @@ async def test_all_checks_pass_with_a_running_editor_and_game(
     assert list(statuses) == [
         "python", "packages", "project", "registry", "registry_entry", "registry_stale", "token",
         "editor_port", "editor_auth", "toolkit_version", "game_port", "lsp", "mcp_json", "entry_start", "limits",
-        "autolaunch",
+        "autolaunch", "confirm",
     ]
     assert "godot-bridge 0.1.0 answered initialize" in one(found, "entry_start").detail
     assert f"port {sim.port}" in one(found, "registry_entry").detail

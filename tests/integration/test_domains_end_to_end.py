@@ -48,7 +48,7 @@ async def test_each_tool_returns_the_toolkit_shape_verbatim(sim: ToolkitSim, bri
     assert started["isError"] is False, started
     mismatches: list[str] = []
     for tool, example in _always_on():
-        result = await bridge.call_tool(tool.name, example.get("params", {}))
+        result = await bridge.call_tool_confirmed(tool.name, example.get("params", {}))  # some ask first
         got = dict(result.get("structuredContent") or {})
         want = materialize(example["result"])
         if tool.method == "debugger.get_log":  # answered from the simulator's own log, in the toolkit's shape

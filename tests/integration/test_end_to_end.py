@@ -170,7 +170,7 @@ async def test_playtest_lifecycle_through_the_process(sim: ToolkitSim, bridge: B
     runtime = sim.runtime
     assert runtime is not None
     runtime.script("execute.code", {"result": {"success": True, "value": 42}})
-    out = await bridge.call_tool("execute_code", {"code": "return 42", "channel": "game"})
+    out = await bridge.call_tool_confirmed("execute_code", {"code": "return 42", "channel": "game"})
     assert body(out) == {"success": True, "value": 42}
     assert runtime.requests("execute.code")[-1].params == {"code": "return 42"}  # the game, not the editor
     assert not sim.requests("execute.code")

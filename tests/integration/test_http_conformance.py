@@ -11,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.bridge_process import ROOT, bridge_env
+from tests.external import finish, install_or_skip
 from tests.http_bridge import HttpBridgeProcess
 
 FIXTURE = "needs a fixture of the SDK's 'everything server' (a test_* tool, prompt or test:// resource)"
@@ -32,11 +31,24 @@ NOT_APPLICABLE_SCENARIOS: dict[str, str] = {
         "elicitation-sep1330-enums", "resources-list", "resources-read-text", "resources-read-binary",
         "resources-templates-read", "prompts-list", "prompts-get-simple", "prompts-get-with-args",
         "prompts-get-embedded-resource", "prompts-get-with-image", "sep-2164-resource-not-found")},
-    **{f"input-required-result-{name}": "needs the everything server's input-required (MRTR) test tools; "
-       "the bridge never asks the client for input" for name in (
-        "basic-elicitation", "basic-sampling", "basic-list-roots", "request-state", "multiple-input-requests",
-        "multi-round", "missing-input-response", "non-tool-request", "result-type", "unsupported-methods",
-        "tampered-state", "capability-check", "ignore-extra-params", "validate-input")},
+    # The suite's input-required (MRTR) scenarios call the everything server's own sample tools; the bridge
+    # answers input_required only for a call that cannot be undone (its own tests mirror each of these
+    # checks on execute_code: tests/integration/test_consent_clients.py, tests/unit/test_consent.py).
+    # input-required-result-unsupported-methods needs none and must pass.
+    **{f"input-required-result-{name}": f"needs the everything server's sample tool {tool}" for name, tool in (
+        ("basic-elicitation", "test_input_required_result_elicitation"),
+        ("basic-sampling", "test_input_required_result_sampling"),
+        ("basic-list-roots", "test_input_required_result_list_roots"),
+        ("request-state", "test_input_required_result_request_state"),
+        ("multiple-input-requests", "test_input_required_result_multiple_inputs"),
+        ("multi-round", "test_input_required_result_multi_round"),
+        ("missing-input-response", "test_input_required_result_elicitation"),
+        ("non-tool-request", "the prompt test_input_required_result_prompt"),
+        ("result-type", "test_input_required_result_elicitation"),
+        ("tampered-state", "test_input_required_result_tampered_state"),
+        ("capability-check", "test_input_required_result_capabilities"),
+        ("ignore-extra-params", "test_input_required_result_elicitation"),
+        ("validate-input", "test_input_required_result_elicitation"))},
     "http-custom-header-server-validation": "no tool declares an x-mcp-header parameter (no Mcp-Param-* headers)",
 }
 
@@ -69,7 +81,7 @@ NOT_APPLICABLE_CHECKS: dict[tuple[str, str], Exempt] = {
 # Scenarios that must have run (a renamed or skipped scenario must not pass silently).
 MUST_RUN = {
     "2026-07-28": {"server-stateless", "http-header-validation", "dns-rebinding-protection", "caching", "tools-list",
-                   "server-sse-multiple-streams", "completion-complete"},
+                   "server-sse-multiple-streams", "completion-complete", "input-required-result-unsupported-methods"},
     "2025-11-25": {"server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-session-lifecycle",
                    "server-sse-multiple-streams", "logging-set-level", "resources-subscribe", "resources-unsubscribe",
                    "completion-complete"},
@@ -77,12 +89,7 @@ MUST_RUN = {
 
 
 def install_suite() -> Path:
-    if shutil.which("npm") is None:
-        pytest.skip("npm is not installed: cannot install the MCP conformance suite")
-    done = subprocess.run([str(ROOT / "scripts" / "conformance.sh")], capture_output=True, text=True, timeout=300)
-    if done.returncode != 0:
-        pytest.skip(f"cannot install the MCP conformance suite (offline?): {done.stderr.strip()[-500:]}")
-    return Path(done.stdout.strip().splitlines()[-1])
+    return Path(install_or_skip("the MCP conformance suite", ROOT / "scripts" / "conformance.sh", timeout=300))
 
 
 def read_checks(out: Path) -> dict[str, list[dict]]:
@@ -122,12 +129,7 @@ async def test_conformance_suite(spec_version: str, tmp_path: Path, data_home: P
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             env={"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)},
         )
-        try:
-            log, _ = await asyncio.wait_for(proc.communicate(), 80)
-        except asyncio.TimeoutError:
-            proc.kill()
-            await proc.wait()
-            raise
+        log, _ = await finish(proc, 80)
     results = read_checks(out)
     missing = MUST_RUN[spec_version] - results.keys()
     assert not missing, f"scenarios did not run: {missing}\n{log.decode(errors='replace')[-3000:]}"

@@ -35,7 +35,8 @@ their channel's mode, plus registered extensions) is answered -32601; a
 malformed frame gets the router's -32700/-32600; an inbound frame larger than the connection's
 buffer (``ws_buffer_kb``, default 1024 KiB, fixed when the connection is accepted) is dropped
 without a word, and a response larger than the buffer becomes ``RESPONSE_TOO_LARGE``;
-``echo``, ``ping``, ``_cancel``, ``meta.set_limits`` and ``editor.set_lsp_status`` validate and
+``echo``, ``ping``, ``_cancel``, ``meta.set_limits``, ``editor.set_lsp_status`` and ``editor.confirm``
+(nobody to ask, as outside an editor with a window, unless a test scripts the answer) validate and
 answer as the toolkit does; the registry is written as the toolkit writes it
 (tests/sim/registry.py). A test that needs a method the toolkit lacks scripts it, which makes
 it known. An unscripted known method answers with the toolkit's result example
@@ -66,10 +67,11 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from godot_bridge.consent.editor_dialog import CONFIRM_METHOD
 from godot_bridge.safety import private_files
 from godot_bridge.tools.catalogue import load_catalogue
 from tests.sim import answers
-from tests.sim.examples import example_result
+from tests.sim.examples import example_result, load_examples
 from tests.sim.hints import hint_for
 from tests.sim.registry import APP_DIR, SimRegistry, canonical_key, instance_hash
 
@@ -587,6 +589,8 @@ class ToolkitSim:
             return {"success": True, "echo": params}
         if method == "meta.set_limits":
             return self._set_limits(params)
+        if method == CONFIRM_METHOD:
+            return self._confirm(params)
         if method == "editor.set_lsp_status":
             return self._set_lsp_status(params)
         if method == "debugger.get_log":
@@ -624,6 +628,20 @@ class ToolkitSim:
                 "so the bridge reconnects with the new inbound size."
             )
         return result
+
+    def _confirm(self, params: dict[str, Any]) -> dict[str, Any]:
+        """confirm_commands.gd over a context with nobody to ask (the toolkit outside an editor with a
+        window): params checked, then HEADLESS_UNSUPPORTED. A test scripts the person's answer."""
+        message = params.get("message")
+        if not isinstance(message, str) or not message.strip():
+            return _fail("INVALID_PARAMS", "message must be a non-empty string" if message is not None
+                         else "Missing required parameter(s): message")
+        timeout = params.get("timeout_ms", 120000)
+        if not _is_whole(timeout) or not 1 <= int(timeout) <= 600000:
+            return _fail("INVALID_PARAMS", "timeout_ms must be a whole number from 1 to 600000")
+        nobody = load_examples()[CONFIRM_METHOD][0]["result"]  # the example outside an editor with a window
+        assert nobody["success"] is False
+        return dict(nobody)
 
     def _set_lsp_status(self, params: dict[str, Any]) -> dict[str, Any]:
         """editor_status_commands.gd: every field optional (a missing state is stored as unavailable),
@@ -666,6 +684,8 @@ def _load_methods() -> dict[str, frozenset[str]]:
     for tool in load_catalogue().tools.values():
         if tool.method and tool.channel in ("editor", "runtime"):
             by_mode.setdefault(tool.channel, set()).add(tool.method)
+    # What the bridge itself sends the editor besides tools: the person's question (consent/editor_dialog.py).
+    by_mode.setdefault("editor", set()).add(CONFIRM_METHOD)
     return {mode: frozenset(methods) for mode, methods in by_mode.items()}
 
 

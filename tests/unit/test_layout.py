@@ -18,7 +18,7 @@ PACKAGE = REPO / "godot_bridge"
 
 # The only modules at the top of godot_bridge/; everything else belongs in a package.
 TOP_MODULES = frozenset({"__init__", "__main__", "app", "cli", "config", "errors", "live_config", "heap"})
-PACKAGES = frozenset({"tools", "content", "setup", "safety", "editor", "lsp", "mcp"})
+PACKAGES = frozenset({"tools", "content", "setup", "safety", "editor", "lsp", "mcp", "consent"})
 
 # A layer is a top module or a package. A layer may import its own modules and any layer of a
 # lower rank, never one of the same or a higher rank.
@@ -37,6 +37,8 @@ RANKS = {
     # through that registry (lsp/endpoint.py reads it and probes with its tcp_accepts).
     "editor": 4,
     "lsp": 5,
+    # Asking the person before what cannot be taken back: reads targets through the editor link.
+    "consent": 5,
     # `godot-bridge init` and `doctor`: terminal commands that check and set up everything below.
     "setup": 6,
     # The composition root and what it is built from.
@@ -148,7 +150,7 @@ def test_package_inits_re_export_nothing() -> None:
 
 
 def test_the_new_packages_say_what_they_are_for() -> None:
-    for name in ("tools", "content", "setup", "safety"):
+    for name in ("tools", "content", "setup", "safety", "consent"):
         doc = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8")))
         assert doc, f"godot_bridge/{name}/__init__.py has no docstring"
 

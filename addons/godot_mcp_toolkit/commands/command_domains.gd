@@ -17,6 +17,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/checkpoints/checkpoint_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/classdb/classdb_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/debug/debug_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/editor/confirm_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/editor/console_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/editor/editor_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/filesystem/filesystem_commands.gd",

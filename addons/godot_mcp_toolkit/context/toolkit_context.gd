@@ -19,10 +19,15 @@ const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/proje
 const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
 const EditLedger := preload("res://addons/godot_mcp_toolkit/scene/edit_ledger.gd")
 const SavedVersions := preload("res://addons/godot_mcp_toolkit/context/saved_versions.gd")
+const ConsentDialog := preload("res://addons/godot_mcp_toolkit/ui/consent_dialog.gd")
 
 ## The id of the global undo history (EditorUndoRedoManager.GLOBAL_HISTORY): files, project
 ## settings, saved resources. Every open scene has a history of its own besides.
 const GLOBAL_HISTORY := 0
+
+## What the person's question is shown over: the editor's base control, set by the plugin; null
+## where there is nobody to ask (the game, tests).
+var dialog_parent: Node = null
 
 var _log_hub: LogHub = null
 ## The undo histories: context/undo_histories.gd (runtime) or context/manager_histories.gd (the
@@ -315,3 +320,18 @@ func process_exit_code(pid: int) -> int:
 		return -1
 	# Named by string: OS.get_process_exit_code does not exist (so would not compile) before 4.3.
 	return int(OS.call("get_process_exit_code", pid))
+
+
+## Asks the person at the editor to allow or refuse what `message` describes, and waits:
+## {"answer": "accept" | "decline" | "cancel"} (cancel also when `timeout_ms` passes or `job`, the
+## request's ToolContext, is cancelled: the question is withdrawn), in a dialog over the editor
+## (ui/consent_dialog.gd). Where nobody can be asked (the game, a test, a headless editor):
+## {"unavailable": why}. May await, so callers await it.
+func ask_person(title: String, message: String, timeout_ms: int, job: RefCounted) -> Dictionary:
+	var parent := dialog_parent
+	if parent == null or not is_instance_valid(parent):
+		return {"unavailable": "this is not an editor with a window, so nobody is there to ask"}
+	if is_headless():
+		return {"unavailable": "the editor runs headless (no window), so nobody is there to ask"}
+	return {"answer": await ConsentDialog.new(title, message).ask(parent, timeout_ms, job)}
+

@@ -1,0 +1,85 @@
+"""How the client behind one request can be asked, as the MCP layer found it for that request.
+
+Decided per request, from what the client declared, never from what the bridge would like:
+
+* ``asker``: something that asks now and waits for the answer: ``elicitation/create`` sent to a
+  handshake-era client that declared form elicitation (stdio, an HTTP session's stream), or,
+  later, a background job whose task waits for the person (``input_required``);
+* ``inline``: a 2026-07-28 request whose client declared elicitation: the call answers
+  ``input_required`` with the question, and the client's retry carries the answer
+  (``input_responses``) and the state we sealed (``request_state``, already unsealed);
+* neither: the client cannot ask; the call answers with a preview and a confirmation token.
+
+``owner`` is whose tokens and states these are: the client's ``Peer`` (the stdio connection, an
+HTTP session, or every request outside a session together).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from godot_bridge.consent.question import Answer, Question
+
+
+class Asker(Protocol):
+    async def ask(self, question: Question) -> Answer:
+        """The person's answer; CANCEL when none came within the time a question waits."""
+        ...
+
+
+@dataclass(frozen=True)
+class Caller:
+    owner: object
+    asker: Asker | None = None
+    inline: bool = False
+    request_state: str | None = None
+    input_responses: Mapping[str, Any] | None = None
+
+
+# A caller nobody can ask and nothing is known of (a call made outside any MCP request).
+NOBODY = Caller(owner=None)
+
+# The key of the one input request an ``input_required`` answer carries.
+INPUT_KEY = "confirm"
+
+
+class InputRequired(Exception):
+    """Answer the request with a 2026-07-28 ``input_required`` result instead of a tool result."""
+
+    def __init__(self, question: Question, request_state: str) -> None:
+        super().__init__("input required")
+        self.question = question
+        self.request_state = request_state
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "resultType": "input_required",
+            "inputRequests": {INPUT_KEY: {"method": "elicitation/create", "params": self.question.form()}},
+            "requestState": self.request_state,
+        }
+
+
+class InvalidAnswer(Exception):
+    """A retry whose answer cannot be used (replayed, expired, another client's): the request is
+    refused (JSON-RPC -32602) and nothing runs; the message says what to do."""
+
+
+def can_elicit_form(capabilities: Any) -> bool:
+    """Whether declared client capabilities include form-mode elicitation.
+
+    ``elicitation: {}`` is form mode (the only mode before 2025-11-25); ``{"url": {}}`` alone is
+    URL mode only, which cannot show a question.
+    """
+    if isinstance(capabilities, Mapping):
+        elicitation = capabilities.get("elicitation")
+    else:
+        elicitation = getattr(capabilities, "elicitation", None)
+        if elicitation is not None and not isinstance(elicitation, Mapping):
+            elicitation = elicitation.model_dump(exclude_none=True, by_alias=True) \
+                if hasattr(elicitation, "model_dump") else {}
+    if not isinstance(elicitation, Mapping):
+        return False
+    modes = {key for key in ("form", "url") if elicitation.get(key) is not None}
+    return not modes or "form" in modes
