@@ -16,6 +16,9 @@ from godot_bridge.content.images import ImageStore
 from godot_bridge.content.prompts import PromptService
 from godot_bridge.content.pushed_errors import ErrorStore
 from godot_bridge.content.resources import ResourceService
+from godot_bridge.jobs.background import JobTools
+from godot_bridge.jobs.engine import JobStore
+from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.live_config import LiveConfig
 from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
@@ -70,17 +73,24 @@ class BridgeApp:
         self._wire: weakref.WeakKeyDictionary[ToolList, tuple[Any, list[dict[str, Any]]]] = weakref.WeakKeyDictionary()
         self._tool_wire: dict[str, dict[str, Any]] = {}
         self._tool_wire_generation = -1
+        # Long calls in the background (godot_bridge/jobs): every client's jobs, kept until their TTL.
+        self.jobs = JobStore()
+        self.job_tools = JobTools(self.jobs)
         self.dispatch = ToolDispatch(
             self.surface,
             self.editor,
             self.lsp,
             rate_limit=settings.rate_limit,
             bridge_tools=self.lifecycle.handlers(),
+            caller_tools=self.job_tools.handlers(),
             result_limit_kb=settings.result_limit_kb,
         )
+        self.job_runner = JobRunner(self.jobs, self.dispatch)
+        self.dispatch.background = self.job_runner
         self.resources = ResourceService(
             settings.project_path, self.editor, read_only=lambda: self.surface.read_only,
             script_limit_kb=lambda: self.settings.script_read_limit_kb, images=self.images, errors=self.errors,
+            jobs=self.job_tools.resource,
         )
         self.prompts = PromptService()
         self.completions = CompletionService(settings.project_path, self.editor, self.prompts)
@@ -103,6 +113,7 @@ class BridgeApp:
         self.live_config.start()
 
     async def aclose(self) -> None:
+        await self.jobs.aclose()
         await self.live_config.aclose()
         await self.lsp.aclose()
         await self.editor.aclose()
@@ -151,7 +162,8 @@ class BridgeApp:
         return cached[1]
 
     def _tool_json(self, tool: ToolDef, tools: ToolList) -> dict[str, Any]:
-        if tool.channel == "bridge" and tool.name not in self.dispatch.bridge_tools:
+        if tool.channel == "bridge" and tool.name not in self.dispatch.bridge_tools and \
+                tool.name not in self.dispatch.caller_tools:
             # discover_tools lists the groups, loaded (by this client) or not, in its description.
             return self._wire_entry(tool, groups.description(tool.description, tools))
         entry = self._tool_wire.get(tool.name)
@@ -161,8 +173,13 @@ class BridgeApp:
 
     @staticmethod
     def _wire_entry(tool: ToolDef, description: str) -> dict[str, Any]:
-        return {"name": tool.name, "description": description, "inputSchema": tool.input_schema,
-                "annotations": dict(tool.annotations)}
+        entry = {"name": tool.name, "description": description, "inputSchema": tool.input_schema,
+                 "annotations": dict(tool.annotations)}
+        if tool.job is not None:
+            # 2025-11-25 clients may call it as an MCP task (2026-07-28 drops the field: tasks there
+            # are the server's choice, mcp/tasks.py).
+            entry["execution"] = {"taskSupport": "optional"}
+        return entry
 
     async def call_tool(self, name: str, arguments: Any, tools: ToolList,
                         progress: ProgressFn | None = None) -> ToolOutcome:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from godot_bridge.errors import ToolError
 from godot_bridge.tools import ceiling, groups, results
-from godot_bridge.tools.catalogue import ToolDef
+from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
 from godot_bridge.tools.progress import ProgressFn, WaitReporter
 from godot_bridge.tools.results import ToolOutcome
 from godot_bridge.tools.surface import Surface, ToolList, readonly_allowed, version_allows
@@ -30,6 +30,16 @@ log = logging.getLogger("godot_bridge.calls")
 
 # A bridge-channel tool served in this process (editor_launch, ...); discover_tools is the default.
 BridgeTool = Callable[[dict[str, Any], ProgressFn | None], Awaitable[ToolOutcome]]
+# One that answers about the calling client itself (job_status, job_cancel): it gets the caller's list too.
+CallerTool = Callable[[dict[str, Any], ProgressFn | None, ToolList], Awaitable[ToolOutcome]]
+# What runs a job-capable call in the background: the rest of the call, given its progress line.
+CallWork = Callable[[ProgressFn], Awaitable[ToolOutcome]]
+
+
+class Background(Protocol):
+    """Starts a call as a job (``godot_bridge/jobs/runner.py``); answers at once with its id."""
+
+    def start_background(self, tool: ToolDef, tools: ToolList, work: CallWork) -> ToolOutcome: ...
 
 
 def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
@@ -96,9 +106,13 @@ class ToolDispatch:
         rate_limit: int | None = None,
         result_limit_kb: int = ceiling.DEFAULT_RESULT_LIMIT_KB,
         bridge_tools: Mapping[str, BridgeTool] | None = None,
+        caller_tools: Mapping[str, CallerTool] | None = None,
     ) -> None:
         self.surface = surface
         self.bridge_tools = dict(bridge_tools or {})
+        self.caller_tools = dict(caller_tools or {})
+        # Set by the app once the job engine exists: ``background: true`` on a job-capable tool.
+        self.background: Background | None = None
         self.editor = editor
         self.lsp = lsp
         self.limiter = RateLimiter(rate_limit)
@@ -129,6 +143,16 @@ class ToolDispatch:
         try:
             args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
             self._check_version(tool)
+        except ToolError as err:
+            return results.failure(err)
+        if tool.job is not None and args.pop(BACKGROUND_ARG, False) and self.background is not None:
+            return self.background.start_background(tool, tools, lambda line: self._execute(tool, args, tools, line))
+        return await self._execute(tool, args, tools, progress)
+
+    async def _execute(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
+                       progress: ProgressFn | None) -> ToolOutcome:
+        """A validated call, run (here, or as a job's work) until its result."""
+        try:
             if progress is None or tool.meta:
                 outcome = await self._route(tool, args, tools, progress)
             else:
@@ -139,6 +163,11 @@ class ToolDispatch:
         except ToolError as err:
             return results.failure(err)
         return ceiling.check(tool.name, tool.input_schema, outcome, self.result_limit_kb) or outcome
+
+    def job_tool(self, name: str, tools: ToolList) -> ToolDef | None:
+        """The job-capable tool a call of ``name`` would run, or None (unknown, or never a job)."""
+        tool = tools.lookup(name) or self.surface.find(name)
+        return tool if tool is not None and tool.job is not None and self.surface.allowed(tool) else None
 
     def _load_for(self, name: str, tools: ToolList) -> ToolDef | None:
         """A tool of a group this client has not loaded (or unloaded, or another client's reset
@@ -179,6 +208,9 @@ class ToolDispatch:
     async def _route(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
                      progress: ProgressFn | None) -> ToolOutcome:
         if tool.channel == "bridge":
+            own = self.caller_tools.get(tool.name)
+            if own is not None:
+                return await own(args, progress, tools)
             handler = self.bridge_tools.get(tool.name)
             if handler is not None:
                 return await handler(args, progress)

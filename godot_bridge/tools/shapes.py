@@ -142,6 +142,19 @@ def _fields_of(cls: type) -> tuple[dict[str, Any], frozenset[str], dict[str, Any
     return fields, required, nested
 
 
+@functools.cache
+def _objects_of(cls: type) -> dict[str, Any]:
+    """The dataclass of each field that holds one object (``X`` or ``X | None``): built from its dict."""
+    hints = typing.get_type_hints(cls)
+    out = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        arms = get_args(hints[f.name]) if get_origin(hints[f.name]) in (Union, types.UnionType) else (hints[f.name],)
+        classes = [arm for arm in arms if dataclasses.is_dataclass(arm)]
+        if f.init and len(classes) == 1:
+            out[f.name] = classes[0]
+    return out
+
+
 def check_fields(obj: Any) -> None:
     """Raise ShapeError unless every field of dataclass ``obj`` holds a value of its declared type."""
     for name, check in _field_checks(type(obj)):
@@ -168,4 +181,10 @@ def build(cls: type[T], entry: Mapping[str, Any]) -> T:
     for name, item in nested.items():  # lists of dataclasses (prompt arguments) become instances
         if isinstance(values.get(name), list):
             values[name] = [build(item, v) if isinstance(v, Mapping) else v for v in values[name]]
+    for name, item in _objects_of(cls).items():  # an object field (a tool's job entry) too
+        if isinstance(values.get(name), Mapping):
+            try:
+                values[name] = build(item, values[name])
+            except ShapeError as exc:
+                raise ShapeError(f"field {name}: {exc}") from None
     return cls(**values)
