@@ -132,11 +132,12 @@ class BridgeApp:
             self._surface_changed()
 
     # -- tool lists -----------------------------------------------------------
-    def tool_list(self) -> ToolList:
-        """A new client's own tool list (always-on tools until it loads groups).
+    def tool_list(self, owner: str | None = None) -> ToolList:
+        """A new client's own tool list (always-on tools until it loads groups); ``owner`` names the
+        client to its jobs (default: a new random one).
 
         Kept here only weakly: the client holds it, and its listener is the client's way to be told."""
-        tools = ToolList(self.surface)
+        tools = ToolList(self.surface, owner=owner)
         self._lists.add(tools)
         return tools
 

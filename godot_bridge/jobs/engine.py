@@ -308,9 +308,11 @@ class JobStore:
     def __len__(self) -> int:
         return len(self._jobs)
 
-    def on_status(self, listener: Listener) -> None:
-        """Call ``listener(job)`` after each status change of any job (MCP status notifications)."""
+    def on_status(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(job)`` after each status change of any job (MCP status notifications);
+        returns the function that stops it."""
         self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def ttl_for(self, requested_ms: float | None) -> float:
         """The TTL a job gets, in seconds: the default, or what was asked within the limits."""
@@ -387,13 +389,18 @@ class JobStore:
             del self._jobs[job.id]
             log.info("job %s… expired", job.id[:6])
 
-    def end_owner(self, owner: str) -> None:
-        """The owner is gone: cancel its running jobs (their work stops) and forget all of them."""
+    async def end_owner(self, owner: str) -> None:
+        """The owner is gone: cancel its running jobs, wait (bounded) until their work stopped (the
+        toolkit has been told, a test process killed), and forget all of them."""
+        tasks = []
         for job in [j for j in self._jobs.values() if j.owner == owner]:
             del self._jobs[job.id]
             if not job.terminal and job._task is not None:
                 job._task.cancel()
+                tasks.append(job._task)
                 log.info("job %s… cancelled: its client is gone", job.id[:6])
+        if tasks:
+            await asyncio.wait(tasks, timeout=self.limits.cancel_wait_s)
 
     async def aclose(self) -> None:
         """Cancel every running job and wait (bounded) for their work to stop."""

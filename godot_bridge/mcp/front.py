@@ -36,6 +36,7 @@ from godot_bridge.mcp.protocol import (
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
     call_result,
+    declares_tasks_extension,
     is_modern,
     needs_envelope_message,
     tools_result,
@@ -191,6 +192,9 @@ class StdioFront:
             return self._backend is None and not self._loading
         if request.method == "tools/list":
             return self._tools_wire_of(request.modern) is not None
+        if request.method == "tools/call" and request.modern and declares_tasks_extension(request.params):
+            # A job-capable tool may answer as an MCP task: the SDK path's (mcp/tasks.py).
+            return self.app.dispatch.job_tool(request.params["name"], self.peer.tools) is None
         return True
 
     def _cancel(self, obj: dict[str, Any]) -> None:
@@ -356,6 +360,8 @@ class StdioFront:
             await self.unanswered.idle.wait()
         for entry in list(self._in_flight.values()):
             entry.stop()  # each then answers "Connection closed", as the SDK's dispatcher does
+        # The client is gone: its jobs (and the processes they run) end with it.
+        await self.app.jobs.end_owner(self.peer.tools.owner)
         with anyio.move_on_after(5):
             await self._lean_idle.wait()
         if self._loading or self._backend is not None:

@@ -36,7 +36,9 @@ METHOD_HEADER = "mcp-method"
 NAME_HEADER = "mcp-name"
 ROUTING_HEADERS = (VERSION_HEADER, METHOD_HEADER, NAME_HEADER)
 # The body field each name-bearing method mirrors in Mcp-Name; no other method takes the header.
-NAME_FIELDS: Mapping[str, str] = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+NAME_FIELDS: Mapping[str, str] = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
+                                  # the tasks extension: Mcp-Name carries the task id (mcp/tasks.py)
+                                  "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
 # Seed 000: a base64 payload may not exceed 8192 characters.
 MAX_BASE64_PAYLOAD = 8192
 # Seed 001: an Origin refusal carries this (positive, outside JSON-RPC's reserved range) code.
