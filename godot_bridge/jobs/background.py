@@ -18,17 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from godot_bridge.errors import ToolError
-from godot_bridge.jobs.engine import FINISHED, Job, JobError, JobStore, iso
+from godot_bridge.jobs.engine import Job, JobError, JobStore, iso
 from godot_bridge.tools import results
 from godot_bridge.tools.progress import ProgressFn
 from godot_bridge.tools.results import ToolOutcome
 from godot_bridge.tools.surface import ToolList
 
 MAX_WAIT_S = 25.0
-_HINTS = {
-    "NOT_FOUND": "Call job_status without job_id to list your jobs.",
-    FINISHED: "Call job_status with this job_id for its result.",
-}
 
 
 def summary(job: Job) -> dict[str, Any]:
@@ -54,7 +50,7 @@ def summary(job: Job) -> dict[str, Any]:
 
 
 def _failure(err: JobError) -> ToolOutcome:
-    return results.failure(ToolError(err.code, str(err), hint=_HINTS.get(err.code, "")))
+    return results.failure(ToolError(err.code, str(err)))
 
 
 class JobTools:
@@ -88,7 +84,7 @@ class JobTools:
             extra: dict[str, Any] = {"job_id": job.id, "status": "failed"}
             if job.outcome is not None and job.outcome.structured_is_object:
                 extra["result"] = job.outcome.structured
-            return results.failure(ToolError("JOB_FAILED", job.message or "the job failed", hint="", extra=extra))
+            return results.failure(ToolError("JOB_FAILED", job.message or "the job failed", extra=extra))
         view = summary(job)
         if not job.terminal:
             view["hint"] = "Still running: call job_status again (wait_s up to 25 waits for the result)."

@@ -43,8 +43,8 @@ Status = Literal["working", "input_required", "completed", "failed", "cancelled"
 TERMINAL: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
 
 # The codes a job-engine refusal carries (the front ends map them to their protocol's errors).
-NOT_FOUND = "NOT_FOUND"
-FINISHED = "FINISHED"
+NOT_FOUND = "JOB_NOT_FOUND"
+FINISHED = "JOB_FINISHED"
 LIMIT = "JOB_LIMIT"
 
 # The toolkit's answer when the editor connection dropped under a call: the call may have partly

@@ -47,7 +47,7 @@ class JobRunner:
         try:
             job = self._start(tool, tools, work, None)
         except JobError as err:
-            return results.failure(ToolError(err.code, str(err), hint=""))
+            return results.failure(ToolError(err.code, str(err)))
         return results.success(started(job))
 
     def start_call(self, tool: ToolDef, arguments: Any, tools: ToolList, ttl_ms: float | None = None) -> Job:

@@ -101,7 +101,7 @@ async def test_job_cancel_stops_the_run_and_says_what_had_taken_effect(game_sim:
             assert "test process was killed" in cancelled["message"]
             assert "res://test/test_a.gd: 2 passed" in cancelled["message"]
             again = await client.call_tool("job_cancel", {"job_id": job_id})
-            assert again.is_error and payload(again)["code"] == "FINISHED"
+            assert again.is_error and payload(again)["code"] == "JOB_FINISHED"
             await until(lambda: cancels(game_sim))
     run = game_sim.requests("test.run")[0]
     assert [c["params"]["request_id"] for c in cancels(game_sim)] == [str(run.frame["id"])]

@@ -12,13 +12,13 @@ from godot_bridge.cli import UsageError, parse_args
 from godot_bridge.tools.catalogue import load_catalogue
 
 GOLDEN_TOOLS_COUNT = """\
-Total tools:  128
-  Eager:      34
+Total tools:  130
+  Eager:      36
   On-demand:  94
 Meta:         2 (also eager — always in tools/list)
 Groups:       33
-Operations (built-in): 176
-Startup surface (eager + meta): 36
+Operations (built-in): 178
+Startup surface (eager + meta): 38
 """
 
 
@@ -34,7 +34,7 @@ def test_tools_count_golden():
 
 def test_list_eager_is_sorted_and_complete():
     data = json.loads(run("--list-eager").stdout)
-    assert data["eager"] == sorted(data["eager"]) and len(data["eager"]) == 34
+    assert data["eager"] == sorted(data["eager"]) and len(data["eager"]) == 36
     assert data["meta"] == ["discover_tools", "extensions_refresh"]
     assert list(data["groups"]) == sorted(data["groups"]) and len(data["groups"]) == 33
     cat = load_catalogue()
