@@ -24,7 +24,6 @@ result from the call-tool handler (its result sieve knows only ``CallToolResult`
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -48,6 +47,7 @@ from pydantic import Field
 
 from godot_bridge.jobs.engine import FINISHED, Job, JobError, JobStore, iso
 from godot_bridge.jobs.runner import JobRunner
+from godot_bridge.mcp.listen import AckWatch, beside
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     CLIENT_CAPABILITIES_META_KEY,
@@ -314,24 +314,18 @@ class Tasks:
 # -- 2026-07-28: notifications/tasks on listen streams ---------------------------------------------
 
 
-class _TaskAck:
+class _TaskAck(AckWatch):
     """The listen request's session, adding the accepted ``taskIds`` to the stream's ack."""
 
     def __init__(self, session: Any, task_ids: list[str]) -> None:
-        self._session, self._task_ids = session, task_ids
-        self.acked = anyio.Event()
+        super().__init__(session)
+        self._task_ids = task_ids
 
-    async def send_notification(self, notification: Any, *args: Any, **kwargs: Any) -> None:
-        if not self.acked.is_set() and isinstance(notification, SubscriptionsAcknowledgedNotification):
+    def shape(self, notification: Any) -> Any:
+        if isinstance(notification, SubscriptionsAcknowledgedNotification):
             honored = notification.params.notifications.model_dump(by_alias=True, exclude_none=True)
             notification.params.notifications = SubscriptionFilter.model_validate({**honored, "taskIds": self._task_ids})
-        try:
-            await self._session.send_notification(notification, *args, **kwargs)
-        finally:
-            self.acked.set()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._session, name)
+        return notification
 
 
 class TaskListen:
@@ -370,12 +364,7 @@ class TaskListen:
                                                     related_request_id=ctx.request_id)
 
         try:
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(forward)
-                try:
-                    return await self.inner(dataclasses.replace(ctx, session=ack), params)
-                finally:
-                    tg.cancel_scope.cancel()
+            return await beside(self.inner, ctx, params, ack, forward)
         finally:
             stop()
             send.close()

@@ -24,26 +24,18 @@ from mcp.shared.exceptions import MCPError
 from tests.bridge_process import BridgeProcess, bridge_env
 from tests.http_bridge import HttpBridgeProcess, sse_messages
 from tests.integration.test_mcp_resources_prompts import params
+from tests.sim.fixtures import process_sim as game_sim  # noqa: F401 - a fixture
 from tests.sim.server import ToolkitSim
 from tests.tasks_client import TASKS, TasksExtension, request
 
 RESULT = {"passed": True, "totals": {"tests": 3, "passed": 3, "failed": 0, "errored": 0, "skipped": 0}}
-SLOW_RUN = ({"progress": {"progress": 1, "total": 2, "message": "res://test/test_a.gd: 2 passed"}}, {"sleep": 0.6},
+RUN_PROGRESS = {"progress": {"progress": 1, "total": 2, "message": "res://test/test_a.gd: 2 passed"}}
+SLOW_RUN = (RUN_PROGRESS, {"sleep": 0.6},
             {"progress": {"progress": 2, "total": 2, "message": "res://test/test_b.gd: 1 passed"}},
             {"result": RESULT})
 HANDSHAKE = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
 TASK_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
              "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS: {}}}}
-
-
-@pytest.fixture
-async def game_sim(data_home: Path, project_dir: Path) -> Any:
-    sim = ToolkitSim(data_home, project_dir.resolve(), godot_version="4.5.1", lsp_port=None)
-    await sim.start()
-    try:
-        yield sim
-    finally:
-        await sim.stop()
 
 
 def payload(result: Any) -> dict[str, Any]:
@@ -258,3 +250,52 @@ async def test_http_tasks_belong_to_their_session_and_end_with_it(game_sim: Tool
         named = await http.post(bridge.url, json=call, headers={**meta_headers, "Mcp-Method": "tasks/get",
                                                                 "Mcp-Name": task_id})
         assert named.json()["error"]["code"] == -32602  # the ended session's task is gone, and never was this client's
+
+
+async def test_modern_task_status_rides_a_listen_stream_filtered_by_task_id(game_sim: ToolkitSim, data_home: Path,
+                                                                           project_dir: Path) -> None:
+    game_sim.script("test.run", *SLOW_RUN)
+    async with BridgeProcess(bridge_env(data_home, project_dir)) as bridge:
+        await bridge.call_tool("discover_tools", {"request": "testing"})
+        created = (await bridge.request("tools/call", {"name": "test_run", "arguments": {},
+                                                       "_meta": TASK_META}))["result"]
+        assert created["resultType"] == "task" and created["status"] == "working" and created["ttlMs"] == 3_600_000
+        assert not {"result", "error", "inputRequests", "requestState"} & set(created)
+        task_id = created["taskId"]
+        # Without the extension declared, task notifications are refused.
+        undeclared = await bridge.request("subscriptions/listen", {"notifications": {"taskIds": [task_id]}},
+                                          modern=True)
+        assert undeclared["error"]["code"] == -32021
+        await bridge.send({"jsonrpc": "2.0", "id": "listen", "method": "subscriptions/listen", "params": {
+            "notifications": {"taskIds": [task_id, "someone-elses"]}, "_meta": TASK_META}})
+        ack = await bridge.wait_notification("notifications/subscriptions/acknowledged")
+        assert ack["params"]["notifications"]["taskIds"] == [task_id]  # only this client's tasks
+        with anyio.fail_after(20):
+            while not any(n.get("method") == "notifications/tasks" and n["params"]["status"] == "completed"
+                          for n in bridge.notifications):
+                await anyio.sleep(0.02)
+        note = next(n["params"] for n in bridge.notifications if n.get("method") == "notifications/tasks"
+                    and n["params"]["status"] == "completed")
+        assert note["taskId"] == task_id and note["result"]["structuredContent"] == RESULT
+        assert note["_meta"] == {"io.modelcontextprotocol/subscriptionId": "listen"}
+        got = (await bridge.request("tasks/get", {"taskId": task_id, "_meta": TASK_META}))["result"]
+        assert {k: v for k, v in got.items() if k not in ("_meta", "resultType")} == \
+            {k: v for k, v in note.items() if k != "_meta"}
+
+
+async def test_a_task_whose_editor_disconnects_fails_and_says_to_check(game_sim: ToolkitSim, data_home: Path,
+                                                                      project_dir: Path) -> None:
+    game_sim.script("test.run", RUN_PROGRESS, {"abort": True})
+    async with BridgeProcess(bridge_env(data_home, project_dir)) as bridge:
+        await bridge.request("initialize", HANDSHAKE)
+        await bridge.call_tool("discover_tools", {"request": "testing"})
+        task_id = (await bridge.request("tools/call", {"name": "test_run", "arguments": {}, "task": {}}))[
+            "result"]["task"]["taskId"]
+        with anyio.fail_after(30):
+            while (task := (await bridge.request("tasks/get", {"taskId": task_id}))["result"])["status"] == "working":
+                await anyio.sleep(0.05)
+        assert task["status"] == "failed"
+        assert "may have applied" in task["statusMessage"] and "undo" in task["statusMessage"]
+        # tasks/result still answers what the blocking call would have: the disconnect.
+        result = (await bridge.request("tasks/result", {"taskId": task_id}))["result"]
+        assert result["isError"] is True and result["structuredContent"]["code"] == "DISCONNECTED"
