@@ -20,6 +20,9 @@ Public runner pieces are used directly elsewhere (``ServerRunner``,
 * ``AsyncExitStack._exit_callbacks``: whether a per-request connection registered
   anything to tear down; the shielded teardown is skipped when it did not (the
   teardown scope was a measurable share of a modern call in bench/).
+* ``ServerSession.send_notification`` takes only the SDK's notification models, and
+  the tasks extension's ``notifications/tasks`` has none: ``raw_notification`` builds
+  an object it sends all the same (it only calls ``model_dump`` on what it is given).
 """
 
 from __future__ import annotations
@@ -92,6 +95,19 @@ async def teardown(connection: Connection) -> None:
         await aclose_shielded(connection)
 
 
+class _RawNotification:
+    def __init__(self, method: str, params: dict[str, Any]) -> None:
+        self.method, self.params = method, params
+
+    def model_dump(self, **_: Any) -> dict[str, Any]:
+        return {"method": self.method, "params": self.params}
+
+
+def raw_notification(method: str, params: dict[str, Any]) -> Any:
+    """A notification the SDK's models do not know, in the shape ``ServerSession.send_notification`` sends."""
+    return _RawNotification(method, params)
+
+
 def check() -> list[str]:
     """Every assumption above, verified against the installed SDK; one line per one that broke."""
     problems: list[str] = []
@@ -126,6 +142,11 @@ def check() -> list[str]:
         problems.append("Connection.initialized is no longer an anyio.Event")
     if not isinstance(getattr(Connection, "initialize_accepted", None), property):
         problems.append("Connection.initialize_accepted is no longer the derived admission flag")
+    from mcp.server.session import ServerSession
+
+    notify = getattr(ServerSession, "_notify", None)
+    if notify is None or "model_dump(" not in inspect.getsource(notify):
+        problems.append("ServerSession no longer sends a notification by dumping it (raw_notification)")
     return problems
 
 

@@ -45,8 +45,9 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field
 
-from godot_bridge.jobs.engine import FINISHED, Job, JobError, JobStore, iso
+from godot_bridge.jobs.engine import FINISHED, JOB_FAILED, Job, JobError, JobStore, iso
 from godot_bridge.jobs.runner import JobRunner
+from godot_bridge.mcp import sdk_private
 from godot_bridge.mcp.listen import AckWatch, beside
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
@@ -99,6 +100,11 @@ def _base(job: Job) -> dict[str, Any]:
     return out
 
 
+def _error(job: Job) -> dict[str, Any]:
+    """The JSON-RPC error a failed task carries."""
+    return job.error or {"code": JOB_FAILED, "message": job.message or "the task failed"}
+
+
 def handshake_task(job: Job, poll_ms: int) -> dict[str, Any]:
     """A 2025-11-25 ``Task``."""
     return {**_base(job), "ttl": job.ttl_ms, "pollInterval": poll_ms}
@@ -110,7 +116,7 @@ def modern_task(job: Job, poll_ms: int) -> dict[str, Any]:
     if job.status == "completed" and job.outcome is not None:
         out["result"] = call_result(job.outcome, True)
     elif job.status == "failed":
-        out["error"] = job.error or {"code": -32603, "message": job.message or "the job failed"}
+        out["error"] = _error(job)
     elif job.status == "input_required":
         out["inputRequests"] = dict(job.input_requests)
     return out
@@ -129,17 +135,6 @@ class UpdateParams(TaskParams):
 
 class ListParams(RequestParams):
     cursor: str | None = None
-
-
-class _RawNotification:
-    """A notification the SDK's models do not know (``notifications/tasks``), in the shape
-    ``ServerSession.send_notification`` dumps."""
-
-    def __init__(self, method: str, params: dict[str, Any]) -> None:
-        self.method, self.params = method, params
-
-    def model_dump(self, **_: Any) -> dict[str, Any]:
-        return {"method": self.method, "params": self.params}
 
 
 def _peer(ctx: Any) -> Peer:
@@ -271,7 +266,7 @@ class Tasks:
             return {**call_result(job.outcome, False), "_meta": related}
         if job.status == "cancelled":
             raise MCPError(INVALID_REQUEST, f"task {job.id} was cancelled: {job.message}")
-        error = job.error or {"code": -32603, "message": job.message or "the task failed"}
+        error = _error(job)
         raise MCPError(error["code"], error["message"], data=error.get("data"))
 
     async def _ask(self, ctx: Any, job: Job) -> None:
@@ -360,7 +355,7 @@ class TaskListen:
             await ack.acked.wait()
             async for job in recv:
                 body = {**modern_task(job, self.tasks.poll_ms), "_meta": {SUBSCRIPTION_ID_META_KEY: ctx.request_id}}
-                await ctx.session.send_notification(_RawNotification(MODERN_NOTIFICATION, body),
+                await ctx.session.send_notification(sdk_private.raw_notification(MODERN_NOTIFICATION, body),
                                                     related_request_id=ctx.request_id)
 
         try:
