@@ -175,9 +175,13 @@ class Job:
             return False
         return True
 
+    def next_change(self) -> asyncio.Event:
+        """Set at the job's next change of status. Take it *before* looking at the job, so a
+        change between the look and the wait is not missed."""
+        return self._changed
+
     async def changed(self, timeout: float | None = None) -> None:
         """Wait for the next change of status (or the timeout)."""
-        self._changed.clear()
         try:
             await asyncio.wait_for(self._changed.wait(), timeout)
         except TimeoutError:
@@ -191,7 +195,9 @@ class Job:
         if status in TERMINAL:
             self.finished = self._store.clock() if self._store else time.monotonic()
             self._done.set()
-        self._changed.set()
+        # A fresh event per change: every waiter of this one wakes, later waiters wait for the next.
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
         for listener in list(self._listeners):
             try:
                 listener(self)

@@ -256,11 +256,13 @@ class Tasks:
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
             raise MCPError(METHOD_NOT_FOUND, _REMOVED.format(method=ctx.method))
         job = self._job(ctx, params.task_id)
-        while not job.terminal:
-            if job.input_requests:
-                await self._ask(ctx, job)
-            else:
-                await job.changed()
+        asked: set[str] = set()
+        while True:
+            change = job.next_change()
+            if job.terminal:
+                break
+            if not await self._ask(ctx, job, asked):
+                await change.wait()
         related = {RELATED_TASK_META_KEY: {"taskId": job.id}}
         if job.outcome is not None:
             return {**call_result(job.outcome, False), "_meta": related}
@@ -269,14 +271,18 @@ class Tasks:
         error = _error(job)
         raise MCPError(error["code"], error["message"], data=error.get("data"))
 
-    async def _ask(self, ctx: Any, job: Job) -> None:
-        """A 2025-11-25 task waiting for the person: its questions go to the client as server
-        requests on the ``tasks/result`` request (the client's answer resumes the job)."""
-        for key, request in list(job.input_requests.items()):
+    async def _ask(self, ctx: Any, job: Job, asked: set[str]) -> bool:
+        """A 2025-11-25 task waiting for the person: its questions not yet ``asked`` go to the client
+        as server requests on the ``tasks/result`` request (the answer resumes the job). False:
+        there was nothing new to ask."""
+        new = [(key, request) for key, request in job.input_requests.items() if key not in asked]
+        for key, request in new:
+            asked.add(key)
             body = dict(request)
             body["params"] = {**request.get("params", {}), "_meta": {RELATED_TASK_META_KEY: {"taskId": job.id}}}
             answer = await ctx.session.send_request(ElicitRequest.model_validate(body), ElicitResult)
             job.answer(key, answer.model_dump(mode="json", by_alias=True, exclude_none=True))
+        return bool(new)
 
     async def list(self, ctx: Any, params: ListParams) -> dict[str, Any]:
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
