@@ -21,6 +21,9 @@ from godot_bridge.content.images import ImageStore
 from godot_bridge.content.prompts import PromptService
 from godot_bridge.content.pushed_errors import ErrorStore
 from godot_bridge.content.resources import ResourceService
+from godot_bridge.jobs.background import JobTools
+from godot_bridge.jobs.engine import JobStore
+from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.live_config import LiveConfig
 from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
@@ -83,18 +86,25 @@ class BridgeApp:
             EditorAsker(self._editor_call), is_extension=lambda tool: tool.name not in self.catalogue.tools,
         )
         self.surface.set_offer(self.consent.offered)
+        # Long calls in the background (godot_bridge/jobs): every client's jobs, kept until their TTL.
+        self.jobs = JobStore()
+        self.job_tools = JobTools(self.jobs)
         self.dispatch = ToolDispatch(
             self.surface,
             self.editor,
             self.lsp,
             rate_limit=settings.rate_limit,
             bridge_tools=self.lifecycle.handlers(),
+            caller_tools=self.job_tools.handlers(),
             result_limit_kb=settings.result_limit_kb,
             consent=self.consent,
         )
+        self.job_runner = JobRunner(self.jobs, self.dispatch)
+        self.dispatch.background = self.job_runner
         self.resources = ResourceService(
             settings.project_path, self.editor, read_only=lambda: self.surface.read_only,
             script_limit_kb=lambda: self.settings.script_read_limit_kb, images=self.images, errors=self.errors,
+            jobs=self.job_tools.resource,
         )
         self.prompts = PromptService()
         self.completions = CompletionService(settings.project_path, self.editor, self.prompts)
@@ -117,6 +127,7 @@ class BridgeApp:
         self.live_config.start()
 
     async def aclose(self) -> None:
+        await self.jobs.aclose()
         await self.live_config.aclose()
         await self.lsp.aclose()
         await self.editor.aclose()
@@ -156,11 +167,12 @@ class BridgeApp:
         self._surface_changed(schemas_changed=True)
 
     # -- tool lists -----------------------------------------------------------
-    def tool_list(self) -> ToolList:
-        """A new client's own tool list (always-on tools until it loads groups).
+    def tool_list(self, owner: str | None = None) -> ToolList:
+        """A new client's own tool list (always-on tools until it loads groups); ``owner`` names the
+        client to its jobs (default: a new random one).
 
         Kept here only weakly: the client holds it, and its listener is the client's way to be told."""
-        tools = ToolList(self.surface)
+        tools = ToolList(self.surface, owner=owner)
         self._lists.add(tools)
         return tools
 
@@ -187,7 +199,8 @@ class BridgeApp:
         return cached[1]
 
     def _tool_json(self, tool: ToolDef, tools: ToolList) -> dict[str, Any]:
-        if tool.channel == "bridge" and tool.name not in self.dispatch.bridge_tools:
+        if tool.channel == "bridge" and tool.name not in self.dispatch.bridge_tools and \
+                tool.name not in self.dispatch.caller_tools:
             # discover_tools lists the groups, loaded (by this client) or not, in its description.
             return self._wire_entry(tool, groups.description(tool.description, tools))
         entry = self._tool_wire.get(tool.name)
@@ -197,8 +210,13 @@ class BridgeApp:
 
     @staticmethod
     def _wire_entry(tool: ToolDef, description: str) -> dict[str, Any]:
-        return {"name": tool.name, "description": description, "inputSchema": tool.input_schema,
-                "annotations": dict(tool.annotations)}
+        entry = {"name": tool.name, "description": description, "inputSchema": tool.input_schema,
+                 "annotations": dict(tool.annotations)}
+        if tool.job is not None:
+            # 2025-11-25 clients may call it as an MCP task (2026-07-28 drops the field: tasks there
+            # are the server's choice, mcp/tasks.py).
+            entry["execution"] = {"taskSupport": "optional"}
+        return entry
 
     def may_ask(self, name: Any) -> bool:
         """Whether a call of the tool ``name`` may ask the person first (under the policy now)."""

@@ -50,6 +50,11 @@ BRIDGE_HINTS: dict[str, str] = {
     "EDITOR_UNRESPONSIVE": "Call editor_restart to save, stop and relaunch the editor.",
     "EDITOR_NOT_RUNNING": "Call editor_launch to start the editor.",
     "SAVE_FAILED": "Save in the editor by hand, or restart with force=true (unsaved changes are lost).",
+    # Background jobs: background: true, job_status, job_cancel (godot_bridge/jobs)
+    "JOB_NOT_FOUND": "Call job_status without job_id to list your jobs; a finished job is kept for its TTL (1 h).",
+    "JOB_FINISHED": "Call job_status with this job_id for its result.",
+    "JOB_LIMIT": "Wait for a job to finish (job_status with wait_s) or stop one with job_cancel, then retry.",
+    "JOB_FAILED": "Check the editor before running it again: history lists what changed, undo takes it back.",
 }
 
 

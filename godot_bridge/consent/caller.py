@@ -3,8 +3,8 @@
 Decided per request, from what the client declared, never from what the bridge would like:
 
 * ``asker``: something that asks now and waits for the answer: ``elicitation/create`` sent to a
-  handshake-era client that declared form elicitation (stdio, an HTTP session's stream), or,
-  later, a background job whose task waits for the person (``input_required``);
+  handshake-era client that declared form elicitation (stdio, an HTTP session's stream), or an MCP
+  task whose client declared it: the task waits for the person (``input_required``, ``JobAsker``);
 * ``inline``: a 2026-07-28 request whose client declared elicitation: the call answers
   ``input_required`` with the question, and the client's retry carries the answer
   (``input_responses``) and the state we sealed (``request_state``, already unsealed);
@@ -20,7 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from godot_bridge.consent.question import Answer, Question
+import anyio
+
+from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question, parse_answer
+from godot_bridge.jobs import asking
 
 
 class Asker(Protocol):
@@ -36,6 +39,21 @@ class Caller:
     inline: bool = False
     request_state: str | None = None
     input_responses: Mapping[str, Any] | None = None
+
+
+class JobAsker:
+    """Asks from inside an MCP task: the task is ``input_required`` with the question until the
+    client answers it (2025-11-25 ``tasks/result``, 2026-07-28 ``tasks/get`` + ``tasks/update``);
+    no answer in time is a cancel, as for a question asked on the request."""
+
+    def __init__(self, timeout_s: float = ANSWER_TIMEOUT_S) -> None:
+        self.timeout_s = timeout_s
+
+    async def ask(self, question: Question) -> Answer:
+        with anyio.move_on_after(self.timeout_s):
+            result = await asking.ask({"method": "elicitation/create", "params": question.form()})
+            return Answer.CANCEL if result is None else parse_answer(result)
+        return Answer.CANCEL
 
 
 # A caller nobody can ask and nothing is known of (a call made outside any MCP request).

@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 
 JSON = "application/json"
 SCENE_PREFIX = "godot://scene/"
+JOBS_URI = "godot://jobs"
 SCRIPT_PREFIX = "godot://script/"
 DEFAULT_SCRIPT_LIMIT_KB = 512
 SCENE_LIMIT_KB = 2048  # a big level is still well under this as text
@@ -106,6 +107,8 @@ STATIC = (
     ResourceDef(ERRORS_URI, "errors", "Godot errors",
                 "Errors and warnings the editor and the running game reported, with file, line, stack and "
                 "repeat count. Subscribe to hear changes.", JSON),
+    ResourceDef(JOBS_URI, "jobs", "Background jobs",
+                "Your jobs (calls started with background: true, MCP tasks): status, message, progress.", JSON),
 )
 TEMPLATES = (
     ResourceDef(SCENE_PREFIX + "{path}", "scene", "Scene tree",
@@ -166,12 +169,17 @@ def _read_text(file: Path, path: str, limit_kb: int) -> str:
         raise ResourceError(f"{path} cannot be read ({exc.strerror or exc})") from None
 
 
+# The reading client's jobs (godot_bridge/jobs/background.py), by the owner its tool list names.
+JobsView = Callable[[str], dict[str, Any]]
+
+
 class ResourceService:
     def __init__(self, project: Path, editor: EditorView, *, read_only: Callable[[], bool],
                  script_limit_kb: Callable[[], int | None], images: ImageStore | None = None,
-                 errors: ErrorStore | None = None) -> None:
+                 errors: ErrorStore | None = None, jobs: JobsView | None = None) -> None:
         self.project = project
         self.editor = editor
+        self.jobs = jobs
         self.images = images if images is not None else ImageStore()
         self.errors = errors if errors is not None else ErrorStore()
         self._read_only = read_only
@@ -183,8 +191,10 @@ class ResourceService:
     def templates(self) -> list[dict[str, Any]]:
         return [r.listing("uriTemplate") for r in TEMPLATES]
 
-    async def read(self, uri: str) -> list[dict[str, Any]]:
-        """The ``contents`` array of ``resources/read``; raises ResourceError."""
+    async def read(self, uri: str, owner: str | None = None) -> list[dict[str, Any]]:
+        """The ``contents`` array of ``resources/read`` for the client ``owner``; raises ResourceError."""
+        if uri == JOBS_URI:
+            return [_json(uri, self.jobs(owner) if self.jobs is not None and owner is not None else {"jobs": []})]
         if uri == "godot://project/info":
             return [_json(uri, self.project_info())]
         if uri == "godot://roots":

@@ -48,7 +48,7 @@ def content_handlers(resources: ResourceService, prompts: PromptService,
     async def read_resource(ctx: Any, params: Any) -> dict[str, Any]:
         uri = str(params.uri)
         try:
-            contents = await resources.read(uri)
+            contents = await resources.read(uri, ctx.lifespan_context.tools.owner)
         except ResourceError as exc:
             modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
             code = HANDSHAKE_RESOURCE_NOT_FOUND if exc.not_found and not modern else INVALID_PARAMS

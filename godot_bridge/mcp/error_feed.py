@@ -22,7 +22,6 @@ and is told so (``server.py``); 2026-07-28 listen streams work over HTTP as on s
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -36,6 +35,7 @@ from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
 from mcp_types import LoggingMessageNotification, LoggingMessageNotificationParams
 
 from godot_bridge.content.pushed_errors import ERRORS_URI, ErrorEntry, ErrorStore
+from godot_bridge.mcp.listen import AckWatch, beside
 from godot_bridge.mcp.peers import Notify, Peer
 
 log = logging.getLogger(__name__)
@@ -145,23 +145,6 @@ async def _quiet(notify: Notify, method: str, params: Mapping[str, Any]) -> None
 # -- 2026-07-28: log messages on listen streams ------------------------------------------------------
 
 
-class _AckWatch:
-    """The request's session, noting when the listen handler's first frame (its ack) went out."""
-
-    def __init__(self, session: Any) -> None:
-        self._session = session
-        self.acked = anyio.Event()
-
-    async def send_notification(self, *args: Any, **kwargs: Any) -> None:
-        try:
-            await self._session.send_notification(*args, **kwargs)
-        finally:
-            self.acked.set()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._session, name)
-
-
 class ErrorListen:
     """``subscriptions/listen``: the SDK's handler, plus log messages when the request opted in.
 
@@ -178,7 +161,7 @@ class ErrorListen:
         levels = allowed_log_levels(ctx.protocol_version, meta)
         if not levels & {"error", "warning"}:
             return await self.inner(ctx, params)
-        watch = _AckWatch(ctx.session)
+        watch = AckWatch(ctx.session)
         send, recv = anyio.create_memory_object_stream[LogEvent](BACKLOG)
 
         def take(event: LogEvent) -> None:
@@ -199,12 +182,7 @@ class ErrorListen:
                 await ctx.session.send_notification(note, related_request_id=ctx.request_id)
 
         try:
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(forward)
-                try:
-                    return await self.inner(dataclasses.replace(ctx, session=watch), params)
-                finally:
-                    tg.cancel_scope.cancel()
+            return await beside(self.inner, ctx, params, watch, forward)
         finally:
             stop()
             send.close()

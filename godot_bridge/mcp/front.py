@@ -36,6 +36,7 @@ from godot_bridge.mcp.protocol import (
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
     call_result,
+    declares_tasks_extension,
     is_modern,
     needs_envelope_message,
     ping_result,
@@ -193,7 +194,10 @@ class StdioFront:
         if request.method == "tools/list":
             return self._tools_wire_of(request.modern) is not None
         if request.method == "tools/call":
-            # A call that may ask the person goes the SDK's way: its question travels as an
+            if request.modern and declares_tasks_extension(request.params) and \
+                    self.app.dispatch.job_tool(request.params["name"], self.peer.tools) is not None:
+                return False  # a job-capable tool may answer as an MCP task: the SDK path's (mcp/tasks.py)
+            # A call that may ask the person goes the SDK's way too: its question travels as an
             # elicitation request, an input_required answer with a sealed state, or a preview.
             return not self.app.may_ask(request.params.get("name"))
         return True
@@ -361,6 +365,8 @@ class StdioFront:
             await self.unanswered.idle.wait()
         for entry in list(self._in_flight.values()):
             entry.stop()  # each then answers "Connection closed", as the SDK's dispatcher does
+        # The client is gone: its jobs (and the processes they run) end with it.
+        await self.app.jobs.end_owner(self.peer.tools.owner)
         with anyio.move_on_after(5):
             await self._lean_idle.wait()
         if self._loading or self._backend is not None:

@@ -17,7 +17,9 @@ events) and the client accepts ``text/event-stream``; then it becomes an SSE str
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator, Mapping
@@ -27,7 +29,7 @@ from typing import Any
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.lowlevel import Server
 from mcp.server.models import InitializationOptions
 from mcp.server.runner import modern_error_data
 from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
@@ -57,7 +59,7 @@ from godot_bridge.mcp.error_feed import ErrorFeed
 from godot_bridge.mcp.http_sessions import IDLE_S, MAX_SESSIONS, SESSION_HEADER, SESSION_NOT_FOUND, Session, SessionStore
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import LATEST_HANDSHAKE
-from godot_bridge.mcp.server import build_server
+from godot_bridge.mcp.server import build_server, initialization_options
 from godot_bridge.mcp.wire import request_id
 
 log = logging.getLogger(__name__)
@@ -256,7 +258,15 @@ class McpHttp:
         # Every request outside a session is this one client: one shared tool list, no standing stream.
         self.stateless = stateless
         self.sessions = SessionStore(idle_s=options.session_idle_s, max_sessions=options.max_sessions,
-                                     on_end=lambda session: feed.remove(session.peer))
+                                     on_end=self._session_ended)
+        self._endings: set[asyncio.Task[None]] = set()
+
+    def _session_ended(self, session: Session) -> None:
+        self.feed.remove(session.peer)
+        # Its jobs end with it (a reconnect of its stream does not end it; DELETE or expiry does).
+        task = asyncio.get_running_loop().create_task(self.app.jobs.end_owner(session.peer.tools.owner))
+        self._endings.add(task)
+        task.add_done_callback(self._endings.discard)
 
     # A plain ASGI callable (not a request function), so SSE can be streamed by hand; Starlette
     # calls it for every method on /mcp and the transport rules run in seed order.
@@ -544,13 +554,21 @@ def server_card(options: HttpOptions, capabilities: dict[str, Any]) -> dict[str,
     }
 
 
+def principal_owner(token: str | None) -> str:
+    """Who owns the jobs of requests outside any session: the principal of the bridge's token."""
+    if token is None:
+        return "principal:anonymous"
+    return "principal:" + hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
 def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
     """The ASGI app: ``/mcp``, the server card, and a lifespan that owns the editor link."""
     bus = InMemorySubscriptionBus()
     feed = ErrorFeed(app.errors, bus)
     server = build_server(app, bus, feed)
-    init_options = server.create_initialization_options(NotificationOptions(tools_changed=True))
-    stateless = Peer(app.tool_list(), standing=False)
+    init_options = initialization_options(server)
+    # Requests outside a session are one client: the principal the bearer token authenticates.
+    stateless = Peer(app.tool_list(owner=principal_owner(options.token)), standing=False)
     mcp = McpHttp(server, init_options, options, app, feed, stateless)
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
 

@@ -36,7 +36,12 @@ METHOD_HEADER = "mcp-method"
 NAME_HEADER = "mcp-name"
 ROUTING_HEADERS = (VERSION_HEADER, METHOD_HEADER, NAME_HEADER)
 # The body field each name-bearing method mirrors in Mcp-Name; no other method takes the header.
-NAME_FIELDS: Mapping[str, str] = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+NAME_FIELDS: Mapping[str, str] = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
+                                  # the tasks extension: Mcp-Name carries the task id (mcp/tasks.py)
+                                  "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
+# Methods 2026-07-28's tasks extension removed: a client may still name the task in Mcp-Name;
+# what it must hear is that the method is gone (-32601), not a header complaint.
+NAME_UNCHECKED = frozenset({"tasks/result", "tasks/list"})
 # Seed 000: a base64 payload may not exceed 8192 characters.
 MAX_BASE64_PAYLOAD = 8192
 # Seed 001: an Origin refusal carries this (positive, outside JSON-RPC's reserved range) code.
@@ -191,7 +196,7 @@ def mirror_problem(method: str, params: Mapping[str, Any] | None, headers: Mappi
     field = NAME_FIELDS.get(method)
     sent_name = headers.get(NAME_HEADER)
     if field is None:
-        return None if sent_name is None else f"{method} takes no Mcp-Name header"
+        return None if sent_name is None or method in NAME_UNCHECKED else f"{method} takes no Mcp-Name header"
     subject = (params or {}).get(field)
     if not isinstance(subject, str):
         return None  # the body is wrong about itself; dispatch answers that with -32602

@@ -39,6 +39,8 @@ from godot_bridge.mcp.protocol import (
     SERVER_INFO_META_KEY,
     SERVER_NAME,
     SERVER_TITLE,
+    TASKS_EXTENSION,
+    TASKS_HANDSHAKE_CAPABILITY,
     is_modern,
 )
 
@@ -62,10 +64,12 @@ _HANDSHAKE_CAPABILITIES = {
     "logging": {},  # pushed Godot errors as notifications/message (error_feed.py)
     "prompts": {"listChanged": False},
     "resources": {"listChanged": False, "subscribe": True},  # godot://errors
+    "tasks": TASKS_HANDSHAKE_CAPABILITY,  # job-capable tools as MCP tasks (mcp/tasks.py)
     "tools": {"listChanged": True},
 }
 _MODERN_CAPABILITIES = {
     "completions": {},
+    "extensions": {TASKS_EXTENSION: {}},
     "logging": {},
     "prompts": {"listChanged": True},
     "resources": {"listChanged": True, "subscribe": True},
@@ -73,7 +77,9 @@ _MODERN_CAPABILITIES = {
 }
 # Fields the SDK's input-schema models declare, in their order; other keys follow as given.
 _SCHEMA_FIELDS = {False: ("$schema", "properties", "required", "type"), True: ("$schema",)}
-_TOOL_KEYS = frozenset({"name", "title", "description", "inputSchema", "annotations"})
+_TOOL_KEYS = frozenset({"name", "title", "description", "inputSchema", "annotations", "execution"})
+# Tool fields only the handshake era's models have (2026-07-28's sieve drops them).
+_HANDSHAKE_ONLY_TOOL_KEYS = frozenset({"execution"})
 _ANNOTATION_KEYS = frozenset({"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
 _CLIENT_INFO_TEXT = frozenset({"title", "description", "websiteUrl"})
 _INT64 = 2**63
@@ -249,7 +255,7 @@ def wire_tool(tool: Mapping[str, Any], modern: bool) -> dict[str, Any] | None:
     out: dict[str, Any] = {}
     for key in sorted(tool):
         value = tool[key]
-        if value is None:
+        if value is None or (modern and key in _HANDSHAKE_ONLY_TOOL_KEYS):
             continue
         if key == "annotations":
             value = {k: annotations[k] for k in sorted(annotations) if annotations[k] is not None}

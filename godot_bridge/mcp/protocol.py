@@ -39,6 +39,10 @@ MODERN_ONLY_METHODS = frozenset({"server/discover", "subscriptions/listen"})
 # in 2026-07-28 and auto mode, FastMCP's) send it, so ``ping`` is answered in both eras.
 REMOVED_IN_MODERN = frozenset({"initialize"})
 
+# MCP tasks (mcp/tasks.py): the 2026-07-28 extension's name and the 2025-11-25 server capability.
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+TASKS_HANDSHAKE_CAPABILITY: dict[str, Any] = {"cancel": {}, "list": {}, "requests": {"tools": {"call": {}}}}
+
 SERVER_NAME = "godot-bridge"
 SERVER_TITLE = "Godot Bridge"
 
@@ -53,6 +57,14 @@ def is_modern(method: str, params: Mapping[str, Any] | None) -> bool:
         return False
     meta = params.get("_meta")
     return isinstance(meta, Mapping) and PROTOCOL_VERSION_META_KEY in meta
+
+
+def declares_tasks_extension(params: Mapping[str, Any] | None) -> bool:
+    """Whether a 2026-07-28 request's per-request capabilities declare the MCP tasks extension."""
+    meta = params.get("_meta") if isinstance(params, Mapping) else None
+    capabilities = meta.get(CLIENT_CAPABILITIES_META_KEY) if isinstance(meta, Mapping) else None
+    extensions = capabilities.get("extensions") if isinstance(capabilities, Mapping) else None
+    return isinstance(extensions, Mapping) and isinstance(extensions.get(TASKS_EXTENSION), Mapping)
 
 
 def needs_envelope_message(method: str) -> str:

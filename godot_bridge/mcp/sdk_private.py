@@ -23,6 +23,9 @@ Public runner pieces are used directly elsewhere (``ServerRunner``,
 * The claims inside a sealed ``requestState`` (``mcp.server.request_state``: ``m`` the
   method, ``aud`` the audience, ``exp`` the expiry): whether a state the boundary refused
   is one this process sealed for another call (``sealed_state.py``), so it asks again.
+* ``ServerSession.send_notification`` takes only the SDK's notification models, and
+  the tasks extension's ``notifications/tasks`` has none: ``raw_notification`` builds
+  an object it sends all the same (it only calls ``model_dump`` on what it is given).
 """
 
 from __future__ import annotations
@@ -108,6 +111,19 @@ def sealed_claims(security: Any, wire: str) -> dict[str, Any] | None:
     return claims if isinstance(claims, dict) else None
 
 
+class _RawNotification:
+    def __init__(self, method: str, params: dict[str, Any]) -> None:
+        self.method, self.params = method, params
+
+    def model_dump(self, **_: Any) -> dict[str, Any]:
+        return {"method": self.method, "params": self.params}
+
+
+def raw_notification(method: str, params: dict[str, Any]) -> Any:
+    """A notification the SDK's models do not know, in the shape ``ServerSession.send_notification`` sends."""
+    return _RawNotification(method, params)
+
+
 def check() -> list[str]:
     """Every assumption above, verified against the installed SDK; one line per one that broke."""
     problems: list[str] = []
@@ -143,6 +159,11 @@ def check() -> list[str]:
     if not isinstance(getattr(Connection, "initialize_accepted", None), property):
         problems.append("Connection.initialize_accepted is no longer the derived admission flag")
     problems += _check_sealed_claims()
+    from mcp.server.session import ServerSession
+
+    notify = getattr(ServerSession, "_notify", None)
+    if notify is None or "model_dump(" not in inspect.getsource(notify):
+        problems.append("ServerSession no longer sends a notification by dumping it (raw_notification)")
     return problems
 
 

@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from mcp.server.caching import CacheHint
 from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp_types import (
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
+    ServerTasksCapability,
     SetLevelRequestParams,
     SubscribeRequestParams,
     UnsubscribeRequestParams,
@@ -45,11 +47,13 @@ from godot_bridge.mcp.protocol import (
     MODERN_VERSIONS,
     SERVER_NAME,
     SERVER_TITLE,
+    TASKS_HANDSHAKE_CAPABILITY,
     call_result,
     tools_result,
 )
 from godot_bridge.mcp.sealed_state import SealedState
 from godot_bridge.mcp.stdio import QueueLines, WireIn, WireOut, settle_cancelled
+from godot_bridge.mcp.tasks import TaskListen, Tasks
 from godot_bridge.tools.dispatch import UnknownTool
 
 if TYPE_CHECKING:
@@ -92,6 +96,7 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
 
     if feed is None:  # no transport pumps it (tests building a bare server)
         feed = ErrorFeed(app.errors, bus)
+    tasks = Tasks(app.jobs, app.job_runner, app.dispatch)
 
     async def set_level(ctx: Any, params: SetLevelRequestParams) -> dict[str, Any]:
         peer = _peer(ctx)
@@ -124,7 +129,7 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
                      **CONTENT_CACHE_HINTS},
         on_list_tools=list_tools,
         on_call_tool=call_tool,
-        on_subscriptions_listen=ErrorListen(ListenHandler(bus), feed),
+        on_subscriptions_listen=TaskListen(ErrorListen(ListenHandler(bus), feed), tasks),
         on_subscribe_resource=subscribe,
         on_unsubscribe_resource=unsubscribe,
         **content_handlers(app.resources, app.prompts, app.completions),
@@ -137,7 +142,15 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
     server.middleware.clear()
     # 2026-07-28 input_required answers carry a requestState only this process can read.
     server.middleware.append(SealedState())
+    tasks.install(server)  # MCP tasks in both eras: its middleware, the tasks/* methods, the extension
     return server
+
+
+def initialization_options(server: Server[Any]) -> InitializationOptions:
+    """What the handshake era's ``initialize`` answers: the derived capabilities, plus ``tasks``."""
+    options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+    options.capabilities.tasks = ServerTasksCapability.model_validate(TASKS_HANDSHAKE_CAPABILITY)
+    return options
 
 
 class SdkBackend:
@@ -153,7 +166,7 @@ class SdkBackend:
         self.errors = ErrorFeed(front.app.errors, self.bus)
         self.server = build_server(front.app, self.bus, self.errors)
         self._front = front
-        init_options = self.server.create_initialization_options(NotificationOptions(tools_changed=True))
+        init_options = initialization_options(self.server)
         self._send, receive = anyio.create_memory_object_stream[bytes](math.inf)
         out = WireOut(front.writer, front.unanswered)
         wire_in = WireIn(QueueLines(receive), out, front.unanswered, grace=False)

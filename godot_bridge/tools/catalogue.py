@@ -138,6 +138,32 @@ class Asks:
 
 
 @dataclass(frozen=True)
+class JobSpec:
+    """A tool that can really take long: it may run as a job (``godot_bridge/jobs``).
+
+    ``cancel`` says what cancelling it stops and what stays done (shown with the cancelled job);
+    ``after_cancel`` names a tool called after a cancel to undo what had started (game_start:
+    game_stop), its answer reported too.
+    """
+
+    cancel: str
+    after_cancel: str | None = None
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if not self.cancel.strip():
+            raise ShapeError("field cancel: must say what cancelling stops")
+
+
+# The argument every job-capable tool takes: true runs the call as a job and answers its id at once.
+BACKGROUND_ARG = "background"
+BACKGROUND_SCHEMA: dict[str, Any] = {
+    "type": "boolean",
+    "description": "true: run in the background, return a job_id at once (job_status gets the result)",
+}
+
+
+@dataclass(frozen=True)
 class ToolDef:
     """One MCP tool: how it is shown (description, schema, annotations) and where it goes.
 
@@ -171,6 +197,8 @@ class ToolDef:
     handling: list[Handling] = field(default_factory=list)
     # The person is asked before a call runs (what cannot be taken back); None: never.
     asks: Asks | None = None
+    # Set: the tool can really take long and may run as a job (the background argument, MCP tasks).
+    job: JobSpec | None = None
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -413,6 +441,10 @@ def _check_tool(tool: ToolDef, where: str) -> None:
         raise CatalogueError(f"{where}: field operations: must be a non-empty list of distinct names")
     _check_handling(tool, where)
     _check_asks(tool, where)
+    if tool.job is not None and tool.meta:
+        raise CatalogueError(f"{where}: field job: a meta tool never runs as a job")
+    if tool.job is not None and BACKGROUND_ARG in tool.input_schema.get("properties", {}):
+        raise CatalogueError(f"{where}: field input_schema: {BACKGROUND_ARG!r} is the job argument the bridge adds")
     low, high = tool.min_version, tool.max_version
     if low is not None and high is not None and low > high:
         raise CatalogueError(f"{where}: field godot_max: lower than godot_min")
@@ -428,7 +460,16 @@ def _load_tool_file(path: Path) -> Iterable[tuple[ToolDef, str]]:
         except ShapeError as exc:
             raise CatalogueError(f"{where}: {exc}") from exc
         _check_tool(tool, where)
-        yield tool, where
+        yield _with_background(tool), where
+
+
+def _with_background(tool: ToolDef) -> ToolDef:
+    """A job-capable tool's schema gains the ``background`` argument (one definition for all of them)."""
+    if tool.job is None:
+        return tool
+    schema = dict(tool.input_schema)
+    schema["properties"] = {**schema["properties"], BACKGROUND_ARG: BACKGROUND_SCHEMA}
+    return replace(tool, input_schema=schema)
 
 
 HINTS_FILE = "hints.json"
@@ -481,6 +522,10 @@ def _load(directory: Path) -> Catalogue:
         if len(marked) > 1:
             raise CatalogueError(f"{directory / 'tools'}: handling {kind!r} is on {marked}; one tool at most")
     tools = _apply_hints(directory / HINTS_FILE, tools, origin)
+    for name, tool in tools.items():
+        after = tool.job.after_cancel if tool.job is not None else None
+        if after is not None and after not in tools:
+            raise CatalogueError(f"{origin[name]}: tool {name!r}: field job.after_cancel: unknown tool {after!r}")
 
     groups: dict[str, GroupDef] = {}
     for entry in group_entries:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from godot_bridge.errors import ToolError
 from godot_bridge.tools import ceiling, groups, results
-from godot_bridge.tools.catalogue import ToolDef
+from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
 from godot_bridge.tools.progress import ProgressFn, WaitReporter
 from godot_bridge.tools.results import ToolOutcome
 from godot_bridge.tools.surface import Surface, ToolList, readonly_allowed, version_allows
@@ -30,6 +30,16 @@ log = logging.getLogger("godot_bridge.calls")
 
 # A bridge-channel tool served in this process (editor_launch, ...); discover_tools is the default.
 BridgeTool = Callable[[dict[str, Any], ProgressFn | None], Awaitable[ToolOutcome]]
+# One that answers about the calling client itself (job_status, job_cancel): it gets the caller's list too.
+CallerTool = Callable[[dict[str, Any], ProgressFn | None, ToolList], Awaitable[ToolOutcome]]
+# What runs a job-capable call in the background: the rest of the call, given its progress line.
+CallWork = Callable[[ProgressFn], Awaitable[ToolOutcome]]
+
+
+class Background(Protocol):
+    """Starts a call as a job (``godot_bridge/jobs/runner.py``); answers at once with its id."""
+
+    def start_background(self, tool: ToolDef, tools: ToolList, work: CallWork) -> ToolOutcome: ...
 
 
 def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
@@ -105,9 +115,13 @@ class ToolDispatch:
         result_limit_kb: int = ceiling.DEFAULT_RESULT_LIMIT_KB,
         bridge_tools: Mapping[str, BridgeTool] | None = None,
         consent: ConsentCheck | None = None,
+        caller_tools: Mapping[str, CallerTool] | None = None,
     ) -> None:
         self.surface = surface
         self.bridge_tools = dict(bridge_tools or {})
+        self.caller_tools = dict(caller_tools or {})
+        # Set by the app once the job engine exists: ``background: true`` on a job-capable tool.
+        self.background: Background | None = None
         self.editor = editor
         self.lsp = lsp
         self.limiter = RateLimiter(rate_limit)
@@ -139,16 +153,36 @@ class ToolDispatch:
         try:
             args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
             self._check_version(tool)
+        except ToolError as err:
+            return results.failure(err)
+        if tool.job is not None and args.pop(BACKGROUND_ARG, False) and self.background is not None:
+            # The person is asked on this request, before the job starts: a job runs only what was agreed.
+            checked = await self._consent(tool, args, caller, progress)
+            if isinstance(checked, ToolOutcome):
+                return checked
+            return self.background.start_background(
+                tool, tools, lambda line: self._execute(tool, checked, tools, line, caller, consented=True))
+        return await self._execute(tool, args, tools, progress, caller)
+
+    async def _execute(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
+                       progress: ProgressFn | None, caller: Any, *, consented: bool = False) -> ToolOutcome:
+        """A validated call, run (here, or as a job's work) until its result."""
+        try:
             if progress is None or tool.meta:
-                outcome = await self._consented(tool, args, tools, progress, caller)
+                outcome = await self._consented(tool, args, tools, progress, caller, consented)
             else:
                 # The call's one progress line: what happens below reports through it, and it
                 # says what the call waits for whenever nothing else has.
                 async with WaitReporter(progress, idle=waits_for(tool, args)) as line:
-                    outcome = await self._consented(tool, args, tools, line, caller)
+                    outcome = await self._consented(tool, args, tools, line, caller, consented)
         except ToolError as err:
             return results.failure(err)
         return ceiling.check(tool.name, tool.input_schema, outcome, self.result_limit_kb) or outcome
+
+    def job_tool(self, name: str, tools: ToolList) -> ToolDef | None:
+        """The job-capable tool a call of ``name`` would run, or None (unknown, or never a job)."""
+        tool = tools.lookup(name) or self.surface.find(name)
+        return tool if tool is not None and tool.job is not None and self.surface.allowed(tool) else None
 
     def _load_for(self, name: str, tools: ToolList) -> ToolDef | None:
         """A tool of a group this client has not loaded (or unloaded, or another client's reset
@@ -186,11 +220,19 @@ class ToolDispatch:
                 hint=f"{tool.name} needs Godot {bound}. Use classdb_get_info to look for alternatives.",
             )
 
+    async def _consent(self, tool: ToolDef, args: dict[str, Any], caller: Any,
+                       progress: ProgressFn | None) -> dict[str, Any] | ToolOutcome:
+        """The arguments to run with once the consent check lets the call through, or its own answer."""
+        try:
+            return args if self.consent is None else await self.consent.check(tool, args, caller, progress)
+        except ToolError as err:
+            return results.failure(err)
+
     async def _consented(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
-                         progress: ProgressFn | None, caller: Any) -> ToolOutcome:
+                         progress: ProgressFn | None, caller: Any, consented: bool = False) -> ToolOutcome:
         """Route the call once the consent check lets it through (it may answer the call itself)."""
-        if self.consent is not None:
-            checked = await self.consent.check(tool, args, caller, progress)
+        if not consented:
+            checked = await self._consent(tool, args, caller, progress)
             if isinstance(checked, ToolOutcome):
                 return checked
             args = checked
@@ -199,6 +241,9 @@ class ToolDispatch:
     async def _route(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
                      progress: ProgressFn | None) -> ToolOutcome:
         if tool.channel == "bridge":
+            own = self.caller_tools.get(tool.name)
+            if own is not None:
+                return await own(args, progress, tools)
             handler = self.bridge_tools.get(tool.name)
             if handler is not None:
                 return await handler(args, progress)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 
 import logging
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -232,8 +233,11 @@ class ToolList:
     it only when the visible names really differ from the last ones announced.
     """
 
-    def __init__(self, surface: Surface, on_change: Callable[[], None] | None = None) -> None:
+    def __init__(self, surface: Surface, on_change: Callable[[], None] | None = None, *,
+                 owner: str | None = None) -> None:
         self.surface = surface
+        # Who this client is to the jobs it starts (godot_bridge/jobs): unguessable, one per list.
+        self.owner = owner or secrets.token_urlsafe(12)
         self.loaded: list[str] = []  # group names, in load order
         self.on_change = on_change
         self._announced = self.names()

@@ -108,6 +108,9 @@ EDITOR: list[Call] = [
     Call("discover_tools", {"request": "classdb"}, "load a group",
          result={"activated_tools": [{"name": "classdb_get_info"}, {"name": "classdb_search"}]}),
     Call("debugger_get_log", {"limit": 5}, "the last game's log with no game running", result={"source": "file"}),
+    # --- background jobs (tests/e2e/test_jobs.py runs one)
+    Call("job_status", {}, "this client's jobs: none yet", result={"jobs": []}),
+    Call("job_cancel", {"job_id": "no-such-job"}, "a job that never existed", code="JOB_NOT_FOUND"),
     # --- scenes
     Call("scene_create", {"file_path": "res://e2e/level.tscn", "root_type": "Node3D"}, "a new scene file",
          file=FileHas("res://e2e/level.tscn", 'type="Node3D"')),

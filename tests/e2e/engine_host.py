@@ -248,6 +248,22 @@ class EngineHost:
         kind = (await self.relay.ask("read_file", path=res_path)).get("kind")
         return str(kind) if kind else None
 
+    async def write_file(self, res_path: str, data: bytes) -> None:
+        """Put a file into the engine's project (folders made as needed)."""
+        assert (await self.relay.ask("write_file", path=res_path, base64=base64.b64encode(data).decode()))["ok"]
+
+    async def remove_file(self, res_path: str) -> None:
+        await self.relay.ask("remove_file", path=res_path)
+
+    async def process_plan(self, polls: int, exit_code: int = 0, report: str = "") -> None:
+        """What the next test process the toolkit starts does (frames it runs, -1 = until killed)."""
+        await self.relay.ask("process_plan", plan={"polls": polls, "exit_code": exit_code, "report": report})
+
+    async def processes(self) -> tuple[int, list[int]]:
+        """(test processes started so far, the pids killed), as the engine's process table saw them."""
+        reply = await self.relay.ask("processes")
+        return int(reply["started"]), [int(pid) for pid in reply["killed"]]
+
     def bridge_env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         """The bridge's environment: this project and data home, nothing of the developer's."""
         return bridge_env(self.data_home, self.project, extra)

@@ -39,7 +39,7 @@ async def test_initialize_naming_2026_07_28_is_a_removed_method(bridge: BridgePr
 
 async def test_initialize_is_not_an_admission_gate(bridge: BridgeProcess):
     names = await bridge.tool_names()  # no initialize sent at all
-    assert "discover_tools" in names and len(names) == 39
+    assert "discover_tools" in names and len(names) == 41
     await bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     resp = await bridge.request("initialize", init_params("2025-11-25"))
     assert resp["result"]["protocolVersion"] == "2025-11-25"
@@ -84,7 +84,10 @@ async def test_modern_tools_list_shape_and_handshake_shape(bridge: BridgeProcess
     assert modern["_meta"][SERVER_INFO]["version"]
     legacy = (await bridge.request("tools/list"))["result"]
     assert set(legacy) == {"tools"}
-    assert legacy["tools"] == modern["tools"]
+    # The same tools; the handshake era also says which may run as MCP tasks (2026-07-28 has no such field).
+    assert [{k: v for k, v in t.items() if k != "execution"} for t in legacy["tools"]] == modern["tools"]
+    tasks = {t["name"]: t["execution"] for t in legacy["tools"] if "execution" in t}
+    assert tasks == {"game_start": {"taskSupport": "optional"}}
 
 
 async def test_unsupported_meta_version_is_32022(bridge: BridgeProcess):
@@ -138,7 +141,7 @@ async def test_malformed_lines(bridge: BridgeProcess):
     await bridge.send_raw(json.dumps({"jsonrpc": "2.0", "id": 77}))
     assert (await fut)["error"]["code"] == -32600
     # The connection survives all of it.
-    assert len(await bridge.tool_names()) == 39
+    assert len(await bridge.tool_names()) == 41
 
 
 async def test_unknown_method_and_unknown_tool(bridge: BridgeProcess):

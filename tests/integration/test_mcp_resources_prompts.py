@@ -88,7 +88,7 @@ async def test_resources_listed_read_and_refused(mode: str, data_home: Path, gam
     with anyio.fail_after(30):
         async with Client(params(data_home, game_project), mode=mode, cache=None) as client:
             listed = {r.uri for r in (await client.list_resources()).resources}
-            assert listed == {"godot://project/info", "godot://roots", "godot://errors"}
+            assert listed == {"godot://project/info", "godot://roots", "godot://errors", "godot://jobs"}
             templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
             assert templates == {"godot://scene/{path}", "godot://script/{path}"}
 
@@ -209,14 +209,14 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_legacy(data_h
     with anyio.fail_after(30):
         async with Client(params(data_home, project_dir, {"GODOT_MCP_CONFIG_VERSION": "1"}), mode="legacy",
                           message_handler=on_message, cache=None) as client:
-            assert len((await client.list_tools()).tools) == 39
+            assert len((await client.list_tools()).tools) == 41
             await write_until(config, mcp_json(True), seen.wait)
             tools = (await client.list_tools()).tools
-            assert len(tools) == 17 and all(t.annotations.read_only_hint for t in tools)
+            assert len(tools) == 19 and all(t.annotations.read_only_hint for t in tools)
             config.write_text("{not json", encoding="utf-8")  # kept: the last good configuration
             await anyio.sleep(1.0)
             assert len(changes) == 1
-            assert len((await client.list_tools()).tools) == 17
+            assert len((await client.list_tools()).tools) == 19
 
 
 async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_home: Path, project_dir: Path):
@@ -225,7 +225,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
     with anyio.fail_after(30):
         async with Client(params(data_home, project_dir, {"GODOT_MCP_READ_ONLY": "1"}), mode="2026-07-28",
                           cache=None) as client:
-            assert len((await client.list_tools()).tools) == 17
+            assert len((await client.list_tools()).tools) == 19
             async with client.listen(tools_list_changed=True) as sub:
                 events: list[str] = []
 
@@ -241,7 +241,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
                     async for event in sub:
                         events.append(type(event).__name__)
                 assert events == ["ToolsListChanged"]
-            assert len((await client.list_tools()).tools) == 39
+            assert len((await client.list_tools()).tools) == 41
 
 
 @pytest.mark.parametrize("mode", ERAS)

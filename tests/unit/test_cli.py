@@ -12,13 +12,13 @@ from godot_bridge.cli import UsageError, parse_args
 from godot_bridge.tools.catalogue import load_catalogue
 
 GOLDEN_TOOLS_COUNT = """\
-Total tools:  133
-  Eager:      37
+Total tools:  135
+  Eager:      39
   Meta:       2 (discover_tools, extensions_refresh: always in tools/list)
   On-demand:  94
 Groups:       33
-Operations (built-in): 179
-Startup surface (eager + meta): 39
+Operations (built-in): 181
+Startup surface (eager + meta): 41
 """
 
 
@@ -34,7 +34,7 @@ def test_tools_count_golden():
 
 def test_list_eager_is_sorted_and_complete():
     data = json.loads(run("--list-eager").stdout)
-    assert data["eager"] == sorted(data["eager"]) and len(data["eager"]) == 37
+    assert data["eager"] == sorted(data["eager"]) and len(data["eager"]) == 39
     assert data["meta"] == ["discover_tools", "extensions_refresh"]
     assert list(data["groups"]) == sorted(data["groups"]) and len(data["groups"]) == 33
     cat = load_catalogue()

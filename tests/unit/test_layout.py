@@ -18,7 +18,7 @@ PACKAGE = REPO / "godot_bridge"
 
 # The only modules at the top of godot_bridge/; everything else belongs in a package.
 TOP_MODULES = frozenset({"__init__", "__main__", "app", "cli", "config", "errors", "live_config", "heap"})
-PACKAGES = frozenset({"tools", "content", "setup", "safety", "editor", "lsp", "mcp", "consent"})
+PACKAGES = frozenset({"tools", "jobs", "content", "setup", "safety", "editor", "lsp", "mcp", "consent"})
 
 # A layer is a top module or a package. A layer may import its own modules and any layer of a
 # lower rank, never one of the same or a higher rank.
@@ -31,6 +31,8 @@ RANKS = {
     "safety": 1,
     # The catalogue, its groups, what tools/list shows, one tools/call's path.
     "tools": 2,
+    # Long calls in the background: the job engine, started from the tool-call path.
+    "jobs": 3,
     # Resources, prompts, completions, screenshots, pushed errors, Godot's own files.
     "content": 3,
     # The editor and game links, and the registry of open editors; the language server, found

@@ -29,9 +29,9 @@ def test_installed_wheel_ships_the_catalogue(tmp_path: Path):
         pytest.skip("installed in editable mode: the checkout's catalogue is used")
     assert not Path(info["dir"]).resolve().is_relative_to(ROOT / "catalogue")
     assert "site-packages" in info["dir"]
-    assert info["tools"] == 133
+    assert info["tools"] == 135
     script = Path(sys.executable).with_name("godot-bridge")
     if script.exists():
         counted = subprocess.run([str(script), "--tools-count"], cwd=tmp_path, capture_output=True, text=True,
                                  timeout=60)
-        assert counted.returncode == 0 and "Total tools:  133" in counted.stdout
+        assert counted.returncode == 0 and "Total tools:  135" in counted.stdout

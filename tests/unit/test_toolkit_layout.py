@@ -19,7 +19,7 @@ CATALOGUE = REPO / "catalogue" / "tools"
 # Files at the top of commands/ that are not a domain's: the editor's list of command files.
 TOP_LEVEL = {"command_domains.gd"}
 # Catalogue files whose tools the toolkit does not serve (the bridge or the language server does).
-NOT_TOOLKIT = {"lifecycle", "lsp"}
+NOT_TOOLKIT = {"jobs", "lifecycle", "lsp"}
 # Catalogue methods registered by a subsystem outside commands/, with where and why.
 OUTSIDE_COMMANDS = {
     # The extension loader owns the extension registry it refreshes.

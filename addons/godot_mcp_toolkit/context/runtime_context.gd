@@ -52,6 +52,8 @@ var continued := 0
 ## The folder test commands treat as the project (tests point it at a scratch project).
 var project_dir := "res://"
 var process_runner := Callable()
+## Whether wait_frame() awaits the next frame of the running loop (see wait_frame).
+var frame_waits := false
 ## What was started ({"path", "args"}) and killed, in order.
 var started_processes: Array[Dictionary] = []
 var killed_processes: Array[int] = []
@@ -283,8 +285,12 @@ func debug_continue() -> Error:
 
 
 ## No frame loop to wait on in a synchronous test: a millisecond passes instead, so a poll that
-## is bounded by a timeout still reaches it.
+## is bounded by a timeout still reaches it. A host with a running frame loop (the end-to-end
+## engine host) sets `frame_waits`, so a long wait lets the engine serve meanwhile (a cancel).
 func wait_frame() -> void:
+	if frame_waits:
+		await (Engine.get_main_loop() as SceneTree).process_frame
+		return
 	OS.delay_msec(1)
 
 

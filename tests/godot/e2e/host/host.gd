@@ -34,6 +34,8 @@ var _edited: Node = null
 var _scenes: Dictionary = {}
 var _game: Node = null
 var _game_runtime: Node = null
+## What the next test process does: {"polls": frames it runs (-1: until killed), "exit_code", "report"}.
+var _process_plan: Dictionary = {}
 
 
 func _initialize() -> void:
@@ -48,6 +50,8 @@ func _initialize() -> void:
 	root.add_child(_edited)
 	var scene := str(_options.get("scene", ""))
 	_context = RuntimeContext.new(_show(scene))
+	_context.frame_waits = true  # this host has a frame loop: long waits let it serve meanwhile
+	_context.process_runner = _run_process
 	_context.open_scene(scene)
 	_context.scene_opened.connect(func(path: String) -> void: _context.set_scene_root(_show(path)))
 	_context.play_started.connect(_on_play_started)
@@ -207,6 +211,16 @@ func _on_op(op: Dictionary) -> void:
 			reply["ok"] = true
 		"read_file":
 			reply.merge(_read_file(str(op.get("path", ""))))
+		"write_file":
+			reply["ok"] = _write_file(str(op.get("path", "")), Marshalls.base64_to_raw(str(op.get("base64", ""))))
+		"remove_file":
+			reply["ok"] = DirAccess.remove_absolute(str(op.get("path", ""))) == OK
+		"process_plan":
+			_process_plan = op.get("plan", {}) as Dictionary
+			reply["ok"] = true
+		"processes":
+			reply["started"] = _context.started_processes.size()
+			reply["killed"] = Array(_context.killed_processes)
 		"quit":
 			_shutdown()
 			_link.send(reply)
@@ -229,6 +243,26 @@ func _user_edit(node_path: String, property: String, value: Variant) -> bool:
 	history.add_do_property(node, property, value)
 	history.add_undo_property(node, property, node.get(property))
 	history.commit_action()
+	return true
+
+
+## A test process the toolkit starts (test_run): it runs `_process_plan.polls` frames (-1: until
+## killed) and, like GUT, writes `_process_plan.report` to the JUnit file its arguments name.
+func _run_process(_path: String, args: PackedStringArray) -> Dictionary:
+	var report := str(_process_plan.get("report", ""))
+	for arg: String in args:
+		if arg.begins_with("-gjunit_xml_file=") and not report.is_empty():
+			_write_file(arg.trim_prefix("-gjunit_xml_file="), report.to_utf8_buffer())
+	return {"polls": int(_process_plan.get("polls", 0)), "exit_code": int(_process_plan.get("exit_code", 0))}
+
+
+static func _write_file(path: String, data: PackedByteArray) -> bool:
+	DirAccess.make_dir_recursive_absolute(path.get_base_dir())
+	var file := FileAccess.open(path, FileAccess.WRITE)
+	if file == null:
+		return false
+	file.store_buffer(data)
+	file.close()
 	return true
 
 
