@@ -9,13 +9,15 @@ Exit status: 0 clean, 1 problems (each printed as path:line: check: message).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gd_common import REPO, fail_exit, gd_files  # noqa: E402
+from gd_common import REPO, fail_exit, gd_files, parse_tree, prune_parse_cache  # noqa: E402
 
 ROOTS = ("addons", "tests/godot")
 
@@ -35,20 +37,41 @@ def load_config(repo: Path) -> dict[str, Any]:
     return config
 
 
+def lint_tree(code: str, tree: Any, config: dict[str, Any]) -> list[Any]:
+    """gdtoolkit's ``lint_code`` over a tree parsed already (it would parse the file again)."""
+    from gdtoolkit.linter import (
+        _fetch_problem_inactivity_lines,
+        basic_checks,
+        class_checks,
+        design_checks,
+        format_checks,
+        misc_checks,
+        name_checks,
+    )
+
+    problems = design_checks.lint(tree, config) + format_checks.lint(code, config)
+    for checks in (name_checks, class_checks, basic_checks, misc_checks):
+        problems += checks.lint(tree, config)
+    inactive = _fetch_problem_inactivity_lines(code)
+    return [p for p in problems if p.name not in inactive or p.line not in inactive[p.name]]
+
+
 def check_source(code: str, config: dict[str, Any], label: str) -> list[str]:
     """Parse then lint one file's text; problems as 'label:line: check: message'."""
     import lark
-    from gdtoolkit.linter import lint_code
-    from gdtoolkit.parser import parser
 
     try:
-        parser.parse(code)
+        tree = parse_tree(code)
     except (lark.exceptions.UnexpectedInput, lark.exceptions.UnexpectedToken) as exc:
         line = getattr(exc, "line", "?")
         return [f"{label}:{line}: parse: {str(exc).splitlines()[0]}"]
     except lark.indenter.DedentError as exc:
         return [f"{label}:?: parse: {exc}"]
-    return [f"{label}:{p.line}: {p.name}: {p.description}" for p in lint_code(code, config)]
+    return [f"{label}:{p.line}: {p.name}: {p.description}" for p in lint_tree(code, tree, config)]
+
+
+def _check_file(job: tuple[str, dict[str, Any], str]) -> list[str]:
+    return check_source(*job)
 
 
 def run(repo: Path = REPO) -> list[str]:
@@ -60,8 +83,13 @@ def run(repo: Path = REPO) -> list[str]:
     files = gd_files(repo, *ROOTS)
     if not files:
         problems.append("no .gd files found under " + ", ".join(ROOTS))
-    for rel in files:
-        problems.extend(check_source((repo / rel).read_text(encoding="utf-8"), config, rel.as_posix()))
+    jobs = [((repo / rel).read_text(encoding="utf-8"), config, rel.as_posix()) for rel in files]
+    # Every core: the files are independent, and the suite waits on this check.
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for found in pool.map(_check_file, jobs, chunksize=8):
+            problems.extend(found)
+    if repo == REPO:  # gd_types reads the same roots: what no file holds any more can go
+        prune_parse_cache([code for code, _, _ in jobs])
     return problems
 
 

@@ -1,12 +1,15 @@
-"""Shared helpers for the GDScript CI checks (gd_check, gd_drift, gd_compat).
+"""Shared helpers for the GDScript CI checks (gd_check, gd_drift, gd_compat, gd_types).
 
 A tiny GDScript lexer (enough to blank comments and string contents without shifting line
-numbers), function splitting, and locating the repo and the reference data it carries.
+numbers), function splitting, locating the repo and the reference data it carries, and
+gdtoolkit's parse tree of a file, cached by content.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
 import re
 import sys
 from collections.abc import Iterator
@@ -27,6 +30,51 @@ COMPAT_MAP_NAME = "godot-compat-map.tsv"
 ERROR_CODES_NAME = "error-codes.json"
 # The reference implementation's facts, carried in the repo (where they came from: README there).
 REFERENCE_DIR = Path("tests/data/reference")
+
+
+# Parsing is most of what gd_check and gd_types cost (~300 files, ~18 s on this machine's core;
+# the pickled tree loads in well under half that): both take the tree from here, so a file is
+# parsed once per content. Kept under the repo's .cache/ (git-ignored).
+PARSE_CACHE = REPO / ".cache" / "gd-parse"
+
+
+def _parse_key(text: str) -> str:
+    from importlib.metadata import version
+
+    return hashlib.sha256(f"{version('gdtoolkit')}\0{text}".encode()).hexdigest()
+
+
+def parse_tree(text: str, cache: Path | None = PARSE_CACHE) -> object:
+    """gdtoolkit's parse tree of ``text`` with positions (``gather_metadata``); raises what its
+    parser raises. ``cache``: the folder of earlier parses by content (None: parse only)."""
+    from gdtoolkit.parser import parser
+
+    if cache is None:
+        return parser.parse(text, gather_metadata=True)
+    path = cache / f"{_parse_key(text)}.pickle"
+    try:
+        with path.open("rb") as kept:
+            return pickle.load(kept)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+        pass
+    tree = parser.parse(text, gather_metadata=True)
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        staged = path.with_suffix(f".{os.getpid()}.tmp")  # whole or not at all: a reader never sees half
+        staged.write_bytes(pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(staged, path)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
+    return tree
+
+
+def prune_parse_cache(texts: list[str], cache: Path = PARSE_CACHE) -> None:
+    """Drop cached trees of contents no file has any more (run after a whole-tree check)."""
+    keep = {f"{_parse_key(text)}.pickle" for text in texts}
+    if cache.is_dir():
+        for entry in cache.iterdir():
+            if entry.name not in keep:
+                entry.unlink(missing_ok=True)
 
 
 def fail_exit(problems: list[str], ok_message: str, title: str) -> int:

@@ -39,7 +39,7 @@ from lark import Token, Tree
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gd_common import COMPAT_MAP_NAME, REPO, fail_exit, find_reference, gd_files  # noqa: E402
+from gd_common import COMPAT_MAP_NAME, REPO, fail_exit, find_reference, gd_files, parse_tree  # noqa: E402
 from gd_compat import VERSIONS, describe_presence, load_map, resolve_script_path  # noqa: E402
 
 ROOTS = ("addons", "tests/godot")
@@ -1219,10 +1219,9 @@ _EXPRESSION_HANDLERS: dict[str, Handler] = {
 
 
 def parse(text: str) -> Tree:
-    """gdtoolkit's parse tree with positions (for line numbers and source snippets)."""
-    from gdtoolkit.parser import parser
-
-    return parser.parse(text, gather_metadata=True)
+    """gdtoolkit's parse tree with positions (for line numbers and source snippets), shared with
+    gd_check through gd_common's cache."""
+    return parse_tree(text)  # type: ignore[return-value]
 
 
 def load_native(repo: Path) -> tuple[dict[str, str], dict[str, str]] | None:

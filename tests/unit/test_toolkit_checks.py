@@ -14,6 +14,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 
 import gd_check  # noqa: E402
+import gd_common  # noqa: E402
 import gd_compat  # noqa: E402
 import gd_drift  # noqa: E402
 import gd_writes  # noqa: E402
@@ -84,6 +85,20 @@ def test_gd_check_flags_parse_errors_and_lint(tmp_path: Path) -> None:
     assert any("style.gd:4: function-name" in p for p in problems)
     assert any("style.gd:5: max-line-length" in p for p in problems)
     assert not any("ok.gd" in p for p in problems)
+
+
+def test_one_parse_lints_as_gdtoolkit_does(tmp_path: Path) -> None:
+    """gd_check lints the tree it parsed (once, cached) with gdtoolkit's own checks: the same problems
+    as gdtoolkit's lint_code, which parses again, on code that breaks several kinds of rule."""
+    from gdtoolkit.linter import lint_code
+
+    code = ("extends RefCounted\nclass_name bad_class\n\nvar X := 1\nfunc BadName(a, a) -> void:\n"
+            "\tvar s := '" + "x" * 130 + "'\n\tpass;\n# gdlint: ignore=function-name\nfunc Other() -> void:\n\tpass\n")
+    config = gd_check.load_config(REPO)
+    tree = gd_common.parse_tree(code, cache=tmp_path)
+    assert gd_common.parse_tree(code, cache=tmp_path) == tree, "the cached tree is the parsed one"
+    ours = [(p.name, p.line) for p in gd_check.lint_tree(code, tree, config)]
+    assert ours == [(p.name, p.line) for p in lint_code(code, config)] and len(ours) >= 3
 
 
 def test_gd_check_requires_the_committed_config(tmp_path: Path) -> None:
