@@ -223,6 +223,10 @@ class StdioFront:
     def _on_errors(self, new: list[Any]) -> None:
         if self._backend is not None:
             return  # its feed listens to the store itself
+        if not new:
+            # A new game session with nothing reported yet: only a resource subscriber would hear of
+            # it, and subscribing already loaded the SDK path. No reason to load it for this.
+            return
         self._early_errors.extend(new)
         if not self._loading and self._tg is not None:
             log.info("loading the MCP SDK path to deliver pushed Godot errors")

@@ -1,6 +1,7 @@
-"""Session fixtures of the end-to-end tests: ONE engine host (the real toolkit in the Godot engine,
-tests/e2e/engine_host.py) and its relay for the whole session, and one real ``godot-bridge`` over
-stdio in front of it. Both are stopped when the session ends. Where no engine can run (no browser
+"""Package fixtures of the end-to-end tests: ONE engine host (the real toolkit in the Godot engine,
+tests/e2e/engine_host.py) and its relay for every test here, and one real ``godot-bridge`` over
+stdio in front of it. Both are stopped once the last test of this package ran: the engine keeps
+rendering while it lives, which would take a core from every test after these. Where no engine can run (no browser
 and no ``godot``), every test here is skipped with the reason.
 
 Test modules run on the session's event loop (``pytestmark = pytest.mark.asyncio(loop_scope="session")``),
@@ -25,7 +26,7 @@ from tests.gd_engine import EngineUnavailable, find_engine
 HANDSHAKE = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def engine_host() -> Iterator[EngineHost]:
     try:
         engine = find_engine()
@@ -52,7 +53,7 @@ async def open_bridge(host: EngineHost, extra: dict[str, str] | None = None,
     return bridge
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="package", loop_scope="session")
 async def stdio(engine_host: EngineHost) -> AsyncIterator[BridgeProcess]:
     """The real bridge over stdio, connected to the engine host through the relay."""
     bridge = await open_bridge(engine_host)
@@ -78,7 +79,7 @@ async def playing(engine_host: EngineHost, stdio: BridgeProcess) -> AsyncIterato
         await stdio.call_tool("game_stop", {})
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="package", loop_scope="session")
 async def outcomes(stdio: BridgeProcess, engine_host: EngineHost) -> dict[str, Outcome]:
     """The whole call list (tests/e2e/calls.py) run once, in order, through the stdio bridge."""
     ran = await run_calls(stdio, engine_host, CALLS)

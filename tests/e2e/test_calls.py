@@ -2,7 +2,7 @@
 (stdio) into the real toolkit in the Godot engine: each answers as expected, has its effect, and
 an undoable one is taken away by the editor's undo and brought back by redo.
 
-The list runs once, in order (calls build on each other), in a session fixture; each call is then
+The list runs once, in order (calls build on each other), in a package fixture; each call is then
 one test case reporting what went wrong with it.
 """
 

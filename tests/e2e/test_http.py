@@ -45,7 +45,7 @@ class HttpCaller:
         return answer["result"]
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="package", loop_scope="session")
 async def http(engine_host: EngineHost) -> AsyncIterator[HttpCaller]:
     async with HttpBridgeProcess(engine_host.bridge_env()) as bridge, httpx2.AsyncClient(timeout=90) as client:
         caller = HttpCaller(bridge.url, client)
@@ -54,7 +54,7 @@ async def http(engine_host: EngineHost) -> AsyncIterator[HttpCaller]:
         yield caller
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="package", loop_scope="session")
 async def http_outcomes(http: HttpCaller, engine_host: EngineHost) -> dict[str, Outcome]:
     return {outcome.call.name: outcome for outcome in await run_calls(http, engine_host, HTTP_CALLS)}
 

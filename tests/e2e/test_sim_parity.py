@@ -64,7 +64,7 @@ def differences(real: Shape, sim: Shape) -> set[str]:
     return found
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="package", loop_scope="session")
 async def sim_answers(engine_host: EngineHost, outcomes: dict[str, Outcome],
                       tmp_path_factory: pytest.TempPathFactory) -> dict[str, Shape]:
     """Every compared call, in order, with the arguments the engine host was sent, through a real
@@ -95,7 +95,7 @@ async def sim_answers(engine_host: EngineHost, outcomes: dict[str, Outcome],
     return answers
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="package", loop_scope="session")
 async def found_differences(outcomes: dict[str, Outcome], sim_answers: dict[str, Shape]) -> dict[str, set[str]]:
     """call name -> what differs (empty calls left out), with each side's answer for the message."""
     found: dict[str, set[str]] = {}

@@ -171,6 +171,12 @@ async def test_lean_only_session_never_loads_the_sdk(pair: Pair, sim: ToolkitSim
     await pair.exchange(req(4, "server/discover", modern=True))
     await pair.exchange(call(5, "scene_get_tree", {}))
     await pair.exchange(call(6, "scene_get_tree", {}, modern=True))
+    # A game that starts and reports nothing gives the lean path nothing to deliver either.
+    started = await pair.lean.call_tool("game_start", {})
+    assert started["isError"] is False and sim.runtime is not None, started
+    async with asyncio.timeout(5):
+        while b"tool=game_start" not in pair.lean.stderr:  # logged after the session began
+            await asyncio.sleep(0.02)
     assert SDK_LOADED not in bytes(pair.lean.stderr)
     assert SDK_LOADED in bytes(pair.sdk.stderr)
 

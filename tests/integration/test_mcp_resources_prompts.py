@@ -294,9 +294,9 @@ async def test_progress_during_a_game_start_wait(mode: str, sim: ToolkitSim, dat
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 async def test_progress_while_a_plain_command_is_slow(transport: str, sim: ToolkitSim, data_home: Path,
                                                       project_dir: Path):
-    # Neither queued nor announced: the editor just takes 6.5 s to answer. The call still hears,
-    # at least every few seconds, what it waits for.
-    sim.script("scene.get_tree", {"sleep": 6.5}, {"result": {"success": True, "nodes": []}})
+    # Neither queued nor announced: the editor just takes 3.6 s to answer, past the bridge's 3 s
+    # heartbeat. The call still hears what it waits for before the answer (repeats: tests/unit/test_progress.py).
+    sim.script("scene.get_tree", {"sleep": 3.6}, {"result": {"success": True, "nodes": []}})
     seen: list[tuple[float, float, str | None]] = []
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -313,7 +313,7 @@ async def test_progress_while_a_plain_command_is_slow(transport: str, sim: Toolk
             result = await client.call_tool("scene_get_tree", {}, progress_callback=on_progress)
             ended = anyio.current_time()
     assert not result.is_error, result
-    assert len(seen) >= 2, seen
+    assert len(seen) >= 1, seen
     assert all("scene_get_tree: waiting for the Godot editor to answer" in (m or "") for _, _, m in seen)
     gaps = [b - a for a, b in zip([started] + [t for t, _, _ in seen], [t for t, _, _ in seen] + [ended])]
     assert max(gaps) < 5, gaps

@@ -26,6 +26,7 @@ from godot_bridge.consent.tickets import Refused, Tickets
 from godot_bridge.errors import ToolError
 from godot_bridge.tools import results
 from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.surface import ToolList
 
 REPO = Path(__file__).resolve().parents[2]
 ACCEPT = {"action": "accept", "content": {FIELD: True}}
@@ -87,9 +88,12 @@ def make_app(project: Path, **settings: Any) -> tuple[BridgeApp, Recorder]:
     return app, recorder
 
 
-async def call(app: BridgeApp, name: str, args: dict[str, Any], caller: Caller | None = None) -> dict[str, Any]:
-    tools = app.tool_list()
-    tools.activate(tools.group_names())
+async def call(app: BridgeApp, name: str, args: dict[str, Any], caller: Caller | None = None,
+               tools: ToolList | None = None) -> dict[str, Any]:
+    """One call; ``tools``: the client's list (its jobs are its own), else a fresh one with every group."""
+    if tools is None:
+        tools = app.tool_list()
+        tools.activate(tools.group_names())
     outcome = await app.call_tool(name, args, tools, None, caller)
     body: dict[str, Any] = json.loads(outcome.content[0]["text"])
     body["_is_error"] = outcome.is_error
@@ -431,6 +435,40 @@ async def test_inline_retry_for_other_arguments_or_a_changed_target_asks_again(p
                    Caller(owner=owner, inline=True, request_state=state, input_responses={INPUT_KEY: ACCEPT}))
     assert "changed" in (changed.value.question.again or "")
     assert editor.forwarded == []
+
+
+# -- background: true: the person is asked before the job starts -----------------------------------
+
+
+def _stub_restart(app: BridgeApp) -> list[dict[str, Any]]:
+    """editor_restart's handler replaced by one that records its arguments (no Godot here)."""
+    ran: list[dict[str, Any]] = []
+
+    async def restart(args: dict[str, Any], progress: Any) -> Any:
+        ran.append(args)
+        return results.success({"restarted": True})
+
+    app.dispatch.bridge_tools["editor_restart"] = restart
+    return ran
+
+
+async def test_a_background_call_asks_before_its_job_starts(project: Path) -> None:
+    app, _ = make_app(project)
+    ran = _stub_restart(app)
+    me = Caller(owner=object())
+    tools = app.tool_list()
+    preview = await call(app, "editor_restart", {"force": True, "background": True}, me, tools)
+    assert preview["status"] == "confirmation_required" and "job_id" not in preview
+    assert app.jobs.list(tools.owner) == [] and ran == [], "no job before the person said yes"
+    started = await call(app, "editor_restart", {"force": True, "background": True,
+                                                 "confirmation_token": preview["confirmation_token"]}, me, tools)
+    job = app.jobs.get(tools.owner, started["job_id"])
+    assert await job.wait(5) and job.status == "completed"
+    assert ran == [{"force": True}], "the job runs the consented call once, without asking again"
+    declined = await call(app, "editor_restart", {"background": True},
+                          Caller(owner=me.owner, asker=Person(Answer.DECLINE)), tools)
+    assert declined["status"] == "declined" and len(app.jobs.list(tools.owner)) == 1 and len(ran) == 1
+    await app.aclose()
 
 
 # -- the policy while the bridge runs ----------------------------------------------------------------

@@ -434,12 +434,13 @@ def main(argv=None):
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
     profile = tempfile.mkdtemp(prefix="run-gd-profile-")
+    # A window no bigger than the page's 64x64 canvas: the rest would be composited in software every frame.
     cmd = [chromium, "--headless", "--no-sandbox", "--no-first-run", "--no-default-browser-check",
            "--user-data-dir=" + profile, "--disable-extensions", "--disable-background-networking",
            "--disable-component-update", "--disable-sync", "--disable-quic",
            "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
            "--disable-backgrounding-occluded-windows", "--disable-dev-shm-usage",
-           "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--mute-audio",
+           "--use-angle=swiftshader", "--window-size=64,64", "--enable-unsafe-swiftshader", "--mute-audio",
            "--autoplay-policy=no-user-gesture-required", "--enable-logging=stderr", "--log-level=0",
            "http://127.0.0.1:%d/" % port]
     log_path = os.path.join(profile, "chromium.log")

@@ -39,6 +39,9 @@ var _process_plan: Dictionary = {}
 
 
 func _initialize() -> void:
+	# As the editor runs: redraw only what changed (the engine otherwise renders every frame and
+	# takes a core from the tests for nothing).
+	OS.low_processor_usage_mode = true
 	_options = _parse(OS.get_cmdline_user_args())
 	_link = RelayLink.new(str(_options.get("relay", "")))
 	_link.op_received.connect(_on_op)
