@@ -2,7 +2,9 @@
 # The whole test suite from a clean checkout: make a venv, install the bridge with its test
 # extras, set up the Godot engine the GDScript tests run in (tests/godot/web/setup.sh: Debian's
 # chromium-headless-shell and the pinned Godot 4.6 web template, idempotent, skipped when a
-# `godot` binary is on PATH), then run every test. Extra arguments go to pytest.
+# `godot` binary is on PATH), then run every test, one pytest worker per core (pytest-xdist; each
+# file stays on one worker, tests/e2e all on one: tests/conftest.py). Extra arguments go to pytest
+# (`-n 0`: in this process only).
 # Without an engine the GDScript tests are reported as skipped with the reason, never as passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,4 +16,4 @@ if ! command -v "${GODOT:-godot}" >/dev/null 2>&1; then
   bash tests/godot/web/setup.sh </dev/null >&2 \
     || echo "test.sh: the Godot web engine could not be set up; GDScript engine tests will be skipped" >&2
 fi
-exec .venv/bin/python -m pytest -q -rs "$@"
+exec .venv/bin/python -m pytest -q -rs -n auto "$@"
