@@ -15,9 +15,9 @@ import pytest
 
 from godot_bridge.setup import addon_install, client_entry, file_batch, init, launch
 from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
+from tests.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
 
 REPO = Path(__file__).resolve().parents[2]
-PROJECT_GODOT = 'config_version=5\n\n[application]\n\nconfig/name="Demo"\n'
 OUR_KEY = client_entry.definition().server_key
 LAUNCH = launch.choose(None, client_entry.os_name()).as_entry()
 
@@ -28,18 +28,6 @@ def env(tmp_path: Path) -> dict[str, str]:
     data = tmp_path / "xdg"
     data.mkdir()
     return {"XDG_DATA_HOME": str(data), "PATH": os.environ.get("PATH", "")}
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "game"
-    folder.mkdir()
-    (folder / "project.godot").write_text(PROJECT_GODOT, encoding="utf-8")
-    return folder
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def run_init(project: Path, env: dict[str, str], *extra: str) -> int:

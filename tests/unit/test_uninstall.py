@@ -13,8 +13,8 @@ import pytest
 from godot_bridge.setup import addon_install, init, uninstall
 from godot_bridge.setup.locate import locate
 from godot_bridge.setup.toolkit_files import ADDON_REL
+from tests.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
 
-PROJECT_GODOT = 'config_version=5\n\n[application]\n\nconfig/name="Demo"\n'
 
 
 @pytest.fixture
@@ -22,18 +22,6 @@ def env(tmp_path: Path) -> dict[str, str]:
     data = tmp_path / "xdg"
     data.mkdir()
     return {"XDG_DATA_HOME": str(data), "HOME": str(tmp_path / "home"), "PATH": os.environ.get("PATH", "")}
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "game"
-    folder.mkdir()
-    (folder / "project.godot").write_text(PROJECT_GODOT, encoding="utf-8")
-    return folder
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_init_then_uninstall_gives_back_the_project(project: Path, env: dict[str, str]) -> None:
