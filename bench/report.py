@@ -11,7 +11,7 @@ from typing import Any
 from bench.stats import ratio
 
 STARTUP_SURFACE_MAX = 24_000
-ALL_GROUPS_MAX = 79_500  # history, undo, redo, the job tools, the background, dry_run and confirmation_token arguments
+ALL_GROUPS_MAX = 79_500  # the wire's tools array with every group loaded, offered arguments (dry_run, confirmation_token, background) included
 SPAWN_MAX_MS = 1500.0
 OVERHEAD_P50_MAX_MS = 1.0
 P99_MAX_MS = 5.0

@@ -22,11 +22,9 @@ from godot_bridge.tools.catalogue import AskWhen, ToolDef
 DRY_RUN = "dry_run"
 TOKEN = "confirmation_token"
 CONSENT_PARAMS: dict[str, dict[str, Any]] = {
-    DRY_RUN: {"type": "boolean",
-              "description": "true: only say what this call would do and whether it would ask the person first"},
-    TOKEN: {"type": "string",
-            "description": "Only when your client cannot ask the person: the token the preview of this exact "
-                           "call returned"},
+    # Short: every asking tool carries both; the preview itself explains the token.
+    DRY_RUN: {"type": "boolean", "description": "true: say what it would do and if it asks; do nothing"},
+    TOKEN: {"type": "string", "description": "The token this exact call's preview gave"},
 }
 # The toolkit keeps at most this many bytes of a delete for undo (FileRemoval.UNDO_BYTES_LIMIT in
 # addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd; a test holds the two equal).

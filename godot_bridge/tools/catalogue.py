@@ -159,7 +159,7 @@ class JobSpec:
 BACKGROUND_ARG = "background"
 BACKGROUND_SCHEMA: dict[str, Any] = {
     "type": "boolean",
-    "description": "true: run in the background, return a job_id at once (job_status gets the result)",
+    "description": "true: answer a job_id now; job_status gets the result",
 }
 
 
