@@ -304,12 +304,9 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
     except InitUsageError as exc:
         return usage.usage_error(usage.INIT, str(exc))
     except (InitError, ToolkitMissing, client_entry.EntryError) as exc:
-        sys.stderr.write(f"godot-bridge init: error: {exc}\n")
-        return 1
+        return usage.failure(usage.INIT, str(exc))
     except OSError as exc:
-        sys.stderr.write(f"godot-bridge init: error: cannot read {exc.filename or 'the project'}: "
-                         f"{exc.strerror or exc}; nothing was changed\n")
-        return 1
+        return usage.read_failure(usage.INIT, exc)
     _print_plan(plan, args.dry_run)
     if args.dry_run:
         print("Dry run: nothing was written.")
@@ -317,8 +314,7 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
     try:
         file_batch.apply(plan.changes)
     except file_batch.BatchError as exc:
-        sys.stderr.write(f"godot-bridge init: error: {exc}\n")
-        return 1
+        return usage.failure(usage.INIT, str(exc))
     if plan.changes:
         print(f"Done: {len(plan.changes)} file(s) written.")
     checks = _doctor(plan, args.project, env)

@@ -20,7 +20,6 @@ import contextlib
 import hashlib
 import json
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,12 +187,9 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
             raise UninstallError(where.search.note())
         plan = build_plan(where, names, args.user, args.force, env)
     except (UninstallError, client_entry.EntryError) as exc:
-        sys.stderr.write(f"godot-bridge uninstall: error: {exc}\n")
-        return 1
+        return usage.failure(usage.UNINSTALL, str(exc))
     except OSError as exc:
-        sys.stderr.write(f"godot-bridge uninstall: error: cannot read {exc.filename or 'the project'}: "
-                         f"{exc.strerror or exc}; nothing was changed\n")
-        return 1
+        return usage.read_failure(usage.UNINSTALL, exc)
     if not plan.changes:
         print(f"Nothing to take out of {where.project}: no client entry, plugin line or plugin file of ours.")
     else:
@@ -208,8 +204,7 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
     try:
         file_batch.apply(plan.changes)
     except file_batch.BatchError as exc:
-        sys.stderr.write(f"godot-bridge uninstall: error: {exc}\n")
-        return 1
+        return usage.failure(usage.UNINSTALL, str(exc))
     remove_empty(plan.folders)
     if plan.changes:
         print(f"Done: {len(plan.changes)} file(s) changed or removed. Restart your MCP client so it forgets the entry.")

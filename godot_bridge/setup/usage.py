@@ -198,6 +198,17 @@ def usage_error(command: Command, message: str) -> int:
     return USAGE_ERROR
 
 
+def failure(command: Command, message: str) -> int:
+    """The command could not do its work: one line saying why; exit status 1."""
+    sys.stderr.write(f"{command.prog}: error: {message}\n")
+    return 1
+
+
+def read_failure(command: Command, exc: OSError) -> int:
+    """A file the plan needed could not be read: nothing was written yet."""
+    return failure(command, f"cannot read {exc.filename or 'the project'}: {exc.strerror or exc}; nothing was changed")
+
+
 # -- the README's tables -----------------------------------------------------------------------
 
 
