@@ -1,8 +1,8 @@
 """Package fixtures of the end-to-end tests: ONE engine host (the real toolkit in the Godot engine,
 tests/e2e/engine_host.py) and its relay for every test here, and one real ``godot-bridge`` over
 stdio in front of it. Both are stopped once the last test of this package ran: the engine keeps
-rendering while it lives, which would take a core from every test after these. Where no engine can run (no browser
-and no ``godot``), every test here is skipped with the reason.
+rendering while it lives, which would take a core from every test after these. Where no engine can
+run (no browser and no ``godot``), every test here is skipped with the reason.
 
 Test modules run on the session's event loop (``pytestmark = pytest.mark.asyncio(loop_scope="session")``),
 since the bridge process belongs to it.
