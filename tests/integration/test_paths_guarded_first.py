@@ -33,6 +33,7 @@ from godot_bridge.config import Settings
 from godot_bridge.consent.policy import DRY_RUN
 from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef, load_catalogue
 from godot_bridge.tools.surface import ToolList
+from tests.sim.fixtures import process_sim as sim  # noqa: F401 - Godot 4.5.1: scene_close (4.5+) is offered
 from tests.sim.server import ToolkitSim
 
 CATALOGUE = load_catalogue()
@@ -124,6 +125,7 @@ def planted(tool: ToolDef, key: str, value: str) -> tuple[dict[str, Any], str]:
 @dataclass(frozen=True)
 class Case:
     tool: ToolDef
+    key: str  # the path parameter, as the catalogue names it ("frames[].texture_path")
     escape: str
     args: dict[str, Any]
     label: str
@@ -138,32 +140,18 @@ def cases(tools: Sequence[ToolDef] = GUARDED) -> Iterator[Case]:
         for key, prefixes in tool.path_params.items():
             for escape, value in escapes(prefixes).items():
                 args, label = planted(tool, key, value)
-                yield Case(tool, escape, args, label)
+                yield Case(tool, key, escape, args, label)
 
 
 # -- the app over the simulator ---------------------------------------------------------------------
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    (root / "project.godot").write_text("config_version=5\n", encoding="utf-8")
+@pytest.fixture(autouse=True)
+def link_out(project_dir: Path, tmp_path: Path) -> None:
+    """The simulated editor's project (``project_dir``) gets a folder that leads outside it."""
     outside = tmp_path / "outside"
     outside.mkdir()
-    (root / LINK).symlink_to(outside, target_is_directory=True)
-    return root.resolve()
-
-
-@pytest.fixture
-async def sim(data_home: Path, project: Path) -> AsyncIterator[ToolkitSim]:
-    # 4.6: scene_close (4.5+) is offered; no language server to report on.
-    server = ToolkitSim(data_home, project, godot_version="4.6.0", lsp_port=None)
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
+    (project_dir / LINK).symlink_to(outside, target_is_directory=True)
 
 
 @asynccontextmanager
@@ -208,7 +196,7 @@ def leaked(sim: ToolkitSim) -> list[dict[str, Any]]:
 
 
 def test_the_walk_covers_every_path_parameter_and_every_asking_tool_with_a_path() -> None:
-    walked = {(c.tool.name, key) for c in cases() for key in c.tool.path_params}
+    walked = {(c.tool.name, c.key) for c in cases()}
     assert walked == {(t.name, key) for t in CATALOGUE.tools.values() for key in t.path_params}
     asking = {t.name for t in CATALOGUE.tools.values() if t.asks is not None and t.path_params}
     # The five whose question reads a user:// listing or a read target first (issue 40) among them.
