@@ -18,10 +18,10 @@ apply the same rule to the files they read).
 Wherever ``res://`` is allowed, a file's ``uid://`` is too (Godot 4.4+ projects reference files by
 uid, so an assistant meets them and passes them on). The editor resolves it (the toolkit's file
 guard, with ``ResourceUID``) and guards it as the ``res://`` path it names. Here a uid must be
-well-formed; when the caller can resolve it from the project's files (``resolve_uid``: the editor
-composition root passes content/uids.py's), the path it names is checked like any ``res://`` value, links
-included; one the files do not name goes on to the editor, which knows every uid it has scanned
-and answers NOT_FOUND for one it does not.
+well-formed; when the caller can resolve it from the project's files (``resolve_uid``: the
+composition root passes content/uids.py's), the path it names is checked like any ``res://``
+value, links included; one the files do not name goes on to the editor, which knows every uid it
+has scanned and answers NOT_FOUND for one it does not.
 
 A path parameter may sit inside arrays of objects: ``frames[].texture_path`` names the
 ``texture_path`` of every item of ``frames``. ``path_literals`` lists words a parameter
