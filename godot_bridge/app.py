@@ -16,6 +16,7 @@ from godot_bridge.consent.editor_dialog import EditorAsker
 from godot_bridge.consent.gate import ConsentGate
 from godot_bridge.consent.policy import Policy
 from godot_bridge.consent.targets import Targets
+from godot_bridge.content import uids
 from godot_bridge.content.completions import CompletionService
 from godot_bridge.content.images import ImageStore
 from godot_bridge.content.prompts import PromptService
@@ -25,6 +26,7 @@ from godot_bridge.jobs.background import JobTools
 from godot_bridge.jobs.engine import JobStore
 from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.live_config import LiveConfig
+from godot_bridge.safety.pathguard import CallGuard
 from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
 from godot_bridge.tools.dispatch import ProgressFn, RateLimiter, ToolDispatch
@@ -98,6 +100,7 @@ class BridgeApp:
             caller_tools=self.job_tools.handlers(),
             result_limit_kb=settings.result_limit_kb,
             consent=self.consent,
+            paths=CallGuard(lambda: self.settings.project_path, uids.resolve),
         )
         self.job_runner = JobRunner(self.jobs, self.dispatch)
         self.dispatch.background = self.job_runner

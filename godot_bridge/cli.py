@@ -96,18 +96,21 @@ def settings_from(args: Args) -> Settings:
 
 def tools_count_text() -> str:
     from godot_bridge.tools.catalogue import load_catalogue
+    from godot_bridge.tools.counts import count
 
     cat = load_catalogue()
-    eager, meta, on_demand = cat.eager_tools(), cat.meta_tools(), cat.on_demand_tools()
-    # One count everywhere (docs/tools.md, --list-eager): every tool, the two meta tools included.
+    n = count(cat)
+    meta = ", ".join(t.name for t in cat.meta_tools())
+    # The reference's lines and meanings (tools that read this output depend on them): Total is
+    # eager + on-demand; the meta tools, always in tools/list too, are on a line of their own.
     return (
-        f"Total tools:  {len(eager) + len(meta) + len(on_demand)}\n"
-        f"  Eager:      {len(eager)}\n"
-        f"  Meta:       {len(meta)} (discover_tools, extensions_refresh: always in tools/list)\n"
-        f"  On-demand:  {len(on_demand)}\n"
-        f"Groups:       {len(cat.groups)}\n"
-        f"Operations (built-in): {cat.operations_count()}\n"
-        f"Startup surface (eager + meta): {len(eager) + len(meta)}\n"
+        f"Total tools:  {n.total}\n"
+        f"  Eager:      {n.eager}\n"
+        f"  On-demand:  {n.on_demand}\n"
+        f"Meta:         {n.meta} ({meta}: also always in tools/list, not in Total)\n"
+        f"Groups:       {n.groups}\n"
+        f"Operations (built-in): {n.operations}\n"
+        f"Startup surface (eager + meta): {n.always_on}\n"
     )
 
 

@@ -293,8 +293,9 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it
 }
 # What each variable does, for `godot-bridge --help` and the README's Environment table (both
-# rendered from this; tests/unit/test_cli_docs.py holds them together). MCP_ALLOWED_ORIGINS is
-# read by mcp/http_config.py and needs no value check.
+# rendered from this, with the catalogue's counts in place of "{name}": setup/usage.py env_docs;
+# tests/unit/test_cli_docs.py holds them together). MCP_ALLOWED_ORIGINS is read by
+# mcp/http_config.py and needs no value check.
 ENV_DOCS: dict[str, str] = {
     "GODOT_MCP_PROJECT_PATH": "the Godot project folder (as --project); a folder whose one subfolder holds "
     "project.godot works too",
@@ -302,7 +303,8 @@ ENV_DOCS: dict[str, str] = {
     "GODOT_MCP_RUNTIME_PORT": "dial the running game on this port instead of the registry's",
     "GODOT_MCP_LSP_PORT": "the GDScript language server's port (default: the registry's, else 6005)",
     "GODOT_MCP_LSP_HOST": "the GDScript language server's host (default 127.0.0.1)",
-    "GODOT_MCP_READ_ONLY": "1: expose only tools that are read-only and not destructive (17 at start-up, 48 in all)",
+    "GODOT_MCP_READ_ONLY": "1: expose only tools that are read-only and not destructive "
+    "({read_only_at_start} at start-up, {read_only_in_all} in all)",
     "GODOT_MCP_TOKEN_PATH": "absolute path of the token file, instead of the registry's",
     "GODOT_MCP_RATE_LIMIT": "at most N tool calls per 60 s (RATE_LIMITED beyond)",
     "GODOT_MCP_SCRIPT_READ_LIMIT": "KiB: the largest script the editor sends back whole",

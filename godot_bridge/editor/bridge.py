@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge.config import Settings
-from godot_bridge.content import screenshots, uids
+from godot_bridge.content import screenshots
 from godot_bridge.content.images import ImageStore
 from godot_bridge.content.pushed_errors import CRASHED, REPORTED, ErrorStore
 from godot_bridge.editor.autolaunch import AutoLaunch
@@ -53,7 +53,6 @@ from godot_bridge.editor.runtime import RuntimeLink
 from godot_bridge.editor.timing import Timing
 from godot_bridge.editor.watch import RegistryWatcher
 from godot_bridge.errors import ToolError
-from godot_bridge.safety.pathguard import check_paths
 from godot_bridge.tools import results
 from godot_bridge.tools.catalogue import Catalogue, load_catalogue
 from godot_bridge.tools.progress import ProgressFn, WaitReporter
@@ -410,10 +409,12 @@ class EditorBridge:
         """Forward a catalogue tool call and shape its result (never raises ToolError).
 
         ``progress`` (the client asked for progress) hears every wait: the tool's catalogue ``wait_message``,
-        a command queued in the editor, and game_start waiting for the runtime channel."""
+        a command queued in the editor, and game_start waiting for the runtime channel.
+
+        ``args`` arrive guarded: dispatch checks every path once, on the validated arguments, before
+        anything of the call leaves (safety/pathguard.py ``CallGuard``); checking again here would
+        resolve each path on disk twice."""
         try:
-            project = self.settings.project_path
-            check_paths(tool, args, project, lambda uid: uids.resolve(project, uid))  # type: ignore[arg-type]
             if not tool.method:
                 raise ToolError("INTERNAL", f"{tool.name} has no toolkit method to forward")
             channel, params = route(tool, args)

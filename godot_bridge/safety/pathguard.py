@@ -2,7 +2,10 @@
 
 Every catalogue tool that declares ``path_params`` (``{param: [allowed prefixes]}``)
 is checked, not only the always-on ones: the toolkit guards its own side too, but
-a path that escapes the project must never reach the editor in the first place.
+a path that escapes the project must never reach the editor in the first place. The
+check runs once per call, right after its arguments are validated (``CallGuard``, from
+tools/dispatch.py): before the consent gate reads what the call acts on (``save.list``, a
+file's hash), before a background job starts, and before the call is forwarded.
 
 A value passes when it is absent/empty (optional params), a string, free of
 control characters and backslashes, starts with one of the allowed prefixes
@@ -15,10 +18,10 @@ apply the same rule to the files they read).
 Wherever ``res://`` is allowed, a file's ``uid://`` is too (Godot 4.4+ projects reference files by
 uid, so an assistant meets them and passes them on). The editor resolves it (the toolkit's file
 guard, with ``ResourceUID``) and guards it as the ``res://`` path it names. Here a uid must be
-well-formed; when the caller can resolve it from the project's files (``resolve_uid``: the editor
-link passes content/uids.py's), the path it names is checked like any ``res://`` value, links
-included; one the files do not name goes on to the editor, which knows every uid it has scanned
-and answers NOT_FOUND for one it does not.
+well-formed; when the caller can resolve it from the project's files (``resolve_uid``: the
+composition root passes content/uids.py's), the path it names is checked like any ``res://``
+value, links included; one the files do not name goes on to the editor, which knows every uid it
+has scanned and answers NOT_FOUND for one it does not.
 
 A path parameter may sit inside arrays of objects: ``frames[].texture_path`` names the
 ``texture_path`` of every item of ``frames``. ``path_literals`` lists words a parameter
@@ -29,6 +32,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -161,7 +166,24 @@ def check_paths(tool: PathGuarded, args: Mapping[str, Any], project: Path | None
     for key, prefixes in (getattr(tool, "path_params", None) or {}).items():
         for label, value in values_at(args, key):
             check_path(label, value, prefixes, project, literals.get(key, ()), resolve_uid)
-            check_path(label, value, prefixes, project, literals.get(key, ()))
+
+
+@dataclass(frozen=True)
+class CallGuard:
+    """``check_paths`` for the project the bridge serves: what every tool call passes right after
+    its arguments are validated (tools/dispatch.py), before anything of it can leave the bridge.
+
+    ``project`` is read on each call (a configuration reload replaces the settings);
+    ``resolve_uid(project, uid)``: the res:// path a uid names there (content/uids.py's, passed in
+    by the composition root: this layer reads no project files of its own)."""
+
+    project: Callable[[], Path | None]
+    resolve_uid: Callable[[Path, str], str | None] | None = None
+
+    def __call__(self, tool: PathGuarded, args: Mapping[str, Any]) -> None:
+        project = self.project()
+        resolve = None if project is None or self.resolve_uid is None else partial(self.resolve_uid, project)
+        check_paths(tool, args, project, resolve)
 
 
 def project_file(param: str, value: str, project: Path) -> Path:

@@ -18,6 +18,16 @@ from godot_bridge.config import ENV_DOCS
 USAGE_ERROR = 2
 
 
+def env_docs() -> dict[str, str]:
+    """``config.ENV_DOCS`` with the catalogue's counts filled in (``{read_only_in_all}``, ...)."""
+    # Imported here: every command line parses with this module, only --help reads the catalogue.
+    from godot_bridge.tools.catalogue import load_catalogue
+    from godot_bridge.tools.counts import count
+
+    counts = count(load_catalogue()).by_name()
+    return {name: meaning.format_map(counts) for name, meaning in ENV_DOCS.items()}
+
+
 @dataclass(frozen=True)
 class Option:
     name: str  # "--project"
@@ -163,7 +173,7 @@ def help_text(command: Command) -> str:
         out += [f"  {c.name.ljust(12)}{c.summary.split(':')[0].split(' (')[0]}" for c in COMMANDS if c is not SERVER]
         name_width = max(map(len, ENV_DOCS)) + 2
         out += ["", "environment:"]
-        for name, meaning in ENV_DOCS.items():
+        for name, meaning in env_docs().items():
             body = _wrap(meaning, 96 - name_width - 2, "")
             out.append(f"  {name.ljust(name_width)}{body[0]}")
             out += [" " * (name_width + 2) + line for line in body[1:]]
@@ -230,5 +240,5 @@ def markdown_commands() -> str:
 
 def markdown_environment() -> str:
     rows = ["| variable | meaning |", "| --- | --- |"]
-    rows += [f"| `{name}` | {_cell(meaning)} |" for name, meaning in ENV_DOCS.items()]
+    rows += [f"| `{name}` | {_cell(meaning)} |" for name, meaning in env_docs().items()]
     return "\n".join(rows) + "\n"

@@ -430,6 +430,11 @@ def _check_asks(tool: ToolDef, where: str) -> None:
     unknown = sorted({n for n in named if n not in properties})
     if unknown:
         raise CatalogueError(f"{where}: field asks: {unknown} not in input_schema.properties")
+    # The gate reads these paths (a file's bytes, a user:// listing): only a guarded one may be read.
+    read = [w.exists or w.over_undo_budget for w in asks.when] + [t.file for t in asks.target]
+    unguarded = sorted({n for n in read if n and n not in tool.path_params})
+    if unguarded:
+        raise CatalogueError(f"{where}: field asks: {unguarded} read as paths but not in path_params")
 
 
 def _check_tool(tool: ToolDef, where: str) -> None:

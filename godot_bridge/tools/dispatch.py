@@ -1,7 +1,8 @@
-"""``tools/call``: look up → validate → ask the person if it cannot be undone → route → shape (C3, C5, C9).
+"""``tools/call``: look up → validate → guard paths → ask the person if it cannot be undone → route → shape (C3, C5, C9).
 
-The path guard runs where a call leaves for Godot (``EditorBridge.forward``): only
-editor and runtime tools have path parameters, and forwarding is their one gate.
+The path guard runs once, on the validated arguments, before anything of the call can leave
+the bridge: the consent gate reads what a call acts on (``save.list`` of a user:// folder, a
+read target) and a background job runs the rest of the call, both before the forward.
 
 The one path every tool call takes. Names of tools appear nowhere here: the
 catalogue says which channel a tool uses and the caller's ``ToolList`` says whether
@@ -19,6 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from godot_bridge.errors import ToolError
+from godot_bridge.safety.pathguard import check_paths
 from godot_bridge.tools import ceiling, groups, results
 from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
 from godot_bridge.tools.progress import ProgressFn, WaitReporter
@@ -34,6 +36,8 @@ BridgeTool = Callable[[dict[str, Any], ProgressFn | None], Awaitable[ToolOutcome
 CallerTool = Callable[[dict[str, Any], ProgressFn | None, ToolList], Awaitable[ToolOutcome]]
 # What runs a job-capable call in the background: the rest of the call, given its progress line.
 CallWork = Callable[[ProgressFn], Awaitable[ToolOutcome]]
+# Refuses (PATH_DENIED) a call whose path arguments leave the project (safety/pathguard.py).
+PathCheck = Callable[[ToolDef, dict[str, Any]], None]
 
 
 class Background(Protocol):
@@ -116,6 +120,7 @@ class ToolDispatch:
         bridge_tools: Mapping[str, BridgeTool] | None = None,
         consent: ConsentCheck | None = None,
         caller_tools: Mapping[str, CallerTool] | None = None,
+        paths: PathCheck = check_paths,
     ) -> None:
         self.surface = surface
         self.bridge_tools = dict(bridge_tools or {})
@@ -127,6 +132,8 @@ class ToolDispatch:
         self.limiter = RateLimiter(rate_limit)
         self.result_limit_kb = result_limit_kb
         self.consent = consent
+        # The app's guard knows the project folder (links, uids); the default checks the text only.
+        self.paths = paths
 
     async def call(self, name: str, arguments: Any, *, tools: ToolList,
                    progress: ProgressFn | None = None, caller: Any = None) -> ToolOutcome:
@@ -153,6 +160,7 @@ class ToolDispatch:
         try:
             args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
             self._check_version(tool)
+            self.paths(tool, args)  # before consent, a job or the forward: nothing leaves unguarded
         except ToolError as err:
             return results.failure(err)
         if tool.job is not None and args.pop(BACKGROUND_ARG, False) and self.background is not None:

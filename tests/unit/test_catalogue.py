@@ -502,6 +502,20 @@ def test_path_param_must_be_a_parameter(tmp_path: Path) -> None:
     assert "alpha.json" in message and "alpha_read" in message and "dest_path" in message
 
 
+def test_a_path_the_question_reads_must_be_a_guarded_path_param(tmp_path: Path) -> None:
+    """The consent gate reads what a call acts on (a file's bytes, a user:// listing) before it runs:
+    a path it reads is one the guard checks first."""
+    asks = {"does": "Replace {file_path}", "because": "No undo keeps it.", "when": [{"exists": "file_path"}],
+            "target": [{"file": "file_path"}]}
+    writes = {"annotations": {"destructiveHint": True}, "asks": asks}
+    root = _write_catalogue(tmp_path / "bad", {"alpha.json": {"tools": [_tool(**writes)]}})
+    message = _load_error(root)
+    assert "alpha_read" in message and "file_path" in message and "path_params" in message
+    good = _write_catalogue(tmp_path / "good", {"alpha.json": {"tools": [
+        _tool(**writes, path_params={"file_path": ["res://"]})]}})
+    assert load_catalogue(good).tools["alpha_read"].asks is not None
+
+
 def test_required_must_be_a_property(tmp_path: Path) -> None:
     schema = {"type": "object", "properties": {"a": {}}, "required": ["a", "b"], "additionalProperties": False}
     root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(input_schema=schema)]}})
