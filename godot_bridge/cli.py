@@ -103,7 +103,7 @@ def tools_count_text() -> str:
     return (
         f"Total tools:  {len(eager) + len(meta) + len(on_demand)}\n"
         f"  Eager:      {len(eager)}\n"
-        f"  Meta:       {len(meta)} (discover_tools, extensions_refresh: always in tools/list)\n"
+        f"  Meta:       {len(meta)} ({', '.join(t.name for t in meta)}: always in tools/list)\n"
         f"  On-demand:  {len(on_demand)}\n"
         f"Groups:       {len(cat.groups)}\n"
         f"Operations (built-in): {cat.operations_count()}\n"

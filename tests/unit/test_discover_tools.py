@@ -120,10 +120,11 @@ def test_read_only_hides_mutating_tools_and_empty_groups():
     cat = load_catalogue()
     ro = ToolList(Surface(cat, read_only=True))
     visible = ro.visible()
-    assert len(visible) == 19  # the reference's 16, history and the job tools (undo and redo are hidden)
+    # the reference's 16, history, the job tools and call_tool (undo and redo are hidden)
+    assert len(visible) == 20
     for name in ro.group_names():
         ro.activate([name])
-    assert len(ro.visible()) == 50
+    assert len(ro.visible()) == 51
     assert all(t.annotations.get("readOnlyHint") and not t.annotations.get("destructiveHint") for t in ro.visible())
     assert len(ro.group_names()) < len(Surface(cat).group_names())
 
