@@ -10,7 +10,7 @@ import logging
 import weakref
 from typing import Any
 
-from godot_bridge.config import Settings
+from godot_bridge.config import ALLOW_UNASKED_ENV, Settings
 from godot_bridge.consent.caller import Caller
 from godot_bridge.consent.editor_dialog import EditorAsker
 from godot_bridge.consent.gate import ConsentGate
@@ -42,6 +42,10 @@ INSTRUCTIONS = (
     "Paths are res:// (project) or user:// (save data). Tagged values such as "
     '{"type":"Vector2","x":1,"y":2} set typed properties.'
 )
+
+
+def _unasked(policy: Policy) -> str:
+    return f", {ALLOW_UNASKED_ENV}={','.join(sorted(policy.unasked))}" if policy.unasked else ""
 
 
 def warn_contradictory_annotations(catalogue: Catalogue) -> None:
@@ -86,6 +90,7 @@ class BridgeApp:
         self.consent = ConsentGate(
             lambda: self.policy, Targets(lambda: self.settings.project_path, self._editor_call),
             EditorAsker(self._editor_call), is_extension=lambda tool: tool.name not in self.catalogue.tools,
+            reachable=lambda tool, args: self.editor.reachable(tool, args),
         )
         self.surface.set_offer(self.consent.offered)
         # Long calls in the background (godot_bridge/jobs): every client's jobs, kept until their TTL.
@@ -159,10 +164,10 @@ class BridgeApp:
         if policy == self.policy:
             return
         if self.policy.weakened_by(policy):
-            log.warning("GODOT_MCP_CONFIRM=%s%s in .mcp.json asks less than the running policy (%s%s): it applies "
-                        "only when your MCP client starts the bridge again", policy.mode,
-                        " with the editor dialog" if policy.in_editor else "", self.policy.mode,
-                        " with the editor dialog" if self.policy.in_editor else "")
+            log.warning("GODOT_MCP_CONFIRM=%s%s%s in .mcp.json asks less than the running policy (%s%s%s): it "
+                        "applies only when your MCP client starts the bridge again", policy.mode,
+                        " with the editor dialog" if policy.in_editor else "", _unasked(policy), self.policy.mode,
+                        " with the editor dialog" if self.policy.in_editor else "", _unasked(self.policy))
             return
         log.info("confirmation policy: %s%s", policy.mode, " (asked in the editor)" if policy.in_editor else "")
         self.policy = policy
@@ -221,8 +226,10 @@ class BridgeApp:
             entry["execution"] = {"taskSupport": "optional"}
         return entry
 
-    def may_ask(self, name: Any) -> bool:
-        """Whether a call of the tool ``name`` may ask the person first (under the policy now)."""
+    def may_ask(self, name: Any, arguments: Any = None) -> bool:
+        """Whether a call of the tool ``name`` (call_tool: of the tool it names) may ask the person
+        first (under the policy now)."""
+        name, _ = self.dispatch.target(name, arguments)
         tool = self.surface.find(name) if isinstance(name, str) else None
         return tool is not None and self.consent.may_ask(tool)
 

@@ -133,10 +133,23 @@ class ProjectSearch:
 
 # GODOT_MCP_CONFIRM's values: which tool calls ask the person first (godot_bridge/consent/policy.py).
 CONFIRM_POLICIES = ("irreversible", "always", "never")
+# The tools that run without asking anyone: for runs where nobody can answer (consent/policy.py).
+ALLOW_UNASKED_ENV = "GODOT_MCP_ALLOW_UNASKED"
 
 
 def _env_confirm(env: Mapping[str, str], name: str) -> str:
     return _env_choice(env, name, CONFIRM_POLICIES)
+
+
+def _env_tool_names(env: Mapping[str, str], name: str) -> frozenset[str]:
+    """A list of tool names (commas or spaces between them); each must look like one."""
+    raw = env.get(name, "")
+    names = frozenset(n for n in raw.replace(",", " ").split() if n)
+    bad = sorted(n for n in names if not n.replace("_", "").isalnum())
+    if bad:
+        raise ConfigError(f"{name}: {', '.join(repr(b) for b in bad)} is not a tool name (tool names such as "
+                          "execute_code, separated by commas)")
+    return names
 
 
 @dataclass(frozen=True)
@@ -156,6 +169,8 @@ class Settings:
     autolaunch: str = AUTOLAUNCH_MODES[0]  # "off" | "headless" | "window"
     confirm: str = CONFIRM_POLICIES[0]  # "irreversible" | "always" | "never": which calls ask the person
     confirm_in_editor: bool = False  # ask in the Godot editor's own dialog, whatever the client can do
+    # Tools run without asking, for runs with nobody to ask (CI, claude -p, codex exec): the person's own list.
+    allow_unasked: frozenset[str] = frozenset()
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
     cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -202,6 +217,7 @@ class Settings:
             autolaunch=_env_autolaunch(env, "GODOT_MCP_AUTOLAUNCH"),
             confirm=_env_confirm(env, "GODOT_MCP_CONFIRM"),
             confirm_in_editor=_env_flag(env, "GODOT_MCP_CONFIRM_IN_EDITOR"),
+            allow_unasked=_env_tool_names(env, ALLOW_UNASKED_ENV),
             env=env,
             cli=cli,
         )
@@ -264,6 +280,10 @@ def _check_confirm(name: str, raw: str) -> None:
     _env_confirm({name: raw}, name)
 
 
+def _check_tool_names(name: str, raw: str) -> None:
+    _env_tool_names({name: raw}, name)
+
+
 def _check_absolute(name: str, raw: str) -> None:
     if raw.strip() and not Path(raw.strip()).expanduser().is_absolute():
         raise ConfigError(f"{name}: {raw!r} is not an absolute path")
@@ -287,6 +307,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_MCP_AUTOLAUNCH": _check_autolaunch,
     "GODOT_MCP_CONFIRM": _check_confirm,
     "GODOT_MCP_CONFIRM_IN_EDITOR": _check_flag,
+    ALLOW_UNASKED_ENV: _check_tool_names,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
     "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
     "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/front.py: "0" sends every stdio line through the SDK
@@ -317,6 +338,8 @@ ENV_DOCS: dict[str, str] = {
     "GODOT_MCP_CONFIRM": "irreversible (default), always or never: which tool calls ask the person first "
     "(README: Asking before)",
     "GODOT_MCP_CONFIRM_IN_EDITOR": "1: ask in a dialog of the Godot editor itself, whatever the client can do",
+    ALLOW_UNASKED_ENV: "tool names (commas between): these run without asking anyone, for runs where nobody can "
+    "answer (CI, claude -p, codex exec); put it only in the entry those runs use",
     "GODOT_MCP_CONFIG_VERSION": "written by init and the dock into the client entry; a migration marker",
     "GODOT_MCP_LOG_LEVEL": "stderr log level: DEBUG, INFO (default: one line per tool call), WARNING, ERROR",
     "GODOT_BRIDGE_HTTP_TOKEN": "--http: every request must send Authorization: Bearer <token> (required for a "

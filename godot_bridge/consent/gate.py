@@ -16,10 +16,12 @@ decline, a cancel, no answer, or a token or state that is not good.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from godot_bridge.consent.caller import INPUT_KEY, NOBODY, Asker, Caller, InputRequired, InvalidAnswer
+from godot_bridge.config import ALLOW_UNASKED_ENV
 from godot_bridge.consent.policy import ALWAYS_BECAUSE, DRY_RUN, TOKEN, Policy, changes_something, offered
 from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question, build, parse_answer
 from godot_bridge.consent.targets import State, Targets
@@ -34,6 +36,10 @@ log = logging.getLogger("godot_bridge.consent")
 
 # A synchronous question whose target keeps changing under it is asked at most this often.
 ROUNDS = 3
+# No person reads a question and answers it faster: an answer sooner came from the client itself.
+UNATTENDED_S = 1.5
+# What a call checks before anyone is asked: the channel it goes to answers (editor/bridge.py).
+Reachable = Callable[[ToolDef, dict[str, Any]], Awaitable[None]]
 CHANGED = "what it acts on changed since the person was asked"
 DECLINED_HINT = ("Nothing was done. Do not try to reach the same result another way; ask the person what "
                  "they want instead.")
@@ -41,11 +47,13 @@ DECLINED_HINT = ("Nothing was done. Do not try to reach the same result another 
 
 class ConsentGate:
     def __init__(self, policy: Callable[[], Policy], targets: Targets, editor: Asker, *,
-                 is_extension: Callable[[ToolDef], bool] = lambda tool: False, ttl: float = TTL_S) -> None:
+                 is_extension: Callable[[ToolDef], bool] = lambda tool: False, ttl: float = TTL_S,
+                 reachable: Reachable | None = None) -> None:
         self._policy = policy
         self.targets = targets
         self._editor = editor
         self._is_extension = is_extension
+        self._reachable = reachable
         self.tokens = Tickets("confirmation_token", prefix="ct_", ttl=ttl)
         self.states = Tickets("requestState", prefix="rs_", ttl=ttl)
         self._offers: dict[str, tuple[ToolDef, Policy, ToolDef]] = {}  # name -> (tool, policy, as offered)
@@ -82,6 +90,13 @@ class ConsentGate:
             asks, because = await self._asks(tool, args)
             if not asks and not dry_run:
                 return args
+            if asks:
+                # What can be known without an effect is checked before anyone is asked: a person who
+                # agrees to a call that then cannot run was asked for nothing.
+                await self._ready(tool, args)
+            if asks and not dry_run and self.policy.allows_unasked(tool):
+                log.info("%s: runs without asking (%s)", tool.name, ALLOW_UNASKED_ENV)
+                return args
             state = await self.targets.state(tool, args)
         except ToolError as err:
             return results.failure(err)
@@ -99,6 +114,12 @@ class ConsentGate:
         if caller.inline:
             return await self._inline(tool, args, question, state, binding, caller)
         return await self._token(tool, args, question, state, binding, caller, token)
+
+    async def _ready(self, tool: ToolDef, args: Mapping[str, Any]) -> None:
+        """Raise what would stop the call anyway: its channel does not answer, its target is missing."""
+        if self._reachable is not None:
+            await self._reachable(tool, dict(args))
+        await self.targets.check_needs(tool, args)
 
     async def _asks(self, tool: ToolDef, args: Mapping[str, Any]) -> tuple[bool, str]:
         """(whether this call asks, why). Called only for a tool that may ask."""
@@ -130,13 +151,14 @@ class ConsentGate:
         async with WaitReporter(progress) as waits:
             for _ in range(ROUNDS):
                 waits.waiting(f"{tool.name}: waiting for the person to answer {where} (at most {ANSWER_TIMEOUT_S:g} s)")
+                asked_at = time.monotonic()
                 try:
                     answer = await asker.ask(question)
                 except ToolError as err:
                     return results.failure(err)
                 waits.done()
                 if answer is not Answer.ACCEPT:
-                    return declined(question, answer)
+                    return declined(question, answer, tool, time.monotonic() - asked_at)
                 now = await self.targets.state(tool, args)
                 if now.value == state.value:
                     log.info("%s: the person allowed it (%s)", tool.name, where)
@@ -167,7 +189,7 @@ class ConsentGate:
             raise InputRequired(question, self.states.issue(*binding, state.value, caller.owner, question))
         answer = parse_answer(response)
         if answer is not Answer.ACCEPT:
-            return declined(question, answer)
+            return declined(question, answer, tool, self.states.age(ticket))
         if ticket.state != state.value:
             again = question.asked_again(CHANGED, state.facts)
             raise InputRequired(again, self.states.issue(*binding, state.value, caller.owner, again))
@@ -207,10 +229,24 @@ class ConsentGate:
         })
 
 
-def declined(question: Question, answer: Answer) -> ToolOutcome:
-    """The person said no, or gave no answer: a normal result that says so; nothing happened."""
+def declined(question: Question, answer: Answer, tool: ToolDef, after_s: float | None = None) -> ToolOutcome:
+    """The person said no, or gave no answer: a normal result that says so; nothing happened.
+
+    An answer faster than a person reads a question came from the client itself, with nobody
+    there (``claude -p`` cancels every question, ``codex exec`` declines it): the answer says how
+    the person can let this tool run in such runs, instead of suggesting they refused."""
+    status = "declined" if answer is Answer.DECLINE else "cancelled"
+    if after_s is not None and after_s < UNATTENDED_S:
+        return results.success({
+            "done": False, "status": status, "asked": "nobody", **question.preview(),
+            "message": f"Nothing was done: your client {status} the question at once, without a person (a run with "
+                       "nobody to ask, such as claude -p or codex exec).",
+            "hint": f"Tell the person: to let {tool.name} run in such runs without a question, add "
+                    f"{ALLOW_UNASKED_ENV}={tool.name} to the env of this server's entry (godot-bridge init --env "
+                    f"{ALLOW_UNASKED_ENV}={tool.name}). Do not change that file yourself.",
+        })
     said = "declined" if answer is Answer.DECLINE else "did not answer (cancelled, or no answer in time)"
-    return results.success({"done": False, "status": "declined" if answer is Answer.DECLINE else "cancelled",
+    return results.success({"done": False, "status": status,
                             **question.preview(), "message": f"The person {said}: nothing was done.",
                             "hint": DECLINED_HINT})
 

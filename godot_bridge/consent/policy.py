@@ -44,10 +44,15 @@ def changes_something(tool: ToolDef) -> bool:
 class Policy:
     mode: str = CONFIRM_POLICIES[0]
     in_editor: bool = False
+    # GODOT_MCP_ALLOW_UNASKED: tools the person lets run without a question (runs with nobody to ask).
+    unasked: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, settings: Settings) -> Policy:
-        return cls(settings.confirm, settings.confirm_in_editor)
+        return cls(settings.confirm, settings.confirm_in_editor, settings.allow_unasked)
+
+    def allows_unasked(self, tool: ToolDef) -> bool:
+        return tool.name in self.unasked
 
     def may_ask(self, tool: ToolDef, *, extension: bool = False) -> bool:
         """Whether some call of ``tool`` asks (before looking at its arguments)."""
@@ -67,7 +72,8 @@ class Policy:
     def weakened_by(self, new: Policy) -> bool:
         """``new`` asks less than this policy (never -> ... is stronger; dropping the editor dialog is weaker)."""
         rank = {"never": 0, "irreversible": 1, "always": 2}
-        return rank[new.mode] < rank[self.mode] or (self.in_editor and not new.in_editor)
+        return rank[new.mode] < rank[self.mode] or (self.in_editor and not new.in_editor) or \
+            not new.unasked <= self.unasked
 
 
 def offered(tool: ToolDef) -> ToolDef:

@@ -34,6 +34,8 @@ from godot_bridge.tools.catalogue import AskTarget, AskWhen, ToolDef
 Read = Callable[[str, dict[str, Any]], Awaitable[Any]]
 USER_PREFIX = "user://"
 USER_LIST = "save.list"  # the toolkit's listing of a user:// folder
+# A read target answering one of these says the call's target does not exist: refused before asking.
+MISSING = frozenset({"NOT_FOUND", "NODE_NOT_FOUND", "NO_SCENE"})
 # Files the editor keeps beside a file and deletes with it (FileRemoval.SIDECARS).
 SIDECARS = (".import", ".uid")
 
@@ -135,6 +137,15 @@ class Targets:
         return next((f for f in files if isinstance(f, Mapping) and f.get("name") == name), None) \
             if isinstance(files, list) else None
 
+    async def check_needs(self, tool: ToolDef, args: Mapping[str, Any]) -> None:
+        """Raise NOT_FOUND when a target the call needs (``asks.needs``) does not exist."""
+        for need in tool.asks.needs if tool.asks is not None else []:
+            assert need.exists is not None
+            value = args.get(need.exists)
+            if isinstance(value, str) and value and not await self._exists(need.exists, value):
+                raise ToolError("NOT_FOUND", f"{need.exists}: {value} does not exist; nothing was asked or done",
+                                extra={"param": need.exists})
+
     # -- states -------------------------------------------------------------------------------
 
     async def state(self, tool: ToolDef, args: Mapping[str, Any]) -> State:
@@ -162,6 +173,9 @@ class Targets:
             answer = await self._read(target.read, {k: v for k, v in params.items() if v is not None})
         except ToolError as err:
             return State(f"unreadable:{err.code}", [f"its current state could not be read ({err.message})"])
+        if isinstance(answer, Mapping) and answer.get("success") is False and answer.get("code") in MISSING:
+            # What the call acts on is not there: the call would fail the same way after the question.
+            raise ToolError(str(answer["code"]), f"{answer.get('error') or 'not found'}; nothing was asked or done")
         # Text from the project comes wrapped with a fresh random nonce on every read: not a change.
         text = without_nonces(json.dumps(answer, sort_keys=True, separators=(",", ":"), default=str))
         return State(f"read:{hashlib.sha256(text.encode()).hexdigest()}")

@@ -59,6 +59,10 @@ class Tickets:
     def __len__(self) -> int:
         return len(self._open)
 
+    def age(self, ticket: Ticket) -> float:
+        """Seconds since ``ticket`` was issued (how long its question was open)."""
+        return self._clock() - (ticket.expires - self.ttl)
+
     def issue(self, tool: str, args: str, state: str, owner: object, question: Question) -> str:
         self._sweep()
         while len(self._open) >= self.limit:

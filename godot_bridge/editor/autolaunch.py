@@ -50,6 +50,10 @@ class AutoLaunch:
     def mode(self) -> str:
         return self._mode()
 
+    def would_launch(self, err: ToolError) -> bool:
+        """Whether a call failing with ``err`` would start an editor and run after all."""
+        return err.code in _NO_EDITOR and self.mode in ("headless", "window") and self._task is None
+
     async def recover(self, err: ToolError, waits: Waits) -> ToolError | None:
         """None when an editor now answers (the caller retries); otherwise the error to report."""
         mode = self.mode

@@ -405,6 +405,21 @@ class EditorBridge:
             return await self._editor.request(method, params, timeout, on_progress=on_progress)
         raise ToolError("INTERNAL", f"unknown channel {channel!r} for {method}")
 
+    async def reachable(self, tool: ToolLike, args: dict[str, Any]) -> None:
+        """Raise what a call of ``tool`` would fail with for want of its channel: no game running
+        (GAME_NOT_RUNNING), no editor to reach and none to start. Only connects; sends no command."""
+        if tool.channel not in (EDITOR, RUNTIME):
+            return
+        channel, _ = route(tool, args)
+        if channel == RUNTIME:
+            await self._runtime.ensure()
+            return
+        try:
+            await self._editor.ensure()
+        except ToolError as err:
+            if self.autolaunch is None or not self.autolaunch.would_launch(err):
+                raise
+
     async def forward(self, tool: ToolLike, args: dict[str, Any], progress: ProgressFn | None = None) -> ToolOutcome:
         """Forward a catalogue tool call and shape its result (never raises ToolError).
 

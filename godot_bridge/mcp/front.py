@@ -36,6 +36,7 @@ from godot_bridge.mcp.protocol import (
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
     call_result,
+    client_name,
     declares_tasks_extension,
     is_modern,
     needs_envelope_message,
@@ -194,12 +195,13 @@ class StdioFront:
         if request.method == "tools/list":
             return self._tools_wire_of(request.modern) is not None
         if request.method == "tools/call":
+            name, arguments = request.params.get("name"), request.params.get("arguments")
             if request.modern and declares_tasks_extension(request.params) and \
-                    self.app.dispatch.job_tool(request.params["name"], self.peer.tools) is not None:
+                    self.app.dispatch.job_tool(name, self.peer.tools, arguments) is not None:
                 return False  # a job-capable tool may answer as an MCP task: the SDK path's (mcp/tasks.py)
             # A call that may ask the person goes the SDK's way too: its question travels as an
             # elicitation request, an input_required answer with a sealed state, or a preview.
-            return not self.app.may_ask(request.params.get("name"))
+            return not self.app.may_ask(name, arguments)
         return True
 
     def _cancel(self, obj: dict[str, Any]) -> None:
@@ -302,6 +304,7 @@ class StdioFront:
             await self.write(line)
             if request.method == "tools/list":
                 self.tools_listed.set()
+                self.peer.tools.listed()
         self.unanswered.finished(request.rid)
 
     async def _answer(self, request: lean.Request) -> bytes | None:
@@ -316,6 +319,7 @@ class StdioFront:
             self.handshake_seen = True
             self.handshake_version = lean.negotiated(request.params)
             self.handshake_params = request.params
+            self.peer.tools.client = client_name(request.params)
             return lean.response(rid, lean.initialize_result(self.handshake_version, INSTRUCTIONS))
         if method == "server/discover":
             return lean.response(rid, lean.discover_result(INSTRUCTIONS))

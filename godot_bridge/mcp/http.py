@@ -58,7 +58,7 @@ from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed
 from godot_bridge.mcp.http_sessions import IDLE_S, MAX_SESSIONS, SESSION_HEADER, SESSION_NOT_FOUND, Session, SessionStore
 from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import LATEST_HANDSHAKE
+from godot_bridge.mcp.protocol import LATEST_HANDSHAKE, client_name
 from godot_bridge.mcp.server import build_server, initialization_options
 from godot_bridge.mcp.wire import request_id
 
@@ -426,6 +426,7 @@ class McpHttp:
                 self.sessions.end(session.id, reason="its initialize failed")
                 return
             session.version, session.client_params = version, client_params
+            session.peer.tools.client = client_name(client_params)
         if not session.ended:
             self.sessions.touch(session)
 

@@ -67,6 +67,18 @@ def declares_tasks_extension(params: Mapping[str, Any] | None) -> bool:
     return isinstance(extensions, Mapping) and isinstance(extensions.get(TASKS_EXTENSION), Mapping)
 
 
+def client_name(params: Mapping[str, Any] | None) -> str | None:
+    """The client's ``clientInfo.name``: initialize's, or a 2026-07-28 request's envelope's."""
+    if not isinstance(params, Mapping):
+        return None
+    info = params.get("clientInfo")
+    if not isinstance(info, Mapping):
+        meta = params.get("_meta")
+        info = meta.get(CLIENT_INFO_META_KEY) if isinstance(meta, Mapping) else None
+    name = info.get("name") if isinstance(info, Mapping) else None
+    return name if isinstance(name, str) else None
+
+
 def needs_envelope_message(method: str) -> str:
     """What tells a probing client "this is a handshake request; initialize instead"."""
     return f"Method not found: {method} needs a 2026-07-28 _meta envelope"

@@ -78,7 +78,9 @@ def _needs_standing(peer: Peer, method: str) -> None:
 
 def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed | None = None) -> Server[Any]:
     async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        return tools_result(app.tools(_peer(ctx).tools), ctx.protocol_version in MODERN_VERSIONS)
+        tools = _peer(ctx).tools
+        tools.listed()  # a re-list discover_tools may be waiting for
+        return tools_result(app.tools(tools), ctx.protocol_version in MODERN_VERSIONS)
 
     async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
         async def progress(done: float, total: float | None, message: str | None) -> None:

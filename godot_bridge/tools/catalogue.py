@@ -122,11 +122,13 @@ class Asks:
     ``because`` why it cannot be taken back; ``when`` narrows it to the calls that really cannot
     (every condition must hold; none: every call); ``target`` is what the answer is bound to;
     ``show`` the arguments the person must see in full (the code that will run); ``absent`` the
-    words a placeholder reads as when its argument is not given."""
+    words a placeholder reads as when its argument is not given; ``needs`` what must hold for the
+    call to run at all (``exists``), checked before anyone is asked."""
 
     does: str
     because: str
     when: list[AskWhen] = field(default_factory=list)
+    needs: list[AskWhen] = field(default_factory=list)
     target: list[AskTarget] = field(default_factory=list)
     show: list[str] = field(default_factory=list)
     absent: dict[str, str] = field(default_factory=dict)
@@ -135,6 +137,8 @@ class Asks:
         check_fields(self)
         if not self.does.strip() or not self.because.strip():
             raise ShapeError("field asks: does and because must not be empty")
+        if any(need.exists is None for need in self.needs):
+            raise ShapeError("field asks: needs lists exists conditions only")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ tool, so it wants it, and another client's reset must never break its calls.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import deque
@@ -21,7 +22,7 @@ from typing import Any, Protocol
 
 from godot_bridge.errors import ToolError
 from godot_bridge.safety.pathguard import check_paths
-from godot_bridge.tools import ceiling, groups, results
+from godot_bridge.tools import ceiling, clients, groups, results
 from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
 from godot_bridge.tools.progress import ProgressFn, WaitReporter
 from godot_bridge.tools.results import ToolOutcome
@@ -29,6 +30,15 @@ from godot_bridge.tools.surface import Surface, ToolList, readonly_allowed, vers
 from godot_bridge.tools.validation import validate_arguments
 
 log = logging.getLogger("godot_bridge.calls")
+
+# The always-on tool that calls any other by name: the way to every tool for a client that does not
+# fetch tools/list again after discover_tools loaded a group (it cannot call what it never listed).
+CALL_TOOL = "call_tool"
+# How long discover_tools waits for the client to fetch its new list before answering, so the
+# model's next request already declares the loaded tools (a client seen not to re-list is not waited for).
+RELIST_WAIT_S = 2.0
+# After the client's re-list was answered: a moment for it to take the new list in before the answer.
+RELIST_SETTLE_S = 0.05
 
 # A bridge-channel tool served in this process (editor_launch, ...); discover_tools is the default.
 BridgeTool = Callable[[dict[str, Any], ProgressFn | None], Awaitable[ToolOutcome]]
@@ -149,20 +159,22 @@ class ToolDispatch:
             log.info("tool=%s duration=%.1fms isError=%s", name, elapsed, outcome.is_error if outcome else None)
 
     async def _call(self, name: str, arguments: Any, tools: ToolList, progress: ProgressFn | None,
-                    caller: Any) -> ToolOutcome:
-        tool = tools.lookup(name) or self._load_for(name, tools)
-        if tool is None:
-            tool = self._version_blocked(name)
-            if tool is None:
-                raise UnknownTool(self.surface.unknown_tool_message(name))
-        if not self.limiter.admit():
+                    caller: Any, admitted: bool = False) -> ToolOutcome:
+        tool = self._find(name, tools)
+        if not admitted and not self.limiter.admit():
             return results.failure(ToolError("RATE_LIMITED", f"rate limit of {self.limiter.limit} calls per 60 s reached"))
         try:
-            args = validate_arguments(apply_aliases(tool, arguments), tool.input_schema)
+            args = validate_arguments(apply_aliases(tool, clients.drop_injected(arguments, tool.input_schema)),
+                                      tool.input_schema)
             self._check_version(tool)
             self.paths(tool, args)  # before consent, a job or the forward: nothing leaves unguarded
+            if tool.name == CALL_TOOL:
+                inner, inner_args = self._by_name(args, tools)
         except ToolError as err:
             return results.failure(err)
+        if tool.name == CALL_TOOL:
+            log.info("tool=%s via %s", inner.name, CALL_TOOL)
+            return await self._call(inner.name, inner_args, tools, progress, caller, admitted=True)
         if tool.job is not None and args.pop(BACKGROUND_ARG, False) and self.background is not None:
             # The person is asked on this request, before the job starts: a job runs only what was agreed.
             checked = await self._consent(tool, args, caller, progress)
@@ -187,8 +199,39 @@ class ToolDispatch:
             return results.failure(err)
         return ceiling.check(tool.name, tool.input_schema, outcome, self.result_limit_kb) or outcome
 
-    def job_tool(self, name: str, tools: ToolList) -> ToolDef | None:
+    def _find(self, name: str, tools: ToolList) -> ToolDef:
+        """The tool a call of ``name`` runs: in the client's list, or loaded for it; else UnknownTool."""
+        tool = tools.lookup(name) or self._load_for(name, tools)
+        if tool is None:
+            tool = self._version_blocked(name)
+            if tool is None:
+                raise UnknownTool(self.surface.unknown_tool_message(name))
+        return tool
+
+    def _by_name(self, args: dict[str, Any], tools: ToolList) -> tuple[ToolDef, Any]:
+        """call_tool's target and its arguments; a name the model copied with its client's prefix
+        (``mcp__server__node_set_property``) is taken as the tool it ends with."""
+        name = self.surface.own_name(str(args["name"]))
+        if name == CALL_TOOL:
+            raise ToolError("INVALID_PARAMS", "call_tool cannot call call_tool", extra={"param": "name"},
+                            hint='Name the tool to run: {"name": "node_set_property", "arguments": {...}}.')
+        try:
+            return self._find(name, tools), args.get("arguments") or {}
+        except UnknownTool as unknown:
+            raise ToolError("INVALID_PARAMS", str(unknown), extra={"param": "name"}) from None
+
+    def target(self, name: Any, arguments: Any) -> tuple[Any, Any]:
+        """The tool a ``tools/call`` of ``name`` really runs and its arguments (call_tool unwrapped),
+        for a transport choosing how to serve it; the call itself validates everything again."""
+        if name != CALL_TOOL or not isinstance(arguments, dict) or not isinstance(arguments.get("name"), str):
+            return name, arguments
+        return self.surface.own_name(arguments["name"]), arguments.get("arguments")
+
+    def job_tool(self, name: str, tools: ToolList, arguments: Any = None) -> ToolDef | None:
         """The job-capable tool a call of ``name`` would run, or None (unknown, or never a job)."""
+        name, _ = self.target(name, arguments)
+        if not isinstance(name, str):
+            return None
         tool = tools.lookup(name) or self.surface.find(name)
         return tool if tool is not None and tool.job is not None and self.surface.allowed(tool) else None
 
@@ -246,6 +289,20 @@ class ToolDispatch:
             args = checked
         return await self._route(tool, args, tools, progress)
 
+    @staticmethod
+    async def _relisted(tools: ToolList) -> bool:
+        """Tell the client its list changed and wait (bounded) until it fetched the new one: whether it did."""
+        if not tools.announce_if_changed():
+            return False
+        if not clients.relists(tools.client):
+            return False
+        if await tools.relisted(RELIST_WAIT_S):
+            await asyncio.sleep(RELIST_SETTLE_S)
+            return True
+        log.info("the client did not fetch tools/list within %g s of the change; discover_tools says to use %s",
+                 RELIST_WAIT_S, CALL_TOOL)
+        return False
+
     async def _route(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
                      progress: ProgressFn | None) -> ToolOutcome:
         if tool.channel == "bridge":
@@ -258,9 +315,8 @@ class ToolDispatch:
             if not tool.meta:
                 raise ToolError("INTERNAL", f"{tool.name} is a bridge tool with no handler in this bridge")
             answer, changed = groups.discover(tools, args)
-            if changed:
-                tools.announce_if_changed()
-            return results.success(answer)
+            listed = await self._relisted(tools) if changed else None
+            return results.success(groups.explain_activated(answer, listed))
         if tool.channel == "lsp":
             return results.success(await self.lsp.handle(tool.name, args, progress=progress), tool.success_hint)
         return await self.editor.forward(tool, args, progress)

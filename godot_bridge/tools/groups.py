@@ -141,11 +141,38 @@ def discover(tools: ToolList, args: dict[str, Any]) -> tuple[dict[str, Any], boo
     shown_before = set(before)
     activated = [t for t in after if t.name not in shown_before]
     if activated:
-        # Several clients ignore notifications/tools/list_changed: the model gets what it needs
-        # to call the new tools from this result, without a fresh tools/list.
+        # Until the client is known to have fetched its new list (explain_activated), the answer
+        # carries what a model needs to call the new tools without it.
         answer["activated_tools"] = [compact_tool(t) for t in activated]
-        answer.setdefault("hint", "The tools in activated_tools can be called now, with the schemas shown.")
     return answer, changed
+
+
+# What the model is told about the tools a call loaded: by its client's own list, or through call_tool.
+CALL_DIRECTLY = ("Loaded. Call them by name the way you call discover_tools (with the same prefix, if your tools "
+                 "have one).")
+CALL_THROUGH = ("Loaded, but your client has not fetched its new tool list, so call these through call_tool: "
+                '{"name": "<tool>", "arguments": {...}} with the schemas shown.')
+
+
+def one_line(description: str) -> str:
+    """A description's first sentence: what a model needs to pick a tool it will see in its list."""
+    head, dot, _ = description.partition(". ")
+    return head + "." if dot else description
+
+
+def explain_activated(answer: dict[str, Any], listed: bool | None) -> dict[str, Any]:
+    """Say how to call the tools ``answer`` loaded: ``listed`` -- the client fetched its new list, so
+    names and a line each are enough (its list holds the schemas); otherwise the schemas, through call_tool."""
+    activated = answer.get("activated_tools")
+    if not activated:
+        return answer
+    if listed:
+        answer["activated_tools"] = [{"name": t["name"], "description": one_line(t["description"])}
+                                     for t in activated]
+        answer["how_to_call"] = CALL_DIRECTLY
+    else:
+        answer["how_to_call"] = CALL_THROUGH
+    return answer
 
 
 def _match_and_load(

@@ -9,12 +9,12 @@ unloads groups in the calling client's own ``ToolList``.
 
 from __future__ import annotations
 
+import asyncio
 import difflib
-
 import logging
 import secrets
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from godot_bridge.tools.catalogue import Catalogue, GroupDef, ToolDef
@@ -171,7 +171,8 @@ class Surface:
 
     # -- the lists ----------------------------------------------------------
     def allowed(self, tool: ToolDef) -> bool:
-        if self.read_only and not readonly_allowed(tool):
+        # Meta tools stay in read-only mode: what they reach is filtered like a direct call.
+        if self.read_only and not readonly_allowed(tool) and not tool.meta:
             return False
         return version_allows(tool, self.version())
 
@@ -185,8 +186,15 @@ class Surface:
             found = self._cache[key] = {t.name: t for t in self._compute_visible(set(loaded))}
         return found
 
+    def _in_mode(self, tool: ToolDef) -> ToolDef:
+        """A meta tool as read-only mode offers it: it reaches only read-only tools there, so it is one."""
+        if not (self.read_only and tool.meta and not readonly_allowed(tool)):
+            return tool
+        return replace(tool, annotations={**tool.annotations, "readOnlyHint": True, "destructiveHint": False})
+
     def _compute_visible(self, loaded: set[str]) -> list[ToolDef]:
-        out = self._offered(t for t in self.catalogue.tools.values() if t.group is None and self.allowed(t))
+        out = self._offered(self._in_mode(t) for t in self.catalogue.tools.values()
+                            if t.group is None and self.allowed(t))
         out += self._offered(t for t in self._extensions if t.group is None and self.allowed(t))
         for view in self.groups():
             if view.name in loaded:
@@ -197,6 +205,17 @@ class Surface:
         """A catalogue or extension tool by name, whatever hides it."""
         found = self.catalogue.tools.get(name) or next((t for t in self._extensions if t.name == name), None)
         return self.offer(found) if found is not None and self.offer is not None else found
+
+    def own_name(self, name: str) -> str:
+        """The tool ``name`` stands for: itself, or the longest known tool name it ends with after a
+        separator, as clients prefix our tools for their model (``mcp__server__x``, ``mcp_server_x``,
+        a namespace ``server.x``) and a model may copy that form into call_tool."""
+        if self.find(name) is not None:
+            return name
+        for i, char in enumerate(name):
+            if char in "_.:/" and i + 1 < len(name) and self.find(name[i + 1:]) is not None:
+                return name[i + 1:]
+        return name
 
     def unknown_tool_message(self, name: str) -> str:
         """What the model reads for a tool it cannot call: why, and how to find the one it wants."""
@@ -241,6 +260,12 @@ class ToolList:
         self.loaded: list[str] = []  # group names, in load order
         self.on_change = on_change
         self._announced = self.names()
+        # The client's own name (initialize's clientInfo.name), when the transport saw it.
+        self.client: str | None = None
+        # Whether this client fetches tools/list again after being told its list changed: None until
+        # it is seen (a re-list after an announcement) or missed (none within the wait).
+        self.relists: bool | None = None
+        self._relisted: asyncio.Event | None = None  # set by the next tools/list after an announcement
 
     @property
     def catalogue(self) -> Catalogue:
@@ -291,5 +316,31 @@ class ToolList:
             return False
         self._announced = names
         if self.on_change is not None:
+            self._relisted = asyncio.Event()
             self.on_change()
+        return True
+
+    def listed(self) -> None:
+        """The client was just sent its tools/list: a re-list it made after an announcement is seen."""
+        if self._relisted is not None and not self._relisted.is_set():
+            self._relisted.set()
+            self.relists = True
+
+    async def relisted(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) until the client has fetched the list last announced to it.
+
+        A client seen not to re-list is not waited for again; one that does is waited for each time,
+        so the model's next request already declares what changed."""
+        event = self._relisted
+        if event is None or self.on_change is None:
+            return False
+        if event.is_set():
+            return True
+        if self.relists is False:
+            return False
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            self.relists = False
+            return False
         return True

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from godot_bridge.app import BridgeApp
-from godot_bridge.config import Settings
+from godot_bridge.config import ConfigError, Settings
 from godot_bridge.consent.caller import INPUT_KEY, Caller, InputRequired, InvalidAnswer, can_elicit_form
+from godot_bridge.consent import gate as gate_module
 from godot_bridge.consent.gate import ConsentGate
 from godot_bridge.consent.policy import CONSENT_PARAMS, UNDO_BUDGET_BYTES, Policy
 from godot_bridge.consent.question import FIELD, Answer, Question, parse_answer
@@ -46,6 +47,14 @@ class Recorder:
         self.forwarded: list[tuple[str, dict[str, Any]]] = []
         self.reads: list[tuple[str, dict[str, Any]]] = []
         self.replies: dict[str, Any] = {}
+        self.unreachable: dict[str, Exception] = {}  # channel -> what connecting to it raises
+        self.reached: list[str] = []
+
+    async def reachable(self, tool: Any, args: dict[str, Any]) -> None:
+        channel = args.get("channel", tool.channel) if "channel_arg" in tool.handling else tool.channel
+        self.reached.append(channel)
+        if channel in self.unreachable:
+            raise self.unreachable[channel]
 
     async def forward(self, tool: Any, args: dict[str, Any], progress: Any = None) -> Any:
         self.forwarded.append((tool.name, args))
@@ -85,6 +94,7 @@ def make_app(project: Path, **settings: Any) -> tuple[BridgeApp, Recorder]:
     recorder = Recorder()
     app.editor.forward = recorder.forward  # type: ignore[method-assign]
     app.editor.call = recorder.call  # type: ignore[method-assign]
+    app.editor.reachable = recorder.reachable  # type: ignore[method-assign]
     return app, recorder
 
 
@@ -550,3 +560,83 @@ async def test_a_read_target_is_the_same_state_whatever_envelope_nonce_it_comes_
     ran = await call(app, "checkpoint_restore", {"id": 1, "confirmation_token": token}, me)
     assert ran["ran"] == "checkpoint_restore"
     assert [m for m, _ in editor.reads] == ["checkpoint.diff", "checkpoint.diff"]
+
+
+# -- before anyone is asked: what can be known without an effect; runs with nobody to ask ----------
+
+
+async def test_a_call_that_cannot_run_is_refused_before_anyone_is_asked(project: Path) -> None:
+    app, editor = make_app(project)
+    editor.unreachable["runtime"] = ToolError("GAME_NOT_RUNNING", "no game is running")
+    person = Person(Answer.ACCEPT)
+    me = Caller(owner=object(), asker=person)
+    refused = await call(app, "execute_code", {"code": "1 + 1"}, me)  # the runtime channel by default
+    assert refused["_is_error"] and refused["code"] == "GAME_NOT_RUNNING"
+    assert person.asked == [] and editor.forwarded == [] and editor.reached == ["runtime"]
+    assert (await call(app, "execute_code", {"code": "1 + 1", "channel": "editor"}, me))["ran"] == "execute_code"
+    assert len(person.asked) == 1, "the editor answers: that call is asked about, and runs"
+
+
+async def test_deleting_a_save_that_is_not_there_asks_nobody(project: Path) -> None:
+    app, editor = make_app(project)
+    editor.replies["save.list"] = {"success": True, "files": [{"name": "slot1.json", "bytes": 3, "modified": 1}]}
+    person = Person(Answer.ACCEPT)
+    me = Caller(owner=object(), asker=person)
+    missing = await call(app, "save_delete", {"path": "user://saves/slot9.json"}, me)
+    assert missing["_is_error"] and missing["code"] == "NOT_FOUND" and "slot9.json" in missing["error"]
+    assert person.asked == [] and editor.forwarded == []
+    assert (await call(app, "save_delete", {"path": "user://saves/slot1.json"}, me))["ran"] == "save_delete"
+    assert len(person.asked) == 1
+
+
+async def test_a_read_target_that_is_not_there_asks_nobody(project: Path) -> None:
+    app, editor = make_app(project)
+    editor.replies["checkpoint.diff"] = {"success": False, "code": "NOT_FOUND", "error": "no checkpoint 9"}
+    person = Person(Answer.ACCEPT)
+    refused = await call(app, "checkpoint_restore", {"id": 9}, Caller(owner=object(), asker=person))
+    assert refused["_is_error"] and refused["code"] == "NOT_FOUND" and person.asked == []
+
+
+async def test_named_tools_run_unasked_and_only_those(project: Path) -> None:
+    app, editor = make_app(project, allow_unasked=frozenset({"execute_code"}))
+    person = Person(Answer.DECLINE)
+    me = Caller(owner=object(), asker=person)
+    assert (await call(app, "execute_code", {"code": "1", "channel": "editor"}, me))["ran"] == "execute_code"
+    assert person.asked == []
+    declined = await call(app, "node_call_method", {"node_path": "/root/A", "method_name": "queue_free"}, me)
+    assert declined["status"] == "declined" and len(person.asked) == 1
+    editor.unreachable["runtime"] = ToolError("GAME_NOT_RUNNING", "no game")  # still checked: no game to run it in
+    refused = await call(app, "execute_code", {"code": "1"}, me)
+    assert refused["code"] == "GAME_NOT_RUNNING"
+
+
+def test_allowing_tools_unasked_is_a_weaker_policy(project: Path) -> None:
+    stricter, looser = Policy("irreversible"), Policy("irreversible", unasked=frozenset({"execute_code"}))
+    assert stricter.weakened_by(looser) and not looser.weakened_by(stricter)
+    settings = Settings.from_env({"GODOT_MCP_ALLOW_UNASKED": "execute_code, save_delete"}, project=str(project))
+    assert settings.allow_unasked == {"execute_code", "save_delete"}
+    with pytest.raises(ConfigError, match="not a tool name"):
+        Settings.from_env({"GODOT_MCP_ALLOW_UNASKED": "execute_code;rm -rf"}, project=str(project))
+
+
+async def test_an_answer_faster_than_a_person_says_how_to_allow_the_tool(project: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    app, editor = make_app(project)
+    me = Caller(owner=object(), asker=Person(Answer.CANCEL, Answer.DECLINE))
+    at_once = await call(app, "execute_code", {"code": "1", "channel": "editor"}, me)
+    assert at_once["status"] == "cancelled" and at_once["asked"] == "nobody"
+    assert "GODOT_MCP_ALLOW_UNASKED=execute_code" in at_once["hint"] and editor.forwarded == []
+    monkeypatch.setattr(gate_module, "UNATTENDED_S", 0.0)  # as if the person took their time
+    person_said_no = await call(app, "execute_code", {"code": "1", "channel": "editor"}, me)
+    assert person_said_no["status"] == "declined" and "asked" not in person_said_no
+    assert "GODOT_MCP_ALLOW_UNASKED" not in json.dumps(person_said_no), "a person's no is never met with a way around"
+
+
+async def test_an_inline_answer_at_once_is_a_run_with_nobody(project: Path) -> None:
+    app, editor = make_app(project)
+    owner = object()
+    asked = await ask_inline(app, "execute_code", {"code": "1", "channel": "editor"}, owner)
+    state = asked.request_state
+    retry = Caller(owner=owner, inline=True, request_state=state, input_responses={"confirm": {"action": "cancel"}})
+    result = await call(app, "execute_code", {"code": "1", "channel": "editor"}, retry)
+    assert result["status"] == "cancelled" and result["asked"] == "nobody" and editor.forwarded == []

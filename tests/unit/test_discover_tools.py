@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+from typing import Any
+
 import pytest
 
 from godot_bridge.errors import ToolError
+from godot_bridge.tools import dispatch as dispatch_module
+from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.dispatch import ToolDispatch
 from godot_bridge.tools.groups import PER_CALL_CAP, PER_QUERY_CAP, description, discover, rank, score
 from godot_bridge.tools.surface import GroupView, Surface, ToolList
 
@@ -120,10 +127,11 @@ def test_read_only_hides_mutating_tools_and_empty_groups():
     cat = load_catalogue()
     ro = ToolList(Surface(cat, read_only=True))
     visible = ro.visible()
-    assert len(visible) == 19  # the reference's 16, history and the job tools (undo and redo are hidden)
+    # the reference's 16, history, the job tools and call_tool (undo and redo are hidden)
+    assert len(visible) == 20
     for name in ro.group_names():
         ro.activate([name])
-    assert len(ro.visible()) == 50
+    assert len(ro.visible()) == 51
     assert all(t.annotations.get("readOnlyHint") and not t.annotations.get("destructiveHint") for t in ro.visible())
     assert len(ro.group_names()) < len(Surface(cat).group_names())
 
@@ -160,3 +168,68 @@ def test_extensions_projected_filtered_and_contradictions_warned(caplog):
     assert any("scene_get_tree" in r.message for r in caplog.records)
     s.activate(["mytools"])
     assert "my_grouped" in [t.name for t in s.visible()]
+
+
+# -- answering once the client has its new list --------------------------------------------------
+
+
+def _dispatch(on_change: Any) -> tuple[ToolDispatch, ToolList]:
+    from tests.unit.test_dispatch import FakeEditor, FakeLsp
+
+    surface = Surface(load_catalogue())
+    dispatch = ToolDispatch(surface, FakeEditor(), FakeLsp())
+    tools = ToolList(surface)
+    tools.on_change = lambda: on_change(tools)
+    return dispatch, tools
+
+
+async def _discover(dispatch: ToolDispatch, tools: ToolList, request: str) -> dict[str, Any]:
+    outcome = await dispatch.call("discover_tools", {"request": request}, tools=tools)
+    return json.loads(outcome.content[0]["text"])
+
+
+async def test_a_client_that_relists_is_answered_after_its_list_with_names_only() -> None:
+    order: list[str] = []
+
+    def relist(tools: ToolList) -> None:
+        async def later() -> None:
+            await asyncio.sleep(0.05)  # the client's tools/list arrives a moment after the notification
+            order.append("listed")
+            tools.listed()
+        asyncio.get_running_loop().create_task(later())
+
+    dispatch, tools = _dispatch(relist)
+    answer = await _discover(dispatch, tools, "audio")
+    order.append("answered")
+    assert order == ["listed", "answered"] and tools.relists is True
+    activated = answer["activated_tools"]
+    assert activated and all(set(t) == {"name", "description"} for t in activated), "no schemas: its list has them"
+    assert all(". " not in t["description"].rstrip(".") for t in activated), "one line each"
+    assert answer["how_to_call"] == groups.CALL_DIRECTLY and "prefix" in answer["how_to_call"]
+
+
+async def test_a_client_that_does_not_relist_gets_schemas_and_call_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dispatch_module, "RELIST_WAIT_S", 0.05)
+    dispatch, tools = _dispatch(lambda tools: None)  # told, never fetches the list again
+    answer = await _discover(dispatch, tools, "audio")
+    assert tools.relists is False
+    assert all("inputSchema" in t for t in answer["activated_tools"])
+    assert "call_tool" in answer["how_to_call"]
+    monkeypatch.setattr(dispatch_module, "RELIST_WAIT_S", 60.0)  # never waited for again
+    again = await asyncio.wait_for(_discover(dispatch, tools, "tilemap"), 5)
+    assert "call_tool" in again["how_to_call"]
+
+
+async def test_a_client_known_never_to_relist_is_not_waited_for() -> None:
+    dispatch, tools = _dispatch(lambda tools: None)
+    tools.client = "codex-mcp-client"
+    answer = await asyncio.wait_for(_discover(dispatch, tools, "audio"), 1.0)
+    assert "call_tool" in answer["how_to_call"] and tools.relists is None
+
+
+async def test_nothing_new_loaded_waits_for_nothing() -> None:
+    told: list[int] = []
+    dispatch, tools = _dispatch(lambda tools: told.append(1))
+    tools.activate(["audio"])
+    answer = await asyncio.wait_for(_discover(dispatch, tools, "audio"), 1.0)
+    assert told == [] and "activated_tools" not in answer and "how_to_call" not in answer

@@ -1,0 +1,49 @@
+"""What particular MCP clients do that the protocol does not say, and how a call survives it.
+
+The facts are data (``catalogue/clients.json``), each with the client that does it:
+
+* ``injected_arguments``: arguments a client adds to every call on its own (Gemini CLI adds
+  ``wait_for_previous`` to each tool's schema and passes the model's value on). They are
+  dropped before validation, unless the tool itself declares a parameter of that name; any
+  other unknown argument is still refused with the closest-name hint.
+* ``never_relist``: clients (by ``clientInfo.name``) that do not fetch ``tools/list`` again when
+  told the list changed, so ``discover_tools`` does not wait for them to.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from godot_bridge.tools.catalogue import catalogue_dir
+
+
+@dataclass(frozen=True)
+class ClientFacts:
+    injected_arguments: dict[str, str]  # argument -> the client that adds it, and how
+    never_relist: dict[str, str]  # clientInfo.name -> the client, and why
+
+
+@functools.lru_cache(maxsize=1)
+def facts() -> ClientFacts:
+    raw = json.loads((catalogue_dir() / "clients.json").read_text(encoding="utf-8"))
+    return ClientFacts(dict(raw["injected_arguments"]), dict(raw["never_relist"]))
+
+
+def drop_injected(arguments: Any, schema: dict[str, Any]) -> Any:
+    """``arguments`` without what a client injects that this tool's schema does not declare."""
+    if not isinstance(arguments, dict):
+        return arguments
+    declared = schema.get("properties")
+    declared = declared if isinstance(declared, dict) else {}
+    injected = facts().injected_arguments
+    if not any(key in injected and key not in declared for key in arguments):
+        return arguments
+    return {k: v for k, v in arguments.items() if k not in injected or k in declared}
+
+
+def relists(client: str | None) -> bool:
+    """False for a client known never to fetch tools/list again after a change; True otherwise."""
+    return client not in facts().never_relist
