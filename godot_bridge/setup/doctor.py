@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 from godot_bridge import __version__
-from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
+from godot_bridge.config import ALLOW_UNASKED_ENV, EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
 from godot_bridge.consent.policy import Policy
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.launch import find_godot, probe_auth
@@ -548,10 +548,35 @@ def check_confirm(ctx: Context) -> list[Check]:
     return [Check("confirm", "Asking before", "ok", detail)]
 
 
+def check_unasked(ctx: Context) -> list[Check]:
+    """GODOT_MCP_ALLOW_UNASKED: the tools a run with nobody to ask may use, and what the others do there."""
+    label = "Runs with nobody to ask"
+    if ALLOW_UNASKED_ENV in ctx.bad_env:
+        return [Check("unasked", label, "fail", ctx.bad_env[ALLOW_UNASKED_ENV],
+                      f"Set {ALLOW_UNASKED_ENV} to tool names separated by commas, e.g. execute_code,save_write.")]
+    policy = Policy.of(ctx.settings)
+    tools = load_catalogue().tools
+    named = sorted(policy.unasked)
+    if not named:
+        return [Check("unasked", label, "ok",
+                      "every asking tool asks: a run where nobody can answer (claude -p, codex exec, CI) cannot use "
+                      f"them; {ALLOW_UNASKED_ENV}=<tool>,<tool> in that run's entry lets the named ones run unasked")]
+    origin = _origin(ctx, ALLOW_UNASKED_ENV)
+    unknown = [name for name in named if name not in tools]
+    never_ask = [name for name in named if name in tools and not policy.may_ask(tools[name])]
+    detail = f"{ALLOW_UNASKED_ENV} ({origin}): {', '.join(named)} run without asking anyone"
+    if unknown or never_ask:
+        notes = ([f"not tools of the catalogue: {', '.join(unknown)}"] if unknown else []) + \
+                ([f"never ask anyway: {', '.join(never_ask)}"] if never_ask else [])
+        return [Check("unasked", label, "warn", f"{detail}; {'; '.join(notes)}",
+                      "Check the spelling against docs/tools.md (an extension's tool is named as its command).")]
+    return [Check("unasked", label, "ok", f"{detail}; keep it in the entry of the runs with nobody to ask")]
+
+
 ORDER: tuple[Callable[[Context], object], ...] = (
     check_python, check_packages, check_project, check_registry, check_token_privacy, check_token,
     check_editor, check_game, check_lsp, check_mcp_json, check_entry_start, check_limits, check_autolaunch,
-    check_confirm,
+    check_confirm, check_unasked,
 )
 
 

@@ -110,7 +110,7 @@ async def test_all_checks_pass_with_a_running_editor_and_game(
     assert list(statuses) == [
         "python", "packages", "project", "registry", "registry_entry", "registry_stale", "token",
         "editor_port", "editor_auth", "toolkit_version", "game_port", "lsp", "mcp_json", "entry_start", "limits",
-        "autolaunch", "confirm",
+        "autolaunch", "confirm", "unasked",
     ]
     assert "godot-bridge 0.1.0 answered initialize" in one(found, "entry_start").detail
     assert f"port {sim.port}" in one(found, "registry_entry").detail
@@ -551,3 +551,19 @@ async def test_entry_that_never_answers_is_stopped(godot_project: Path, data_hom
     pid = int(pid_file.read_text(encoding="utf-8"))
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # closing its stdin ended it: nothing is left running
+
+
+# -- runs with nobody to ask: GODOT_MCP_ALLOW_UNASKED ------------------------------------------------
+
+
+async def test_the_tools_allowed_unasked_are_shown(godot_project: Path, data_home: Path) -> None:
+    unset = one(await diagnose(godot_project, data_home), "unasked")
+    assert unset.status == "ok" and "GODOT_MCP_ALLOW_UNASKED=" in unset.detail and "cannot use them" in unset.detail
+    named = one(await diagnose(godot_project, data_home, GODOT_MCP_ALLOW_UNASKED="execute_code,save_write"), "unasked")
+    assert named.status == "ok" and "execute_code, save_write run without asking anyone" in named.detail
+    typo = one(await diagnose(godot_project, data_home, GODOT_MCP_ALLOW_UNASKED="execute_cod,scene_get_tree"),
+               "unasked")
+    assert typo.status == "warn" and "not tools of the catalogue: execute_cod" in typo.detail
+    assert "never ask anyway: scene_get_tree" in typo.detail
+    bad = one(await diagnose(godot_project, data_home, GODOT_MCP_ALLOW_UNASKED="execute_code;true"), "unasked")
+    assert bad.status == "fail" and bad.fix
