@@ -6,8 +6,8 @@ The facts are data (``catalogue/clients.json``), each with the client that does 
   ``wait_for_previous`` to each tool's schema and passes the model's value on). They are
   dropped before validation, unless the tool itself declares a parameter of that name; any
   other unknown argument is still refused with the closest-name hint.
-* ``never_relist``: clients (by ``clientInfo.name``) that do not fetch ``tools/list`` again when
-  told the list changed, so ``discover_tools`` does not wait for them to.
+* ``never_relist``: clients (by ``clientInfo.name``) whose model does not get the new list in the turn
+  that loaded it (no re-list, or one the running turn ignores), so ``discover_tools`` does not wait.
 """
 
 from __future__ import annotations
