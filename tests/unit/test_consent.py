@@ -220,6 +220,7 @@ async def test_token_previews_then_runs_only_with_its_token(project: Path) -> No
     preview = await call(app, "execute_code", {"code": "1+1", "channel": "editor"}, me)
     assert preview["status"] == "confirmation_required" and preview["done"] is False and not preview["_is_error"]
     assert "1+1" in preview["question"] and editor.forwarded == []
+    assert "GODOT_MCP_ALLOW_UNASKED=execute_code" in preview["message"], "how a run with nobody to ask gets it"
     token = preview["confirmation_token"]
     ran = await call(app, "execute_code", {"code": "1+1", "channel": "editor", "confirmation_token": token}, me)
     assert ran == {"ran": "execute_code", "_is_error": False}
