@@ -225,7 +225,8 @@ class ConsentGate:
             "message": "Nothing was done: this cannot be undone and your MCP client cannot ask the person "
                        "(it declared no elicitation). Show the person the question below word for word, and only "
                        f"if they agree, call {tool.name} again with the same arguments plus confirmation_token "
-                       f"(it works once, for {ttl:g} s, while the target stays as it is).",
+                       f"(it works once, for {ttl:g} s, while the target stays as it is). In a run with nobody to "
+                       f"ask, the person can allow it in the server's env: {ALLOW_UNASKED_ENV}={tool.name}.",
         })
 
 
