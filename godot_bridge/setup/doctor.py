@@ -44,7 +44,7 @@ from godot_bridge.editor.registry import (
 )
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
 from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint
-from godot_bridge.setup import client_config, client_entry, entry_probe, usage
+from godot_bridge.setup import client_config, client_entry, client_env, entry_probe, usage
 from godot_bridge.setup.locate import locate
 from godot_bridge.setup.toolkit_files import ADDON_REL, read_version
 from godot_bridge.tools.catalogue import load_catalogue
@@ -60,6 +60,12 @@ _START_EDITOR = (
     "Open the project in Godot 4.2+ with the Godot MCP Toolkit plugin enabled (or call the editor_launch tool "
     "with GODOT_BIN set)."
 )
+
+
+def _other_clients() -> str:
+    """The clients besides the default one, for "add --client NAME for ..."."""
+    labels = [c.label for c in client_entry.definition().clients.values() if c.name != "claude"]
+    return ", ".join(labels[:-1]) + " or " + labels[-1]
 
 
 def _mcp_snippet() -> str:
@@ -104,7 +110,7 @@ def home_folder(env: Mapping[str, str]) -> Path:
 
 
 def _configs(root: Path, project: Path, env: Mapping[str, str]) -> list[client_config.ClientConfig]:
-    found = client_config.load_all(root, home_folder(env))
+    found = client_config.load_all(root, home_folder(env), env)
     if project != root:  # a client opened on the project folder itself reads its files there
         found += [c for c in client_config.load_all(project) if c.path not in {f.path for f in found}]
     return found
@@ -400,7 +406,7 @@ def check_mcp_json(ctx: Context) -> list[Check]:
         where = ctx.root or ctx.project
         return [Check("mcp_json", "Client config", "warn",
                       f"no MCP client file names the bridge in {where} (fine if your client is configured elsewhere)",
-                      f"Run {suggest(ctx, 'init')} (add --client NAME for Cursor, VS Code, Codex or Gemini CLI), or "
+                      f"Run {suggest(ctx, 'init')} (add --client NAME for {_other_clients()}), or "
                       f"use the plugin dock's write button, or create .mcp.json with {{{_mcp_snippet()}}}.")]
     lines: list[Check] = []
     for cfg in ctx.configs:
@@ -456,10 +462,12 @@ async def check_entry_start(ctx: Context) -> list[Check]:
         if cfg.problem is not None or cfg.key is None or not isinstance(command, str) or not command:
             continue
         cwd = cfg.root or ctx.project
-        runs.append((cfg, command, (command, tuple(cfg.args), tuple(sorted(cfg.env.items())), str(cwd))))
+        passed = cfg.client.passes_env if cfg.client is not None else None
+        runs.append((cfg, command, (command, tuple(cfg.args), tuple(sorted(cfg.env.items())), str(cwd), repr(passed))))
     unique = {key: (cfg, command) for cfg, command, key in reversed(runs)}
+    own = {k: v for k, v in ctx.env.items() if k not in ctx.mcp_env}  # the client's environment, not our entry's
     started = await asyncio.gather(*(
-        entry_probe.probe(command, cfg.args, {**{k: v for k, v in ctx.env.items() if k not in ctx.mcp_env}, **cfg.env},
+        entry_probe.probe(command, cfg.args, client_env.environment(cfg.client, own, cfg.env),
                           cfg.root or ctx.project, ctx.start_timeout)
         for cfg, command in unique.values()))
     tried = dict(zip(unique, started))  # the same command, args, env and folder start once

@@ -113,7 +113,8 @@ func test_sync_writes_each_client_where_it_reads() -> void:
 	Assert.is_true(toml.begins_with("model = \"o4\"\n\n[mcp_servers.godot-mcp-toolkit]\n"), "appended, the rest kept")
 	Assert.contains(toml, "godot-bridge@" + VersionUtils.plugin_version(), "uvx pinned to this plugin's version")
 	Assert.contains(McpJsonSync.write(codex, "Linux", {}, "codex"), "already has", "a second write is left to init")
-	Assert.eq(McpJson.clients().keys(), ["claude", "cursor", "vscode", "codex", "gemini"], "the list init offers")
+	var names := ["claude", "cursor", "vscode", "codex", "gemini", "copilot", "qwen", "opencode"]
+	Assert.eq(McpJson.clients().keys(), names, "the list init offers")
 
 
 func test_recorded_launch_is_what_the_dock_writes() -> void:
