@@ -219,7 +219,7 @@ def test_all_clients_then_uninstall_gives_back_every_file(tmp_path: Path, env: d
 
 def make_project(tmp_path: Path) -> Path:
     project = tmp_path / "game"
-    project.mkdir()
+    project.mkdir(parents=True)
     (project / "project.godot").write_text(PROJECT_GODOT, encoding="utf-8")
     return project
 
@@ -270,3 +270,26 @@ def test_a_time_limit_below_the_longest_call_is_raised(tmp_path: Path, env: dict
     table = tomllib.loads((project / ".codex" / "config.toml").read_text(encoding="utf-8"))["mcp_servers"][KEY]
     assert table["tool_timeout_sec"] == client_limits.longest_call_s()
     assert table["startup_timeout_sec"] == client_limits.START_S
+
+
+def test_what_codex_would_drop_is_written_into_its_entry_only(tmp_path: Path, env: dict[str, str]) -> None:
+    """Codex passes on HOME, PATH and a few more: a non-default XDG_DATA_HOME (where the editor publishes
+    its registry) and GODOT_BIN go into its entry's env. Claude Code passes everything on: its shared
+    .mcp.json gets no path of this machine."""
+    project = make_project(tmp_path)
+    custom = {**env, "GODOT_BIN": "/opt/godot/godot", "UNRELATED": "x"}
+    assert init.main(["--project", str(project), "--client", "codex", "claude"], custom) == 0
+    codex = tomllib.loads((project / ".codex" / "config.toml").read_text(encoding="utf-8"))["mcp_servers"][KEY]
+    assert codex["env"] == {"GODOT_MCP_CONFIG_VERSION": "1", "XDG_DATA_HOME": env["XDG_DATA_HOME"],
+                            "GODOT_BIN": "/opt/godot/godot"}
+    claude = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"][KEY]
+    assert claude["env"] == {"GODOT_MCP_CONFIG_VERSION": "1"}
+    # The default folder changes nothing: not written. A value already in the entry stays.
+    default = {**env, "XDG_DATA_HOME": str(Path.home() / ".local" / "share")}
+    other = make_project(tmp_path / "other")
+    assert init.main(["--project", str(other), "--client", "codex"], default) == 0
+    table = tomllib.loads((other / ".codex" / "config.toml").read_text(encoding="utf-8"))["mcp_servers"][KEY]
+    assert "XDG_DATA_HOME" not in table["env"]
+    assert init.main(["--project", str(project), "--client", "codex"], {**custom, "XDG_DATA_HOME": "/elsewhere"}) == 0
+    again = tomllib.loads((project / ".codex" / "config.toml").read_text(encoding="utf-8"))["mcp_servers"][KEY]
+    assert again["env"]["XDG_DATA_HOME"] == env["XDG_DATA_HOME"]
