@@ -55,10 +55,17 @@ def longest_call_s(catalogue: Catalogue | None = None) -> int:
     return math.ceil((AUTOLAUNCH_S + max(tool_bound_s(t) for t in tools)) / 60) * 60
 
 
+def values(catalogue: Catalogue | None = None) -> dict[str, float]:
+    """Each kind of limit (mcp_entry.json ``timeouts``) in its unit; ``init`` records them for the dock."""
+    call_s = longest_call_s(catalogue)
+    return {"call_ms": call_s * 1000, "call_s": call_s, "start_s": START_S}
+
+
+def keyed(client: ClientSpec, limits: dict[str, float]) -> dict[str, float]:
+    """``limits`` (by kind) under ``client``'s own keys; a kind ``limits`` lacks is left out."""
+    return {key: float(limits[kind]) for key, kind in client.timeouts.items() if kind in limits}
+
+
 def floors(client: ClientSpec, catalogue: Catalogue | None = None) -> dict[str, float]:
     """The time limits ``client``'s entry needs, by its own key and unit (empty: it has none to set)."""
-    if not client.timeouts:
-        return {}
-    call_s = longest_call_s(catalogue)
-    values = {"call_ms": call_s * 1000, "call_s": call_s, "start_s": START_S}
-    return {key: float(values[kind]) for key, kind in client.timeouts.items()}
+    return keyed(client, values(catalogue)) if client.timeouts else {}

@@ -93,7 +93,7 @@ def _plan_addon(plan: Plan, force: bool) -> None:
         raise InitError(f"the shipped toolkit at {source} has no version in plugin.cfg; reinstall godot-bridge")
     target = plan.project / ADDON_REL
     launch = {"command": plan.launch.command, "args": plan.launch.args, "how": plan.launch.how}
-    addon = addon_install.plan(source, target, version, force=force, launch=launch)
+    addon = addon_install.plan(source, target, version, force=force, launch=launch, limits=client_limits.values())
     plan.addon = addon
     if addon.blocked is not None:
         advice = (f"; run again with --force to replace it with toolkit {version} (changes made to its files are "
