@@ -67,12 +67,7 @@ static func read_state(path: String = "", servers_key: String = McpJson.SERVERS,
 
 ## The command `godot-bridge init` recorded ({command, args}); {} for a plugin copied by hand.
 static func recorded_launch(record_path: String = INSTALL_RECORD) -> Dictionary:
-	if not FileAccess.file_exists(record_path):
-		return {}
-	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(record_path))
-	if not parsed is Dictionary or not (parsed as Dictionary).get("launch") is Dictionary:
-		return {}
-	var launch: Dictionary = parsed["launch"]
+	var launch := _recorded(record_path, "launch")
 	if not launch.get("command") is String or not launch.get("args") is Array:
 		return {}
 	return {"command": launch["command"], "args": launch["args"]}
@@ -81,12 +76,17 @@ static func recorded_launch(record_path: String = INSTALL_RECORD) -> Dictionary:
 ## The clients' time limits `godot-bridge init` derived from the tool catalogue (by kind: call_ms,
 ## call_s, start_s); {} for a plugin copied by hand, whose entries then carry none.
 static func recorded_limits(record_path: String = INSTALL_RECORD) -> Dictionary:
+	return _recorded(record_path, "limits")
+
+
+## The install record's object `field`; {} without a record or such an object.
+static func _recorded(record_path: String, field: String) -> Dictionary:
 	if not FileAccess.file_exists(record_path):
 		return {}
 	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(record_path))
-	if not parsed is Dictionary or not (parsed as Dictionary).get("limits") is Dictionary:
+	if not parsed is Dictionary or not (parsed as Dictionary).get(field) is Dictionary:
 		return {}
-	return parsed["limits"]
+	return parsed[field]
 
 
 ## What the dock says after writing: which command the entry runs, and, for a plugin copied by
