@@ -49,11 +49,6 @@ class ClientConfig:
         return [str(a) for a in raw] if isinstance(raw, list) else []
 
 
-def readers(path: Path, root: Path) -> list[ClientSpec]:
-    """Every client that reads the project file ``path`` of the project opened at ``root``."""
-    return [spec for spec in clients().values() if project_path(spec, root) == path]
-
-
 def find(root: Path, home: Path | None = None,
          env: Mapping[str, str] | None = None) -> list[tuple[ClientSpec, Path, Path | None]]:
     """(client, file, root) for each client file present, once per file: the project-level ones

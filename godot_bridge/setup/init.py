@@ -192,9 +192,19 @@ def _plan_client(plan: Plan, client: ClientSpec, path: Path, env_overrides: dict
     verb = "update" if file.text is not None else "write"
     command = client_entry.common(entry, client)
     plan.lines.append(f"{verb} {shown} for {client.label}: {client.servers}.{key} runs "
-                      f"{shlex.join([command['command'], *command['args']])}{kept}")
+                      f"{shlex.join([command['command'], *command['args']])}{kept}{_shared(client, path, plan)}")
     if client.note:
         plan.notes.append(client.note)
+
+
+def _shared(client: ClientSpec, path: Path, plan: Plan) -> str:
+    """Who else reads this very entry: .mcp.json serves Claude Code, Copilot CLI and Qwen Code."""
+    others = [c.label for c in clients().values() if c is not client and project_path(c, plan.where.root) == path]
+    if not others:
+        return ""
+    if len(others) == 1:
+        return f" ({others[0]} reads it too)"
+    return f" ({', '.join(others[:-1])} and {others[-1]} read it too)"
 
 
 def build_plan(where: Location, names: Sequence[str], env_overrides: dict[str, str | None], force: bool, *,

@@ -293,3 +293,12 @@ def test_what_codex_would_drop_is_written_into_its_entry_only(tmp_path: Path, en
     assert init.main(["--project", str(project), "--client", "codex"], {**custom, "XDG_DATA_HOME": "/elsewhere"}) == 0
     again = tomllib.loads((project / ".codex" / "config.toml").read_text(encoding="utf-8"))["mcp_servers"][KEY]
     assert again["env"]["XDG_DATA_HOME"] == env["XDG_DATA_HOME"]
+
+
+def test_copilot_alone_says_whose_file_it_writes(tmp_path: Path, env: dict[str, str],
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    project = make_project(tmp_path)
+    assert init.main(["--project", str(project), "--client", "copilot"], env) == 0
+    out = capsys.readouterr().out
+    assert "write .mcp.json for GitHub Copilot CLI" in out and "(Claude Code and Qwen Code read it too)" in out
+    assert "Copilot CLI reads .mcp.json once you trust the folder" in out
