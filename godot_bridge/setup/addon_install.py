@@ -130,7 +130,8 @@ def plan(source: Path, target: Path, version: str, *, force: bool = False,
                              blocked=f"{target} is a symbolic link to {resolved}, which holds another toolkit; "
                                      "not writing through it (replace the link with a folder, or update its target)",
                              forceable=False)
-        return AddonPlan("missing", version, None, writes={**shipped, RECORD: record_bytes(version, shipped, launch, limits)})
+        record = record_bytes(version, shipped, launch, limits)
+        return AddonPlan("missing", version, None, writes={**shipped, RECORD: record})
     present = {rel: path.read_bytes() for rel, path in files(target).items() if rel != RECORD}
     installed = read_version(target)
     differing = sorted(rel for rel, data in shipped.items() if present.get(rel) != data)

@@ -75,8 +75,9 @@ def _client(name: str, c: dict[str, Any]) -> ClientSpec:
     passes = c.get("passes_env")
     return ClientSpec(
         name, str(c["label"]), str(c["file"]), str(c["user_file"]), str(c["format"]), str(c["servers"]),
-        dict(c["entry"]), str(c["note"]), also=tuple(str(f) for f in c.get("also", ())), argv=bool(c.get("argv", False)),
-        env_key=str(c.get("env_key", "env")), timeouts={str(k): str(v) for k, v in c.get("timeouts", {}).items()},
+        dict(c["entry"]), str(c["note"]), also=tuple(str(f) for f in c.get("also", ())),
+        argv=bool(c.get("argv", False)), env_key=str(c.get("env_key", "env")),
+        timeouts={str(k): str(v) for k, v in c.get("timeouts", {}).items()},
         passes_env=None if passes is None else {str(k): tuple(str(n) for n in v) for k, v in passes.items()})
 
 

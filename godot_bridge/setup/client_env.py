@@ -52,7 +52,7 @@ def carried(client: ClientSpec, env: Mapping[str, str], platform: str = sys.plat
 
 def environment(client: ClientSpec | None, env: Mapping[str, str], entry_env: Mapping[str, str],
                 platform: str = sys.platform) -> dict[str, str]:
-    """The environment ``client`` starts the bridge with: its own (``env``), filtered as it filters, plus the entry's."""
+    """What ``client`` starts the bridge with: its own environment (``env``) filtered as it filters, plus the entry's."""
     passed = client.passed(os_name(platform)) if client is not None else None
     base = dict(env) if passed is None else {k: v for k, v in env.items() if k in passed}
     return {**base, **entry_env}

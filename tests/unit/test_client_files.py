@@ -38,13 +38,16 @@ REALISTIC = {
               '    "mcpServers": {\r\n        "bookmarks": {\r\n            "command": "uv",\r\n            "args": '
               '["--directory", "/tmp/acme", "run", "bookmarks.py"],\r\n            "trust": false\r\n        }\r\n    }'
               ',\r\n}\r\n',
-    "copilot": '{\n  "mcpServers": {\n    "playwright": {\n      "type": "local",\n      "command": "npx",\n      "args": '
-               '["@playwright/mcp@latest"],\n      "tools": ["*"]\n    }\n  }\n}\n',
-    "qwen": '{\n    "mcpServers": {\n        "context7": {\n            "command": "npx",\n            "args": ["-y", '
-            '"@upstash/context7-mcp"],\n            "timeout": 30000,\n            "trust": false\n        }\n    }\n}\n',
-    "opencode": '{\n  "$schema": "https://opencode.ai/config.json",\n  // team defaults\n  "theme": "opencode",\n  "mcp": {\n'
-                '    "sentry": {"type": "remote", "url": "https://mcp.sentry.dev/mcp", "enabled": true},\n    "everything": {\n'
-                '      "type": "local",\n      "command": ["npx", "-y", "@modelcontextprotocol/server-everything"],\n'
+    "copilot": '{\n  "mcpServers": {\n    "playwright": {\n      "type": "local",\n      "command": "npx",\n'
+               '      "args": ["@playwright/mcp@latest"],\n      "tools": ["*"]\n    }\n  }\n}\n',
+    "qwen": '{\n    "mcpServers": {\n        "context7": {\n            "command": "npx",\n'
+            '            "args": ["-y", "@upstash/context7-mcp"],\n            "timeout": 30000,\n'
+            '            "trust": false\n        }\n    }\n}\n',
+    "opencode": '{\n  "$schema": "https://opencode.ai/config.json",\n  // team defaults\n  "theme": "opencode",\n'
+                '  "mcp": {\n'
+                '    "sentry": {"type": "remote", "url": "https://mcp.sentry.dev/mcp", "enabled": true},\n'
+                '    "everything": {\n      "type": "local",\n'
+                '      "command": ["npx", "-y", "@modelcontextprotocol/server-everything"],\n'
                 '      "environment": {"DEBUG": "1"},\n    },\n  },\n}\n',
 }
 EXPECTED_PATHS = {"claude": ".mcp.json", "cursor": ".cursor/mcp.json", "vscode": ".vscode/mcp.json",
@@ -247,7 +250,8 @@ def test_an_entry_in_place_stays_byte_for_byte_whatever_its_key_order(tmp_path: 
     command = launch.choose(None, client_entry.os_name()).as_entry()
     longer = client_limits.longest_call_s() * 1000 + 60000
     text = ('{"mcpServers": {"%s": {"timeout": %d, "env": {"GODOT_MCP_CONFIG_VERSION": "1"}, "trust": true, '
-            '"args": %s, "command": %s}}}\n' % (KEY, longer, json.dumps(command["args"]), json.dumps(command["command"])))
+            '"args": %s, "command": %s}}}\n'
+            % (KEY, longer, json.dumps(command["args"]), json.dumps(command["command"])))
     (project / ".mcp.json").write_text(text, encoding="utf-8")
     assert init.main(["--project", str(project), "--client", "qwen", "copilot", "claude"], env) == 0
     assert init.main(["--project", str(project), "--client", "all"], env) == 0
