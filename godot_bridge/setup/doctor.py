@@ -19,16 +19,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from importlib import metadata
 from pathlib import Path
-from typing import Literal
 
 from godot_bridge import __version__
-from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
+from godot_bridge.config import ENV_CHECKS, ConfigError, Settings, check_env_value
 from godot_bridge.consent.policy import Policy
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.launch import find_godot, probe_auth
@@ -48,7 +46,6 @@ from godot_bridge.setup import client_config, usage
 from godot_bridge.setup.check import SYMBOLS, Check, Context, Status, home_folder, suggest
 from godot_bridge.setup.client_checks import check_client_env, check_entry_start, check_mcp_json
 from godot_bridge.setup.locate import locate
-from godot_bridge.setup.toolkit_files import ADDON_REL, read_version
 from godot_bridge.tools.catalogue import load_catalogue
 
 __all__ = ["SYMBOLS", "Check", "Context", "Status", "build_context", "home_folder", "main", "run", "suggest"]
