@@ -3,7 +3,9 @@
 Each check is one small function returning ``Check`` lines; they run in a fixed order and
 later checks read what earlier ones found (``Context``). Every rule comes from the module
 that owns it — registry, token, channel, LSP endpoint, config — so the doctor can never
-disagree with the bridge about what works.
+disagree with the bridge about what works. What the checks share is in check.py; the checks of
+the MCP client files (each parses, its client hands the bridge what finds the editor, its entry
+starts) in client_checks.py.
 
 The settings are the ones the bridge would get when the MCP client starts it: the process
 environment overlaid with the ``env`` block of our ``.mcp.json`` entry.
