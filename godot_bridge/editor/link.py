@@ -34,7 +34,7 @@ from godot_bridge import __version__
 from godot_bridge.config import Settings
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.channel import NotDelivered, WsChannel
-from godot_bridge.editor.registry import RegistryEntry, project_key, read_registry, registry_problem
+from godot_bridge.editor.registry import RegistryEntry, location_note, project_key, read_registry, registry_problem
 from godot_bridge.editor.rpc import OnProgress, PendingCall
 from godot_bridge.editor.timing import Timing
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
@@ -245,12 +245,11 @@ class EditorLink:
             except ToolError as err:
                 if err.code != "CONNECT_FAILED":
                     raise
-                raise self._target_error(err, fresh.port, "from the registry") from None
+                raise self._target_error(err, fresh.port, f"from the registry {self.registry_file}") from None
         if entry and entry.port:
-            raise self._target_error(first, port, "from the registry") from None
-        raise self._target_error(
-            first, port, f"the default; {registry_note(self.registry_file)} ({self.registry_file})"
-        ) from None
+            raise self._target_error(first, port, f"from the registry {self.registry_file}") from None
+        where = ", ".join(filter(None, [str(self.registry_file), location_note(dict(self.settings.env) or None)]))
+        raise self._target_error(first, port, f"the default; {registry_note(self.registry_file)}: {where}") from None
 
     def _target_error(self, err: ToolError, port: int, origin: str) -> ToolError:
         if err.code != "CONNECT_FAILED":

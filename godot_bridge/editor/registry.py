@@ -41,6 +41,15 @@ def registry_path(env: dict[str, str] | None = None, platform: str = sys.platfor
     return data_dir(env, platform) / REGISTRY_FILE
 
 
+def location_note(env: dict[str, str] | None = None, platform: str = sys.platform) -> str:
+    """Which variable put the registry where it is, for errors: a client that passes on only some
+    variables (Codex) drops XDG_DATA_HOME, and the bridge then looks in the default folder."""
+    name = "APPDATA" if platform.startswith("win") else None if platform == "darwin" else "XDG_DATA_HOME"
+    if name is None:
+        return ""
+    return f"under {name}" if (os.environ if env is None else env).get(name) else f"{name} is not set here"
+
+
 def project_key(path: str | os.PathLike[str], platform: str = sys.platform) -> str:
     """Canonical key: backslashes to '/', no trailing '/', lowercased where the OS folds case."""
     key = str(path).replace("\\", "/")

@@ -11,8 +11,9 @@ bridge ships:
 
 "Changed since installed" needs to know what was installed: every install records the version
 and each file's sha256 in ``.godot-bridge-install.json`` inside the addon (Godot ignores dot
-files). The record also holds the command ``init`` chose to start the bridge (``launch``), which
-the plugin's dock writes into a client file so both write the same entry. A copy made by hand has no record; an older one is then upgraded as it is. Files in the
+files). The record also holds the command ``init`` chose to start the bridge (``launch``) and the
+clients' time limits (``limits``), which the plugin's dock writes into a client file so both write
+the same entry. A copy made by hand has no record; an older one is then upgraded as it is. Files in the
 project's copy that the toolkit does not ship (the user's own extensions) are never removed;
 files an earlier install recorded and this version no longer ships are, when unchanged.
 """
@@ -78,10 +79,13 @@ def _record(target: Path) -> dict[str, str] | None:
     return {str(k): str(v) for k, v in hashes.items()}
 
 
-def record_bytes(version: str, shipped: dict[str, bytes], launch: dict[str, Any] | None = None) -> bytes:
+def record_bytes(version: str, shipped: dict[str, bytes], launch: dict[str, Any] | None = None,
+                 limits: dict[str, float] | None = None) -> bytes:
     body: dict[str, Any] = {"version": version, "installed_by": "godot-bridge init"}
     if launch is not None:
         body["launch"] = launch
+    if limits is not None:
+        body["limits"] = {kind: int(v) if float(v).is_integer() else v for kind, v in limits.items()}
     body["files"] = {rel: _sha(data) for rel, data in sorted(shipped.items())}
     return (json.dumps(body, indent=2) + "\n").encode("utf-8")
 
@@ -109,10 +113,11 @@ def _blocked(status: Status, installed: str | None, shipped: str, differing: lis
 
 
 def plan(source: Path, target: Path, version: str, *, force: bool = False,
-         launch: dict[str, Any] | None = None) -> AddonPlan:
+         launch: dict[str, Any] | None = None, limits: dict[str, float] | None = None) -> AddonPlan:
     """How to bring ``target`` (the project's addon folder) to the toolkit at ``source``.
 
-    ``launch`` is recorded with the file hashes (what the dock writes as the entry's command)."""
+    ``launch`` and ``limits`` are recorded with the file hashes (what the dock writes as the entry's
+    command and time limits: client_limits.values, which the dock cannot derive, having no catalogue)."""
     shipped = {rel: path.read_bytes() for rel, path in files(source).items()}
     if target.is_symlink() or not target.exists():
         if target.is_symlink():
@@ -125,7 +130,8 @@ def plan(source: Path, target: Path, version: str, *, force: bool = False,
                              blocked=f"{target} is a symbolic link to {resolved}, which holds another toolkit; "
                                      "not writing through it (replace the link with a folder, or update its target)",
                              forceable=False)
-        return AddonPlan("missing", version, None, writes={**shipped, RECORD: record_bytes(version, shipped, launch)})
+        record = record_bytes(version, shipped, launch, limits)
+        return AddonPlan("missing", version, None, writes={**shipped, RECORD: record})
     present = {rel: path.read_bytes() for rel, path in files(target).items() if rel != RECORD}
     installed = read_version(target)
     differing = sorted(rel for rel, data in shipped.items() if present.get(rel) != data)
@@ -142,7 +148,7 @@ def plan(source: Path, target: Path, version: str, *, force: bool = False,
     writes = {rel: shipped[rel] for rel in shipped if present.get(rel) != shipped[rel]}
     old = [rel for rel in foreign if record is not None and rel in record and _sha(present[rel]) == record[rel]]
     old += [rel + end for rel in old for end in SIDECARS if rel + end in present]
-    wanted = record_bytes(version, shipped, launch)
+    wanted = record_bytes(version, shipped, launch, limits)
     recorded = (target / RECORD).read_bytes() if (target / RECORD).is_file() else None
     if writes or old or recorded != wanted:
         writes[RECORD] = wanted

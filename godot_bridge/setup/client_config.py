@@ -1,9 +1,11 @@
 """The MCP client configurations that name this bridge, read for ``godot-bridge doctor``.
 
-Read-only: for each client of client_files.py (Claude Code, Cursor, VS Code, Codex, Gemini CLI),
-its file in the folder the client opens and, where the client has one, in the home folder;
-whether it parses, which server entry is ours and what command and environment it gives the
-bridge. Our entry is the shared entry definition's key (``godot-mcp-toolkit``, the key the dock
+Read-only: for each client of client_files.py, its file in the folder the client opens and,
+where the client has one, in the home folder; whether it parses, which server entry is ours and
+what command and environment it gives the bridge (in the common shape, client_entry.common:
+opencode's command array and "environment" read as command, args and env). A file several
+clients read (``.mcp.json``: Claude Code, Copilot CLI, Qwen Code) is one configuration, under
+the first of them. Our entry is the shared entry definition's key (``godot-mcp-toolkit``, the key the dock
 and ``godot-bridge init`` write); failing that, the first key, in sorted order, that contains
 ``godot-mcp`` or ``godot-bridge`` (a hand-written entry), the same fallback the dock uses.
 """
@@ -11,12 +13,13 @@ and ``godot-bridge init`` write); failing that, the first key, in sorted order, 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from godot_bridge.setup.client_entry import ClientSpec
-from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, our_key, user_path
+from godot_bridge.setup.client_entry import ClientSpec, common
+from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, our_key, project_path, user_path
 
 
 @dataclass(frozen=True)
@@ -37,8 +40,8 @@ class ClientConfig:
         if self.client is None:
             return self.path.name
         if self.root is None:
-            return self.client.user_file
-        return self.client.file
+            return Path(self.client.user_file).with_name(self.path.name).as_posix()
+        return self.path.relative_to(self.root).as_posix()
 
     @property
     def args(self) -> list[str]:
@@ -46,19 +49,21 @@ class ClientConfig:
         return [str(a) for a in raw] if isinstance(raw, list) else []
 
 
-def find(root: Path, home: Path | None = None) -> list[tuple[ClientSpec, Path, Path | None]]:
-    """(client, file, root) for each client file present: the project-level ones under ``root``,
-    then the per-user ones under ``home`` (root None) that hold an entry of ours."""
-    found: list[tuple[ClientSpec, Path, Path | None]] = []
+def find(root: Path, home: Path | None = None,
+         env: Mapping[str, str] | None = None) -> list[tuple[ClientSpec, Path, Path | None]]:
+    """(client, file, root) for each client file present, once per file: the project-level ones
+    under ``root``, then the per-user ones under ``home`` (root None) that hold an entry of ours."""
+    found: dict[Path, tuple[ClientSpec, Path, Path | None]] = {}
     for spec in clients().values():
-        if (root / spec.file).is_file():
-            found.append((spec, root / spec.file, root))
+        path = project_path(spec, root)
+        if path.is_file():
+            found.setdefault(path, (spec, path, root))
     if home is not None:
         for spec in clients().values():
-            path = user_path(spec, home)
+            path = user_path(spec, home, env)
             if path is not None and path.is_file() and _names_us(spec, path):
-                found.append((spec, path, None))
-    return found
+                found.setdefault(path, (spec, path, None))
+    return list(found.values())
 
 
 def _names_us(spec: ClientSpec, path: Path) -> bool:
@@ -99,14 +104,15 @@ def load(spec: ClientSpec, path: Path, root: Path | None) -> ClientConfig:
     entry = servers[key]
     if not isinstance(entry, dict):
         return ClientConfig(path, spec.servers, problem=f'"{spec.servers}.{key}" is not an object', key=key, **base)
+    entry = common(entry, spec)
     raw_env = entry.get("env", {})
     if not isinstance(raw_env, dict):
-        return ClientConfig(path, spec.servers, problem=f'"{spec.servers}.{key}.env" is not an object', key=key,
-                            entry=entry, **base)
+        return ClientConfig(path, spec.servers, problem=f'"{spec.servers}.{key}.{spec.env_key}" is not an object',
+                            key=key, entry=entry, **base)
     problems: list[str] = []
     env = {str(k): text for k, v in raw_env.items() if (text := _env_text(str(k), v, problems)) is not None}
     return ClientConfig(path, spec.servers, key=key, entry=entry, env=env, env_problems=problems, **base)
 
 
-def load_all(root: Path, home: Path | None = None) -> list[ClientConfig]:
-    return [load(spec, path, where) for spec, path, where in find(root, home)]
+def load_all(root: Path, home: Path | None = None, env: Mapping[str, str] | None = None) -> list[ClientConfig]:
+    return [load(spec, path, where) for spec, path, where in find(root, home, env)]

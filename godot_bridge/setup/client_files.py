@@ -12,7 +12,14 @@ dock offers the same list):
   or ``.codex/config.toml`` in a project Codex trusts (developers.openai.com/codex/mcp);
 * Gemini CLI: ``.gemini/settings.json`` in the project, ``~/.gemini/settings.json`` for the user,
   ``mcpServers`` (geminicli.com/docs/tools/mcp-server); comments are allowed there (its loader strips
-  them: google-gemini/gemini-cli pull request 422).
+  them: google-gemini/gemini-cli pull request 422);
+* GitHub Copilot CLI and Qwen Code: ``.mcp.json``, ``mcpServers``, the file Claude Code reads, so one
+  entry serves all three (Copilot CLI 1.0 reads it, or ``.github/mcp.json``, in a folder the person
+  trusts; Qwen Code 0.24 starts it once the person approves it, an approval bound to the entry's
+  content, so an unchanged entry must stay byte for byte what it was);
+* opencode: neither; ``"mcp"`` in ``opencode.json`` or ``opencode.jsonc`` (whichever the project has;
+  its loader reads both with comments), ``~/.config/opencode/opencode.json`` for the user, each server
+  ``{"type": "local", "command": [command, *args], "environment": {...}}`` (client_entry.spelled).
 
 Writing keeps every other byte: JSON files through json_text.py's surgical edits (comments,
 trailing commas, other servers and their layout stay as they were), TOML through ``tomlkit``,
@@ -21,6 +28,7 @@ which keeps comments, order and formatting of everything it is not told to chang
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,10 +57,30 @@ def our_key(servers: dict[str, Any]) -> str | None:
     return next((k for k in sorted(servers) if any(h in k for h in spec.key_hints)), None)
 
 
-def user_path(client: ClientSpec, home: Path) -> Path | None:
+def present(client: ClientSpec, path: Path) -> Path:
+    """``path``, or the other name of it (``also``) the folder has instead: opencode reads
+    ``opencode.json`` and ``opencode.jsonc`` alike, and the one the project has is the one to edit."""
+    for name in (path.name, *client.also):
+        candidate = path.with_name(name)
+        if candidate.is_file():
+            return candidate
+    return path
+
+
+def project_path(client: ClientSpec, folder: Path) -> Path:
+    """Where ``client`` reads its servers in the project opened at ``folder``."""
+    return present(client, folder / client.file)
+
+
+def user_path(client: ClientSpec, home: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    """The per-user file; a ``~/.config/`` one under ``$XDG_CONFIG_HOME`` when that is set (opencode's rule)."""
     if not client.user_file:
         return None
-    return home / client.user_file.removeprefix("~/")
+    rel = client.user_file.removeprefix("~/")
+    config_home = (env or {}).get("XDG_CONFIG_HOME")
+    if config_home and rel.startswith(".config/"):
+        return present(client, Path(config_home) / rel.removeprefix(".config/"))
+    return present(client, home / rel)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 Each check is one small function returning ``Check`` lines; they run in a fixed order and
 later checks read what earlier ones found (``Context``). Every rule comes from the module
 that owns it — registry, token, channel, LSP endpoint, config — so the doctor can never
-disagree with the bridge about what works.
+disagree with the bridge about what works. What the checks share is in check.py; the checks of
+the MCP client files (each parses, its client hands the bridge what finds the editor, its entry
+starts) in client_checks.py.
 
 The settings are the ones the bridge would get when the MCP client starts it: the process
 environment overlaid with the ``env`` block of our ``.mcp.json`` entry.
@@ -19,16 +21,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from importlib import metadata
 from pathlib import Path
-from typing import Literal
 
 from godot_bridge import __version__
-from godot_bridge.config import ALLOW_UNASKED_ENV, EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
+from godot_bridge.config import ALLOW_UNASKED_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
 from godot_bridge.consent.policy import Policy
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.launch import find_godot, probe_auth
@@ -44,14 +44,14 @@ from godot_bridge.editor.registry import (
 )
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
 from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint
-from godot_bridge.setup import client_config, client_entry, entry_probe, usage
+from godot_bridge.setup import client_config, usage
+from godot_bridge.setup.check import SYMBOLS, Check, Context, Status, home_folder, suggest
+from godot_bridge.setup.client_checks import check_client_env, check_entry_start, check_mcp_json
 from godot_bridge.setup.locate import locate
-from godot_bridge.setup.toolkit_files import ADDON_REL, read_version
 from godot_bridge.tools.catalogue import load_catalogue
 
-# "wait": not a failure, only not possible yet (init marks the checks that need an editor when none is open).
-Status = Literal["ok", "warn", "fail", "skip", "wait"]
-SYMBOLS: dict[str, str] = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "-", "wait": "…"}
+__all__ = ["SYMBOLS", "Check", "Context", "Status", "build_context", "home_folder", "main", "run", "suggest"]
+
 PACKAGES = ("mcp", "websockets", "pydantic")
 MIN_PYTHON = (3, 11)
 DEFAULT_PROBE_TIMEOUT = 3.0
@@ -62,49 +62,11 @@ _START_EDITOR = (
 )
 
 
-def _mcp_snippet() -> str:
-    """Our .mcp.json entry as the dock and init write it for this OS (the shared entry definition)."""
-    spec = client_entry.definition()
-    launch = spec.launch_for(client_entry.os_name())
-    return '"mcpServers": ' + json.dumps({spec.server_key: launch})
-
-
-@dataclass(frozen=True)
-class Check:
-    id: str
-    title: str
-    status: Status
-    detail: str
-    fix: str | None = None
-
-
-@dataclass
-class Context:
-    project: Path
-    env: dict[str, str]
-    mcp_env: dict[str, str]  # what our client entry adds (already part of env)
-    mcp_source: str  # the client config file mcp_env came from, for messages
-    settings: Settings
-    bad_env: dict[str, str]  # variable -> problem, left out of settings
-    registry_file: Path
-    timeout: float
-    configs: list[client_config.ClientConfig] = field(default_factory=list)
-    entry: RegistryEntry | None = None
-    token_ok: bool = False
-    root: Path | None = None  # the folder the MCP clients open (where their files are)
-    project_arg: str | None = None  # --project as given, for the commands we suggest
-    start_timeout: float = entry_probe.START_TIMEOUT
-
-
 # -- settings as the bridge would see them ----------------------------------------------------------
 
 
-def home_folder(env: Mapping[str, str]) -> Path:
-    return Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
-
-
 def _configs(root: Path, project: Path, env: Mapping[str, str]) -> list[client_config.ClientConfig]:
-    found = client_config.load_all(root, home_folder(env))
+    found = client_config.load_all(root, home_folder(env), env)
     if project != root:  # a client opened on the project folder itself reads its files there
         found += [c for c in client_config.load_all(project) if c.path not in {f.path for f in found}]
     return found
@@ -142,13 +104,8 @@ def build_context(project_arg: str | None, env: Mapping[str, str], timeout: floa
         configs=configs,
         root=where.root,
         project_arg=project_arg,
+        own_env=base,
     )
-
-
-def suggest(ctx: Context, command: str) -> str:
-    """``godot-bridge <command>`` with the --project the user gave, so a suggestion runs as is."""
-    project = f" --project {shlex.quote(ctx.project_arg)}" if ctx.project_arg else ""
-    return f"godot-bridge {command}{project}"
 
 
 # -- checks ------------------------------------------------------------------------------------------
@@ -380,108 +337,6 @@ async def check_lsp(ctx: Context) -> list[Check]:
     return [Check("lsp", "Language server", "ok", f"reachable at {where}")]
 
 
-def _env_key_problems(env: Mapping[str, str]) -> tuple[list[str], list[str]]:
-    errors, warnings = [], []
-    for name, value in sorted(env.items()):
-        if name in EDITOR_ONLY_ENV:
-            warnings.append(f"{name} is read by the editor plugin, not by the bridge; set it where Godot starts")
-        elif name in ENV_CHECKS:
-            try:
-                check_env_value(name, value)
-            except ConfigError as exc:
-                errors.append(str(exc))
-        elif name.startswith("GODOT_MCP_"):
-            errors.append(f"{name}: not a variable the bridge reads (a typo? known: {', '.join(sorted(ENV_CHECKS))})")
-    return errors, warnings
-
-
-def check_mcp_json(ctx: Context) -> list[Check]:
-    if not ctx.configs:
-        where = ctx.root or ctx.project
-        return [Check("mcp_json", "Client config", "warn",
-                      f"no MCP client file names the bridge in {where} (fine if your client is configured elsewhere)",
-                      f"Run {suggest(ctx, 'init')} (add --client NAME for Cursor, VS Code, Codex or Gemini CLI), or "
-                      f"use the plugin dock's write button, or create .mcp.json with {{{_mcp_snippet()}}}.")]
-    lines: list[Check] = []
-    for cfg in ctx.configs:
-        name = cfg.label
-        if cfg.problem is not None:
-            lines.append(Check("mcp_json", name, "fail", f"{cfg.path} {cfg.problem}", f"Fix the file; it must hold {{{_mcp_snippet()}}}."))
-            continue
-        if cfg.key is None:
-            lines.append(Check("mcp_json", name, "fail", f'no godot-mcp-toolkit entry under "{cfg.servers_key}"',
-                               f"Run {suggest(ctx, 'init')} --client {cfg.client.name if cfg.client else 'claude'}"
-                               f" (or add {{{_mcp_snippet()}}} by hand)."))
-            continue
-        errors, warnings = _env_key_problems(cfg.env)
-        errors = cfg.env_problems + errors
-        command = cfg.entry.get("command")
-        if not isinstance(command, str) or not command:
-            errors.append('the entry has no "command"')
-        if errors:
-            lines.append(Check("mcp_json", name, "fail", f'entry "{cfg.key}": ' + "; ".join(errors),
-                               "Fix the named env values (see README, Environment)."))
-        elif warnings:
-            lines.append(Check("mcp_json", name, "warn", f'entry "{cfg.key}": ' + "; ".join(warnings)))
-        else:
-            keys = ", ".join(sorted(cfg.env)) or "no env"
-            lines.append(Check("mcp_json", name, "ok", f'entry "{cfg.key}" runs {shlex.join([command, *cfg.args])} ({keys})'))
-    return lines
-
-
-def _expected_version(ctx: Context) -> str:
-    """The version the entry's bridge must have: the project's plugin's, else this bridge's."""
-    return read_version(ctx.project / ADDON_REL) or __version__
-
-
-def _start_fix(ctx: Context, command: str, result: entry_probe.ProbeResult) -> str:
-    if result.missing and command in ("uvx", "cmd"):
-        return ("Install uv (it provides uvx: https://docs.astral.sh/uv/getting-started/installation/), or point the "
-                f"entry at the bridge installed here: {suggest(ctx, 'init')} --launch installed")
-    if result.missing:
-        return f"The entry's command does not exist here; write the current one: {suggest(ctx, 'init')}"
-    if command in ("uvx", "cmd"):
-        return ("uvx could not start godot-bridge from its package index (see its message). Point the entry at the "
-                f"bridge installed here instead: {suggest(ctx, 'init')} --launch installed")
-    return f"Run the command by hand to see why it fails, or write the current one: {suggest(ctx, 'init')}"
-
-
-async def check_entry_start(ctx: Context) -> list[Check]:
-    """Start each entry's exact command, args and env, as its client would, and require an answer."""
-    lines: list[Check] = []
-    want = _expected_version(ctx)
-    runs: list[tuple[client_config.ClientConfig, str, tuple[object, ...]]] = []
-    for cfg in ctx.configs:
-        command = cfg.entry.get("command")
-        if cfg.problem is not None or cfg.key is None or not isinstance(command, str) or not command:
-            continue
-        cwd = cfg.root or ctx.project
-        runs.append((cfg, command, (command, tuple(cfg.args), tuple(sorted(cfg.env.items())), str(cwd))))
-    unique = {key: (cfg, command) for cfg, command, key in reversed(runs)}
-    started = await asyncio.gather(*(
-        entry_probe.probe(command, cfg.args, {**{k: v for k, v in ctx.env.items() if k not in ctx.mcp_env}, **cfg.env},
-                          cfg.root or ctx.project, ctx.start_timeout)
-        for cfg, command in unique.values()))
-    tried = dict(zip(unique, started))  # the same command, args, env and folder start once
-    for cfg, command, key in runs:
-        result = tried[key]
-        title = f"{cfg.label} starts"
-        shown = shlex.join([command, *cfg.args])
-        if not result.ok:
-            lines.append(Check("entry_start", title, "fail", f"{shown}: {result.detail}", _start_fix(ctx, command, result)))
-        elif result.server != "godot-bridge":
-            lines.append(Check("entry_start", title, "fail", f"{shown}: {result.server} answered, not godot-bridge",
-                               f"Point the entry at godot-bridge: {suggest(ctx, 'init')}"))
-        elif result.version != want:
-            lines.append(Check("entry_start", title, "fail",
-                               f"{shown} starts godot-bridge {result.version}, but the project's plugin is {want}",
-                               f"Use one release for both: {suggest(ctx, 'init')} with the bridge of the version you "
-                               "want (it updates the plugin and the entry together)."))
-        else:
-            lines.append(Check("entry_start", title, "ok", f"{shown}: godot-bridge {result.version} answered initialize"))
-    return lines
-
-
 def _origin(ctx: Context, name: str) -> str:
     if name in ctx.mcp_env:
         return ctx.mcp_source
@@ -575,8 +430,8 @@ def check_unasked(ctx: Context) -> list[Check]:
 
 ORDER: tuple[Callable[[Context], object], ...] = (
     check_python, check_packages, check_project, check_registry, check_token_privacy, check_token,
-    check_editor, check_game, check_lsp, check_mcp_json, check_entry_start, check_limits, check_autolaunch,
-    check_confirm, check_unasked,
+    check_editor, check_game, check_lsp, check_mcp_json, check_client_env, check_entry_start, check_limits,
+    check_autolaunch, check_confirm, check_unasked,
 )
 
 

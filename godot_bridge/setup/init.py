@@ -27,9 +27,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from godot_bridge.config import ENV_CHECKS, ConfigError, check_env_value
-from godot_bridge.setup import addon_install, client_entry, doctor, file_batch, project_godot, usage
+from godot_bridge.setup import (
+    addon_install,
+    client_entry,
+    client_env,
+    client_limits,
+    doctor,
+    file_batch,
+    project_godot,
+    usage,
+)
 from godot_bridge.setup.client_entry import ClientSpec
-from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, user_path
+from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, project_path, user_path
 from godot_bridge.setup.launch import Launch, choose
 from godot_bridge.setup.locate import Location, locate
 from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, ToolkitMissing, read_version, toolkit_dir
@@ -56,6 +65,8 @@ class Plan:
     lines: list[str] = field(default_factory=list)  # what will change (or is already fine), for the user
     notes: list[str] = field(default_factory=list)  # what the user should know about a client
     client_changed: bool = False
+    drafts: dict[Path, str] = field(default_factory=dict)  # client file -> its planned text
+    readers: dict[Path, str] = field(default_factory=dict)  # client file -> the first client of this run reading it
 
     @property
     def project(self) -> Path:
@@ -82,7 +93,7 @@ def _plan_addon(plan: Plan, force: bool) -> None:
         raise InitError(f"the shipped toolkit at {source} has no version in plugin.cfg; reinstall godot-bridge")
     target = plan.project / ADDON_REL
     launch = {"command": plan.launch.command, "args": plan.launch.args, "how": plan.launch.how}
-    addon = addon_install.plan(source, target, version, force=force, launch=launch)
+    addon = addon_install.plan(source, target, version, force=force, launch=launch, limits=client_limits.values())
     plan.addon = addon
     if addon.blocked is not None:
         advice = (f"; run again with --force to replace it with toolkit {version} (changes made to its files are "
@@ -134,12 +145,12 @@ def _plan_project_godot(plan: Plan) -> None:
 
 def client_path(client: ClientSpec, where: Location, user: bool, env: Mapping[str, str]) -> Path:
     if user:
-        path = user_path(client, doctor.home_folder(env))
+        path = user_path(client, doctor.home_folder(env), env)
         if path is None:
             raise InitUsageError(f"--user: {client.label} has no per-user file we write; drop --user for its "
                                  f"project file {client.file}")
         return path
-    return where.root / client.file
+    return project_path(client, where.root)
 
 
 def _shown(path: Path, where: Location, env: Mapping[str, str]) -> str:
@@ -151,28 +162,49 @@ def _shown(path: Path, where: Location, env: Mapping[str, str]) -> str:
 
 def _plan_client(plan: Plan, client: ClientSpec, path: Path, env_overrides: dict[str, str | None],
                  env: Mapping[str, str]) -> None:
-    file = ClientFile.read(client, path)
+    # A file another client of this run reads too (.mcp.json) is merged into what that one planned.
+    file = ClientFile(client, path, plan.drafts[path]) if path in plan.drafts else ClientFile.read(client, path)
     existing = file.data()
-    problem = client_entry.validate(existing, client.servers)
+    problem = client_entry.validate(existing, client.servers, client.env_key)
     if problem:
         raise InitError(f"{path}: {problem}; fix it by hand first")
-    merged = client_entry.merge(existing, client_entry.os_name(), env_overrides, client.servers,
-                                launch=plan.launch.as_entry(), extra=client.entry)
     key = client_entry.definition().server_key
+    before = client_entry.common((existing.get(client.servers) or {}).get(key) or {}, client).get("env") or {}
+    # What the client would not pass on, unless the entry already names it (a value set by hand stays).
+    carried = {k: v for k, v in client_env.carried(client, env).items() if k not in before}
+    merged = client_entry.merge(existing, client_entry.os_name(), {**carried, **env_overrides},
+                                launch=plan.launch.as_entry(), client=client, floors=client_limits.floors(client))
     entry = merged[client.servers][key]
     shown = _shown(path, plan.where, env)
+    first = plan.readers.setdefault(path, client.label)
     if entry == (existing.get(client.servers) or {}).get(key):
-        plan.lines.append(f"{shown}: the {client.label} entry is already in place")
+        if first != client.label:
+            plan.lines.append(f"{shown}: {client.label} reads the same entry as {first}")
+        else:
+            plan.lines.append(f"{shown}: the {client.label} entry is already in place")
+        if path in plan.drafts and client.note:
+            plan.notes.append(client.note)
         return
-    plan.changes.append(file_batch.Change(path, file.with_entry(entry).encode("utf-8")))
+    plan.drafts[path] = file.with_entry(entry)
     plan.client_changed = True
     others = len(merged[client.servers]) - 1
     kept = f", keeping {others} other server(s)" if others else ""
     verb = "update" if file.text is not None else "write"
+    command = client_entry.common(entry, client)
     plan.lines.append(f"{verb} {shown} for {client.label}: {client.servers}.{key} runs "
-                      f"{shlex.join([entry['command'], *entry['args']])}{kept}")
+                      f"{shlex.join([command['command'], *command['args']])}{kept}{_shared(client, path, plan)}")
     if client.note:
-        plan.notes.append(f"{client.label}: {client.note}")
+        plan.notes.append(client.note)
+
+
+def _shared(client: ClientSpec, path: Path, plan: Plan) -> str:
+    """Who else reads this very entry: .mcp.json serves Claude Code, Copilot CLI and Qwen Code."""
+    others = [c.label for c in clients().values() if c is not client and project_path(c, plan.where.root) == path]
+    if not others:
+        return ""
+    if len(others) == 1:
+        return f" ({others[0]} reads it too)"
+    return f" ({', '.join(others[:-1])} and {others[-1]} read it too)"
 
 
 def build_plan(where: Location, names: Sequence[str], env_overrides: dict[str, str | None], force: bool, *,
@@ -190,6 +222,7 @@ def build_plan(where: Location, names: Sequence[str], env_overrides: dict[str, s
             _plan_client(plan, client, client_path(client, where, user, env), overrides, env)
         except ClientFileError as exc:
             raise InitError(str(exc)) from None
+    plan.changes += [file_batch.Change(path, text.encode("utf-8")) for path, text in plan.drafts.items()]
     # project.godot last: the plugin is enabled only once its files are in place.
     _plan_project_godot(plan)
     for change in plan.changes:
@@ -219,7 +252,7 @@ def next_steps(plan: Plan, checks: Sequence[doctor.Check], project_arg: str | No
         steps.append("Fix what doctor marks ✗ above: " + ", ".join(c.title for c in other))
     if plan.client_changed:
         steps.append("Restart your MCP client (or reload its MCP servers) so it reads the new configuration; its "
-                     "MCP list (/mcp in Claude Code, Codex and Gemini CLI) then shows godot-mcp-toolkit")
+                     "MCP list (/mcp in most of them) then shows godot-mcp-toolkit")
     steps += plan.notes
     return steps or ["Nothing: the set-up is complete"]
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from godot_bridge.setup import addon_install, client_entry, doctor, file_batch, usage
-from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, user_path
+from godot_bridge.setup.client_entry import ClientSpec
+from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, project_path, user_path
 from godot_bridge.setup.init import InitError, plugin_line_change
 from godot_bridge.setup.locate import Location, locate
 from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
@@ -44,39 +45,49 @@ class Plan:
     folders: list[Path] = field(default_factory=list)  # to remove once empty, deepest first
 
 
-def _plan_clients(plan: Plan, names: Sequence[str], user: bool, env: Mapping[str, str]) -> None:
-    key = client_entry.definition().server_key
+def _client_files(plan: Plan, names: Sequence[str], user: bool,
+                  env: Mapping[str, str]) -> dict[Path, tuple[ClientSpec, list[str]]]:
+    """Each client file of ``names``, once (.mcp.json serves three clients), with the clients reading it."""
+    files: dict[Path, tuple[ClientSpec, list[str]]] = {}
     for name in names:
         spec = clients()[name]
-        paths = [plan.where.root / spec.file]
+        paths = [project_path(spec, plan.where.root)]
         if plan.where.project != plan.where.root:
-            paths.append(plan.where.project / spec.file)
-        home_file = user_path(spec, doctor.home_folder(env))
+            paths.append(project_path(spec, plan.where.project))
+        home_file = user_path(spec, doctor.home_folder(env), env)
         if user and home_file is not None:
             paths.append(home_file)
-        for path in dict.fromkeys(paths):
-            file = ClientFile.read(spec, path)
-            if file.text is None:
+        for path in paths:
+            files.setdefault(path, (spec, []))[1].append(spec.label)
+    return files
+
+
+def _plan_clients(plan: Plan, names: Sequence[str], user: bool, env: Mapping[str, str]) -> None:
+    key = client_entry.definition().server_key
+    for path, (spec, labels) in _client_files(plan, names, user, env).items():
+        label = " / ".join(labels)
+        file = ClientFile.read(spec, path)
+        if file.text is None:
+            continue
+        try:
+            servers = file.servers() or {}
+            if key not in servers:
+                found = file.entry()
+                if found is not None:
+                    plan.kept.append(f"{path}: the entry {found[0]!r} is not the one init writes; remove it by "
+                                     "hand if it starts this bridge")
                 continue
-            try:
-                servers = file.servers() or {}
-                if key not in servers:
-                    found = file.entry()
-                    if found is not None:
-                        plan.kept.append(f"{path}: the entry {found[0]!r} is not the one init writes; remove it by "
-                                         "hand if it starts this bridge")
-                    continue
-                text = file.without_entry(key)
-            except ClientFileError as exc:
-                raise UninstallError(str(exc)) from None
-            if text is None:
-                plan.changes.append(file_batch.Change(path, None))
-                plan.lines.append(f"remove {path} (it held only the {spec.label} entry)")
-                if path.parent not in (plan.where.root, plan.where.project):
-                    plan.folders.append(path.parent)
-            else:
-                plan.changes.append(file_batch.Change(path, text.encode("utf-8")))
-                plan.lines.append(f"take the {spec.label} entry out of {path}")
+            text = file.without_entry(key)
+        except ClientFileError as exc:
+            raise UninstallError(str(exc)) from None
+        if text is None:
+            plan.changes.append(file_batch.Change(path, None))
+            plan.lines.append(f"remove {path} (it held only the {label} entry)")
+            if path.parent not in (plan.where.root, plan.where.project):
+                plan.folders.append(path.parent)
+        else:
+            plan.changes.append(file_batch.Change(path, text.encode("utf-8")))
+            plan.lines.append(f"take the {label} entry out of {path}")
 
 
 def _plan_project_godot(plan: Plan) -> None:

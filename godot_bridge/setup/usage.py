@@ -96,10 +96,11 @@ INIT = Command(
     "configuration, then run doctor",
     (
         SETUP_PROJECT,
-        Option("--client", "NAME", "claude (.mcp.json), cursor (.cursor/mcp.json), vscode (.vscode/mcp.json), "
-               "codex (.codex/config.toml), gemini (.gemini/settings.json), or all; several allowed; default claude"),
+        Option("--client", "NAME", "claude, copilot or qwen (.mcp.json), cursor (.cursor/mcp.json), vscode "
+               "(.vscode/mcp.json), codex (.codex/config.toml), gemini (.gemini/settings.json), opencode "
+               "(opencode.json), or all; several allowed; default claude"),
         Option("--user", "", "write the clients' per-user file instead (~/.codex/config.toml, ~/.cursor/mcp.json, "
-               "~/.gemini/settings.json)"),
+               "~/.gemini/settings.json, ~/.config/opencode/opencode.json)"),
         Option("--launch", "HOW", "the command the entry runs: uvx (pinned to this version), installed (this "
                "installation's godot-bridge) or a command line; default: the bridge running init"),
         Option("--env", "NAME=VALUE", "set a variable in the entry's env (NAME= removes it); repeatable"),

@@ -16,13 +16,27 @@ func test_merge_cases() -> void:
 	for case: Dictionary in _fixture()["cases"]:
 		var label := String(case["name"])
 		var existing: Dictionary = case["input"]
-		var merged := McpJson.merge(existing, String(case["os"]), case["env_overrides"])
+		var spec: Dictionary = McpJson.clients().get(case.get("client", ""), {})
+		var merged := _merge_case(case)
+		var problem := McpJson.validate(existing, String(spec.get("servers", McpJson.SERVERS)),
+			String(spec.get("env_key", "env")))
 		if case.has("expected_error"):
-			Assert.contains(McpJson.validate(existing), String(case["expected_error"]), label)
+			Assert.contains(problem, String(case["expected_error"]), label)
 			Assert.eq(merged, existing, label + ": a refused input comes back unchanged")
 		else:
-			Assert.eq(McpJson.validate(existing), "", label + ": validates")
+			Assert.eq(problem, "", label + ": validates")
 			Assert.eq(merged, case["expected"], label)
+			if not spec.is_empty():
+				var servers := String(spec["servers"])
+				Assert.eq((merged[servers][McpJson.server_key()] as Dictionary).keys(),
+					(case["expected"][servers][McpJson.server_key()] as Dictionary).keys(), label + ": key order")
+
+
+## A fixture case merged as `godot-bridge init` merges it: its client's spelling and recorded limits.
+func _merge_case(case: Dictionary) -> Dictionary:
+	var spec: Dictionary = McpJson.clients().get(case.get("client", ""), {})
+	return McpJson.merge(case["input"], String(case["os"]), case["env_overrides"], McpJson.SERVERS, {}, {}, spec,
+		case.get("limits", {}))
 
 
 func test_merge_does_not_mutate_its_input() -> void:
@@ -39,7 +53,7 @@ func test_merge_cases_keep_number_kinds() -> void:
 	Assert.eq(parsed["error"], "", "fixture parses")
 	for case: Dictionary in parsed["data"]["cases"]:
 		if case.has("expected"):
-			var merged := McpJson.merge(case["input"], String(case["os"]), case["env_overrides"])
+			var merged := _merge_case(case)
 			Assert.eq(_kinds(merged), _kinds(case["expected"]), String(case["name"]) + ": number kinds")
 			Assert.eq(merged, case["expected"], String(case["name"]))
 
@@ -113,7 +127,28 @@ func test_sync_writes_each_client_where_it_reads() -> void:
 	Assert.is_true(toml.begins_with("model = \"o4\"\n\n[mcp_servers.godot-mcp-toolkit]\n"), "appended, the rest kept")
 	Assert.contains(toml, "godot-bridge@" + VersionUtils.plugin_version(), "uvx pinned to this plugin's version")
 	Assert.contains(McpJsonSync.write(codex, "Linux", {}, "codex"), "already has", "a second write is left to init")
-	Assert.eq(McpJson.clients().keys(), ["claude", "cursor", "vscode", "codex", "gemini"], "the list init offers")
+	var names := ["claude", "cursor", "vscode", "codex", "gemini", "copilot", "qwen", "opencode"]
+	Assert.eq(McpJson.clients().keys(), names, "the list init offers")
+
+
+func test_sync_writes_opencode_in_its_spelling_with_the_recorded_limits() -> void:
+	var dir := _scratch_path().get_base_dir()
+	var record := dir.path_join("record_limits.json")
+	Assert.eq(McpJsonSync.recorded_limits(record), {}, "no record: no limits")
+	_write(record, JSON.stringify({"limits": {"call_ms": 1980000, "call_s": 1980, "start_s": 60}}))
+	Assert.eq(McpJsonSync.recorded_limits(record), {"call_ms": 1980000, "call_s": 1980, "start_s": 60}, "read")
+	var spec: Dictionary = McpJson.clients()["opencode"]
+	var merged := McpJson.merge({}, "Linux", {}, McpJson.SERVERS, {}, {}, spec, McpJsonSync.recorded_limits(record))
+	var entry: Dictionary = merged["mcp"][McpJson.server_key()]
+	Assert.eq(entry["type"], "local", "opencode's local server")
+	Assert.eq(entry["command"][0], "uvx", "command and args in one array")
+	Assert.eq(entry["environment"], {"GODOT_MCP_CONFIG_VERSION": "1"}, "its env is called environment")
+	Assert.eq(typeof(entry["timeout"]), TYPE_INT, "a whole number of milliseconds")
+	Assert.contains(JSON.stringify(merged), "\"timeout\":1980000", "written without a fraction")
+	var opencode := dir.path_join("opencode.json")
+	Assert.eq(McpJsonSync.write(opencode, "Linux", {}, "opencode"), "", "opencode written")
+	var written: Dictionary = JSON.parse_string(FileAccess.get_file_as_string(opencode))["mcp"][McpJson.server_key()]
+	Assert.is_true(written["command"] is Array and not written.has("args"), "the dock writes its spelling too")
 
 
 func test_recorded_launch_is_what_the_dock_writes() -> void:

@@ -567,3 +567,38 @@ async def test_the_tools_allowed_unasked_are_shown(godot_project: Path, data_hom
     assert "never ask anyway: scene_get_tree" in typo.detail
     bad = one(await diagnose(godot_project, data_home, GODOT_MCP_ALLOW_UNASKED="execute_code;true"), "unasked")
     assert bad.status == "fail" and bad.fix
+
+
+# -- a client that passes on only some variables (Codex) ------------------------------------------
+
+
+def codex_toml(project: Path, command: Path, env: dict[str, str] | None = None) -> None:
+    (project / ".codex").mkdir(exist_ok=True)
+    table = ", ".join(f'{k} = "{v}"' for k, v in (env or {}).items())
+    (project / ".codex" / "config.toml").write_text(
+        f'[mcp_servers.godot-mcp-toolkit]\ncommand = "{command}"\nargs = []\nenv = {{{table}}}\n', encoding="utf-8")
+
+
+async def test_codex_entry_is_started_with_codex_s_environment(godot_project: Path, data_home: Path,
+                                                              tmp_path: Path) -> None:
+    """doctor starts each entry as its client would: Codex passes on HOME, PATH and a few more, not
+    XDG_DATA_HOME, so the bridge it starts reads the default folder's registry, not the editor's."""
+    # Answers initialize with the XDG_DATA_HOME it was given as its version, to show what it saw.
+    echo = fake_command(tmp_path / "bin", "echo-env", "import sys, json, os; sys.stdin.readline(); print(json.dumps("
+                        "{'jsonrpc': '2.0', 'id': 1, 'result': {'serverInfo': {'name': 'godot-bridge', 'version': "
+                        "os.environ.get('XDG_DATA_HOME', 'unset')}}}), flush=True); sys.stdin.read()")
+    codex_toml(godot_project, echo)
+    write_mcp_json(godot_project, entry(command=str(echo), args=()))
+    found = await diagnose(godot_project, data_home)
+    started = {c.title: c.detail for c in found["entry_start"]}
+    assert "starts godot-bridge unset" in started[".codex/config.toml starts"]
+    assert f"starts godot-bridge {data_home}" in started[".mcp.json starts"], "Claude Code passes everything on"
+    check = one(found, "client_env")
+    assert check.status == "fail" and check.title == ".codex/config.toml environment"
+    assert "does not carry XDG_DATA_HOME" in check.detail
+    assert f"reads the registry {Path.home() / '.local/share/godot-mcp-toolkit/projects.json'}" in check.detail
+    assert check.fix and "--client codex" in check.fix
+    codex_toml(godot_project, echo, {"XDG_DATA_HOME": str(data_home)})  # what init writes (test_client_files)
+    found = await diagnose(godot_project, data_home)
+    assert one(found, "client_env").status == "ok"
+    assert f"starts godot-bridge {data_home}" in next(c.detail for c in found["entry_start"] if "codex" in c.title)

@@ -28,7 +28,7 @@ async def _tree(bridge) -> dict:
 # -- cold: never connected ---------------------------------------------------------------
 
 
-async def test_no_editor_and_no_registry_fails_fast(make_bridge: BridgeFactory, project: Path):
+async def test_no_editor_and_no_registry_fails_fast(make_bridge: BridgeFactory, project: Path, data_home: Path):
     if not _port_free(6550):
         pytest.skip("something listens on 6550 on this machine")
     bridge = await make_bridge()
@@ -36,9 +36,21 @@ async def test_no_editor_and_no_registry_fails_fast(make_bridge: BridgeFactory, 
     result = await _tree(bridge)
     assert time.monotonic() - started < 1.0
     assert result["code"] == "CONNECT_FAILED"
-    assert f"for {project} on port 6550 (the default; the registry file does not exist yet" in result["error"]
+    registry = data_home / "godot-mcp-toolkit" / "projects.json"
+    assert (f"for {project} on port 6550 (the default; the registry file does not exist yet: {registry}, under "
+            "XDG_DATA_HOME)") in result["error"], "the registry file it read, whether it existed, what put it there"
     assert "connection refused" in result["error"]
     assert "godot_mcp_toolkit plugin enabled" in result["hint"]
+
+
+async def test_without_xdg_data_home_the_error_says_so(make_bridge: BridgeFactory, data_home: Path):
+    """A client that passes on only some variables (Codex) drops XDG_DATA_HOME: the bridge then reads the
+    default folder's registry, and CONNECT_FAILED names that file and the missing variable."""
+    if not _port_free(6550):
+        pytest.skip("something listens on 6550 on this machine")
+    result = await _tree(await make_bridge(env={"XDG_DATA_HOME": ""}))
+    assert result["code"] == "CONNECT_FAILED"
+    assert "does not exist yet: " in result["error"] and ", XDG_DATA_HOME is not set here)" in result["error"]
 
 
 async def test_stale_registry_entry_names_the_port(sim: ToolkitSim, make_bridge: BridgeFactory):
@@ -46,7 +58,7 @@ async def test_stale_registry_entry_names_the_port(sim: ToolkitSim, make_bridge:
     await sim.stop()  # the entry lingers, as the toolkit's do
     result = await _tree(await make_bridge())
     assert result["code"] == "CONNECT_FAILED"
-    assert f"on port {port} (from the registry)" in result["error"]
+    assert f"on port {port} (from the registry {sim.registry.path})" in result["error"]
 
 
 @pytest.mark.parametrize(

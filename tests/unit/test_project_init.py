@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.setup import addon_install, client_entry, file_batch, init, launch
+from godot_bridge.setup import addon_install, client_entry, client_limits, file_batch, init, launch
 from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
 from tests.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
 
@@ -72,7 +72,9 @@ def test_fresh_project(project: Path, env: dict[str, str], capsys: pytest.Captur
     assert text == PROJECT_GODOT + f'\n[editor_plugins]\n\nenabled=PackedStringArray("{PLUGIN_RES_PATH}")\n'
     config = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))
     # The entry runs the bridge that ran init (installed from this checkout: its own script).
-    assert config == client_entry.merge({}, client_entry.os_name(), launch=LAUNCH)
+    # Its time limit outlasts the longest call (client_limits.py); Claude Code, Copilot CLI and Qwen Code read it.
+    assert config == {"mcpServers": {OUR_KEY: {**LAUNCH, "env": {"GODOT_MCP_CONFIG_VERSION": "1"},
+                                               "timeout": client_limits.longest_call_s() * 1000}}}
     assert Path(config["mcpServers"][OUR_KEY]["command"]).name == "godot-bridge"
     assert record["launch"] == {**LAUNCH, "how": "installed"}, "the dock reads what init chose"
     # It ends with doctor, which started the entry, and says what is left: the editor, not failures.
@@ -232,7 +234,9 @@ def test_existing_client_configs_keep_every_other_server(project: Path, env: dic
     config = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))
     assert {k: v for k, v in config["mcpServers"].items() if k != OUR_KEY} == others
     assert config["note"] == "team"
-    assert config["mcpServers"][OUR_KEY] == client_entry.merge({}, client_entry.os_name(), launch=LAUNCH)[
+    claude = client_entry.definition().clients["claude"]
+    assert config["mcpServers"][OUR_KEY] == client_entry.merge(
+        {}, client_entry.os_name(), launch=LAUNCH, client=claude, floors=client_limits.floors(claude))[
         "mcpServers"][OUR_KEY]
     text = (project / ".mcp.json").read_bytes()
     assert text.startswith(before[:before.index(b"}}") + 1]), "the other servers' text is untouched"

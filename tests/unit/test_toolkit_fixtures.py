@@ -19,7 +19,7 @@ import pytest
 
 from godot_bridge import __version__
 from godot_bridge.editor import registry
-from godot_bridge.setup import client_config, client_entry
+from godot_bridge.setup import client_config, client_entry, client_limits
 from tests.sim.registry import is_port, merge_by_path
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "toolkit"
@@ -70,22 +70,39 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def merge_case(case: dict[str, Any]) -> dict[str, Any]:
+    """The case merged as init merges it: its client's spelling, and the limits as that client's keys."""
+    client = client_entry.definition().clients.get(case.get("client", ""))
+    floors = client_limits.keyed(client, case.get("limits", {})) if client else None
+    return merge(case["input"], case["os"], case["env_overrides"], client=client, floors=floors)
+
+
+def _validate(case: dict[str, Any]) -> str:
+    client = client_entry.definition().clients.get(case.get("client", ""))
+    return validate(case["input"], client.servers, client.env_key) if client else validate(case["input"])
+
+
 @pytest.mark.parametrize("case", MERGE["cases"], ids=lambda c: c["name"])
 def test_mcp_json_merge(case: dict[str, Any]) -> None:
-    merged = merge(case["input"], case["os"], case["env_overrides"])
+    merged = merge_case(case)
     if "expected_error" in case:
-        assert case["expected_error"] in validate(case["input"])
+        assert case["expected_error"] in _validate(case)
         assert merged == case["input"]
     else:
-        assert validate(case["input"]) == ""
+        assert _validate(case) == ""
         assert _same(merged, case["expected"])
+        if "client" in case:  # keys in the order the file will have them
+            servers = client_entry.definition().clients[case["client"]].servers
+            assert list(merged[servers][SERVER_KEY]) == list(case["expected"][servers][SERVER_KEY])
 
 
 def test_mcp_json_merge_keeps_every_other_server() -> None:
     for case in MERGE["cases"]:
         if "expected" in case:
-            others = {k: v for k, v in case["input"].get(SERVERS, {}).items() if k != SERVER_KEY}
-            assert {k: v for k, v in case["expected"][SERVERS].items() if k != SERVER_KEY} == others
+            client = client_entry.definition().clients.get(case.get("client", ""))
+            servers = client.servers if client else SERVERS
+            others = {k: v for k, v in case["input"].get(servers, {}).items() if k != SERVER_KEY}
+            assert {k: v for k, v in case["expected"][servers].items() if k != SERVER_KEY} == others
 
 
 @pytest.mark.parametrize("case", MERGE["read_only"], ids=lambda c: c["name"])

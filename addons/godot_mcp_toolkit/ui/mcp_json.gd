@@ -41,7 +41,7 @@ static func clients() -> Dictionary:
 
 
 ## "" when `existing` can be merged, else why not. Callers show the reason and leave the file be.
-static func validate(existing: Dictionary, servers_key: String = SERVERS) -> String:
+static func validate(existing: Dictionary, servers_key: String = SERVERS, env_key: String = "env") -> String:
 	if server_key().is_empty():
 		return "the toolkit's %s cannot be read; reinstall the plugin" % ENTRY_FILE
 	if not existing.has(servers_key):
@@ -55,26 +55,36 @@ static func validate(existing: Dictionary, servers_key: String = SERVERS) -> Str
 	var entry: Variant = servers[key]
 	if not entry is Dictionary:
 		return "\"%s.%s\" is not an object" % [servers_key, key]
-	if (entry as Dictionary).has("env") and not entry["env"] is Dictionary:
-		return "\"%s.%s.env\" is not an object" % [servers_key, key]
+	if (entry as Dictionary).has(env_key) and not entry[env_key] is Dictionary:
+		return "\"%s.%s.%s\" is not an object" % [servers_key, key, env_key]
 	return ""
 
 
 ## The merged document. `os_name` is an OS.get_name() value; `env_overrides` sets env vars
 ## (a null value removes one); `launch` ({command, args}) replaces the uvx form (what
 ## `godot-bridge init` recorded); `extra` sets keys a client needs ({"type": "stdio"} for VS Code).
+## `spec` (a client of mcp_entry.json) gives its servers key, those keys, its spelling of the
+## entry (opencode: one command array, "environment") and its time-limit keys, set from `limits`
+## (by kind, as `init` recorded them) when missing or lower; a higher one the user chose stays.
 ## Precondition: validate(existing) == "" (otherwise `existing` is returned untouched, so a caller
 ## that skips the check still cannot destroy a file).
 static func merge(existing: Dictionary, os_name: String, env_overrides: Dictionary = {},
-		servers_key: String = SERVERS, launch: Dictionary = {}, extra: Dictionary = {}) -> Dictionary:
-	if not validate(existing, servers_key).is_empty():
+		servers_key: String = SERVERS, launch: Dictionary = {}, extra: Dictionary = {},
+		spec: Dictionary = {}, limits: Dictionary = {}) -> Dictionary:
+	if not spec.is_empty():
+		servers_key = String(spec.get("servers", servers_key))
+		var wanted: Dictionary = (spec.get("entry", {}) as Dictionary).duplicate(true)
+		for key: Variant in extra:
+			wanted[key] = extra[key]
+		extra = wanted
+	if not validate(existing, servers_key, String(spec.get("env_key", "env"))).is_empty():
 		return existing.duplicate(true)
 	var config := existing.duplicate(true)
 	if not config.has(servers_key):
 		config[servers_key] = {}
 	var servers: Dictionary = config[servers_key]
 	var ours := server_key()
-	var entry: Dictionary = servers.get(ours, {})
+	var entry := common(servers.get(ours, {}), spec)
 	var env := {}
 	for key: Variant in (entry.get("env", {}) as Dictionary):
 		env[String(key)] = env_string(entry["env"][key])
@@ -93,8 +103,55 @@ static func merge(existing: Dictionary, os_name: String, env_overrides: Dictiona
 	entry["command"] = String(chosen["command"])
 	entry["args"] = (chosen.get("args", []) as Array).duplicate()
 	entry["env"] = env
-	servers[ours] = entry
+	_raise_limits(entry, spec.get("timeouts", {}), limits)
+	servers[ours] = spelled(entry, spec)
 	return config
+
+
+## `entry`'s time-limit keys (`timeouts`: key -> kind) at least `limits[kind]`, whole numbers as ints.
+static func _raise_limits(entry: Dictionary, timeouts: Dictionary, limits: Dictionary) -> void:
+	for key: Variant in timeouts:
+		var kind := String(timeouts[key])
+		if not (limits.get(kind) is float or limits.get(kind) is int):
+			continue
+		var least := float(limits[kind])
+		var current: Variant = entry.get(key)
+		if not (current is float or current is int) or float(current) < least:
+			entry[key] = int(least) if is_equal_approx(least, roundf(least)) else least
+
+
+## A client's spelling of an entry in the common shape (command, args, env), keys in their order.
+static func common(entry: Dictionary, spec: Dictionary) -> Dictionary:
+	var env_key := String(spec.get("env_key", "env"))
+	var argv := bool(spec.get("argv", false))
+	var out := {}
+	for key: Variant in entry:
+		if key == "command" and argv and entry[key] is Array:
+			var words: Array = entry[key]
+			out["command"] = String(words[0]) if not words.is_empty() else ""
+			out["args"] = words.slice(1)
+		elif key == env_key:
+			out["env"] = entry[key]
+		else:
+			out[key] = entry[key]
+	return out
+
+
+## The common shape as the client of `spec` spells it.
+static func spelled(entry: Dictionary, spec: Dictionary) -> Dictionary:
+	var env_key := String(spec.get("env_key", "env"))
+	var argv := bool(spec.get("argv", false))
+	var out := {}
+	for key: Variant in entry:
+		if key == "args" and argv:
+			continue
+		if key == "command" and argv:
+			out["command"] = [entry[key]] + (entry.get("args", []) as Array)
+		elif key == "env":
+			out[env_key] = entry[key]
+		else:
+			out[key] = entry[key]
+	return out
 
 
 ## How the client starts the bridge ({"command", "args"}): through uvx, wrapped in `cmd /c` on

@@ -37,13 +37,19 @@ static func default_path() -> String:
 	return ProjectSettings.globalize_path("res://").path_join(FILE_NAME)
 
 
-## Where `client` reads its servers, in this project.
+## Where `client` reads its servers, in this project: its file, or the other name of it (`also`)
+## the project has instead (opencode reads opencode.json and opencode.jsonc alike).
 static func client_path(client: String) -> String:
 	var spec: Dictionary = McpJson.clients().get(client, {})
-	return ProjectSettings.globalize_path("res://").path_join(String(spec.get("file", FILE_NAME)))
+	var path := ProjectSettings.globalize_path("res://").path_join(String(spec.get("file", FILE_NAME)))
+	for other: Variant in spec.get("also", []):
+		var candidate := path.get_base_dir().path_join(String(other))
+		if not FileAccess.file_exists(path) and FileAccess.file_exists(candidate):
+			return candidate
+	return path
 
 
-static func read_state(path: String = "", servers_key: String = McpJson.SERVERS) -> State:
+static func read_state(path: String = "", servers_key: String = McpJson.SERVERS, env_key: String = "env") -> State:
 	var state := State.new()
 	state.path = path if not path.is_empty() else default_path()
 	state.exists = FileAccess.file_exists(state.path)
@@ -53,7 +59,7 @@ static func read_state(path: String = "", servers_key: String = McpJson.SERVERS)
 	state.error = String(parsed["error"])
 	if state.error.is_empty():
 		state.config = parsed["config"]
-		state.error = McpJson.validate(state.config, servers_key)
+		state.error = McpJson.validate(state.config, servers_key, env_key)
 		state.server_key = McpJson.find_server_key(state.config)
 		state.read_only = McpJson.read_only_from(state.config)
 	return state
@@ -61,15 +67,26 @@ static func read_state(path: String = "", servers_key: String = McpJson.SERVERS)
 
 ## The command `godot-bridge init` recorded ({command, args}); {} for a plugin copied by hand.
 static func recorded_launch(record_path: String = INSTALL_RECORD) -> Dictionary:
-	if not FileAccess.file_exists(record_path):
-		return {}
-	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(record_path))
-	if not parsed is Dictionary or not (parsed as Dictionary).get("launch") is Dictionary:
-		return {}
-	var launch: Dictionary = parsed["launch"]
+	var launch := _recorded(record_path, "launch")
 	if not launch.get("command") is String or not launch.get("args") is Array:
 		return {}
 	return {"command": launch["command"], "args": launch["args"]}
+
+
+## The clients' time limits `godot-bridge init` derived from the tool catalogue (by kind: call_ms,
+## call_s, start_s); {} for a plugin copied by hand, whose entries then carry none.
+static func recorded_limits(record_path: String = INSTALL_RECORD) -> Dictionary:
+	return _recorded(record_path, "limits")
+
+
+## The install record's object `field`; {} without a record or such an object.
+static func _recorded(record_path: String, field: String) -> Dictionary:
+	if not FileAccess.file_exists(record_path):
+		return {}
+	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(record_path))
+	if not parsed is Dictionary or not (parsed as Dictionary).get(field) is Dictionary:
+		return {}
+	return parsed[field]
 
 
 ## What the dock says after writing: which command the entry runs, and, for a plugin copied by
@@ -95,11 +112,11 @@ static func write(path: String = "", os_name: String = "", env_overrides: Dictio
 	if String(spec.get("format", "json")) == "toml":
 		return _write_toml(target, spec, host, env_overrides)
 	var servers_key := String(spec.get("servers", McpJson.SERVERS))
-	var state := read_state(target, servers_key)
+	var state := read_state(target, servers_key, String(spec.get("env_key", "env")))
 	if not state.error.is_empty():
 		return "%s was not changed: %s" % [state.path, state.error]
-	var extra: Dictionary = spec.get("entry", {})
-	var merged := McpJson.merge(state.config, host, env_overrides, servers_key, recorded_launch(), extra)
+	var merged := McpJson.merge(state.config, host, env_overrides, servers_key, recorded_launch(), {}, spec,
+		recorded_limits())
 	var error := ProjectWrites.write_text(state.path, JSON.stringify(merged, "  ", false) + "\n")
 	if error != OK:
 		return "could not write %s: %s" % [state.path, error_string(error)]
@@ -114,13 +131,17 @@ static func _write_toml(target: String, spec: Dictionary, host: String, env_over
 	var text := AtomicFile.read_text(target) if FileAccess.file_exists(target) else ""
 	if text.contains("[%s]" % table):
 		return "%s already has [%s]: update it with `godot-bridge init --client codex` in a terminal" % [target, table]
-	var entry: Dictionary = McpJson.merge({}, host, env_overrides, "s", recorded_launch())["s"][key]
+	var merged := McpJson.merge({}, host, env_overrides, "", recorded_launch(), {}, spec, recorded_limits())
+	var entry: Dictionary = merged[String(spec.get("servers", "mcp_servers"))][key]
 	var lines := PackedStringArray(["[%s]" % table, "command = %s" % JSON.stringify(entry["command"]),
 		"args = %s" % JSON.stringify(entry["args"])])
 	var env := PackedStringArray()
 	for name: Variant in entry["env"]:
 		env.append("%s = %s" % [name, JSON.stringify(entry["env"][name])])
 	lines.append("env = {%s}" % ", ".join(env))
+	for name: Variant in spec.get("timeouts", {}):
+		if entry.has(name):
+			lines.append("%s = %s" % [name, JSON.stringify(entry[name])])
 	var lead := "" if text.is_empty() else ("\n" if text.ends_with("\n") else "\n\n")
 	var error := ProjectWrites.write_text(target, text + lead + "\n".join(lines) + "\n")
 	if error != OK:
