@@ -198,14 +198,14 @@ async def test_a_resource_larger_than_a_frame_pages_and_a_long_line_reads_in_pie
     text = data.decode("utf-8")
     line_number = next(i for i, line in enumerate(text.split("\n"), 1) if len(line) > 256 * 1024)
     pieces: list[str] = []
-    offset = 0
+    args: dict[str, Any] = {"file_path": path, "start_line": line_number}
     while True:
-        read = await ok(stdio, "script_read", {"file_path": path, "start_line": line_number, "line_offset": offset})
+        read = await ok(stdio, "script_read", args)
         content = read["content"]
         pieces.append(content[content.index(">\n") + 2:content.rindex("\n</")])
-        if not read.get("partial_line"):
+        if not read["has_more"]:
             break
-        assert read["next_start_line"] == line_number
-        offset = read["next_line_offset"]
+        args = {"file_path": path, "start_line": read["next_start_line"], "line_offset": read.get("next_line_offset", 0)}
     assert len(pieces) > 1, "the line came in pieces"
-    assert "".join(pieces) == text.split("\n")[line_number - 1]
+    # Each page is the file's bytes from where the previous one stopped: joined, they are the file.
+    assert "".join(pieces) == "".join(text.splitlines(keepends=True)[line_number - 1:])
