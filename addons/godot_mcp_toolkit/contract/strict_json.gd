@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## The JSON text of one frame, valid for any JSON reader. Godot's JSON.stringify leaves the
+## JSON text valid for any JSON reader (a frame, or JSON carried inside a string). Godot's JSON.stringify leaves the
 ## control characters U+0001-U+001F other than \b \t \n \f \r raw inside strings and writes
 ## U+000B as "\v"; JSON allows neither, and a strict reader (the bridge's, Python's json)
 ## drops such a frame, so the request it answers never gets a reply. A key name of an old
@@ -13,9 +13,9 @@ const _PATTERN := "\\\\\\\\|\\\\v|[\\x{01}-\\x{1f}]"
 static var _unsafe: RegEx = null
 
 
-## JSON.stringify(value) with every control character as a \u00XX escape.
-static func stringify(value: Variant) -> String:
-	var text := JSON.stringify(value)
+## JSON.stringify(value, "", sort_keys) with every control character as a \u00XX escape.
+static func stringify(value: Variant, sort_keys: bool = false) -> String:
+	var text := JSON.stringify(value, "", sort_keys)
 	if _unsafe == null:
 		_unsafe = RegEx.create_from_string(_PATTERN)
 	var found := _unsafe.search_all(text)
