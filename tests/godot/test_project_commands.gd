@@ -85,7 +85,7 @@ func test_a_real_input_map_pages_within_one_answer() -> void:
 		pages += 1
 		var page := _fx.invoke("project.get_settings", args)
 		Assert.is_true(page["success"], "page %d answers (%s)" % [pages, page])
-		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES - AnswerBudget.RESERVE,
+		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES,
 			"page %d fits one answer (%d bytes)" % [pages, AnswerBudget.size_of(page)])
 		var settings: Dictionary = JSON.parse_string(_body(page["settings"]))
 		Assert.eq(settings.size(), page["returned"], "returned counts the page")
