@@ -14,6 +14,9 @@ extends RefCounted
 const BYTES := 12000
 ## Kept free for what the bridge adds to an answer (a success hint) and for the paging fields.
 const RESERVE := 800
+## The most a write's answer echoes of a value it stored or replaced: a write answers what it did,
+## and a larger value is shown by its kind and size (the read tools give it in pages).
+const ECHO_BYTES := 1000
 
 static var _costs := PackedByteArray()
 
@@ -62,3 +65,26 @@ static func escaped_costs() -> PackedByteArray:
 		for byte: int in [0x22, 0x5c, 0x08, 0x09, 0x0a, 0x0c, 0x0d]:
 			_costs[byte] = 2
 	return _costs
+
+
+## What an answer shows in place of a value too large for it (`serialized`: its JSON form, of
+## `json_bytes`): its size, and its C7 type or how many items it holds; never a cut value. It
+## has no "type" key, so it cannot be taken for a tagged value.
+static func stand_in(serialized: Variant, json_bytes: int) -> Dictionary:
+	var shown := {"omitted": true, "json_bytes": json_bytes}
+	if serialized is Dictionary and (serialized as Dictionary).get("type") is String:
+		shown["variant"] = serialized["type"]
+	elif serialized is Array or serialized is Dictionary:
+		shown["items"] = serialized.size()
+	return shown
+
+
+## `serialized` (a value's JSON form) as it is when it takes at most `room` bytes, else its stand_in.
+static func within(serialized: Variant, room: int) -> Variant:
+	var size := size_of(serialized)
+	return serialized if size <= room else stand_in(serialized, size)
+
+
+## Whether `shown` is a stand_in.
+static func is_stand_in(shown: Variant) -> bool:
+	return shown is Dictionary and (shown as Dictionary).get("omitted") == true
