@@ -20,6 +20,7 @@ const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_a
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 
+const CHILD_COUNT_BYTES := 20
 const QUERY_HINT := "More matches than one answer holds: continue with offset next_offset."
 const TREE_HINT := "Cut at %s: nodes with child_count have more below. Read a branch with scene_query " \
 	+ "(root_path, max_depth), or pass a smaller max_depth."
@@ -65,7 +66,8 @@ static func tree(root: Node, max_depth: int, include_properties: bool, scene_pat
 			continue
 		for child: Node in children:
 			var entry := _entry(root, child, include_properties, defaults)
-			var size := AnswerBudget.size_of(entry) + 1
+			# Room for the child_count it gets if its own children are cut.
+			var size := AnswerBudget.size_of(entry) + 1 + (CHILD_COUNT_BYTES if child.get_child_count() > 0 else 0)
 			if size_cut or size > room:
 				size_cut = true
 				item[1]["child_count"] = children.size()
