@@ -74,7 +74,8 @@ RESOURCES = [SKELETON, GALLERY, LEVEL]
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def measured(stdio: BridgeProcess, engine_host: EngineHost) -> AsyncIterator[dict[str, tuple[int, dict[str, Any]]]]:
-    """Each call's answer size and body, by "tool:what"; the host's own scene edited again after."""
+    """Each call's answer size and body, by "tool:what"; the host's own scene edited again after,
+    and no group left loaded."""
     found: dict[str, tuple[int, dict[str, Any]]] = {}
     loaded: set[str] = set()
     try:
@@ -96,6 +97,8 @@ async def measured(stdio: BridgeProcess, engine_host: EngineHost) -> AsyncIterat
         await engine_host.restore_settings()
         await engine_host.remove_file("user://platformer_3d/project.godot")
         await stdio.call_tool("scene_open", {"file_path": EDITED_SCENE}, timeout=60)
+        # The groups loaded here are unloaded: the call list loads each itself and judges that.
+        await stdio.call_tool("discover_tools", {"reset": True}, timeout=60)
 
 
 NAMES = [f"{tool}:{what}" for tool, _, what in CALLS] + [f"godot://scene/:{path}" for path in RESOURCES] + [

@@ -101,7 +101,8 @@ async def test_a_real_scene_that_cannot_load_here_still_reads_from_its_file(edit
     mob = await read_scene(editor, outside_path("dodge_the_creeps", "res://mob.tscn"))
     assert mob["source"] == "file" and mob["tree"]["class"] == "RigidBody2D" and mob["total_nodes"] == 4
     level = await read_scene(editor, outside_path("open_rpg", "res://src/main.tscn"))
-    assert level["total_nodes"] == 120 and level["has_more"] is False
+    # 120 nodes are more than one answer: cut breadth-first, and it says so.
+    assert level["total_nodes"] == 120 and level["has_more"] is True and level["returned"] < 120
 
 
 async def test_a_file_at_the_top_of_the_project(editor: BridgeProcess, engine_host: EngineHost) -> None:

@@ -127,13 +127,14 @@ func test_read_cells_pages_at_a_row_and_says_where_to_resume() -> void:
 	_fx.invoke("tilemap.set_cells", {"node_path": "Ground", "regions": [
 		{"x": 0, "y": 0, "width": 100, "height": 30, "source_id": 0},
 		{"x": 0, "y": 40, "width": 400, "height": 1, "source_id": 0}]})
-	var first := _fx.invoke("tilemap.read_cells", {"node_path": "Ground", "region": {"x": 0, "y": 0, "width": 100, "height": 30}})
+	var whole := {"x": 0, "y": 0, "width": 100, "height": 30}
+	var first := _fx.invoke("tilemap.read_cells", {"node_path": "Ground", "region": whole})
 	Assert.eq([first["truncated"], first["has_more"]], [true, true], "3000 cells are more than one answer")
 	Assert.eq(first["returned"] % 100, 0, "whole rows")
-	Assert.eq(first["next_region"], {"x": 0, "y": first["returned"] / 100, "width": 100, "height": 30 - first["returned"] / 100},
-		"the rest")
+	var rows: int = first["returned"] / 100
+	Assert.eq(first["next_region"], {"x": 0, "y": rows, "width": 100, "height": 30 - rows}, "the rest")
 	Assert.contains(first["hint"], "region", "named in the hint")
-	Assert.eq(_read_all({"x": 0, "y": 0, "width": 100, "height": 30}).size(), 3000, "every cell once, page by page")
+	Assert.eq(_read_all(whole).size(), 3000, "every cell once, page by page")
 	var row := _read_all({"x": 0, "y": 40, "width": 400, "height": 1})
 	Assert.eq(row.size(), 400, "a row longer than an answer goes on from its next cell")
 

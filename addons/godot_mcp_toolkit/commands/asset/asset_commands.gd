@@ -24,6 +24,7 @@ const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DEFAULT_LIMIT := 200
 const MAX_LIMIT := 2000
+const NARROW_HINT := "Showing %d of %d; narrow with path_prefix, name_glob, class_filter or extension_filter%s."
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -37,9 +38,6 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	registry.register_command("asset.import", Callable(script, "_cmd_import").bind(context),
 		registry.create_options().with_description("Copy outside bytes into res:// for the editor to import.")
 		.scene_independent())
-
-
-const NARROW_HINT := "Showing %d of %d; narrow with path_prefix, name_glob, class_filter or extension_filter%s."
 
 
 ## The whole-number limit in 1..MAX_LIMIT (a larger one is lowered), or the INVALID_PARAMS error.

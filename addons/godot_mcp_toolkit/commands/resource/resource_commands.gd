@@ -3,9 +3,10 @@ extends RefCounted
 ## Resource files (group resource_io): resource.load reads a .tres/.res as its class and stored
 ## properties in the C7 tagged JSON form (contract/coerce.gd, through scene/property_access.gd),
 ## string values untrusted-wrapped, paged (offset / limit, or the named properties) so a reply
-## fits one answer (contract/answer_budget.gd; a value larger than that alone is shown by its size); resource.write creates one from a class name or updates the
-## named properties of an existing one, verified after set, saved, and undoable (the in-memory
-## resource and the file both go back). What resource.load gives, resource.write takes back
+## fits one answer (contract/answer_budget.gd; a value larger than that alone is shown by its
+## size); resource.write creates one from a class name or updates the named properties of an
+## existing one, verified after set, saved, and undoable (the in-memory resource and the file
+## both go back). What resource.load gives, resource.write takes back
 ## as it is (wrapped strings included) and stores the same resource. Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
@@ -30,7 +31,8 @@ const RESOURCE_EXTENSIONS := ["tres", "res"]
 const SKIPPED_PROPERTIES := ["resource_path", "script", "resource_scene_unique_id"]
 
 const PAGE_HINT := "Stopped before %s to fit one answer; continue with offset %d."
-const OMITTED_HINT := "A value larger than one answer is shown by its size (omitted): script_read reads the file's text in pages."
+const OMITTED_HINT := "A value larger than one answer is shown by its size (omitted): script_read reads " \
+	+ "the file's text in pages."
 const MAX_LIMIT := 1000
 
 const STATUS_CREATED := "created"
