@@ -328,7 +328,7 @@ ENV_DOCS: dict[str, str] = {
     "({read_only_at_start} at start-up, {read_only_in_all} in all)",
     "GODOT_MCP_TOKEN_PATH": "absolute path of the token file, instead of the registry's",
     "GODOT_MCP_RATE_LIMIT": "at most N tool calls per 60 s (RATE_LIMITED beyond)",
-    "GODOT_MCP_SCRIPT_READ_LIMIT": "KiB: the largest script the editor sends back whole",
+    "GODOT_MCP_SCRIPT_READ_LIMIT": "KiB: the most one script_read page holds (never more than one answer)",
     "GODOT_MCP_WS_BUFFER_LIMIT": "KiB: the editor's WebSocket buffer, the largest request it accepts (default 1024)",
     "GODOT_MCP_RESULT_LIMIT": "KiB: the largest single tool result (default 16384); a larger one is RESULT_TOO_LARGE",
     "GODOT_MCP_IMAGE_MODE": "link or inline (default): how screenshots come back when a call names no "

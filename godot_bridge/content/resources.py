@@ -10,7 +10,8 @@
   about that very scene; otherwise the ``.tscn`` is read from disk (scene_files.py: inherited
   and instanced scenes included), so the resource also works with no editor running (unsaved
   editor changes are then not in it). One shape whichever answers, scene.get_tree's: ``tree``,
-  ``returned``, ``total_nodes``, ``has_more``; ``source`` says which.
+  ``returned``, ``total_nodes``, ``has_more``; ``source`` says which. A tree larger than one
+  answer (tools/answer_budget.py) is cut breadth-first, as the editor cuts it, and says so.
 * ``godot://script/{path}``: a script's text, read from disk (no editor needed), wrapped as
   untrusted content (contract C21).
 * ``godot://screenshots/<id>.png``: a screenshot taken with ``image_response_mode: link``, as
@@ -42,10 +43,11 @@ from godot_bridge.content.images import MIME as PNG_MIME
 from godot_bridge.content.images import URI_PREFIX as SCREENSHOT_PREFIX
 from godot_bridge.content.images import ImageStore
 from godot_bridge.content.pushed_errors import ERRORS_URI, ErrorStore
-from godot_bridge.content.scene_files import Loaded, SceneFormatError, count_nodes, read_scene
+from godot_bridge.content.scene_files import Loaded, SceneFormatError, count_nodes, cut_tree, read_scene
 from godot_bridge.errors import ToolError
 from godot_bridge.safety import untrusted
 from godot_bridge.safety.pathguard import check_path
+from godot_bridge.tools.answer_budget import budget_bytes, text_size
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,9 @@ SCRIPT_PREFIX = "godot://script/"
 DEFAULT_SCRIPT_LIMIT_KB = 512
 SCENE_LIMIT_KB = 2048  # a big level is still well under this as text
 EDITOR_TIMEOUT_S = 5.0
+SCENE_RESERVE = 400  # the cut's hint and flags
+SCENE_CUT_HINT = ("Cut at one answer's size: nodes with child_count have more below. Open the scene (scene_open) "
+                  "and read a branch with scene_query (root_path, max_depth).")
 _ATTR_UNSAFE = re.compile(r"[^A-Za-z0-9_.:/-]")
 
 
@@ -260,9 +265,14 @@ class ResourceService:
         except SceneFormatError as exc:
             raise ResourceError(f"{path} cannot be read as a scene: {exc}") from None
         total = count_nodes(tree)
-        # scene.get_tree's shape (the editor's answer), whole: a file's tree is never cut.
-        return {"scene_path": path, **uid, "source": "file", "tree": tree, "returned": total, "total_nodes": total,
-                "has_more": False}
+        # scene.get_tree's shape (the editor's answer), cut as the editor cuts it: at one answer's size.
+        answer: dict[str, Any] = {"scene_path": path, **uid, "source": "file", "tree": {}, "returned": total,
+                                  "total_nodes": total, "has_more": False}
+        room = budget_bytes() - SCENE_RESERVE - text_size(answer)
+        answer["tree"], answer["returned"] = cut_tree(tree, room)
+        if answer["returned"] < total:
+            answer.update(has_more=True, truncated=True, hint=SCENE_CUT_HINT)
+        return answer
 
     def _project_file(self, path: str, uid: str | None) -> Loaded | None:
         """Another file a scene reads (an instanced or inherited scene, a script): by its path, else by

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from godot_bridge.content.godot_files import GodotFormatError, Section, call_arg, sections
+from godot_bridge.tools.answer_budget import text_size
 
 MAX_DEPTH = 8  # scenes instancing scenes: deeper than any real project, short of a loop
 MAX_FILES = 64  # other scene files read for one scene
@@ -276,3 +277,35 @@ def read_scene(text: str, load: Loader) -> dict[str, Any]:
 
 def count_nodes(tree: dict[str, Any]) -> int:
     return 1 + sum(count_nodes(child) for child in tree.get("children", []))
+
+
+_CHILD_COUNT_BYTES = len(',"child_count":99999')
+
+
+def cut_tree(tree: dict[str, Any], room: int) -> tuple[dict[str, Any], int]:
+    """``tree`` cut breadth-first (the levels nearest the root kept) so its JSON takes at most about
+    ``room`` bytes, as scene.get_tree cuts an editor's tree: a node whose children were left out
+    says how many it has (``child_count``). Returns the cut tree and how many nodes it holds."""
+    def bare(node: dict[str, Any]) -> dict[str, Any]:
+        return {**{k: v for k, v in node.items() if k != "children"}, "children": []}
+
+    top = bare(tree)
+    used = text_size(top)
+    returned = 1
+    queue = [(tree, top)]
+    full = False
+    while queue:
+        node, shown = queue.pop(0)
+        for child in node.get("children", []):
+            entry = bare(child)
+            # Room for the child_count it gets if its own children are cut.
+            size = text_size(entry) + 1 + (_CHILD_COUNT_BYTES if child.get("children") else 0)
+            if full or used + size > room:
+                full = True
+                shown["child_count"] = len(node["children"])
+                break
+            used += size
+            shown["children"].append(entry)
+            returned += 1
+            queue.append((child, entry))
+    return top, returned

@@ -300,13 +300,15 @@ class WsChannel:
 
 def _decode(raw: str | bytes) -> Any:
     # orjson parses a large frame (a scene tree) in about half json's time (issue 18); what it
-    # refuses (NaN, a lone surrogate, an integer beyond 64 bits) json may still read, as before.
+    # refuses (NaN, a lone surrogate, an integer beyond 64 bits) json may still read, as before;
+    # strict=False takes the raw control characters an older toolkit's JSON.stringify leaves in
+    # strings (dropping that frame would leave its call without an answer).
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
         pass
     try:
-        return json.loads(raw)
+        return json.loads(raw, strict=False)
     except (ValueError, UnicodeDecodeError, RecursionError):  # a frame nested too deep is just unreadable
         return None
 

@@ -5,6 +5,9 @@ line; a 20 MiB payload became a 40 MiB line that clients choke on. Above the cei
 call is answered with ``RESULT_TOO_LARGE`` instead, naming the tool's own parameters that
 narrow what it returns.
 
+Both are last resorts: the toolkit pages each read to one answer's size at the source
+(tools/answer_budget.py), so a default answer never comes near either.
+
 The toolkit has a ceiling of its own, the WebSocket frame (``RESPONSE_TOO_LARGE``); it cannot
 know which tool a client called, so its hint is generic. The bridge does know: it answers such
 a failure with the same hint naming that tool's parameters, and the bridge setting that raises
@@ -27,7 +30,8 @@ ENV_NAME = "GODOT_MCP_RESULT_LIMIT"
 FRAME_ENV_NAME = "GODOT_MCP_WS_BUFFER_LIMIT"
 FRAME_CODE = "RESPONSE_TOO_LARGE"
 # Parameter names that usually bound how much a tool returns.
-_NARROWING = re.compile(r"limit|max|depth|count|offset|page|start|end|range|filter|pattern|query|include|fields")
+_NARROWING = re.compile(r"limit|max|depth|count|offset|page|start|end|range|filter|pattern|query|include|fields"
+                        r"|prefix|region|subtree|root_path|mask|sections")
 
 
 def result_size(outcome: ToolOutcome) -> int:

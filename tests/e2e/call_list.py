@@ -107,6 +107,12 @@ class Outcome:
     answer: dict[str, Any] | None = None  # the tool result's structured body
     is_error: bool | None = None
     problems: list[str] = field(default_factory=list)
+    text_bytes: int = 0  # the answer's text blocks, as the model reads them
+
+
+def text_bytes(result: dict[str, Any]) -> int:
+    """The bytes of a tool result's text blocks: what the model reads."""
+    return sum(len(block["text"].encode("utf-8")) for block in result.get("content", []) if block.get("type") == "text")
 
 
 def body(result: dict[str, Any]) -> dict[str, Any]:
@@ -194,6 +200,7 @@ async def run_call(bridge: Caller, host: EngineHost, call: Call, args: dict[str,
     problems = outcome.problems
     result = await call_tool(bridge, call.tool, args)
     outcome.answer = body(result)
+    outcome.text_bytes = text_bytes(result)
     outcome.is_error = bool(result.get("isError"))
     if call.code is not None:
         if outcome.answer.get("code") != call.code:

@@ -255,6 +255,14 @@ class EngineHost:
     async def remove_file(self, res_path: str) -> None:
         await self.relay.ask("remove_file", path=res_path)
 
+    async def load_settings(self, res_path: str, section: str) -> None:
+        """Every key of ``section`` of the project.godot at ``res_path`` into the engine's settings
+        (in memory, as that project's editor holds them); ``restore_settings`` puts the old ones back."""
+        assert (await self.relay.ask("load_settings", path=res_path, section=section))["ok"], res_path
+
+    async def restore_settings(self) -> None:
+        await self.relay.ask("restore_settings")
+
     async def process_plan(self, polls: int, exit_code: int = 0, report: str = "") -> None:
         """What the next test process the toolkit starts does (frames it runs, -1 = until killed)."""
         await self.relay.ask("process_plan", plan={"polls": polls, "exit_code": exit_code, "report": report})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from godot_bridge.tools.answer_budget import budget_bytes
 from godot_bridge.tools.catalogue import load_catalogue
 from tests.e2e.call_list import Outcome
 from tests.e2e.calls import CALLS, HTTP_CALLS, NOT_HERE
@@ -22,6 +23,13 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 async def test_call(outcomes: dict[str, Outcome], name: str) -> None:
     outcome = outcomes[name]
     assert not outcome.problems, f"{name}: " + "\n".join(outcome.problems)
+
+
+async def test_every_answer_fits_one_answer(outcomes: dict[str, Outcome]) -> None:
+    """Every tool's answer on the host project reaches the model whole (tools/answer_budget.py);
+    tests/e2e/test_answer_budget.py holds the reads that grow with a project to it on real ones."""
+    over = {name: outcome.text_bytes for name, outcome in outcomes.items() if outcome.text_bytes > budget_bytes()}
+    assert over == {}, f"answers over {budget_bytes()} bytes: {over}"
 
 
 async def test_call_names_are_unique() -> None:

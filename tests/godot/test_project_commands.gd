@@ -19,12 +19,16 @@ const AUTOLOAD := "autoload/McpTestGlobals"
 ## A real project's input map (audio/rhythm_game of godot-demo-projects, tests/fixtures/projects).
 const REAL_PROJECT := "res://tests/fixtures/projects/roundtrip_rhythm_game/project.godot"
 const REAL_ACTIONS := ["input/main_key", "input/pause", "input/restart"]
+const PLATFORMER := "res://tests/fixtures/projects/platformer_3d/project.godot"
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const TEST_KEYS := ["input/main_key", "input/pause", "input/restart",
 	"tmp_tests/mcp/alpha", "tmp_tests/mcp/beta", "tmp_tests/mcp/custom", AUTOLOAD,
 	"autoload/McpTestFirst", "autoload/McpTestSecond"]
 
 var _width_before: Variant = ProjectSettings.get_setting(WIDTH)
 var _fx: DomainFixture = null
+## Settings a test replaced -> their values before (null: there was none), put back in cleanup().
+var _restore := {}
 
 
 func _init() -> void:
@@ -33,6 +37,8 @@ func _init() -> void:
 
 
 func cleanup() -> void:
+	for key: String in _restore:
+		ProjectSettings.set_setting(key, _restore[key])
 	ProjectSettings.set_setting(WIDTH, _width_before)
 	for key: String in TEST_KEYS:
 		ProjectSettings.set_setting(key, null)
@@ -64,6 +70,43 @@ func test_the_input_map_reads_each_binding_in_input_map_events_shape() -> void:
 			"and the same binding as the file's")
 
 
+## 3d/platformer of godot-demo-projects overrides the built-in ui_* actions with key and joypad
+## events: its input map alone outgrows one answer. Each page fits one (as the model reads it),
+## and the pages, following next_offset, hold every action once.
+func test_a_real_input_map_pages_within_one_answer() -> void:
+	var real := ConfigFile.new()
+	Assert.eq(real.load(PLATFORMER), OK, "the real project.godot parses")
+	for key: String in real.get_section_keys("input"):
+		_set_for_test("input/" + key, real.get_value("input", key))
+	var seen := {}
+	var args := {"prefix": "input/"}
+	var pages := 0
+	while pages < 20:
+		pages += 1
+		var page := _fx.invoke("project.get_settings", args)
+		Assert.is_true(page["success"], "page %d answers (%s)" % [pages, page])
+		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES,
+			"page %d fits one answer (%d bytes)" % [pages, AnswerBudget.size_of(page)])
+		var settings: Dictionary = JSON.parse_string(_body(page["settings"]))
+		Assert.eq(settings.size(), page["returned"], "returned counts the page")
+		for name: String in settings:
+			Assert.is_false(seen.has(name), "%s only once" % name)
+			seen[name] = settings[name]
+		if not page["has_more"]:
+			break
+		Assert.contains(page["hint"], "offset", "a cut page says how to go on")
+		args = {"prefix": "input/", "offset": page["next_offset"]}
+	Assert.is_true(pages > 1, "more than one page")
+	Assert.eq(seen.size(), _fx.invoke("project.get_settings", {"prefix": "input/"})["total_settings"], "every action")
+	Assert.eq(seen["input/ui_accept"]["events"].size(), 4, "the platformer's own ui_accept, all four events")
+
+
+func _set_for_test(key: String, value: Variant) -> void:
+	if not _restore.has(key):
+		_restore[key] = ProjectSettings.get_setting(key) if ProjectSettings.has_setting(key) else null
+	ProjectSettings.set_setting(key, value)
+
+
 func _event_like(real: ConfigFile, action: String, shown: Dictionary) -> InputEvent:
 	for event: InputEvent in real.get_value("input", action)["events"]:
 		if event.as_text() == shown["text"]:
@@ -93,7 +136,9 @@ func test_get_settings_by_prefix_wrapped() -> void:
 	var body := _unwrapped(result["settings"])
 	Assert.eq(JSON.parse_string(body), {"tmp_tests/mcp/alpha": 1.0, "tmp_tests/mcp/beta": "b"}, "the values")
 	var all := _fx.invoke("project.get_settings", {})
-	Assert.is_true(all["has_more"] and all["returned"] == 400 and all["total_settings"] > 400, "a whole read is capped")
+	Assert.is_true(all["has_more"] and all["returned"] < all["total_settings"], "a whole read is one answer's page")
+	Assert.eq(all["next_offset"], all["returned"], "with where the next page starts")
+	Assert.is_true(AnswerBudget.size_of(all) <= AnswerBudget.BYTES, "and fits one answer")
 	Assert.contains(all["hint"], "prefix", "and says how to narrow it")
 	Assert.eq(_fx.invoke("project.get_settings", {"prefix": 3})["code"], "INVALID_PARAMS", "prefix must be text")
 

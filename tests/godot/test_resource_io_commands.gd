@@ -6,6 +6,7 @@ extends RefCounted
 ## dock picking up the file (refresh_files is asserted as requested).
 
 const Assert := preload("assert.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
@@ -150,21 +151,21 @@ func test_what_load_gives_write_takes_back_and_a_changed_value_is_stored() -> vo
 	Assert.eq([fresh.data, fresh.resource_name], [PackedByteArray([4, 5]), "Pixel"], "saved, the name unwrapped")
 
 
-func test_load_pages_so_a_reply_fits_the_frame() -> void:
+func test_load_pages_so_a_reply_fits_one_answer() -> void:
 	var file := FileAccess.open(BLOBS_SCRIPT, FileAccess.WRITE)
 	file.store_string("extends Resource\n\n@export var a: PackedByteArray\n@export var b: PackedByteArray\n"
 		+ "@export var c: PackedByteArray\n@export var huge: PackedByteArray\n")
 	file.close()
 	var blobs: Resource = (load(BLOBS_SCRIPT) as Script).new()
 	var chunk := PackedByteArray()
-	chunk.resize(20000)
+	chunk.resize(4000)
 	for name: String in ["a", "b", "c"]:
 		blobs.set(name, chunk)
-	Assert.eq(ResourceSaver.save(blobs, BLOBS), OK, "three 20 KB properties")
-	ProjectSettings.set_setting(Settings.WS_BUFFER_KB, 64)
+	Assert.eq(ResourceSaver.save(blobs, BLOBS), OK, "three 4 KB properties (5.4 KB each as base64)")
 	var first := _fx.invoke("resource.load", {"file_path": BLOBS})
 	Assert.eq([first["success"], first["has_more"]], [true, true], "a page, not the whole (%s)" % str(first).left(300))
 	Assert.contains(first["hint"], "offset", "says how to go on")
+	Assert.is_true(AnswerBudget.size_of(first) <= AnswerBudget.BYTES, "the page fits one answer")
 	var seen: Dictionary = first["properties"].duplicate()
 	var offset: Variant = first.get("next_offset")
 	var pages := 1
@@ -184,6 +185,7 @@ func test_load_pages_so_a_reply_fits_the_frame() -> void:
 	blobs.set("huge", chunk)
 	Assert.eq(ResourceSaver.save(blobs, BLOBS), OK, "one 60 KB property")
 	var alone := _fx.invoke("resource.load", {"file_path": BLOBS, "properties": ["huge"]})
-	Assert.eq(alone["code"], "RESPONSE_TOO_LARGE", "one value over the frame is refused by name")
-	Assert.contains(alone["error"], "huge", "naming it")
-	ProjectSettings.set_setting(Settings.WS_BUFFER_KB, null)
+	var huge: Dictionary = alone["properties"]["huge"]
+	Assert.eq([huge["omitted"], huge["variant"]], [true, "PackedByteArray"], "a value over one answer: its kind")
+	Assert.is_true(huge["json_bytes"] > 80000, "and its size, not a cut value")
+	Assert.contains(alone["hint"], "script_read", "and where to read it")

@@ -1,6 +1,6 @@
 extends RefCounted
 ## commands/script/script_commands.gd through the command registry with a runtime context: files written
-## in the engine's res://, undo/redo of writes and edits, parse diagnostics, paging and the cap.
+## in the engine's res://, undo/redo of writes and edits, parse diagnostics, byte-exact pages.
 ## Not covered here (editor only): the FileSystem dock picking the file up (refresh_files is
 ## asserted as requested), and the script editor showing the reloaded text.
 
@@ -148,7 +148,8 @@ func test_read_whole_and_paged() -> void:
 	ResultExamples.check("script", "script.read", whole, 0)
 	var content: String = whole["content"]
 	Assert.is_true(content.begins_with("<untrusted-") and content.contains("kind=\"script\""), "wrapped")
-	Assert.contains(content, "\nextends Node2D\n\nvar speed := 200.0\n</untrusted-", "the text inside")
+	Assert.contains(content, ">\nextends Node2D\n\nvar speed := 200.0\n\n</untrusted-",
+		"the text inside is the file's, its last newline included")
 	var page := _fx.invoke("script.read", ResultExamples.params("script", "script.read", 1))
 	ResultExamples.check("script", "script.read", page, 1)
 	Assert.is_false(page["content"].contains("speed"), "line 3 not in lines 1-2")
@@ -163,50 +164,93 @@ func test_read_whole_and_paged() -> void:
 	Assert.eq([tail["end_line"], tail["has_more"]], [3, false], "an end past the file is clamped")
 
 
-func test_read_cap_refuses_whole_and_pages_ranges() -> void:
+func test_a_file_larger_than_one_answer_reads_in_pages() -> void:
 	var line := "# " + "x".repeat(98)
 	var lines := PackedStringArray()
 	for i in 30:
 		lines.append(line)
 	_write(PLAYER, "\n".join(lines) + "\n")
 	ProjectSettings.set_setting(Settings.SCRIPT_READ_CAP_KB, 1)
-	var whole := _fx.invoke("script.read", {"file_path": PLAYER})
-	Assert.eq(whole["code"], "FILE_TOO_LARGE", "3 KB over a 1 KiB cap")
-	Assert.contains(whole["hint"], "start_line", "says how to read it")
+	var first := _fx.invoke("script.read", {"file_path": PLAYER})
+	Assert.is_true(first["success"], "a whole read answers its first page, not a refusal")
+	Assert.eq([first["returned"], first["has_more"], first["next_start_line"]], [10, true, 11],
+		"ten 101-byte lines (102 as JSON) fit in 1024 bytes, and it says where to go on")
+	Assert.contains(first["hint"], "start_line 11", "the hint names the parameter and its value")
 	var ranged := _fx.invoke("script.read", {"file_path": PLAYER, "start_line": 1, "end_line": 30})
-	Assert.eq(ranged["returned"], 10, "ten 101-byte lines fit in 1024 bytes")
-	Assert.eq([ranged["has_more"], ranged["next_start_line"]], [true, 11], "and it says where to go on")
-	Assert.contains(ranged["hint"], "cap", "the truncation is named")
+	Assert.eq([ranged["returned"], ranged["next_start_line"]], [10, 11], "a range asking for more: the first page")
+	var asked := _fx.invoke("script.read", {"file_path": PLAYER, "start_line": 1, "end_line": 4})
+	Assert.eq([asked["end_line"], asked["has_more"], asked.has("hint")], [4, true, false],
+		"a range that fits: no hint, has_more says the file goes on")
+	ProjectSettings.set_setting(Settings.SCRIPT_READ_CAP_KB, null)
+	var default := _fx.invoke("script.read", {"file_path": PLAYER})
+	Assert.eq([default["returned"], default["has_more"]], [30, false], "3 KB is one answer by default")
 
 
-func test_a_line_longer_than_the_cap_reads_in_pieces() -> void:
+func test_a_line_longer_than_a_page_reads_in_pieces() -> void:
 	# A scene file's packed data is one line; with multi-byte characters across the cuts.
 	var long_line := "data = \"" + "é".repeat(700) + "x".repeat(100) + "\""
-	_write(PLAYER, "[gd_resource]\n" + long_line + "\n[end]\n")
+	var text := "[gd_resource]\n" + long_line + "\n[end]\n"
+	_write(PLAYER, text)
 	ProjectSettings.set_setting(Settings.SCRIPT_READ_CAP_KB, 1)
-	var pieces := PackedStringArray()
-	var offset := 0
-	var reads := 0
-	while reads < 10:
-		reads += 1
-		var read := _fx.invoke("script.read", {"file_path": PLAYER, "start_line": 2, "line_offset": offset})
-		Assert.is_true(read["success"], "piece %d reads (%s)" % [reads, read])
-		var content: String = read["content"]
-		pieces.append(content.substr(content.find(">\n") + 2, content.rfind("\n</") - content.find(">\n") - 2))
-		if not read.get("partial_line", false):
-			# The rest of the line fits: it comes with the lines after it, as any page does.
-			Assert.eq([read["line_offset"], read["end_line"], read["has_more"]], [offset, 3, false], "the rest")
-			pieces[-1] = pieces[-1].get_slice("\n", 0)
-			break
-		Assert.eq([read["next_start_line"], read["line_bytes"]], [2, long_line.to_utf8_buffer().size()], "same line")
-		Assert.contains(read["hint"], "line_offset", "says how to go on")
-		offset = read["next_line_offset"]
-	Assert.is_true(pieces.size() >= 2, "over the cap: more than one piece")
-	Assert.eq("".join(pieces), long_line, "the pieces are the line, no character split")
+	var first := _fx.invoke("script.read", {"file_path": PLAYER, "start_line": 2})
+	Assert.eq([first["partial_line"], first["next_start_line"], first["end_line"]], [true, 2, 2], "a piece of line 2")
+	Assert.contains(first["hint"], "line_offset %d" % first["next_line_offset"], "says how to go on")
+	var read := _read_from(PLAYER, 2, 0)
+	Assert.is_true(read["pages"] >= 2, "over a page: more than one piece")
+	Assert.eq(read["text"], text.substr(text.find("\n") + 1), "the pieces and the rest are the file from line 2")
 	var inside := _fx.invoke("script.read", {"file_path": PLAYER, "start_line": 2, "line_offset": 9})
 	Assert.eq(inside["code"], "INVALID_PARAMS", "an offset inside a 2-byte character is refused")
 	Assert.eq(_fx.invoke("script.read", {"file_path": PLAYER, "start_line": 1, "line_offset": 99})["code"],
 		"INVALID_PARAMS", "an offset past the line")
+
+
+## Issue: a 500 KB scene read in parts did not join back into the file. Files of random lines
+## (long ones, multi-byte characters, "\r\n", quotes and tabs that JSON escapes), read page by
+## page from where each answer says: the pages joined are the file, byte for byte, from line 1
+## and from a line in the middle.
+func test_pages_joined_are_the_file_byte_for_byte() -> void:
+	ProjectSettings.set_setting(Settings.SCRIPT_READ_CAP_KB, 1)
+	var random := RandomNumberGenerator.new()
+	random.seed = 41
+	var pieces := ["a", "Z", " ", "é", "€", "😀", "\"", "\\", "\t", "\r\n", "\n", "=", "\r"]
+	for round_index in 6:
+		var bytes := PackedByteArray()
+		var length := random.randi_range(2000, 9000)
+		while bytes.size() < length:
+			var piece: String = pieces[random.randi() % pieces.size()]
+			var run := random.randi_range(1, 400) if random.randf() < 0.1 else random.randi_range(1, 6)
+			bytes.append_array(piece.repeat(run).to_utf8_buffer())
+		if round_index % 2 == 1:
+			bytes.append(0x0a)
+		_write_bytes(PLAYER, bytes)
+		var whole := _read_from(PLAYER, 1, 0)
+		Assert.is_true(whole["pages"] > 2, "round %d: several pages" % round_index)
+		Assert.eq(whole["text"].to_utf8_buffer(), bytes, "round %d: the pages are the file" % round_index)
+		var middle := random.randi_range(2, maxi(2, bytes.count(0x0a)))
+		var line_start := 0
+		for i in middle - 1:
+			line_start = bytes.find(0x0a, line_start) + 1
+		Assert.eq(_read_from(PLAYER, middle, 0)["text"].to_utf8_buffer(), bytes.slice(line_start),
+			"round %d: from line %d" % [round_index, middle])
+
+
+## Every page's text from (start_line, line_offset) on, as the answers say to go on:
+## {"text": joined, "pages": count}.
+func _read_from(path: String, start_line: int, line_offset: int) -> Dictionary:
+	var joined := PackedByteArray()
+	var pages := 0
+	var args := {"file_path": path, "start_line": start_line, "line_offset": line_offset}
+	while pages < 400:
+		pages += 1
+		var read := _fx.invoke("script.read", args)
+		Assert.is_true(read.get("success", false), "page %d reads (%s)" % [pages, read])
+		var content: String = read.get("content", "")
+		var inner := content.substr(content.find(">\n") + 2, content.rfind("\n</") - content.find(">\n") - 2)
+		joined.append_array(inner.to_utf8_buffer())
+		if not read.get("has_more", false):
+			break
+		args = {"file_path": path, "start_line": read["next_start_line"], "line_offset": read.get("next_line_offset", 0)}
+	return {"text": joined.get_string_from_utf8(), "pages": pages}
 
 
 func test_check_reports_without_writing() -> void:
@@ -245,6 +289,12 @@ func _has_function(script: Script, function_name: String) -> bool:
 		if method["name"] == function_name:
 			return true
 	return false
+
+
+func _write_bytes(path: String, bytes: PackedByteArray) -> void:
+	var file := FileAccess.open(path, FileAccess.WRITE)
+	file.store_buffer(bytes)
+	file.close()
 
 
 func _write(path: String, text: String) -> void:

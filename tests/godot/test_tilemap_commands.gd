@@ -8,6 +8,7 @@ extends RefCounted
 ## the editor's importer).
 
 const Assert := preload("assert.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const DOMAIN_PATH := "res://addons/godot_mcp_toolkit/commands/tilemap/tilemap_commands.gd"
@@ -122,15 +123,36 @@ func test_read_cells_region_and_filter() -> void:
 		"malformed region")
 
 
-func test_read_cells_caps_at_a_row_and_says_where_to_resume() -> void:
+func test_read_cells_pages_at_a_row_and_says_where_to_resume() -> void:
 	_fx.invoke("tilemap.set_cells", {"node_path": "Ground", "regions": [
-		{"x": 0, "y": 0, "width": 100, "height": 30, "source_id": 0}]})
-	var first := _fx.invoke("tilemap.read_cells", {"node_path": "Ground"})
-	Assert.is_true(first["truncated"], "cut")
-	Assert.eq(first["returned"], 2000, "20 whole rows")
-	Assert.eq(first["next_region"], {"x": 0, "y": 20, "width": 100, "height": 10}, "the rest")
-	var rest := _fx.invoke("tilemap.read_cells", {"node_path": "Ground", "region": first["next_region"]})
-	Assert.eq([rest["returned"], rest["truncated"]], [1000, false], "the rest in one go")
+		{"x": 0, "y": 0, "width": 100, "height": 30, "source_id": 0},
+		{"x": 0, "y": 40, "width": 400, "height": 1, "source_id": 0}]})
+	var whole := {"x": 0, "y": 0, "width": 100, "height": 30}
+	var first := _fx.invoke("tilemap.read_cells", {"node_path": "Ground", "region": whole})
+	Assert.eq([first["truncated"], first["has_more"]], [true, true], "3000 cells are more than one answer")
+	Assert.eq(first["returned"] % 100, 0, "whole rows")
+	var rows: int = first["returned"] / 100
+	Assert.eq(first["next_region"], {"x": 0, "y": rows, "width": 100, "height": 30 - rows}, "the rest")
+	Assert.contains(first["hint"], "region", "named in the hint")
+	Assert.eq(_read_all(whole).size(), 3000, "every cell once, page by page")
+	var row := _read_all({"x": 0, "y": 40, "width": 400, "height": 1})
+	Assert.eq(row.size(), 400, "a row longer than an answer goes on from its next cell")
+
+
+## Every cell of `region`, following next_region; each page within one answer.
+func _read_all(region: Dictionary) -> Dictionary:
+	var seen := {}
+	var next: Variant = region
+	var pages := 0
+	while next != null and pages < 50:
+		pages += 1
+		var page := _fx.invoke("tilemap.read_cells", {"node_path": "Ground", "region": next})
+		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "page %d fits one answer" % pages)
+		for cell: Dictionary in page["cells"]:
+			Assert.is_false(seen.has(Vector2i(cell["x"], cell["y"])), "(%d, %d) once" % [cell["x"], cell["y"]])
+			seen[Vector2i(cell["x"], cell["y"])] = true
+		next = page.get("next_region")
+	return seen
 
 
 func test_legacy_tilemap_layers() -> void:

@@ -18,6 +18,7 @@ const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registra
 const TOKEN := "secret-token"
 const TOKEN_PATH := "user://mcp_toolkit_tests/core_token"
 const KIB := 1024
+const PLATFORMER := "res://tests/fixtures/projects/platformer_3d/project.godot"
 
 var _clock := {"now": 1000}
 var _listener := FakeNet.FakeListener.new()
@@ -103,6 +104,35 @@ func test_reply_larger_than_the_buffer_is_answered_with_an_error() -> void:
 	var reply: Dictionary = peer.sent_json()[0]
 	Assert.eq(reply["id"], 7, "same id")
 	Assert.eq(reply["result"]["code"], "RESPONSE_TOO_LARGE", "explicit error, not silence")
+
+
+## 3d/platformer of godot-demo-projects (tests/fixtures/projects) binds keys by their Godot 3
+## codes; such a key's name reads "Ctrl+" and a control character, which Godot's JSON.stringify
+## leaves raw (and U+000B as \v): invalid JSON, which the bridge dropped, so the call never
+## answered. Every frame must be JSON a strict reader takes, the text coming back unchanged.
+func test_a_reply_with_control_characters_is_valid_json() -> void:
+	_start_transport()
+	var peer := _authed_peer()
+	peer.sent.clear()
+	var real := ConfigFile.new()
+	Assert.eq(real.load(PLATFORMER), OK, "the real project.godot parses")
+	var names := PackedStringArray()
+	for event: InputEvent in real.get_value("input", "ui_accept")["events"]:
+		names.append(event.as_text())
+	var text := "|".join(names) + "|tab\tvt\u000bbackslash-v\\v"
+	Assert.is_true(text.contains(char(5)), "a real key name holds a control character")
+	_transport.send_response(1, {"jsonrpc": "2.0", "id": 3, "result": {"text": text}})
+	var frame: String = peer.sent[0]
+	var raw := PackedStringArray()
+	for index in frame.length():
+		if frame.unicode_at(index) < 0x20:
+			raw.append("U+%04X" % frame.unicode_at(index))
+	Assert.eq(raw, PackedStringArray(), "no raw control character in the frame")
+	var escapes := RegEx.create_from_string("\\\\\\\\|\\\\[^\"\\\\/bfnrtu]")
+	var bad := escapes.search_all(frame).map(func(m: RegExMatch) -> String: return m.get_string()).filter(
+		func(s: String) -> bool: return s != "\\\\")
+	Assert.eq(bad, [], "only the escapes JSON has")
+	Assert.eq(JSON.parse_string(frame)["result"]["text"], text, "the text comes back as it was")
 
 
 func test_a_reader_that_never_drains_gets_an_explicit_error() -> void:

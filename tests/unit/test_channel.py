@@ -196,3 +196,20 @@ async def test_unserialisable_params_are_invalid_params(sim: ToolkitSim):
         await ch.request("x", {"v": float("nan")})
     assert caught.value.code == "INVALID_PARAMS"
     await ch.aclose()
+
+
+async def test_a_reply_with_raw_control_characters_still_answers():
+    """An older toolkit's JSON.stringify leaves U+0001-U+001F raw inside strings (a Godot 3 key
+    code's name on 3d/platformer reads "Ctrl+\\x05"); such a reply answers, it is not dropped."""
+    async def handler(ws: ServerConnection) -> None:
+        await ws.recv()
+        await ws.send(json.dumps({"authed": True}))
+        request = json.loads(await ws.recv())
+        await ws.send('{"jsonrpc":"2.0","id":%d,"result":{"success":true,"text":"Ctrl+\x05"}}' % request["id"])
+        await ws.wait_closed()
+
+    async with _server(handler) as port:
+        ch = _channel(port)
+        await _open(ch, "t")
+        assert (await ch.request("project.get_settings", {}))["text"] == "Ctrl+\x05"
+        await ch.aclose()

@@ -264,6 +264,16 @@ def test_the_size_ceilings_advise_each_tool_with_its_own_parameters(tool: str):
     assert "GODOT_MCP_WS_BUFFER_LIMIT" in rewritten.structured["hint"]
 
 
+def test_a_too_large_settings_read_names_a_narrower_prefix():
+    """Issue: project_get_settings {"prefix": "input/"} on 3d/platformer never answered; a refusal of
+    its frame must name the tool's own ways to ask for less: a longer prefix, or the next page."""
+    schema = load_catalogue().tools["project_get_settings"].input_schema
+    frame = failure(ToolError("RESPONSE_TOO_LARGE", "the response is 1200 KiB"))
+    rewritten = ceiling.check("project_get_settings", schema, frame, 16 * 1024)
+    assert rewritten is not None
+    assert "tighter prefix, offset" in rewritten.structured["hint"]
+
+
 def test_the_walk_catches_what_it_is_for():
     assert problems_of(Hint("x", "Raise script_read_cap_kb with meta_set_limits.", frozenset({"script_read"})))
     assert problems_of(Hint("x", "or raise it with meta.set_limits", frozenset()))

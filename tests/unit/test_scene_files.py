@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.content.scene_files import MAX_DEPTH, Loaded, SceneFormatError, count_nodes, read_scene
+from godot_bridge.content.scene_files import MAX_DEPTH, Loaded, SceneFormatError, count_nodes, cut_tree, read_scene
+from godot_bridge.tools.answer_budget import budget_bytes, text_size
 
 PROJECTS = Path(__file__).resolve().parents[1] / "fixtures" / "projects"
 
@@ -126,6 +127,26 @@ def test_a_big_real_level():
     assert (door["class"], [c["name"] for c in door["children"]][:3]) == ("Node2D", ["Area2D", "Destination",
                                                                                      "BlackoutTimer"])
     assert [c["name"] for c in node(door, "Area2D")["children"]] == ["CollisionShape2D", "OpenDoor", "ClosedDoor"]
+
+
+def test_a_tree_larger_than_an_answer_is_cut_breadth_first():
+    """open_rpg's level is 23 KB as JSON, about twice an answer: cut to the room, the levels nearest
+    the root first, and every node left with unlisted children says how many it has."""
+    tree = read("open_rpg", "src/main.tscn")
+    assert text_size(tree) > budget_bytes()
+    cut, returned = cut_tree(tree, budget_bytes() - 1000)
+    assert text_size(cut) <= budget_bytes() - 1000 and 20 < returned < 120 == count_nodes(tree)
+    assert count_nodes(cut) == returned
+    assert [c["name"] for c in cut["children"]] == [c["name"] for c in tree["children"]], "the first level whole"
+
+    def check(shown: dict[str, Any], full: dict[str, Any]) -> None:
+        if len(shown["children"]) < len(full["children"]):
+            assert shown["child_count"] == len(full["children"]), shown["path"]
+        for child, whole in zip(shown["children"], full["children"], strict=False):
+            check(child, whole)
+    check(cut, tree)
+    small = read("websocket_chat", "chat.tscn")
+    assert cut_tree(small, budget_bytes()) == (small, count_nodes(small)), "a tree that fits is whole"
 
 
 def test_every_real_scene_reads():

@@ -19,6 +19,7 @@ const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registra
 const TcpListener := preload("res://addons/godot_mcp_toolkit/transport/peer/tcp_listener.gd")
 const SocketPeer := preload("res://addons/godot_mcp_toolkit/transport/peer/socket_peer.gd")
 const LoopPacer := preload("res://addons/godot_mcp_toolkit/transport/loop_pacer.gd")
+const StrictJson := preload("res://addons/godot_mcp_toolkit/contract/strict_json.gd")
 
 const BIND_ADDRESS := "127.0.0.1"
 const AUTH_TIMEOUT_MS := 2000
@@ -138,7 +139,7 @@ func poll() -> void:
 
 ## Sends a JSON frame to an authenticated peer. False when the peer is gone or the send failed.
 func send_json(peer_id: int, frame: Dictionary) -> bool:
-	return _send_text(peer_id, JSON.stringify(frame))
+	return _send_text(peer_id, StrictJson.stringify(frame))
 
 
 ## Sends a JSON-RPC response. One too big for the peer's buffer even when empty is replaced by a
@@ -148,7 +149,7 @@ func send_json(peer_id: int, frame: Dictionary) -> bool:
 func send_response(peer_id: int, response: Dictionary) -> bool:
 	if not _peers.has(peer_id):
 		return false
-	var text := JSON.stringify(response)
+	var text := StrictJson.stringify(response)
 	var ceiling := _frame_ceiling(peer_id)
 	var size := text.to_utf8_buffer().size()
 	var problem := ""
@@ -160,13 +161,13 @@ func send_response(peer_id: int, response: Dictionary) -> bool:
 			ceili(size / 1024.0), ceili(int(_peers[peer_id]["outbox_bytes"]) / 1024.0)]
 	if not problem.is_empty():
 		var envelope := ToolkitError.fail("RESPONSE_TOO_LARGE", problem)
-		text = JSON.stringify({"jsonrpc": "2.0", "id": response.get("id"), "result": envelope})
+		text = StrictJson.stringify({"jsonrpc": "2.0", "id": response.get("id"), "result": envelope})
 		return _send_text(peer_id, text, true)
 	return _send_text(peer_id, text)
 
 
 func broadcast_json(frame: Dictionary) -> void:
-	var text := JSON.stringify(frame)
+	var text := StrictJson.stringify(frame)
 	for peer_id: int in authed_peer_ids():
 		_send_text(peer_id, text)
 
@@ -285,7 +286,7 @@ func _authenticate(peer_id: int, packet: PackedByteArray, is_text: bool) -> void
 		return
 	_peers[peer_id]["authed"] = true
 	var ack: Variant = _ack_builder.call() if _ack_builder.is_valid() else null
-	_send_text(peer_id, JSON.stringify(ack if ack is Dictionary else {"authed": true}))
+	_send_text(peer_id, StrictJson.stringify(ack if ack is Dictionary else {"authed": true}))
 	peer_authed.emit(peer_id)
 
 

@@ -10,6 +10,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotency.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
@@ -23,6 +24,7 @@ const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DEFAULT_LIMIT := 200
 const MAX_LIMIT := 2000
+const NARROW_HINT := "Showing %d of %d; narrow with path_prefix, name_glob, class_filter or extension_filter%s."
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -66,13 +68,17 @@ static func _cmd_list(params: Dictionary, _context: RefCounted) -> Dictionary:
 		if not entry.is_empty():
 			matched.append(entry)
 	var limit: int = filters["limit"]
-	var result := {"path_prefix": prefix, "files": matched.slice(0, limit)}
-	result.merge(Pagination.fields(mini(limit, matched.size()), matched.size(), "files"))
+	var files := matched.slice(0, limit)
+	var result := {"path_prefix": prefix, "files": [], "hint": NARROW_HINT % [matched.size(), matched.size(), ""]}
+	result.merge(Pagination.fields(0, matched.size(), "files"))
+	files = files.slice(0, AnswerBudget.fitting(files, AnswerBudget.room_beside(result)))
+	result["files"] = files
+	result.merge(Pagination.fields(files.size(), matched.size(), "files"), true)
 	# asset_list takes no offset: the way on is a narrower filter, not a next page.
 	result.erase("next_offset")
+	result.erase("hint")
 	if result["has_more"]:
-		result["hint"] = "Showing %d of %d; narrow with path_prefix, name_glob, class_filter or " % [
-			limit, matched.size()] + "extension_filter, or raise limit."
+		result["hint"] = NARROW_HINT % [files.size(), matched.size(), ", or raise limit" if files.size() == limit else ""]
 	return ToolkitSuccess.ok(result)
 
 

@@ -9,6 +9,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const NodeTarget := preload("res://addons/godot_mcp_toolkit/commands/node/node_target.gd")
 const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
@@ -24,6 +25,10 @@ const MANAGE_ACTIONS := ["rename", "reparent", "reorder", "duplicate"]
 const GROUP_ACTIONS := ["add", "remove", "list"]
 ## One batch is one undo action and one reply; past this, split the work.
 const MAX_BATCH := 200
+const LIST_HINT := "Continue with offset next_offset while has_more. Values too large to list are shown by " \
+	+ "size (omitted): read one with node_get_property."
+const TOO_LARGE_HINT := "%s takes %d bytes as JSON, more than one answer; read a part of it (a sub-property " \
+	+ "path such as \"name:sub\", or the scene file's text with script_read)."
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -64,8 +69,15 @@ static func _cmd_get_property(params: Dictionary, context: RefCounted) -> Dictio
 	var read := PropertyAccess.read(found["node"], property)
 	if not read["ok"]:
 		return read["error"]
-	return ToolkitSuccess.ok({"node_path": found["path"], "property": property, "value": read["value"],
-		"type": read["type"]})
+	var result := {"node_path": found["path"], "property": property, "value": null, "type": read["type"],
+		"hint": TOO_LARGE_HINT % [property, 0]}
+	var shown: Variant = AnswerBudget.within(read["value"], AnswerBudget.room_beside(result))
+	result["value"] = shown
+	if AnswerBudget.is_stand_in(shown):
+		result["hint"] = TOO_LARGE_HINT % [property, shown["json_bytes"]]
+	else:
+		result.erase("hint")
+	return ToolkitSuccess.ok(result)
 
 
 static func _cmd_set_property(params: Dictionary, context: RefCounted) -> Dictionary:
@@ -165,12 +177,17 @@ static func _set_one(context: RefCounted, item: Dictionary, action: RefCounted) 
 	if not written["ok"]:
 		return _item_failure(item, written["error"])
 	var outcome := {"success": true, "status": written["status"], "node_path": found["path"], "property": property,
-		"value": written["value"], "previous": written["previous"]}
+		"value": _echo(written["value"]), "previous": _echo(written["previous"])}
 	if written.has("warning"):
 		outcome["warnings"] = [written["warning"]]
 	if written.has("made_unique"):
 		outcome["made_unique"] = written["made_unique"]
 	return outcome
+
+
+## A stored or replaced value as a write's answer shows it: itself when small, else its size.
+static func _echo(serialized: Variant) -> Variant:
+	return AnswerBudget.within(serialized, AnswerBudget.ECHO_BYTES)
 
 
 static func _item_failure(item: Dictionary, envelope: Dictionary) -> Dictionary:
@@ -195,10 +212,27 @@ static func _cmd_get_property_list(params: Dictionary, context: RefCounted) -> D
 	if not found["ok"]:
 		return found["error"]
 	var node: Node = found["node"]
+	var window := Pagination.window(params, 1, 1)
+	if not window["ok"]:
+		return window["error"]
 	var entries := PropertyList.select(node, mask, visibility)
+	var offset := mini(int(window["offset"]), entries.size())
 	var result := {"node_path": found["path"], "class": node.get_class(), "mask": mask, "visibility": visibility}
-	result["groups" if mask == "groups" else "properties"] = entries
-	result.merge(Pagination.fields(entries.size(), entries.size(), "properties"))
+	result.merge(Pagination.fields(0, entries.size(), "properties", offset))
+	result["hint"] = LIST_HINT
+	var room := AnswerBudget.room_beside(result)
+	var rest := entries.slice(offset)
+	for entry: Dictionary in rest:
+		if entry.has("value"):
+			entry["value"] = AnswerBudget.within(entry["value"], AnswerBudget.ECHO_BYTES * 2)
+	var shown := rest.slice(0, AnswerBudget.fitting(rest, room))
+	result["groups" if mask == "groups" else "properties"] = shown
+	result.merge(Pagination.fields(shown.size(), entries.size(), "properties", offset), true)
+	if not result["has_more"]:
+		result.erase("next_offset")
+	if not result["has_more"] and not shown.any(func(entry: Dictionary) -> bool:
+			return AnswerBudget.is_stand_in(entry.get("value"))):
+		result.erase("hint")
 	return ToolkitSuccess.ok(result)
 
 

@@ -8,6 +8,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
+const StrictJson := preload("res://addons/godot_mcp_toolkit/contract/strict_json.gd")
 const ProjectCommands := preload("res://addons/godot_mcp_toolkit/commands/project/project_commands.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/project/layer_commands.gd"
@@ -35,7 +36,7 @@ static func _cmd_get(params: Dictionary, _context: RefCounted) -> Dictionary:
 		if not name.is_empty():
 			named[str(number)] = name
 	return ToolkitSuccess.ok({"category": category, "max_layers": CATEGORIES[category], "count": named.size(),
-		"layers": Untrusted.wrap(JSON.stringify(named, "", false), "layer_names", "res://project.godot")})
+		"layers": Untrusted.wrap(StrictJson.stringify(named), "layer_names", "res://project.godot")})
 
 
 static func _cmd_set(params: Dictionary, context: RefCounted) -> Dictionary:

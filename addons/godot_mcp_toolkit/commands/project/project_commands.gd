@@ -9,13 +9,16 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
+const StrictJson := preload("res://addons/godot_mcp_toolkit/contract/strict_json.gd")
 const Autoloads := preload("res://addons/godot_mcp_toolkit/commands/project/autoloads.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const InputEvents := preload("res://addons/godot_mcp_toolkit/commands/project/input_events.gd")
+const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/project/project_commands.gd"
-## A whole-project read is thousands of keys; past this many the reply stops and says so.
-const MAX_SETTINGS := 400
+## A page that stops before the last setting says how to go on (next_offset, or a longer prefix).
+const PAGE_HINT := "Settings up to %d of %d (by name) fit one answer; pass offset next_offset, or a longer prefix."
 ## Keys project.set_setting refuses, with where to go instead.
 const REFUSED_PREFIXES := {
 	"mcp_toolkit/": "The toolkit's own settings are changed in the editor (Project Settings, mcp_toolkit/); "
@@ -48,18 +51,34 @@ static func _cmd_get_settings(params: Dictionary, _context: RefCounted) -> Dicti
 		prefix = ""
 	if not prefix is String:
 		return ToolkitError.fail("INVALID_PARAMS", "prefix must be a string, like \"display/window/\"")
+	var window := Pagination.window(params, 1, 1)
+	if not window["ok"]:
+		return window["error"]
 	var names := _setting_names(prefix)
-	var shown := names.slice(0, MAX_SETTINGS)
+	var offset := mini(int(window["offset"]), names.size())
+	var result := {"prefix": prefix, "settings": Untrusted.wrap("{}", "project_settings", "res://project.godot")}
+	result.merge(Pagination.fields(names.size(), names.size(), "settings", 0))
+	result["next_offset"] = names.size()
+	result["hint"] = PAGE_HINT % [names.size(), names.size()]
+	var room := AnswerBudget.room_beside(result)
 	var settings := {}
-	for name: String in shown:
-		settings[name] = _setting_json(name, ProjectSettings.get_setting(name))
-	var body := JSON.stringify(settings, "", true)
-	var result := {"prefix": prefix, "returned": shown.size(), "total_settings": names.size(),
-		"has_more": shown.size() < names.size(),
-		"settings": Untrusted.wrap(body, "project_settings", "res://project.godot")}
+	var used := 2
+	for name: String in names.slice(offset):
+		var value: Variant = _setting_json(name, ProjectSettings.get_setting(name))
+		var member := StrictJson.stringify({name: value})
+		# The object travels as text inside a string, its quotes escaped once more: the member's
+		# size as a JSON string, less its two quotes, plus a comma.
+		var cost := AnswerBudget.size_of(member.substr(1, member.length() - 2)) - 1
+		if used + cost > room and not settings.is_empty():
+			break
+		settings[name] = value
+		used += cost
+	result["settings"] = Untrusted.wrap(StrictJson.stringify(settings, true), "project_settings", "res://project.godot")
+	result.erase("next_offset")
+	result.erase("hint")
+	result.merge(Pagination.fields(settings.size(), names.size(), "settings", offset), true)
 	if result["has_more"]:
-		result["hint"] = "Only the first %d of %d settings (by name) are shown; pass a longer prefix." % [
-			MAX_SETTINGS, names.size()]
+		result["hint"] = PAGE_HINT % [result["next_offset"], names.size()]
 	return ToolkitSuccess.ok(result)
 
 

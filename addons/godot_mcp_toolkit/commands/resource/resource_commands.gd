@@ -3,9 +3,10 @@ extends RefCounted
 ## Resource files (group resource_io): resource.load reads a .tres/.res as its class and stored
 ## properties in the C7 tagged JSON form (contract/coerce.gd, through scene/property_access.gd),
 ## string values untrusted-wrapped, paged (offset / limit, or the named properties) so a reply
-## always fits the WebSocket frame; resource.write creates one from a class name or updates the
-## named properties of an existing one, verified after set, saved, and undoable (the in-memory
-## resource and the file both go back). What resource.load gives, resource.write takes back
+## fits one answer (contract/answer_budget.gd; a value larger than that alone is shown by its
+## size); resource.write creates one from a class name or updates the named properties of an
+## existing one, verified after set, saved, and undoable (the in-memory resource and the file
+## both go back). What resource.load gives, resource.write takes back
 ## as it is (wrapped strings included) and stores the same resource. Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
@@ -22,16 +23,16 @@ const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/resource/resource_commands.gd"
 const RESOURCE_EXTENSIONS := ["tres", "res"]
 ## Stored, but said elsewhere in the reply (file_path, script) or engine bookkeeping.
 const SKIPPED_PROPERTIES := ["resource_path", "script", "resource_scene_unique_id"]
 
-## The share of the WebSocket frame (mcp_toolkit/limits/ws_buffer_kb) one page of properties may
-## fill; the rest is the envelope, the untrusted wrapping and JSON escaping.
-const PAGE_SHARE := 0.75
+const PAGE_HINT := "Stopped before %s to fit one answer; continue with offset %d."
+const OMITTED_HINT := "A value larger than one answer is shown by its size (omitted): script_read reads " \
+	+ "the file's text in pages."
 const MAX_LIMIT := 1000
 
 const STATUS_CREATED := "created"
@@ -73,17 +74,24 @@ static func _cmd_load(params: Dictionary, _context: RefCounted) -> Dictionary:
 	var names := _selected_names(resource, params.get("properties"))
 	if not names["ok"]:
 		return names["error"]
-	var page := _page(resource, path, names["names"], window["offset"], window["limit"])
-	if page.has("error"):
-		return page["error"]
-	var result := {"file_path": path, "class": resource.get_class(), "properties": page["properties"]}
-	result.merge(Pagination.fields(page["properties"].size(), names["names"].size(), "properties", window["offset"]))
-	if page["cut"]:
-		result["hint"] = "Stopped before %s to fit the reply in one frame; continue with offset %d." % [
-			page["next"], result["next_offset"]]
+	var result := {"file_path": path, "class": resource.get_class(), "properties": {}}
 	var script: Variant = resource.get_script()
 	if script is Script:
 		result["script"] = (script as Script).resource_path
+	result.merge(Pagination.fields(0, names["names"].size(), "properties", names["names"].size()))
+	result["hint"] = PAGE_HINT % ["a_property_name", names["names"].size()] + " " + OMITTED_HINT
+	var page := _page(resource, path, names["names"], window["offset"], window["limit"],
+		AnswerBudget.room_beside(result))
+	result["properties"] = page["properties"]
+	result.erase("hint")
+	result.merge(Pagination.fields(page["properties"].size(), names["names"].size(), "properties", window["offset"]), true)
+	var hints := PackedStringArray()
+	if page["cut"]:
+		hints.append(PAGE_HINT % [page["next"], result["next_offset"]])
+	if (page["properties"] as Dictionary).values().any(AnswerBudget.is_stand_in):
+		hints.append(OMITTED_HINT)
+	if not hints.is_empty():
+		result["hint"] = " ".join(hints)
 	return ToolkitSuccess.ok(result)
 
 
@@ -107,28 +115,22 @@ static func _selected_names(resource: Resource, wanted: Variant) -> Dictionary:
 
 
 ## {"properties": name -> tagged value, "cut": bool, "next": name} for names[offset ..], at most
-## `limit` of them and as many as fit the frame; {"error"} when the first alone does not.
-## Strings (project content) are untrusted-wrapped.
-static func _page(resource: Resource, path: String, names: Array, offset: int, limit: int) -> Dictionary:
-	var budget := int(Settings.get_int(Settings.WS_BUFFER_KB) * 1024 * PAGE_SHARE)
+## `limit` of them and as many as fit `room` bytes; a value larger than the room alone is shown
+## by its size (AnswerBudget.stand_in). Strings (project content) are untrusted-wrapped.
+static func _page(resource: Resource, path: String, names: Array, offset: int, limit: int, room: int) -> Dictionary:
 	var out := {}
-	var size := 0
+	var used := 2
 	for name: String in names.slice(offset, offset + limit):
 		var value: Variant = resource.get(name)
 		var shown: Variant = Coerce.serialize_value(value)
 		if value is String or value is StringName:
 			shown = Untrusted.wrap(str(value), "resource_property", "%s:%s" % [path, name])
-		var length := JSON.stringify(shown).length() + name.length() + 4
-		if size + length > budget:
-			if out.is_empty():
-				return {"error": ToolkitError.fail("RESPONSE_TOO_LARGE",
-					"%s of %s alone is about %d KiB, over the %d KiB a reply may carry" % [
-						name, path, ceili(length / 1024.0), budget / 1024],
-					"Raise mcp_toolkit/limits/ws_buffer_kb (Project Settings; godot-bridge sets it from "
-					+ "GODOT_MCP_WS_BUFFER_LIMIT), or read the file as text with script_read.")}
+		shown = AnswerBudget.within(shown, room - AnswerBudget.size_of(name) - 3)
+		var length := AnswerBudget.size_of(shown) + AnswerBudget.size_of(name) + 2
+		if used + length > room and not out.is_empty():
 			return {"properties": out, "cut": true, "next": name}
 		out[name] = shown
-		size += length
+		used += length
 	return {"properties": out, "cut": false, "next": ""}
 
 
@@ -157,7 +159,7 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 		status = saved["status"]
 	var stored := {}
 	for name: String in written["stored"]:
-		stored[name] = PropertyAccess.read(resource, name)["value"]
+		stored[name] = AnswerBudget.within(PropertyAccess.read(resource, name)["value"], AnswerBudget.ECHO_BYTES)
 	var result := {"file_path": path, "class": resource.get_class(), "status": status,
 		"properties_set": written["properties_set"], "properties": stored}
 	if not (written["warnings"] as Array).is_empty():

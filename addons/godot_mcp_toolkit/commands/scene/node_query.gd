@@ -12,6 +12,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
@@ -19,9 +20,10 @@ const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_a
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 
-## A tree bigger than this is cut breadth-first (shallow levels kept) and says so.
-const MAX_TREE_NODES := 500
-const MAX_TREE_NODES_WITH_PROPERTIES := 150
+const CHILD_COUNT_BYTES := 20
+const QUERY_HINT := "More matches than one answer holds: continue with offset next_offset."
+const TREE_HINT := "Cut at %s: nodes with child_count have more below. Read a branch with scene_query " \
+	+ "(root_path, max_depth), or pass a smaller max_depth."
 const DEFAULT_LIMIT := 100
 const MAX_LIMIT := 1000
 const OPERATORS := ["eq", "ne", "gt", "lt"]
@@ -39,13 +41,17 @@ const QUERY_SCHEMA := {
 }
 
 
-## The success payload of scene.get_tree; `max_depth` -1 = no limit.
+## The success payload of scene.get_tree; `max_depth` -1 = no limit. A tree larger than one
+## answer is cut breadth-first (the levels nearest the root kept) and says so.
 static func tree(root: Node, max_depth: int, include_properties: bool, scene_path: String) -> Dictionary:
-	var cap := MAX_TREE_NODES_WITH_PROPERTIES if include_properties else MAX_TREE_NODES
 	var defaults := {}
 	var top := _entry(root, root, include_properties, defaults)
+	var result := {"scene_path": scene_path, "tree": {}, "truncated": true, "hint": TREE_HINT % "max_depth 000"}
+	result.merge(Pagination.fields(0, 0, "nodes"))
+	var room := AnswerBudget.room_beside(result) - AnswerBudget.size_of(top)
 	var returned := 1
 	var depth_cut := false
+	var size_cut := false
 	# Breadth-first so a cut keeps the levels nearest the root.
 	var queue: Array = [[root, top, 0]]
 	while not queue.is_empty():
@@ -59,23 +65,25 @@ static func tree(root: Node, max_depth: int, include_properties: bool, scene_pat
 			depth_cut = true
 			continue
 		for child: Node in children:
-			if returned >= cap:
+			var entry := _entry(root, child, include_properties, defaults)
+			# Room for the child_count it gets if its own children are cut.
+			var size := AnswerBudget.size_of(entry) + 1 + (CHILD_COUNT_BYTES if child.get_child_count() > 0 else 0)
+			if size_cut or size > room:
+				size_cut = true
 				item[1]["child_count"] = children.size()
 				break
-			var entry := _entry(root, child, include_properties, defaults)
+			room -= size
 			(item[1]["children"] as Array).append(entry)
 			returned += 1
 			queue.append([child, entry, item[2] + 1])
 	_free_defaults(defaults)
 	var total := count_nodes(root, root)
-	var result := {"scene_path": scene_path, "tree": top}
+	result = {"scene_path": scene_path, "tree": top}
 	result.merge(Pagination.fields(returned, total, "nodes"))
 	result.erase("next_offset")
 	if returned < total:
 		result["truncated"] = true
-		var why := "max_depth %d" % max_depth if depth_cut and returned < cap else "the %d-node cap" % cap
-		result["hint"] = ("Cut at %s: nodes with child_count have more below. Read a branch with scene_query "
-			+ "(root_path, max_depth), or pass a smaller max_depth.") % why
+		result["hint"] = TREE_HINT % ("one answer's size" if size_cut else "max_depth %d" % max_depth)
 	return result
 
 
@@ -179,8 +187,16 @@ static func query(root: Node, request: Dictionary, scene_path: String) -> Dictio
 	for node: Node in paged["items"]:
 		nodes.append(_match_entry(root, node, request["include_properties"]))
 	paged.erase("items")
-	var result := {"scene_path": scene_path, "root_path": NodeLookup.path_of(root, start_found["node"]), "nodes": nodes}
+	var result := {"scene_path": scene_path, "root_path": NodeLookup.path_of(root, start_found["node"]), "nodes": []}
 	result.merge(paged)
+	result["hint"] = QUERY_HINT
+	var fits := AnswerBudget.fitting(nodes, AnswerBudget.room_beside(result))
+	result.erase("hint")
+	result["nodes"] = nodes.slice(0, fits)
+	if fits < nodes.size():
+		result.merge(Pagination.fields(fits, matches.size(), "matches", clampi(window["offset"], 0, matches.size())),
+			true)
+		result["hint"] = QUERY_HINT
 	return ToolkitSuccess.ok(result)
 
 

@@ -13,11 +13,14 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const NodeQuery := preload("res://addons/godot_mcp_toolkit/commands/scene/node_query.gd")
 
 const DETAILS := ["brief", "normal", "full"]
+const CUT_HINT := "Listed the first %d of %d nodes in tree order (cut at %s); narrow with subtree, class, " \
+	+ "region or center+radius, or pass detail brief."
 const DEFAULT_MAX_NODES := 200
 const MAX_NODES_CAP := 1000
 const SCHEMA := {
@@ -49,13 +52,20 @@ static func build(root: Node, request: Dictionary) -> Dictionary:
 	for item: Dictionary in listed:
 		dimensions[item["dimension"]] = true
 		nodes.append(_shape(item, detail))
-	var result := {"nodes": nodes, "detail": detail, "dimension": _dimension_label(dimensions)}
-	result.merge(Pagination.fields(listed.size(), placed.size(), "nodes"))
+	var result := {"nodes": [], "detail": detail, "dimension": _dimension_label(dimensions), "truncated": true,
+		"hint": CUT_HINT % [placed.size(), placed.size(), "one answer's size"]}
+	result.merge(Pagination.fields(0, placed.size(), "nodes"))
+	var fits := AnswerBudget.fitting(nodes, AnswerBudget.room_beside(result))
+	nodes = nodes.slice(0, fits)
+	result["nodes"] = nodes
+	result.merge(Pagination.fields(nodes.size(), placed.size(), "nodes"), true)
 	result.erase("next_offset")
-	if listed.size() < placed.size():
-		result["truncated"] = true
-		result["hint"] = ("Listed the first %d of %d nodes in tree order; raise max_nodes or narrow with subtree, "
-			+ "class, region or center+radius.") % [listed.size(), placed.size()]
+	if nodes.size() < placed.size():
+		result["hint"] = CUT_HINT % [nodes.size(), placed.size(), "max_nodes" if fits == listed.size() else
+			"one answer's size"]
+	else:
+		result.erase("truncated")
+		result.erase("hint")
 	return ToolkitSuccess.ok(result)
 
 

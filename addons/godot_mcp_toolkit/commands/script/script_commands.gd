@@ -1,7 +1,7 @@
 @tool
 extends RefCounted
-## Script files: script.read (paged by line, a line longer than the cap in pieces by byte
-## offset, capped, untrusted-wrapped), script.write and script.edit
+## Script files: script.read (byte-exact pages of one answer's size, commands/script/file_pages.gd,
+## untrusted-wrapped), script.write and script.edit
 ## (one shared write path, commands/script/script_files.gd), script.check (parse only) and
 ## script.delete (undoable, commands/filesystem/file_removal.gd).
 ## Runtime-safe: reaches the editor only through the context.
@@ -16,10 +16,10 @@ const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/scr
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
 const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const FilePages := preload("res://addons/godot_mcp_toolkit/commands/script/file_pages.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_commands.gd"
-const CAP_HINT := "raise mcp_toolkit/limits/script_read_cap_kb (Project Settings; godot-bridge sets it " \
-	+ "from GODOT_MCP_SCRIPT_READ_LIMIT, KiB)"
 const INVALID_HINT := "Fix the first reported error (line numbers are 1-based), then check again: " \
 	+ "the parser stops at the first error."
 
@@ -51,17 +51,20 @@ static func _cmd_read(params: Dictionary, _context: RefCounted) -> Dictionary:
 	if not read["ok"]:
 		return read["error"]
 	var path: String = read["path"]
-	var text: String = read["text"]
+	var bytes: PackedByteArray = read["bytes"]
+	var starts := FilePages.line_starts(bytes)
+	var result := {"file_path": path, "content": "", "start_line": window["start"], "end_line": 0, "returned": 0,
+		"total_lines": starts.size(), "has_more": false, "next_start_line": 0, "next_line_offset": 0,
+		"line_offset": 0, "partial_line": false, "hint": ""}
 	var cap := Settings.get_int(Settings.SCRIPT_READ_CAP_KB) * 1024
-	var lines := ScriptFiles.split_lines(text)
-	if not window["ranged"] and text.to_utf8_buffer().size() > cap:
-		return ToolkitError.fail("FILE_TOO_LARGE", "%s is %d bytes (%d lines), over the %d KiB read cap" % [
-			path, text.to_utf8_buffer().size(), lines.size(), cap / 1024],
-			"Read it in parts with start_line and end_line, or %s." % CAP_HINT)
-	return _read_page(path, lines, window, cap)
+	var room := mini(AnswerBudget.room_beside(result) - _envelope_size(path), cap)
+	var page := FilePages.page(bytes, starts, window["start"], window["offset"], window["end"], room)
+	if not page["ok"]:
+		return ToolkitError.fail("INVALID_PARAMS", "%s of %s" % [page["problem"], path], page["hint"])
+	return ToolkitSuccess.ok(_page_result(path, page, window, starts.size()))
 
 
-## {"ok": true, "path", "text"} for the existing text file `file_path`, else {"ok": false, "error"}.
+## {"ok": true, "path", "bytes"} for the existing text file `file_path`, else {"ok": false, "error"}.
 static func _readable(params: Dictionary) -> Dictionary:
 	var missing := Params.require(params, ["file_path"])
 	if not missing.is_empty():
@@ -69,13 +72,13 @@ static func _readable(params: Dictionary) -> Dictionary:
 	var target := ScriptFiles.check_path(params["file_path"], false)
 	if not target["ok"]:
 		return target
-	var read := ScriptFiles.read_text(target["path"])
+	var read := ScriptFiles.read_bytes(target["path"])
 	if read["ok"]:
 		read["path"] = target["path"]
 	return read
 
 
-## {"ok", "ranged", "start", "end" (0 = to the end), "offset" (bytes into the start line)} from
+## {"ok", "start", "end" (0 = to the end), "offset" (bytes into the start line)} from
 ## start_line / end_line / line_offset, or the error.
 static func _line_window(params: Dictionary) -> Dictionary:
 	var offset: Variant = params.get("line_offset", 0)
@@ -95,72 +98,39 @@ static func _line_window(params: Dictionary) -> Dictionary:
 	if end != 0 and end < start:
 		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS",
 			"end_line (%d) is before start_line (%d)" % [end, start])}
-	var ranged := params.get("start_line") != null or params.get("end_line") != null or int(offset) > 0
-	return {"ok": true, "ranged": ranged, "start": start, "end": end, "offset": int(offset)}
+	return {"ok": true, "start": start, "end": end, "offset": int(offset)}
 
 
-## Lines start..end (1-based, inclusive), the first from byte `offset` of it, stopping early at
-## the byte cap; says where to go on. A line longer than the cap comes in pieces (cut on a
-## character boundary), each saying the line_offset the next one starts at.
-static func _read_page(path: String, lines: PackedStringArray, window: Dictionary, cap: int) -> Dictionary:
+## The answer for one page: the text (its bytes are the file's, line ends included), the lines it
+## spans, and where to go on while the file does; a page that stopped short of what was asked
+## says so in its hint.
+static func _page_result(path: String, page: Dictionary, window: Dictionary, total: int) -> Dictionary:
 	var start: int = window["start"]
-	var end: int = window["end"]
-	var total := lines.size()
-	if start > maxi(total, 1):
-		return ToolkitError.fail("INVALID_PARAMS", "start_line %d is past the end of %s (%d lines)" % [
-			start, path, total])
-	var first := lines[start - 1].to_utf8_buffer() if total > 0 else PackedByteArray()
-	var offset: int = window["offset"]
-	if offset > first.size() or (offset < first.size() and first[offset] & 0xC0 == 0x80):
-		return ToolkitError.fail("INVALID_PARAMS", "line_offset %d is %s line %d of %s (%d bytes)" % [
-			offset, "past the end of" if offset > first.size() else "inside a character of", start, path, first.size()],
-			"Pass the next_line_offset a previous read gave, or 0.")
-	if first.size() - offset + 1 > cap:
-		return _line_piece(path, first, start, offset, cap, total)
-	var last := total if end == 0 else mini(end, total)
-	var taken := PackedStringArray()
-	var size := 0
-	var capped := false
-	for index in range(start - 1, last):
-		var line := lines[index] if index > start - 1 or offset == 0 else first.slice(offset).get_string_from_utf8()
-		var line_size := line.to_utf8_buffer().size() + 1
-		if size + line_size > cap:
-			capped = true
-			break
-		taken.append(line)
-		size += line_size
-	var end_line := start + taken.size() - 1
-	var result := {"file_path": path, "content": Untrusted.wrap("\n".join(taken), "script", path),
-		"start_line": start, "end_line": end_line, "returned": taken.size(), "total_lines": total,
-		"has_more": end_line < total}
-	if offset > 0:
-		result["line_offset"] = offset
-	if end_line < total:
-		result["next_start_line"] = end_line + 1
-	if capped:
-		result["hint"] = "Stopped at the %d KiB read cap; continue with start_line %d." % [cap / 1024, end_line + 1]
-	return ToolkitSuccess.ok(result)
+	var end_line: int = page["end_line"]
+	var result := {"file_path": path, "content": Untrusted.wrap(page["text"], "script", path),
+		"start_line": start, "end_line": end_line, "returned": end_line - start + 1 if total > 0 else 0,
+		"total_lines": total, "has_more": page.has("next_start_line")}
+	if window["offset"] > 0:
+		result["line_offset"] = window["offset"]
+	if page["partial_line"]:
+		result["partial_line"] = true
+	if not page.has("next_start_line"):
+		return result
+	var next_line: int = page["next_start_line"]
+	result["next_start_line"] = next_line
+	var go_on := "start_line %d" % next_line
+	if page.has("next_line_offset"):
+		result["next_line_offset"] = page["next_line_offset"]
+		go_on += " and line_offset %d" % page["next_line_offset"]
+	var asked_end: int = window["end"]
+	if asked_end == 0 or next_line <= asked_end:
+		result["hint"] = "One answer holds about %d KB; continue with %s." % [AnswerBudget.BYTES / 1000, go_on]
+	return result
 
 
-## One cap-sized piece of a line longer than the cap, from byte `offset`.
-static func _line_piece(path: String, line: PackedByteArray, number: int, offset: int, cap: int,
-		total: int) -> Dictionary:
-	var cut := mini(offset + cap, line.size())
-	while cut > offset and cut < line.size() and line[cut] & 0xC0 == 0x80:
-		cut -= 1
-	var done := cut >= line.size()
-	var piece := line.slice(offset, cut).get_string_from_utf8()
-	var result := {"file_path": path, "content": Untrusted.wrap(piece, "script", path),
-		"start_line": number, "end_line": number, "returned": 1, "total_lines": total, "line_offset": offset,
-		"line_bytes": line.size(), "partial_line": not done, "has_more": not done or number < total}
-	if not done:
-		result["next_start_line"] = number
-		result["next_line_offset"] = cut
-		result["hint"] = "Line %d is %d bytes, over the %d KiB read cap: continue with start_line %d and line_offset %d." % [
-			number, line.size(), cap / 1024, number, cut]
-	elif number < total:
-		result["next_start_line"] = number + 1
-	return ToolkitSuccess.ok(result)
+## What the untrusted envelope adds around a page's text, as JSON.
+static func _envelope_size(path: String) -> int:
+	return AnswerBudget.size_of(Untrusted.wrap("", "script", path))
 
 
 static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
@@ -281,7 +251,7 @@ static func _cmd_check(params: Dictionary, _context: RefCounted) -> Dictionary:
 		return read["error"]
 	path = read["path"]
 	var result := {"file_path": path}
-	result.merge(GDScriptCheck.check_source(read["text"], path))
+	result.merge(GDScriptCheck.check_source((read["bytes"] as PackedByteArray).get_string_from_utf8(), path))
 	if not result["valid"]:
 		result["hint"] = INVALID_HINT
 	return ToolkitSuccess.ok(result)

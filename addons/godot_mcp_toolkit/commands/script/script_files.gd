@@ -41,8 +41,17 @@ static func check_path(path: Variant, for_write: bool) -> Dictionary:
 
 
 ## {"ok": true, "text"} for a readable UTF-8 text file, else {"ok": false, "error"} (NOT_FOUND or
-## READ_FAILED). A NUL byte marks a binary file, which these tools would corrupt.
+## READ_FAILED).
 static func read_text(path: String) -> Dictionary:
+	var read := read_bytes(path)
+	if read["ok"]:
+		read["text"] = (read["bytes"] as PackedByteArray).get_string_from_utf8()
+	return read
+
+
+## {"ok": true, "bytes"} for a readable text file, else {"ok": false, "error"} (NOT_FOUND or
+## READ_FAILED). A NUL byte marks a binary file, which these tools would corrupt.
+static func read_bytes(path: String) -> Dictionary:
 	if not FileAccess.file_exists(path):
 		return {"ok": false, "error": ToolkitError.fail("NOT_FOUND", "No file at %s" % path,
 			"Check the path (res://...); script_write creates new files.")}
@@ -54,7 +63,7 @@ static func read_text(path: String) -> Dictionary:
 	if bytes.has(0):
 		return {"ok": false, "error": ToolkitError.fail("READ_FAILED", "%s is a binary file, not text" % path,
 			"These tools read and write text files (.gd, .gdshader, .json, ...).")}
-	return {"ok": true, "text": bytes.get_string_from_utf8()}
+	return {"ok": true, "bytes": bytes}
 
 
 ## The file's lines as an editor numbers them: a final newline does not start another line.

@@ -9,10 +9,11 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/tilemap/tilemap_commands.gd"
-## Cells one read returns at most; the rest is named by next_region.
-const READ_CAP := 2000
+## A read that stops before the region's last row names the region of the rest.
+const NEXT_HINT := "One answer holds part of the region; read the rest with region %s."
 ## Cells one set_cells call may touch (cells plus every cell of every region).
 const WRITE_CAP := 10000
 ## The keys a cell and a region read besides their position (x, y) and size (width, height).
@@ -78,27 +79,33 @@ static func _cmd_read_cells(params: Dictionary, context: RefCounted) -> Dictiona
 	return ToolkitSuccess.ok(result)
 
 
-## Cuts `cells` (sorted by row) at a row boundary under READ_CAP and says where to resume.
+## Keeps as many of `cells` (sorted by row) as fit one answer beside `result`, cut at a row
+## boundary, and says which region holds the rest (next_region); a row that alone does not fit
+## goes on from its next cell.
 static func _cap_rows(cells: Array, rect: Rect2i, result: Dictionary) -> void:
-	if cells.size() <= READ_CAP:
-		result["cells"] = cells
-		result["returned"] = cells.size()
-		result["truncated"] = false
+	result.merge({"returned": 0, "truncated": true, "has_more": true,
+		"next_region": {"x": rect.position.x, "y": rect.end.y, "width": rect.size.x, "height": rect.size.y}})
+	result["hint"] = NEXT_HINT % JSON.stringify(result["next_region"])
+	var fits := AnswerBudget.fitting(cells, AnswerBudget.room_beside(result))
+	result.erase("hint")
+	result.erase("next_region")
+	if fits >= cells.size():
+		result.merge({"cells": cells, "returned": cells.size(), "truncated": false, "has_more": false}, true)
 		return
-	var cut_row: int = cells[READ_CAP]["y"]
+	var cut_row: int = cells[fits]["y"]
 	var kept := cells.filter(func(cell: Dictionary) -> bool: return cell["y"] < cut_row)
+	var next := {"x": rect.position.x, "y": cut_row, "width": rect.size.x, "height": rect.end.y - cut_row}
 	if kept.is_empty():
-		# One row alone is over the cap: cut inside it, and resume from the next row.
-		kept = cells.slice(0, READ_CAP)
-		cut_row = int(kept[-1]["y"]) + 1
-		result["warnings"] = ["Row %d alone holds more than %d cells: it was cut; read it with a narrower region." % [
-			kept[-1]["y"], READ_CAP]]
+		# One row alone is over an answer: the rest of that row comes next, then the rows after it.
+		kept = cells.slice(0, fits)
+		var resume_x := int(kept[-1]["x"]) + 1
+		next = {"x": resume_x, "y": cut_row, "width": rect.end.x - resume_x, "height": 1}
+		result["warnings"] = ["Row %d alone holds more cells than one answer: read next_region, then the rows from %d." % [
+			cut_row, cut_row + 1]]
 	result["cells"] = kept
 	result["returned"] = kept.size()
-	result["truncated"] = true
-	var next := {"x": rect.position.x, "y": cut_row, "width": rect.size.x, "height": rect.end.y - cut_row}
 	result["next_region"] = next
-	result["hint"] = "Read the rest with region %s." % JSON.stringify(next)
+	result["hint"] = NEXT_HINT % JSON.stringify(next)
 
 
 static func _row_major(a: Dictionary, b: Dictionary) -> bool:

@@ -36,6 +36,8 @@ var _game: Node = null
 var _game_runtime: Node = null
 ## What the next test process does: {"polls": frames it runs (-1: until killed), "exit_code", "report"}.
 var _process_plan: Dictionary = {}
+## Settings a test replaced with a real project's (load_settings): name -> the value before.
+var _replaced_settings: Dictionary = {}
 
 
 func _initialize() -> void:
@@ -221,6 +223,11 @@ func _on_op(op: Dictionary) -> void:
 		"process_plan":
 			_process_plan = op.get("plan", {}) as Dictionary
 			reply["ok"] = true
+		"load_settings":
+			reply["ok"] = _load_settings(str(op.get("path", "")), str(op.get("section", "")))
+		"restore_settings":
+			_restore_settings()
+			reply["ok"] = true
 		"processes":
 			reply["started"] = _context.started_processes.size()
 			reply["killed"] = Array(_context.killed_processes)
@@ -247,6 +254,26 @@ func _user_edit(node_path: String, property: String, value: Variant) -> bool:
 	history.add_undo_property(node, property, node.get(property))
 	history.commit_action()
 	return true
+
+
+## Every key of `section` of a real project's project.godot at `path` into this project's settings
+## (in memory, as that project's editor holds them), the values before kept for restore_settings.
+func _load_settings(path: String, section: String) -> bool:
+	var real := ConfigFile.new()
+	if real.load(path) != OK or not real.has_section(section):
+		return false
+	for key: String in real.get_section_keys(section):
+		var name := "%s/%s" % [section, key]
+		if not _replaced_settings.has(name):
+			_replaced_settings[name] = ProjectSettings.get_setting(name) if ProjectSettings.has_setting(name) else null
+		ProjectSettings.set_setting(name, real.get_value(section, key))
+	return true
+
+
+func _restore_settings() -> void:
+	for name: String in _replaced_settings:
+		ProjectSettings.set_setting(name, _replaced_settings[name])
+	_replaced_settings.clear()
 
 
 ## A test process the toolkit starts (test_run): it runs `_process_plan.polls` frames (-1: until
