@@ -21,7 +21,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from tests.bridge_process import BridgeProcess, bridge_env
+from tests.bridge_process import BridgeProcess, body, bridge_env
 from tests.http_bridge import HttpBridgeProcess, sse_messages
 from tests.integration.test_mcp_resources_prompts import params
 from tests.sim.fixtures import process_sim as game_sim  # noqa: F401 - a fixture
@@ -298,4 +298,4 @@ async def test_a_task_whose_editor_disconnects_fails_and_says_to_check(game_sim:
         assert "may have applied" in task["statusMessage"] and "undo" in task["statusMessage"]
         # tasks/result still answers what the blocking call would have: the disconnect.
         result = (await bridge.request("tasks/result", {"taskId": task_id}))["result"]
-        assert result["isError"] is True and result["structuredContent"]["code"] == "DISCONNECTED"
+        assert result["isError"] is True and body(result)["code"] == "DISCONNECTED"
