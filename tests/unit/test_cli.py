@@ -13,12 +13,12 @@ from godot_bridge.tools.catalogue import load_catalogue
 
 GOLDEN_TOOLS_COUNT = """\
 Total tools:  135
-  Eager:      39
+  Eager:      25
   Meta:       2 (discover_tools, extensions_refresh: always in tools/list)
-  On-demand:  94
-Groups:       33
+  On-demand:  108
+Groups:       38
 Operations (built-in): 181
-Startup surface (eager + meta): 41
+Startup surface (eager + meta): 27
 """
 
 
@@ -34,9 +34,9 @@ def test_tools_count_golden():
 
 def test_list_eager_is_sorted_and_complete():
     data = json.loads(run("--list-eager").stdout)
-    assert data["eager"] == sorted(data["eager"]) and len(data["eager"]) == 39
+    assert data["eager"] == sorted(data["eager"]) and len(data["eager"]) == 25
     assert data["meta"] == ["discover_tools", "extensions_refresh"]
-    assert list(data["groups"]) == sorted(data["groups"]) and len(data["groups"]) == 33
+    assert list(data["groups"]) == sorted(data["groups"]) and len(data["groups"]) == 38
     cat = load_catalogue()
     assert sum(len(v) for v in data["groups"].values()) == len(cat.on_demand_tools())
 
