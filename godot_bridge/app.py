@@ -29,7 +29,7 @@ from godot_bridge.live_config import LiveConfig
 from godot_bridge.safety.pathguard import CallGuard
 from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
-from godot_bridge.tools.dispatch import ProgressFn, RateLimiter, ToolDispatch
+from godot_bridge.tools.dispatch import CALL_TOOL, ProgressFn, RateLimiter, ToolDispatch
 from godot_bridge.tools.results import ToolOutcome
 from godot_bridge.tools.surface import Surface, ToolList
 
@@ -208,7 +208,7 @@ class BridgeApp:
 
     def _tool_json(self, tool: ToolDef, tools: ToolList) -> dict[str, Any]:
         if tool.channel == "bridge" and tool.name not in self.dispatch.bridge_tools and \
-                tool.name not in self.dispatch.caller_tools:
+                tool.name not in self.dispatch.caller_tools and tool.name != CALL_TOOL:
             # discover_tools lists the groups, loaded (by this client) or not, in its description.
             return self._wire_entry(tool, groups.description(tool.description, tools))
         entry = self._tool_wire.get(tool.name)

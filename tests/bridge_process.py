@@ -36,6 +36,15 @@ def bridge_env(data_home: Path, project: Path, extra: Mapping[str, str] | None =
     return env
 
 
+def body(result: Mapping[str, Any]) -> Any:
+    """A tools/call result's JSON body: a success's structuredContent, an error's text block (an
+    error carries its JSON once, as text: godot_bridge/mcp/protocol.py call_result)."""
+    if result.get("isError"):
+        assert "structuredContent" not in result, "an error reaches the model once"
+        return json.loads(result["content"][-1]["text"])
+    return result.get("structuredContent")
+
+
 async def call_confirmed(client: Any, name: str, arguments: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
     """A call as a client that cannot ask the person makes it once the person agreed: a preview with a
     confirmation token (godot_bridge/consent/gate.py) is followed by the same call with that token.

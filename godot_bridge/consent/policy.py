@@ -23,8 +23,8 @@ DRY_RUN = "dry_run"
 TOKEN = "confirmation_token"
 CONSENT_PARAMS: dict[str, dict[str, Any]] = {
     # Short: every asking tool carries both; the preview itself explains the token.
-    DRY_RUN: {"type": "boolean", "description": "true: say what it would do and if it asks; do nothing"},
-    TOKEN: {"type": "string", "description": "The token this exact call's preview gave"},
+    DRY_RUN: {"type": "boolean", "description": "true: only preview the call"},
+    TOKEN: {"type": "string", "description": "From this exact call's preview"},
 }
 # The toolkit keeps at most this many bytes of a delete for undo (FileRemoval.UNDO_BYTES_LIMIT in
 # addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd; a test holds the two equal).

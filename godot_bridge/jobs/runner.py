@@ -18,7 +18,7 @@ from godot_bridge.errors import ToolError
 from godot_bridge.jobs.engine import AfterCancel, Job, JobError, JobStore
 from godot_bridge.tools import results
 from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
-from godot_bridge.tools.dispatch import CallWork, ToolDispatch
+from godot_bridge.tools.dispatch import CALL_TOOL, CallWork, ToolDispatch
 from godot_bridge.tools.results import ToolOutcome
 from godot_bridge.tools.surface import ToolList
 
@@ -34,7 +34,7 @@ def started(job: Job) -> dict[str, Any]:
         "tool": job.tool,
         "status": job.status,
         "hint": f"Running in the background. Call {JOB_STATUS} with job_id to get the result (wait_s up to 25 "
-        "waits for it); job_cancel stops it.",
+        f"waits for it; through {CALL_TOOL} if your tool list does not show it yet); job_cancel stops it.",
     }
 
 
@@ -48,6 +48,8 @@ class JobRunner:
             job = self._start(tool, tools, work, None)
         except JobError as err:
             return results.failure(ToolError(err.code, str(err)))
+        # The answer sends the model to job_status: its group joins the client's list (and it is told).
+        self.dispatch.load_for(JOB_STATUS, tools)
         return results.success(started(job))
 
     def start_call(self, tool: ToolDef, arguments: Any, tools: ToolList, ttl_ms: float | None = None,

@@ -107,7 +107,10 @@ def call_result(outcome: ToolOutcome, modern: bool, splice: Callable[[bytes], An
     structured content is its bytes wherever no wrapping is needed, never parsed and re-encoded.
     """
     result: dict[str, Any] = {"content": outcome.content, "isError": outcome.is_error}
-    if outcome.has_structured:
+    # An error's text block already is its JSON (code, message, hint): a second copy as
+    # structuredContent would reach the model twice (issue 41). No tool declares an
+    # outputSchema, and the spec validates structured content only of a success.
+    if outcome.has_structured and not outcome.is_error:
         if not outcome.structured_is_object and not modern:
             # Handshake-era structuredContent must be an object.
             result["structuredContent"] = {"result": outcome.structured}

@@ -163,7 +163,7 @@ class JobSpec:
 BACKGROUND_ARG = "background"
 BACKGROUND_SCHEMA: dict[str, Any] = {
     "type": "boolean",
-    "description": "true: answer a job_id now; job_status gets the result",
+    "description": "true: answer a job_id now for job_status",
 }
 
 

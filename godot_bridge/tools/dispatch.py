@@ -201,7 +201,7 @@ class ToolDispatch:
 
     def _find(self, name: str, tools: ToolList) -> ToolDef:
         """The tool a call of ``name`` runs: in the client's list, or loaded for it; else UnknownTool."""
-        tool = tools.lookup(name) or self._load_for(name, tools)
+        tool = tools.lookup(name) or self.load_for(name, tools)
         if tool is None:
             tool = self._version_blocked(name)
             if tool is None:
@@ -235,7 +235,7 @@ class ToolDispatch:
         tool = tools.lookup(name) or self.surface.find(name)
         return tool if tool is not None and tool.job is not None and self.surface.allowed(tool) else None
 
-    def _load_for(self, name: str, tools: ToolList) -> ToolDef | None:
+    def load_for(self, name: str, tools: ToolList) -> ToolDef | None:
         """A tool of a group this client has not loaded (or unloaded, or another client's reset
         never touched): load the group into its list, tell it, and serve the call."""
         tool = self.surface.find(name)

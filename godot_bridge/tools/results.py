@@ -3,7 +3,9 @@
 Pure functions over data: the toolkit's payload goes out verbatim with its keys
 sorted recursively (so equal payloads are byte-identical), plus the catalogue's
 success hint only where the toolkit gave none. Failures use the toolkit's own
-``{success:false, error, code, hint?}`` envelope whichever side produced them.
+``{success:false, error, code, hint?}`` envelope whichever side produced them; the
+wire carries it once, as the text (``protocol.call_result`` sends no structuredContent
+for an error), while ``ToolOutcome.structured`` keeps it for the bridge's own readers (jobs).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.bridge_process import BridgeProcess
+from tests.bridge_process import BridgeProcess, body
 from tests.sim.answers import materialize
 from tests.sim.examples import load_examples
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
@@ -61,7 +61,7 @@ async def test_restore_reports_conflicts_and_errors_whole(sim: ToolkitSim, bridg
     assert result["isError"] is False and result["structuredContent"]["conflicts"] == conflict["conflicts"]
     missing = _example("checkpoint.restore", 1)
     result = await bridge.call_tool_confirmed("checkpoint_restore", missing["params"])
-    assert result["isError"] is True and "NOT_FOUND" in str(result["structuredContent"])
+    assert result["isError"] is True and body(result)["code"] == "NOT_FOUND"
 
 
 async def test_bad_arguments_never_reach_the_editor(sim: ToolkitSim, bridge: BridgeProcess) -> None:

@@ -29,7 +29,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from godot_bridge.consent.policy import UNDO_BUDGET_BYTES
-from tests.bridge_process import MODERN_META, ROOT, BridgeProcess, bridge_env
+from tests.bridge_process import MODERN_META, ROOT, BridgeProcess, body, bridge_env
 from tests.external import finish, install_or_skip
 from tests.http_bridge import HttpBridgeProcess, modern_headers
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
@@ -319,7 +319,7 @@ async def test_a_cancelled_call_withdraws_its_question(stdio: BridgeProcess, sim
 async def test_the_editor_dialog_asks_for_every_client(sim: ToolkitSim, spawn_bridge: Callable[..., Any]) -> None:
     bridge = await spawn_bridge({"GODOT_MCP_CONFIRM_IN_EDITOR": "1"})
     headless = await bridge.call_tool(ASKING, CODE)
-    assert headless["isError"] is True and headless["structuredContent"]["code"] == "HEADLESS_UNSUPPORTED"
+    assert headless["isError"] is True and body(headless)["code"] == "HEADLESS_UNSUPPORTED"
     assert ran(sim) == 0, "an editor with nobody at it refuses: never a weaker way of asking"
     sim.script("editor.confirm", {"result": {"success": True, "answer": "accept"}})
     allowed = await bridge.call_tool(ASKING, CODE)

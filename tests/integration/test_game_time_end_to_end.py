@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.bridge_process import BridgeProcess
+from tests.bridge_process import BridgeProcess, body
 from tests.sim.examples import load_examples
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
@@ -58,7 +58,7 @@ async def test_step_until_out_of_frames_is_an_error_with_the_last_value(sim: Too
     example = _example("time.step_until", 1)
     result = await bridge.call_tool("game_step_until", example["params"])
     assert result["isError"] is True
-    got = result["structuredContent"]
+    got = body(result)
     assert (got["code"], got["value"], got["process_frames"], got["stopped"]) == ("TIMEOUT", 0.0, 4, "frames")
     assert game.requests("time.step_until")[-1].params == example["params"]
 

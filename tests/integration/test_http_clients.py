@@ -39,7 +39,7 @@ async def test_sdk_client_over_http(mode: str, http_bridge: HttpBridgeProcess):
     with anyio.fail_after(60):
         async with Client(http_bridge.url, mode=mode, cache=None) as client:
             assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
-            assert len((await client.list_tools()).tools) == 41
+            assert len((await client.list_tools()).tools) == 27
             result = await client.call_tool("discover_tools", {"request": "audio"})
             assert not result.is_error
             assert any(g["status"] == "activated" for g in payload(result)["groups"])

@@ -21,7 +21,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from tests.bridge_process import BridgeProcess, bridge_env
+from tests.bridge_process import BridgeProcess, body, bridge_env
 from tests.http_bridge import HttpBridgeProcess, sse_messages
 from tests.integration.test_mcp_resources_prompts import params
 from tests.sim.fixtures import process_sim as game_sim  # noqa: F401 - a fixture
@@ -62,6 +62,8 @@ async def test_a_client_without_tasks_runs_test_run_in_the_background(game_sim: 
             started = payload(await client.call_tool("test_run", {"suite_path": "res://test/test_a.gd",
                                                                   "background": True}))
             assert started["status"] == "working" and started["tool"] == "test_run"
+            listed_tools = [tool.name for tool in (await client.list_tools()).tools]
+            assert "job_status" in listed_tools, "the answer names job_status: its group joins the client's list"
             job_id = started["job_id"]
             early = payload(await client.call_tool("job_status", {"job_id": job_id}))
             assert early["status"] == "working" and "job_status" in early["hint"]
@@ -298,4 +300,4 @@ async def test_a_task_whose_editor_disconnects_fails_and_says_to_check(game_sim:
         assert "may have applied" in task["statusMessage"] and "undo" in task["statusMessage"]
         # tasks/result still answers what the blocking call would have: the disconnect.
         result = (await bridge.request("tasks/result", {"taskId": task_id}))["result"]
-        assert result["isError"] is True and result["structuredContent"]["code"] == "DISCONNECTED"
+        assert result["isError"] is True and body(result)["code"] == "DISCONNECTED"

@@ -209,14 +209,14 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_legacy(data_h
     with anyio.fail_after(30):
         async with Client(params(data_home, project_dir, {"GODOT_MCP_CONFIG_VERSION": "1"}), mode="legacy",
                           message_handler=on_message, cache=None) as client:
-            assert len((await client.list_tools()).tools) == 41
+            assert len((await client.list_tools()).tools) == 27
             await write_until(config, mcp_json(True), seen.wait)
             tools = (await client.list_tools()).tools
-            assert len(tools) == 19 and all(t.annotations.read_only_hint for t in tools)
+            assert len(tools) == 12 and all(t.annotations.read_only_hint for t in tools)
             config.write_text("{not json", encoding="utf-8")  # kept: the last good configuration
             await anyio.sleep(1.0)
             assert len(changes) == 1
-            assert len((await client.list_tools()).tools) == 19
+            assert len((await client.list_tools()).tools) == 12
 
 
 async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_home: Path, project_dir: Path):
@@ -225,7 +225,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
     with anyio.fail_after(30):
         async with Client(params(data_home, project_dir, {"GODOT_MCP_READ_ONLY": "1"}), mode="2026-07-28",
                           cache=None) as client:
-            assert len((await client.list_tools()).tools) == 19
+            assert len((await client.list_tools()).tools) == 12
             async with client.listen(tools_list_changed=True) as sub:
                 events: list[str] = []
 
@@ -241,7 +241,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
                     async for event in sub:
                         events.append(type(event).__name__)
                 assert events == ["ToolsListChanged"]
-            assert len((await client.list_tools()).tools) == 41
+            assert len((await client.list_tools()).tools) == 27
 
 
 @pytest.mark.parametrize("mode", ERAS)
@@ -251,9 +251,9 @@ async def test_discover_tools_result_holds_the_activated_schemas(mode: str, data
             startup = (await client.list_tools()).tools
             wire = json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in startup],
                               separators=(",", ":"))
-            # Schemas in discover results cost the startup list nothing (41 tools with the offered
-            # dry_run / confirmation_token / background arguments: ~24.9 KB).
-            assert len(wire.encode()) <= 25_500
+            # Schemas in discover results cost the startup list nothing (27 tools with the offered
+            # dry_run / confirmation_token / background arguments: ~14 KB; tests/unit/test_context_cost.py).
+            assert len(wire.encode()) <= 19_500
             result = await client.call_tool("discover_tools", {"request": "audio"})
             answer = json.loads(result.content[0].text)
             activated = {t["name"]: t for t in answer["activated_tools"]}

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.bridge_process import BridgeProcess
+from tests.bridge_process import BridgeProcess, body
 from tests.sim.answers import materialize
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
@@ -53,7 +53,7 @@ async def test_each_example_reaches_its_process_and_comes_back_whole(sim: Toolki
     for name, example in _examples():
         method, params, want = TOOLS[name], example["params"], materialize(example["result"])
         result = await bridge.call_tool(name, params)
-        got = dict(result.get("structuredContent") or {})
+        got = dict(body(result) or {})
         if "hint" not in want:
             got.pop("hint", None)  # the bridge's own success hint, added only when the toolkit gave none
         if result["isError"] is want["success"] or got != want:

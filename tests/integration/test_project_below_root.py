@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge.config import ProjectSearch, Settings
-from tests.bridge_process import ROOT
+from tests.bridge_process import ROOT, body
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -61,7 +61,7 @@ def call_from(cwd: Path, tmp_path: Path) -> tuple[dict[str, Any], str]:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
-    return answer["result"]["structuredContent"], err
+    return body(answer["result"]), err
 
 
 def test_the_bridge_started_in_the_root_finds_the_project_below(tmp_path: Path) -> None:

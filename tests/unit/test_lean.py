@@ -7,6 +7,7 @@ and malformed or unusual requests are declined rather than answered differently.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -16,7 +17,8 @@ from mcp_types import version as sdk_version
 
 from godot_bridge.mcp import lean, protocol
 from godot_bridge.mcp.front import lean_wanted
-from godot_bridge.tools.results import ToolOutcome
+from godot_bridge.errors import ToolError
+from godot_bridge.tools.results import ToolOutcome, failure
 
 MODERN_META = {protocol.PROTOCOL_VERSION_META_KEY: "2026-07-28", protocol.CLIENT_CAPABILITIES_META_KEY: {}}
 
@@ -105,6 +107,18 @@ def test_call_result_is_shared_and_wraps_handshake_arrays() -> None:
     assert protocol.call_result(outcome, modern=False)["structuredContent"] == {"result": [1]}
     assert protocol.call_result(outcome, modern=True) == {
         "content": outcome.content, "isError": False, "structuredContent": [1], "resultType": "complete"}
+
+
+def test_an_error_result_carries_its_envelope_once() -> None:
+    """Issue 41: the text already holds code, message and hint; a structuredContent copy would
+    reach a model that is shown both (Gemini CLI) twice."""
+    outcome = failure(ToolError("NOT_FOUND", "no node at 'Boss'", hint="scene_get_tree lists the nodes"))
+    assert outcome.structured["code"] == "NOT_FOUND"  # still there for the bridge's own readers (jobs)
+    for modern in (False, True):
+        result = protocol.call_result(outcome, modern=modern)
+        assert result["isError"] is True and "structuredContent" not in result
+        assert json.loads(result["content"][0]["text"]) == {
+            "code": "NOT_FOUND", "error": "no node at 'Boss'", "hint": "scene_get_tree lists the nodes", "success": False}
 
 
 def test_encoding_falls_back_for_what_orjson_refuses() -> None:
