@@ -97,16 +97,23 @@ class ToolResult:
 
 @dataclass(frozen=True)
 class ModelRequest:
-    """What an adapter reads from a request. ``kind`` names an auxiliary request ("routing", "title", ...)."""
+    """What an adapter reads from a request. ``kind`` names an auxiliary request ("routing", "title", ...).
+    ``announced``: tool names the client told the model about without declaring them (Claude Code's
+    deferred tools, listed by name for its ToolSearch)."""
 
     request: RecordedRequest
     tools: tuple[ToolDeclaration, ...] = ()
     results: tuple[ToolResult, ...] = ()
     auxiliary: bool = False
     kind: str = "main"
+    announced: tuple[str, ...] = ()
 
     def names(self) -> list[str]:
         return [t.qualified for t in self.tools]
+
+    def knows(self, name: str) -> bool:
+        """``name`` (a full declared name) is declared or announced."""
+        return name in self.names() or name in self.announced
 
     def find(self, tool: str) -> ToolDeclaration | None:
         return resolve(tool, self.tools)
