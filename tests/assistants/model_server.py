@@ -270,7 +270,7 @@ class _Script:
             unlocking = adapter.unlock(turn.tool, req)
             if unlocking is not None:
                 self.results_at_call = len(req.results)
-                return Served(index, at, unlocking, unlocking.name, unlock=True), turn.delay
+                return Served(index, at, unlocking, unlocking.name, unlock=True), 0.0
         self.next += 1
         if decl is None:
             self.results_at_call = len(req.results)
@@ -291,6 +291,7 @@ class ModelServer:
         self.parsed: list[ModelRequest | None] = []
         self.served: list[Served] = []
         self.errors: list[str] = []
+        self.times: list[float] = []  # time.monotonic() of each request's arrival
         self._lock = threading.Lock()
         self._script = _Script(turns)
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -325,17 +326,35 @@ class ModelServer:
             return None
         return next((p for p in self.parsed[idx + 1:] if p is not None and not p.auxiliary), None)
 
+    def call_of(self, turn: int) -> Served | None:
+        """How ``turn`` (a ToolCall) was served: its declared name, or None when not declared."""
+        return next((s for s in self.served if s.turn == turn and not s.unlock), None)
+
+    def result_of(self, turn: int) -> ToolResult | None:
+        """The tool result the client sent back for ``turn``'s call (adapters may add a prefix to the id)."""
+        served = self.call_of(turn)
+        if served is None or not isinstance(served.reply, CallReply):
+            return None
+        call_id = served.reply.call_id
+        for req in self.parsed[served.request_index + 1:]:
+            for result in req.results if req is not None else ():
+                if result.call_id == call_id or result.call_id.endswith(call_id):
+                    return result
+        return None
+
     def handle(self, request: RecordedRequest) -> Response:
         try:
             parsed = self.adapter.parse(request)
         except Exception as exc:  # noqa: BLE001 - a request we cannot read must show in the test, not kill the thread
             with self._lock:
+                self.times.append(time.monotonic())
                 self.requests.append(request)
                 self.parsed.append(None)
                 self.errors.append(f"{request.method} {request.path}: {type(exc).__name__}: {exc}")
             return Response.json({"error": {"message": f"model_server cannot parse: {exc}"}}, status=400)
         with self._lock:
             index = len(self.requests)
+            self.times.append(time.monotonic())
             self.requests.append(request)
             self.parsed.append(parsed)
             served, delay = self._script.decide(index, parsed, self.adapter)

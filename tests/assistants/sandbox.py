@@ -112,6 +112,7 @@ class CliRun:
     seconds: float
     server: ModelServer
     home: Path
+    started: float  # time.monotonic() at the start
 
     @property
     def requests(self) -> list[ModelRequest]:
@@ -119,7 +120,8 @@ class CliRun:
 
     def describe(self) -> str:
         """What to print when an assertion fails: the ends of its output and what the model was sent."""
-        served = "\n".join(f"  {s}" for s in self.server.served)
+        at = self.server.times
+        served = "\n".join(f"  +{at[s.request_index] - self.started:.1f}s {s}" for s in self.server.served)
         return (f"{' '.join(self.argv[:2])} exit {self.exit_code} in {self.seconds:.1f}s\n"
                 f"stdout: {self.stdout[-1500:]}\nstderr: {self.stderr[-1500:]}\nserved:\n{served}\n"
                 f"adapter errors: {self.server.errors}")
@@ -181,7 +183,7 @@ class Sandbox:
             out, err = proc.communicate()
             code = None
         _end_group(proc.pid)  # the MCP servers it started, should any outlive it
-        return CliRun(list(argv), code, out, err, time.monotonic() - started, server, home)
+        return CliRun(list(argv), code, out, err, time.monotonic() - started, server, home, started)
 
 
 def _end_group(pgid: int) -> None:

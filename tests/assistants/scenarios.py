@@ -1,0 +1,68 @@
+"""The steps every assistant's scenarios are made of (issue 39), as data, and the checks on them.
+
+One CLI run plays several steps (a CLI start is the costly part), so the test files compose these:
+an always-on call, ``discover_tools`` then a tool of the loaded group, the asking tool with no game
+(fails before anyone is asked) and in the editor (asked; headless, the question is cancelled or
+declined and the answer names the setting that allows it), and a ~300 KB answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.assistants.model_server import ModelServer, ToolCall, ToolResult
+
+ALLOW_SETTING = "GODOT_MCP_ALLOW_UNASKED"
+
+ALWAYS_ON = ToolCall("project_get_settings", {"prefix": "application/"})
+GROUP = "classdb"
+DISCOVER = ToolCall("discover_tools", {"request": GROUP})
+GROUP_TOOL = ToolCall("classdb_search", {"pattern": "Sprite"})
+SLOW_GROUP = "audio"
+SLOW_DISCOVER = ToolCall("discover_tools", {"request": SLOW_GROUP})
+SLOW_GROUP_TOOL = ToolCall("audiobus_list", {})
+ASK_NO_GAME = ToolCall("execute_code", {"code": "1 + 1", "channel": "runtime"})
+ASK = ToolCall("execute_code", {"code": "1 + 1", "channel": "editor"})
+BIG = ToolCall("scene_get_tree", {})
+BIG_BYTES = 300_000
+LONG_CALL_SECONDS = 4.0
+LONG = ToolCall("project_get_settings", {"prefix": "display/"})  # scripted to take LONG_CALL_SECONDS
+
+
+SLOW_SECONDS = 1.5
+
+
+def slow(turn: ToolCall) -> ToolCall:
+    """The same call from a slow model: it answers ``SLOW_SECONDS`` after the request came."""
+    return ToolCall(turn.tool, turn.arguments, delay=SLOW_SECONDS, when=turn.when)
+
+
+def big_tree(size: int = BIG_BYTES) -> dict[str, Any]:
+    """A scene.get_tree result of about ``size`` bytes of JSON: a root with many Sprite2D children."""
+    children = [{"name": f"Sprite{i:05d}", "class": "Sprite2D", "path": f"Sprite{i:05d}", "children": []}
+                for i in range(size // 78)]
+    return {"success": True, "scene_path": "res://big.tscn",
+            "tree": {"name": "Main", "class": "Node2D", "path": ".", "children": children},
+            "returned": len(children) + 1, "total_nodes": len(children) + 1, "has_more": False}
+
+
+def same_prefix(discover_declared: str, tool: str) -> str:
+    """The name discover_tools tells the model to use for ``tool``: its own declared name's prefix."""
+    assert discover_declared.endswith("discover_tools"), discover_declared
+    return discover_declared[: -len("discover_tools")] + tool
+
+
+def result(server: ModelServer, turn: int) -> ToolResult:
+    found = server.result_of(turn)
+    assert found is not None, f"turn {turn}: no tool result came back (served: {server.call_of(turn)})"
+    return found
+
+
+def declared(server: ModelServer, turn: int) -> str:
+    served = server.call_of(turn)
+    assert served is not None and served.declared, f"turn {turn} was not called: {served}"
+    return served.declared
+
+
+def methods_received(frames: list[dict[str, Any]]) -> list[str]:
+    return [str(f.get("method")) for f in frames if isinstance(f, dict) and "method" in f]
