@@ -8,9 +8,14 @@ declined and the answer names the setting that allows it), and a ~300 KB answer.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from tests.assistants.model_server import ModelServer, ToolCall, ToolResult
+from tests.assistants.model_server import Adapter, ModelRequest, ModelServer, ToolCall, ToolResult, Turn
+from tests.assistants.sandbox import CliRun, Editor, Sandbox
+
+PROMPT = "Work on my Godot project."
 
 ALLOW_SETTING = "GODOT_MCP_ALLOW_UNASKED"
 
@@ -35,6 +40,49 @@ SLOW_SECONDS = 1.5
 def slow(turn: ToolCall) -> ToolCall:
     """The same call from a slow model: it answers ``SLOW_SECONDS`` after the request came."""
     return ToolCall(turn.tool, turn.arguments, delay=SLOW_SECONDS, when=turn.when)
+
+
+@dataclass(frozen=True)
+class Session:
+    """One CLI run and the editor methods that reached the simulator during it."""
+
+    run: CliRun
+    editor_methods: list[str]
+    turns: tuple[Turn, ...]
+
+    @property
+    def server(self) -> ModelServer:
+        return self.run.server
+
+    def index(self, turn: Turn) -> int:
+        return self.turns.index(turn)
+
+    def result(self, turn: ToolCall) -> ToolResult:
+        """The tool result the model got for ``turn`` (asserted to exist)."""
+        return result(self.server, self.index(turn))
+
+    def declared(self, turn: ToolCall) -> str:
+        """The declared name ``turn`` was called by (asserted to be declared)."""
+        return declared(self.server, self.index(turn))
+
+    def after(self, turn: ToolCall) -> ModelRequest | None:
+        """The main request after the one that got ``turn``: where its result shows."""
+        return self.server.after(self.index(turn))
+
+
+Runner = Callable[[Sandbox, ModelServer, str], CliRun]
+
+
+def play(sandbox: Sandbox, editor: Editor, adapter: Adapter, runner: Runner, turns: Sequence[Turn],
+         prompt: str = PROMPT) -> Session:
+    """Run the CLI once through ``turns``. Only a hung CLI fails here: each test asserts the steps it is
+    about, so one missing step does not hide the others (a scenario puts its riskiest step last, since
+    a tool that is not declared ends the run)."""
+    before = len(editor.received())
+    with ModelServer(adapter, turns) as server:
+        run = runner(sandbox, server, prompt)
+    assert run.exit_code is not None, run.describe()
+    return Session(run, methods_received(editor.received()[before:]), tuple(turns))
 
 
 def big_tree(size: int = BIG_BYTES) -> dict[str, Any]:
@@ -62,6 +110,10 @@ def declared(server: ModelServer, turn: int) -> str:
     served = server.call_of(turn)
     assert served is not None and served.declared, f"turn {turn} was not called: {served}"
     return served.declared
+
+
+def succeeded(answer: ToolResult) -> bool:
+    return not answer.is_error and '"success":true' in answer.text.replace(" ", "")
 
 
 def methods_received(frames: list[dict[str, Any]]) -> list[str]:

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.assistants import claude_code, scenarios as sc
 from tests.assistants.anthropic import AnthropicAdapter, footprint
-from tests.assistants.model_server import ModelServer, Say, ToolCall
-from tests.assistants.sandbox import SERVER_KEY, CliRun, Editor, Sandbox
+from tests.assistants.model_server import Say, Turn
+from tests.assistants.sandbox import SERVER_KEY, Editor, Sandbox
 
 
 @pytest.fixture(scope="module")
@@ -26,68 +25,54 @@ def configured(sandbox: Sandbox, editor: Editor) -> Sandbox:
     return sandbox
 
 
-def play(sandbox: Sandbox, turns: list[ToolCall | Say], prompt: str = "Work on my Godot project.") -> CliRun:
-    with ModelServer(AnthropicAdapter(), turns) as server:
-        run = claude_code.run(sandbox, server, prompt)
-    assert run.exit_code == 0 and server.finished, run.describe()
-    return run
+def play(sandbox: Sandbox, editor: Editor, turns: list[Turn]) -> sc.Session:
+    return sc.play(sandbox, editor, AnthropicAdapter(), claude_code.run, turns)
 
 
-@dataclass(frozen=True)
-class Session:
-    run: CliRun
-    editor_methods: list[str]  # what reached the editor during the run
+FAST = [sc.ALWAYS_ON, sc.ASK_NO_GAME, sc.ASK, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
+SLOW_TOOL = sc.slow(sc.SLOW_GROUP_TOOL)
+SLOW = [sc.LONG, sc.ASK, sc.SLOW_DISCOVER, SLOW_TOOL, Say("done")]
 
 
 @pytest.fixture(scope="module")
-def session(configured: Sandbox, editor: Editor) -> Session:
+def session(configured: Sandbox, editor: Editor) -> sc.Session:
     editor.script("scene.get_tree", {"result": sc.big_tree()})
-    frames_before = len(editor.received())
-    run = play(configured, [sc.ALWAYS_ON, sc.DISCOVER, sc.GROUP_TOOL, sc.ASK_NO_GAME, sc.ASK, sc.BIG,
-                            Say("done")])
-    return Session(run, sc.methods_received(editor.received()[frames_before:]))
+    return play(configured, editor, FAST)
 
 
-def test_connects_and_calls_an_always_on_tool(session: Session) -> None:
-    server = session.run.server
-    assert sc.declared(server, 0) == f"{claude_code.PREFIX}project_get_settings"
+def test_connects_and_calls_an_always_on_tool(session: sc.Session) -> None:
+    assert session.declared(sc.ALWAYS_ON) == f"{claude_code.PREFIX}project_get_settings"
     assert any(f"{claude_code.PREFIX}discover_tools" in r.announced for r in session.run.requests), \
         session.run.describe()
-    answer = sc.result(server, 0)
-    assert not answer.is_error and '"success":true' in answer.text.replace(" ", ""), answer
+    assert sc.succeeded(session.result(sc.ALWAYS_ON)), session.result(sc.ALWAYS_ON)
 
 
-def test_discovered_tools_are_declared_in_the_next_request(session: Session) -> None:
-    """Claude Code announces a deferred tool by name (its ToolSearch loads the schema), so "declared"
-    here is: named in the request, as the tool discover_tools' prefix rule gives."""
-    server = session.run.server
-    discover = sc.declared(server, 1)
-    told = sc.result(server, 1).text
+def test_discovered_tools_are_named_in_the_next_request(session: sc.Session) -> None:
+    """Claude Code names a deferred tool (its ToolSearch loads the schema), so "declared" here is: named
+    in the next request, under the name discover_tools' same-prefix rule gives."""
+    told = session.result(sc.DISCOVER).text
     assert "same prefix" in told, told
-    following = server.after(1)
-    assert following is not None, session.run.describe()
-    expected = sc.same_prefix(discover, sc.GROUP_TOOL.tool)
-    assert following.knows(expected), (expected, following.announced, following.names())
-    loaded = sc.result(server, 2)
-    assert sc.declared(server, 2) == expected and not loaded.is_error, loaded
+    following = session.after(sc.DISCOVER)
+    expected = sc.same_prefix(session.declared(sc.DISCOVER), sc.GROUP_TOOL.tool)
+    assert following is not None and following.knows(expected), session.run.describe()
+    assert session.declared(sc.GROUP_TOOL) == expected and not session.result(sc.GROUP_TOOL).is_error
 
 
-def test_asking_tool_without_a_game_fails_before_asking(session: Session) -> None:
-    answer = sc.result(session.run.server, 3).text
-    assert "GAME_NOT_RUNNING" in answer, answer
-    assert sc.ALLOW_SETTING not in answer, answer
+def test_asking_tool_without_a_game_fails_before_asking(session: sc.Session) -> None:
+    answer = session.result(sc.ASK_NO_GAME).text
+    assert "GAME_NOT_RUNNING" in answer and sc.ALLOW_SETTING not in answer, answer
 
 
-def test_asking_tool_headless_names_the_setting(session: Session) -> None:
+def test_asking_tool_headless_names_the_setting(session: sc.Session) -> None:
     """``claude -p`` cancels the question at once: the answer says how to allow the tool unasked."""
-    answer = sc.result(session.run.server, 4).text
+    answer = session.result(sc.ASK).text
     assert sc.ALLOW_SETTING in answer and "execute_code" in answer, answer
     assert "execute.code" not in session.editor_methods
 
 
-def test_big_answer_is_saved_to_a_file_the_model_is_pointed_to(session: Session) -> None:
+def test_big_answer_is_saved_to_a_file_the_model_is_pointed_to(session: sc.Session) -> None:
     """Past its token limit Claude Code shows the model a pointer to a file holding the whole answer."""
-    seen = sc.result(session.run.server, 5).text
+    seen = session.result(sc.BIG).text
     assert len(seen.encode()) < 4000, len(seen)
     saved = re.search(r"saved to (\S+\.txt)", seen)
     assert saved, seen[:500]
@@ -95,8 +80,8 @@ def test_big_answer_is_saved_to_a_file_the_model_is_pointed_to(session: Session)
     assert whole.count('"Sprite2D"') == len(sc.big_tree()["tree"]["children"]), len(whole)
 
 
-def test_requests_carry_our_tool_names_not_schemas(session: Session) -> None:
-    """Claude Code defers our tools: a request carries their names and our instructions; a schema only
+def test_requests_name_our_tools_without_schemas(session: sc.Session) -> None:
+    """Claude Code defers our tools: a request names them and carries our instructions; a schema only
     once ToolSearch loaded that tool."""
     connected = [r for r in session.run.requests if footprint(r, SERVER_KEY).announced]
     assert connected, session.run.describe()
@@ -107,33 +92,28 @@ def test_requests_carry_our_tool_names_not_schemas(session: Session) -> None:
 
 
 @pytest.fixture(scope="module")
-def slow_session(configured: Sandbox, editor: Editor) -> Iterator[Session]:
+def slow_session(configured: Sandbox, editor: Editor) -> Iterator[sc.Session]:
     """A slow model, a call longer than a short timeout would allow (Claude Code's entry has no timeout
     field; its own MCP tool timeout is far longer), and the asking tool allowed in the entry's env."""
     configured.init("claude", "--env", f"{sc.ALLOW_SETTING}=execute_code")
     try:
         editor.script("project.get_settings", {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
-        before = len(editor.received())
-        run = play(configured, [sc.SLOW_DISCOVER, sc.slow(sc.SLOW_GROUP_TOOL), sc.LONG, sc.ASK, Say("done")])
-        yield Session(run, sc.methods_received(editor.received()[before:]))
+        yield play(configured, editor, SLOW)
     finally:
         configured.init("claude", "--env", f"{sc.ALLOW_SETTING}=")
 
 
-def test_slow_model_gets_the_discovered_tools_in_the_next_request(slow_session: Session) -> None:
-    server = slow_session.run.server
-    following = server.after(0)
-    expected = sc.same_prefix(sc.declared(server, 0), sc.SLOW_GROUP_TOOL.tool)
+def test_slow_model_gets_the_discovered_tools_in_the_next_request(slow_session: sc.Session) -> None:
+    following = slow_session.after(sc.SLOW_DISCOVER)
+    expected = sc.same_prefix(slow_session.declared(sc.SLOW_DISCOVER), sc.SLOW_GROUP_TOOL.tool)
     assert following is not None and following.knows(expected), slow_session.run.describe()
-    assert not sc.result(server, 1).is_error
+    assert not slow_session.result(SLOW_TOOL).is_error
 
 
-def test_long_call_gets_through(slow_session: Session) -> None:
-    answer = sc.result(slow_session.run.server, 2)
-    assert not answer.is_error and '"success":true' in answer.text.replace(" ", ""), answer
+def test_long_call_gets_through(slow_session: sc.Session) -> None:
+    assert sc.succeeded(slow_session.result(sc.LONG)), slow_session.result(sc.LONG)
 
 
-def test_allowance_in_the_entry_runs_the_asking_tool(slow_session: Session) -> None:
-    answer = sc.result(slow_session.run.server, 3).text
-    assert "execute.code" in slow_session.editor_methods, answer
-    assert sc.ALLOW_SETTING not in answer, answer
+def test_allowance_in_the_entry_runs_the_asking_tool(slow_session: sc.Session) -> None:
+    answer = slow_session.result(sc.ASK).text
+    assert "execute.code" in slow_session.editor_methods and sc.ALLOW_SETTING not in answer, answer
