@@ -31,7 +31,7 @@ def sandbox(assistants: Path) -> Iterator[Sandbox]:
         pytest.fail(f"{bridge_command()} is missing: install the bridge into this Python (scripts/test.sh does)")
     root = Path(tempfile.mkdtemp(prefix="assistants-"))
     try:
-        yield Sandbox(root, assistants)
+        yield Sandbox.create(root, assistants)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -331,14 +331,22 @@ class ModelServer:
         return next((s for s in self.served if s.turn == turn and not s.unlock), None)
 
     def result_of(self, turn: int) -> ToolResult | None:
-        """The tool result the client sent back for ``turn``'s call (adapters may add a prefix to the id)."""
+        """The tool result the client sent back for ``turn``'s call: by call id (adapters may add a
+        prefix to it), else (a client that makes its own ids) the first new result of that tool's name."""
         served = self.call_of(turn)
         if served is None or not isinstance(served.reply, CallReply):
             return None
-        call_id = served.reply.call_id
-        for req in self.parsed[served.request_index + 1:]:
-            for result in req.results if req is not None else ():
-                if result.call_id == call_id or result.call_id.endswith(call_id):
+        reply = served.reply
+        before = self.parsed[served.request_index]
+        known = len(before.results) if before is not None else 0
+        later = [r for r in self.parsed[served.request_index + 1:] if r is not None and not r.auxiliary]
+        for req in later:
+            for result in req.results:
+                if result.call_id == reply.call_id or result.call_id.endswith(reply.call_id):
+                    return result
+        for req in later:
+            for result in req.results[known:]:
+                if result.name == reply.name:
                     return result
         return None
 

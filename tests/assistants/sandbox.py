@@ -129,32 +129,41 @@ class CliRun:
 
 @dataclass
 class Sandbox:
+    """Runs live in ``root``; ``project`` and ``data_home`` are a fresh project (``create``) or an existing
+    one's, such as the engine host's (tests/e2e)."""
+
     root: Path
     clis: Path  # the install folder (node_modules/.bin/<cli>)
-    project: Path = field(init=False)
-    data_home: Path = field(init=False)
+    project: Path
+    data_home: Path
     _runs: itertools.count = field(init=False, default_factory=lambda: itertools.count(1))
 
-    def __post_init__(self) -> None:
-        self.project = self.root / "game"
-        self.data_home = self.root / "data"
-        self.project.mkdir(parents=True, exist_ok=True)
-        self.data_home.mkdir(exist_ok=True)
-        (self.project / "project.godot").write_text(PROJECT_GODOT, encoding="utf-8")
+    @classmethod
+    def create(cls, root: Path, clis: Path) -> Sandbox:
+        """A throwaway project (``root/game``, its project.godot) and data home (``root/data``)."""
+        project, data_home = root / "game", root / "data"
+        project.mkdir(parents=True, exist_ok=True)
+        data_home.mkdir(exist_ok=True)
+        (project / "project.godot").write_text(PROJECT_GODOT, encoding="utf-8")
+        return cls(root, clis, project, data_home)
 
     def cli(self, name: str) -> Path:
         return self.clis / "node_modules" / ".bin" / name
 
     def env(self, home: Path) -> dict[str, str]:
-        """A CLI's environment from nothing, HOME and XDG folders inside ``home``."""
-        xdg = {k: home / sub for k, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
-                                             ("XDG_STATE_HOME", ".local/state"))}
-        for folder in xdg.values():
+        """A CLI's environment from nothing: HOME, XDG folders and TMPDIR inside ``home`` (Copilot CLI saves
+        a too-large answer to the temp folder; it goes with the sandbox), and ``NODE_COMPILE_CACHE`` beside
+        the install, shared by every run: Node keeps a CLI bundle's compiled code there, so a start after
+        the first skips the compile (seconds a run for the biggest bundles)."""
+        folders = {k: home / sub for k, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
+                                                 ("XDG_STATE_HOME", ".local/state"), ("TMPDIR", "tmp"))}
+        for folder in folders.values():
             folder.mkdir(parents=True, exist_ok=True)
         path = [self.clis / "node_modules" / ".bin", self.clis / "node_modules" / "node" / "bin", "/usr/local/bin",
                 "/usr/bin", "/bin"]
         return {"PATH": os.pathsep.join(map(str, path)), "HOME": str(home), "LANG": "C.UTF-8", "TERM": "dumb",
-                "XDG_DATA_HOME": str(self.data_home), **{k: str(v) for k, v in xdg.items()}}
+                "XDG_DATA_HOME": str(self.data_home), "NODE_COMPILE_CACHE": str(self.clis / "node-compile-cache"),
+                **{k: str(v) for k, v in folders.items()}}
 
     def new_home(self, label: str) -> Path:
         home = self.root / "runs" / f"{next(self._runs):02d}-{label}" / "home"
