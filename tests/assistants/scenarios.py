@@ -29,6 +29,7 @@ SLOW_GROUP_TOOL = ToolCall("audiobus_list", {})
 ASK_NO_GAME = ToolCall("execute_code", {"code": "1 + 1", "channel": "runtime"})
 ASK = ToolCall("execute_code", {"code": "1 + 1", "channel": "editor"})
 BIG = ToolCall("scene_get_tree", {})
+MISSING_NODE = ToolCall("node_get_property", {"node_path": "Ghost", "property": "position"})  # a typical error
 BIG_BYTES = 300_000
 LONG_CALL_SECONDS = 4.0
 LONG = ToolCall("project_get_settings", {"prefix": "display/"})  # scripted to take LONG_CALL_SECONDS
