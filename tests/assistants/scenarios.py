@@ -74,16 +74,17 @@ class Session:
 Runner = Callable[[Sandbox, ModelServer, str], CliRun]
 
 
-def play(sandbox: Sandbox, editor: Editor, adapter: Adapter, runner: Runner, turns: Sequence[Turn],
+def play(sandbox: Sandbox, editor: Editor | None, adapter: Adapter, runner: Runner, turns: Sequence[Turn],
          prompt: str = PROMPT) -> Session:
     """Run the CLI once through ``turns``. Only a hung CLI fails here: each test asserts the steps it is
     about, so one missing step does not hide the others (a scenario puts its riskiest step last, since
-    a tool that is not declared ends the run)."""
-    before = len(editor.received())
+    a tool that is not declared ends the run). ``editor``: the simulator, to record what reached it."""
+    before = len(editor.received()) if editor else 0
     with ModelServer(adapter, turns) as server:
         run = runner(sandbox, server, prompt)
     assert run.exit_code is not None, run.describe()
-    return Session(run, methods_received(editor.received()[before:]), tuple(turns))
+    reached = methods_received(editor.received()[before:]) if editor else []
+    return Session(run, reached, tuple(turns))
 
 
 def big_tree(size: int = BIG_BYTES) -> dict[str, Any]:
