@@ -14,15 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.assistants.sandbox import Editor, InstallFailed, Sandbox, bridge_command, install
+from tests.assistants.sandbox import Editor, Sandbox, bridge_command, install_or_skip
 
 
 @pytest.fixture(scope="session")
 def assistants() -> Path:
-    try:
-        return install()
-    except InstallFailed as exc:
-        pytest.skip(f"the assistant CLIs are not installed: {exc}")
+    return install_or_skip()
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.assistants.model_server import ModelRequest, ModelServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +54,14 @@ def install() -> Path:
         tail = " | ".join(done.stderr.strip().splitlines()[-3:])
         raise InstallFailed(f"scripts/assistants.sh failed ({done.returncode}): {tail}")
     return Path(done.stdout.strip().splitlines()[-1])
+
+
+def install_or_skip() -> Path:
+    """``install()``, or the test is skipped saying why."""
+    try:
+        return install()
+    except InstallFailed as exc:
+        pytest.skip(f"the assistant CLIs are not installed: {exc}")
 
 
 def bridge_command() -> Path:

@@ -8,8 +8,11 @@ declined and the answer names the setting that allows it), and a ~300 KB answer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tests.assistants.model_server import Adapter, ModelRequest, ModelServer, ToolCall, ToolResult, Turn
@@ -116,6 +119,75 @@ def declared(server: ModelServer, turn: int) -> str:
 
 def succeeded(answer: ToolResult) -> bool:
     return not answer.is_error and '"success":true' in answer.text.replace(" ", "")
+
+
+# -- the checks every CLI's tests make (a CLI's own ways are passed in) ------------------------------
+
+
+def check_always_on(session: Session, turn: ToolCall = ALWAYS_ON) -> None:
+    assert succeeded(session.result(turn)), session.run.describe()
+
+
+def declares(request: ModelRequest, name: str) -> bool:
+    return name in request.names()
+
+
+def check_discovered(session: Session, discover: ToolCall, tool: ToolCall,
+                     known: Callable[[ModelRequest, str], bool] = declares, *, told: bool = True) -> None:
+    """discover_tools loaded ``tool``'s group: its answer tells the model the same-prefix rule (``told``),
+    the very next request knows the tool under that rule's name (``known``: declared, by default), and
+    the call of it succeeds."""
+    if told:
+        text = session.result(discover).text
+        assert "same prefix" in text, text
+    following = session.after(discover)
+    expected = same_prefix(session.declared(discover), tool.tool)
+    assert following is not None and known(following, expected), (expected, session.run.describe())
+    assert session.declared(tool) == expected and not session.result(tool).is_error, session.result(tool)
+
+
+def check_no_game(session: Session) -> None:
+    """The asking tool with no game to run in fails GAME_NOT_RUNNING before anyone is asked."""
+    answer = session.result(ASK_NO_GAME).text
+    assert "GAME_NOT_RUNNING" in answer and ALLOW_SETTING not in answer, answer
+
+
+def check_headless_ask(session: Session) -> None:
+    """Nobody to ask: the question is cancelled or declined, the tool does not run, and the answer
+    names the setting that allows it unasked."""
+    answer = session.result(ASK).text
+    assert ALLOW_SETTING in answer and ASK.tool in answer, answer
+    assert "execute.code" not in session.editor_methods
+
+
+def check_allowed(session: Session) -> None:
+    """The entry's env allows the asking tool: it ran, unasked."""
+    answer = session.result(ASK).text
+    assert "execute.code" in session.editor_methods and ALLOW_SETTING not in answer, answer
+
+
+def check_long_call(session: Session) -> None:
+    assert succeeded(session.result(LONG)), session.result(LONG)
+
+
+def check_cut_by_timeout(session: Session) -> None:
+    """Under an entry whose timeout is shorter than the call, the call failed as timed out."""
+    answer = session.result(LONG)
+    assert "timed out" in answer.text.lower() and not succeeded(answer), answer
+
+
+@contextmanager
+def entry_changed(path: Path, change: Callable[[dict[str, Any]], None]) -> Iterator[None]:
+    """The JSON client file at ``path`` changed by ``change`` (e.g. a shorter timeout in our entry), put
+    back as it was afterwards."""
+    written = path.read_text(encoding="utf-8")
+    data = json.loads(written)
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    try:
+        yield
+    finally:
+        path.write_text(written, encoding="utf-8")
 
 
 def methods_received(frames: list[dict[str, Any]]) -> list[str]:

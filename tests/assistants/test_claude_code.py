@@ -1,8 +1,8 @@
 """Claude Code, headless, through the bridge into the simulated editor (tests/assistants/README.md).
 
-Two runs: a fast model playing the whole session (connect, always-on call, discover_tools and a
-loaded tool, the asking tool with no game and in the editor, a ~300 KB answer); a slow model loading
-another group, a long call, and the asking tool allowed by the person in the entry's env.
+Two runs: a fast model playing the whole session (connect, always-on call, the asking tool with no
+game and in the editor, a ~300 KB answer, discover_tools and a loaded tool); a slow model with a long
+call, the asking tool allowed by the person in the entry's env, and another group loaded.
 """
 
 from __future__ import annotations
@@ -15,8 +15,17 @@ import pytest
 
 from tests.assistants import claude_code, scenarios as sc
 from tests.assistants.anthropic import AnthropicAdapter, footprint
-from tests.assistants.model_server import Say, Turn
+from tests.assistants.model_server import ModelRequest, Say, Turn
 from tests.assistants.sandbox import SERVER_KEY, Editor, Sandbox
+
+FAST = [sc.ALWAYS_ON, sc.ASK_NO_GAME, sc.ASK, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
+SLOW_TOOL = sc.slow(sc.SLOW_GROUP_TOOL)
+SLOW = [sc.LONG, sc.ASK, sc.SLOW_DISCOVER, SLOW_TOOL, Say("done")]
+
+
+def named(request: ModelRequest, name: str) -> bool:
+    """Claude Code names a deferred tool (its ToolSearch then loads the schema): known is named."""
+    return request.knows(name)
 
 
 @pytest.fixture(scope="module")
@@ -29,11 +38,6 @@ def play(sandbox: Sandbox, editor: Editor, turns: list[Turn]) -> sc.Session:
     return sc.play(sandbox, editor, AnthropicAdapter(), claude_code.run, turns)
 
 
-FAST = [sc.ALWAYS_ON, sc.ASK_NO_GAME, sc.ASK, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
-SLOW_TOOL = sc.slow(sc.SLOW_GROUP_TOOL)
-SLOW = [sc.LONG, sc.ASK, sc.SLOW_DISCOVER, SLOW_TOOL, Say("done")]
-
-
 @pytest.fixture(scope="module")
 def session(configured: Sandbox, editor: Editor) -> sc.Session:
     editor.script("scene.get_tree", {"result": sc.big_tree()})
@@ -42,42 +46,7 @@ def session(configured: Sandbox, editor: Editor) -> sc.Session:
 
 def test_connects_and_calls_an_always_on_tool(session: sc.Session) -> None:
     assert session.declared(sc.ALWAYS_ON) == f"{claude_code.PREFIX}project_get_settings"
-    assert any(f"{claude_code.PREFIX}discover_tools" in r.announced for r in session.run.requests), \
-        session.run.describe()
-    assert sc.succeeded(session.result(sc.ALWAYS_ON)), session.result(sc.ALWAYS_ON)
-
-
-def test_discovered_tools_are_named_in_the_next_request(session: sc.Session) -> None:
-    """Claude Code names a deferred tool (its ToolSearch loads the schema), so "declared" here is: named
-    in the next request, under the name discover_tools' same-prefix rule gives."""
-    told = session.result(sc.DISCOVER).text
-    assert "same prefix" in told, told
-    following = session.after(sc.DISCOVER)
-    expected = sc.same_prefix(session.declared(sc.DISCOVER), sc.GROUP_TOOL.tool)
-    assert following is not None and following.knows(expected), session.run.describe()
-    assert session.declared(sc.GROUP_TOOL) == expected and not session.result(sc.GROUP_TOOL).is_error
-
-
-def test_asking_tool_without_a_game_fails_before_asking(session: sc.Session) -> None:
-    answer = session.result(sc.ASK_NO_GAME).text
-    assert "GAME_NOT_RUNNING" in answer and sc.ALLOW_SETTING not in answer, answer
-
-
-def test_asking_tool_headless_names_the_setting(session: sc.Session) -> None:
-    """``claude -p`` cancels the question at once: the answer says how to allow the tool unasked."""
-    answer = session.result(sc.ASK).text
-    assert sc.ALLOW_SETTING in answer and "execute_code" in answer, answer
-    assert "execute.code" not in session.editor_methods
-
-
-def test_big_answer_is_saved_to_a_file_the_model_is_pointed_to(session: sc.Session) -> None:
-    """Past its token limit Claude Code shows the model a pointer to a file holding the whole answer."""
-    seen = session.result(sc.BIG).text
-    assert len(seen.encode()) < 4000, len(seen)
-    saved = re.search(r"saved to (\S+\.txt)", seen)
-    assert saved, seen[:500]
-    whole = Path(saved.group(1)).read_text(encoding="utf-8")
-    assert whole.count('"Sprite2D"') == len(sc.big_tree()["tree"]["children"]), len(whole)
+    sc.check_always_on(session)
 
 
 def test_requests_name_our_tools_without_schemas(session: sc.Session) -> None:
@@ -89,6 +58,29 @@ def test_requests_name_our_tools_without_schemas(session: sc.Session) -> None:
     assert f"{claude_code.PREFIX}discover_tools" in first.announced and footprint(first, SERVER_KEY).instructions
     raw = [t for t in first.request.json["tools"] if t["name"].startswith(claude_code.PREFIX)]
     assert all(t.get("defer_loading") for t in raw), [t["name"] for t in raw]
+
+
+def test_discovered_tools_are_named_in_the_next_request(session: sc.Session) -> None:
+    sc.check_discovered(session, sc.DISCOVER, sc.GROUP_TOOL, named)
+
+
+def test_asking_tool_without_a_game_fails_before_asking(session: sc.Session) -> None:
+    sc.check_no_game(session)
+
+
+def test_asking_tool_headless_names_the_setting(session: sc.Session) -> None:
+    """``claude -p`` cancels every question at once."""
+    sc.check_headless_ask(session)
+
+
+def test_big_answer_is_saved_to_a_file_the_model_is_pointed_to(session: sc.Session) -> None:
+    """Past its token limit Claude Code shows the model a pointer to a file holding the whole answer."""
+    seen = session.result(sc.BIG).text
+    assert len(seen.encode()) < 4000, len(seen)
+    saved = re.search(r"saved to (\S+\.txt)", seen)
+    assert saved, seen[:500]
+    whole = Path(saved.group(1)).read_text(encoding="utf-8")
+    assert whole.count('"Sprite2D"') == len(sc.big_tree()["tree"]["children"]), len(whole)
 
 
 @pytest.fixture(scope="module")
@@ -103,17 +95,13 @@ def slow_session(configured: Sandbox, editor: Editor) -> Iterator[sc.Session]:
         configured.init("claude", "--env", f"{sc.ALLOW_SETTING}=")
 
 
-def test_slow_model_gets_the_discovered_tools_in_the_next_request(slow_session: sc.Session) -> None:
-    following = slow_session.after(sc.SLOW_DISCOVER)
-    expected = sc.same_prefix(slow_session.declared(sc.SLOW_DISCOVER), sc.SLOW_GROUP_TOOL.tool)
-    assert following is not None and following.knows(expected), slow_session.run.describe()
-    assert not slow_session.result(SLOW_TOOL).is_error
-
-
 def test_long_call_gets_through(slow_session: sc.Session) -> None:
-    assert sc.succeeded(slow_session.result(sc.LONG)), slow_session.result(sc.LONG)
+    sc.check_long_call(slow_session)
 
 
 def test_allowance_in_the_entry_runs_the_asking_tool(slow_session: sc.Session) -> None:
-    answer = slow_session.result(sc.ASK).text
-    assert "execute.code" in slow_session.editor_methods and sc.ALLOW_SETTING not in answer, answer
+    sc.check_allowed(slow_session)
+
+
+def test_slow_model_gets_the_discovered_tools_in_the_next_request(slow_session: sc.Session) -> None:
+    sc.check_discovered(slow_session, sc.SLOW_DISCOVER, SLOW_TOOL, named, told=False)

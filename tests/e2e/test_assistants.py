@@ -25,7 +25,7 @@ from tests.assistants import claude_code, gemini_cli, scenarios as sc
 from tests.assistants.anthropic import AnthropicAdapter
 from tests.assistants.gemini import GeminiAdapter
 from tests.assistants.model_server import Adapter, Say, ToolCall
-from tests.assistants.sandbox import InstallFailed, Sandbox, install
+from tests.assistants.sandbox import Sandbox, install_or_skip
 from tests.e2e.engine_host import EngineHost
 
 
@@ -50,10 +50,7 @@ TURNS = [sc.ALWAYS_ON, TREE, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
 
 @pytest.fixture(scope="module")
 def clis() -> Path:
-    try:
-        return install()
-    except InstallFailed as exc:
-        pytest.skip(f"the assistant CLIs are not installed: {exc}")
+    return install_or_skip()
 
 
 def client_files(scratch: Sandbox) -> list[Path]:
