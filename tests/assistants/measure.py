@@ -3,8 +3,8 @@
 * ``footprint``: the bytes of one request that come from our server, as the CLI sent them; by default
   our tool declarations (``schema_bytes``); a CLI that only names deferred tools gives its own
   (``anthropic.footprint``);
-* ``Figures.of(session, ...)``: that footprint in the first request that carries our tools and in the
-  request after ``discover_tools``, and the size in which a success, an error and the ~300 KB answer
+* ``Figures.of(session, ...)``: that footprint in the first request that carries our tools, in the
+  request after ``discover_tools`` and in the last one, and the size in which a success, an error and the ~300 KB answer
   reached the model (the tool-result text of the next request).
 
 ``python -m tests.assistants.measure [claude|gemini ...]`` plays the measuring scenario through each CLI
@@ -37,6 +37,7 @@ class Figures:
     client: str
     first_request: int  # our bytes in the first request that carries our tools
     after_discover: int  # our bytes in the request right after discover_tools answered
+    last_request: int  # ... and in the session's last request (a CLI that re-lists late has by then)
     success: int  # bytes of a typical success as the model reads it
     error: int  # bytes of a typical error
     big_sent: int  # bytes of the ~300 KB answer as the bridge sent it (JSON text)
@@ -51,7 +52,7 @@ class Figures:
         after = session.after(discover)
         seen = session.result(big).text
         return cls(client, footprint(carrying[0]) if carrying else 0, footprint(after) if after else 0,
-                   _size(session.result(success).text), _size(session.result(error).text), big_sent, _size(seen),
+                   footprint(session.run.requests[-1]), _size(session.result(success).text), _size(session.result(error).text), big_sent, _size(seen),
                    seen[:160], seen[-160:])
 
 

@@ -85,8 +85,8 @@ def test_big_answer_is_saved_to_a_file_the_model_is_pointed_to(session: sc.Sessi
 
 @pytest.fixture(scope="module")
 def slow_session(configured: Sandbox, editor: Editor) -> Iterator[sc.Session]:
-    """A slow model, a call longer than a short timeout would allow (Claude Code's entry has no timeout
-    field; its own MCP tool timeout is far longer), and the asking tool allowed in the entry's env."""
+    """A slow model, a call longer than a short timeout would allow, under the entry init wrote, and the
+    asking tool allowed in the entry's env."""
     configured.init("claude", "--env", f"{sc.ALLOW_SETTING}=execute_code")
     try:
         editor.script("project.get_settings", {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
