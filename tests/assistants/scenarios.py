@@ -177,17 +177,24 @@ def check_cut_by_timeout(session: Session) -> None:
 
 
 @contextmanager
-def entry_changed(path: Path, change: Callable[[dict[str, Any]], None]) -> Iterator[None]:
-    """The JSON client file at ``path`` changed by ``change`` (e.g. a shorter timeout in our entry), put
-    back as it was afterwards."""
-    written = path.read_text(encoding="utf-8")
-    data = json.loads(written)
-    change(data)
-    path.write_text(json.dumps(data), encoding="utf-8")
+def put_back(path: Path) -> Iterator[None]:
+    """The file at ``path`` as it is now, written back afterwards (cheaper than another ``init``)."""
+    written = path.read_bytes()
     try:
         yield
     finally:
-        path.write_text(written, encoding="utf-8")
+        path.write_bytes(written)
+
+
+@contextmanager
+def entry_changed(path: Path, change: Callable[[dict[str, Any]], None]) -> Iterator[None]:
+    """The JSON client file at ``path`` changed by ``change`` (e.g. a shorter timeout in our entry), put
+    back as it was afterwards."""
+    with put_back(path):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        change(data)
+        path.write_text(json.dumps(data), encoding="utf-8")
+        yield
 
 
 def methods_received(frames: list[dict[str, Any]]) -> list[str]:

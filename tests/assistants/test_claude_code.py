@@ -87,12 +87,10 @@ def test_big_answer_is_saved_to_a_file_the_model_is_pointed_to(session: sc.Sessi
 def slow_session(configured: Sandbox, editor: Editor) -> Iterator[sc.Session]:
     """A slow model, a call longer than a short timeout would allow, under the entry init wrote, and the
     asking tool allowed in the entry's env."""
-    configured.init("claude", "--env", f"{sc.ALLOW_SETTING}=execute_code")
-    try:
+    with sc.put_back(configured.project / ".mcp.json"):
+        configured.init("claude", "--env", f"{sc.ALLOW_SETTING}=execute_code")
         editor.script("project.get_settings", {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
         yield play(configured, editor, SLOW)
-    finally:
-        configured.init("claude", "--env", f"{sc.ALLOW_SETTING}=")
 
 
 def test_long_call_gets_through(slow_session: sc.Session) -> None:

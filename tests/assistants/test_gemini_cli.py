@@ -83,12 +83,10 @@ def test_big_answer_reaches_the_model_cut_keeping_both_ends(session: sc.Session)
 @pytest.fixture(scope="module")
 def slow_session(configured: Sandbox, editor: Editor) -> Iterator[sc.Session]:
     """A slow model, a call longer than the short timeout below, the asking tool allowed in the env."""
-    configured.init("gemini", "--env", f"{sc.ALLOW_SETTING}=execute_code")
-    try:
+    with sc.put_back(gemini_cli.entry_file(configured)):
+        configured.init("gemini", "--env", f"{sc.ALLOW_SETTING}=execute_code")
         editor.script("project.get_settings", {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
         yield play(configured, editor, SLOW)
-    finally:
-        configured.init("gemini", "--env", f"{sc.ALLOW_SETTING}=")
 
 
 def test_long_call_gets_through_under_the_entry_init_wrote(configured: Sandbox,
