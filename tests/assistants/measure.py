@@ -38,6 +38,7 @@ class Figures:
     first_request: int  # our bytes in the first request that carries our tools
     after_discover: int  # our bytes in the request right after discover_tools answered
     last_request: int  # ... and in the session's last request (a CLI that re-lists late has by then)
+    discover_result: int  # bytes of discover_tools' answer as the model reads it
     success: int  # bytes of a typical success as the model reads it
     error: int  # bytes of a typical error
     big_sent: int  # bytes of the ~300 KB answer as the bridge sent it (JSON text)
@@ -52,7 +53,8 @@ class Figures:
         after = session.after(discover)
         seen = session.result(big).text
         return cls(client, footprint(carrying[0]) if carrying else 0, footprint(after) if after else 0,
-                   footprint(session.run.requests[-1]), _size(session.result(success).text), _size(session.result(error).text), big_sent, _size(seen),
+                   footprint(session.run.requests[-1]), _size(session.result(discover).text),
+                   _size(session.result(success).text), _size(session.result(error).text), big_sent, _size(seen),
                    seen[:160], seen[-160:])
 
 
