@@ -20,7 +20,6 @@ from pathlib import Path
 
 from tests.assistants.model_server import ModelServer, ToolDeclaration
 from tests.assistants.openai_responses import ResponsesAdapter
-from tests.assistants.run_env import extra_env
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
 
 NAMESPACE = "mcp__" + SERVER_KEY.replace("-", "_")
@@ -76,7 +75,7 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str,
     codex_home = home / ".codex"
     codex_home.mkdir()
     (codex_home / "config.toml").write_text(home_config(sandbox, server), encoding="utf-8")
-    full_env = {**sandbox.env(home), **extra_env(sandbox, home), "CODEX_HOME": str(codex_home),
+    full_env = {**sandbox.env(home), "CODEX_HOME": str(codex_home),
                 "OPENAI_API_KEY": "sk-test", **(env or {})}
     argv = [str(sandbox.cli("codex")), "exec", "--skip-git-repo-check", "--json", prompt]
     return sandbox.run(argv, full_env, server, home, timeout=timeout)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from tests.assistants.model_server import ModelServer, ToolDeclaration
 from tests.assistants.openai_chat import ChatAdapter
-from tests.assistants.run_env import extra_env
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
-from tests.assistants.setup_entries import configure_mcp_json
+from tests.assistants.setup_entries import configure_mcp_json, entry_path
 
 PREFIX = f"{SERVER_KEY}-"
 MODEL = "gpt-4.1"  # a model id Copilot knows: its tool support and token limits apply
@@ -27,6 +27,10 @@ MODEL = "gpt-4.1"  # a model id Copilot knows: its tool support and token limits
 
 def adapter() -> ChatAdapter:
     return ChatAdapter([PREFIX])
+
+
+def entry_file(sandbox: Sandbox) -> Path:
+    return entry_path(sandbox, "copilot", ".mcp.json")
 
 
 def configure(sandbox: Sandbox) -> None:
@@ -42,7 +46,6 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str,
     (config / "config.json").write_text(json.dumps({"trustedFolders": [str(sandbox.project)]}), encoding="utf-8")
     full_env = {
         **sandbox.env(home),
-        **extra_env(sandbox, home),
         "COPILOT_OFFLINE": "true",
         "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
         "COPILOT_MODEL": MODEL,

@@ -11,8 +11,8 @@ matches exactly and ``qualified`` is the name the model must use.
 Qwen Code declares no MCP tool at all: they are *deferred*. A ``<system-reminder>`` lists them as
 ``- "mcp__<server>__<tool>": "<description cut at 160 characters>"`` and the model reaches one
 through Qwen's own ``tool_call`` function (``{"name": <full name>, "arguments": {...}}``). With
-``deferred=True`` those listed names are declarations too (``raw`` holds the listed line), and a
-call of one is written as a ``tool_call`` call.
+``deferred=True`` those listed names are ``announced`` and, so a scenario can call them, declarations
+too (``raw``: ``{"deferred": <the listed line>}``); a call of one is written as a ``tool_call`` call.
 
 Results come back as ``{"role": "tool", "tool_call_id", "content"}`` messages (a string or a list of
 text parts). A request without tools (opencode's title request) is auxiliary.
@@ -100,12 +100,13 @@ class ChatAdapter:
         tools = [self._declaration(str(t.get("function", {}).get("name", "")), t) for t in body.get("tools") or []]
         if not tools:
             return ModelRequest(request, results=results(messages), auxiliary=True, kind="no-tools")
+        listed: dict[str, str] = {}
         if self.deferred:
             declared = {t.qualified for t in tools}
             listed = {n: line for n, line in deferred_lines(messages).items() if n not in declared}
             self._hidden = set(listed)
             tools += [self._declaration(name, {"deferred": line}) for name, line in listed.items()]
-        return ModelRequest(request, tuple(tools), results(messages))
+        return ModelRequest(request, tuple(tools), results(messages), announced=tuple(listed))
 
     def respond(self, reply: Reply, request: ModelRequest) -> Response:
         self._answers += 1

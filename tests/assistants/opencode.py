@@ -19,7 +19,6 @@ from typing import Any
 
 from tests.assistants.model_server import ModelServer, ToolDeclaration
 from tests.assistants.openai_chat import ChatAdapter
-from tests.assistants.run_env import extra_env
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
 from tests.assistants.setup_entries import configure_opencode
 
@@ -65,7 +64,7 @@ def set_entry(sandbox: Sandbox, changes: Mapping[str, Any]) -> str:
 def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str, str] | None = None,
         timeout: float = 120) -> CliRun:
     home = sandbox.new_home("opencode")
-    base = {**sandbox.env(home), **extra_env(sandbox, home)}
+    base = sandbox.env(home)
     config_dir = home / ".config" / "opencode"
     config_dir.mkdir(parents=True)
     (config_dir / "opencode.json").write_text(json.dumps(user_config(server)), encoding="utf-8")

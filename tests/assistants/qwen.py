@@ -22,9 +22,8 @@ from pathlib import Path
 
 from tests.assistants.model_server import ModelServer, ToolDeclaration
 from tests.assistants.openai_chat import ChatAdapter
-from tests.assistants.run_env import extra_env
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
-from tests.assistants.setup_entries import configure_mcp_json
+from tests.assistants.setup_entries import configure_mcp_json, entry_path
 
 PREFIX = f"mcp__{SERVER_KEY}__"
 SETTINGS = {"security": {"auth": {"selectedType": "openai"}}}
@@ -33,6 +32,10 @@ APPROVALS = Path(".qwen") / "mcpApprovals.json"
 
 def adapter() -> ChatAdapter:
     return ChatAdapter([PREFIX], deferred=True)
+
+
+def entry_file(sandbox: Sandbox) -> Path:
+    return entry_path(sandbox, "qwen", ".mcp.json")
 
 
 def configure(sandbox: Sandbox) -> None:
@@ -51,7 +54,7 @@ def approve(sandbox: Sandbox) -> Path:
     """``qwen mcp approve <our key>`` in the project, as the person does; the approvals file it wrote."""
     home = _home(sandbox, "qwen-approve")
     done = subprocess.run([str(sandbox.cli("qwen")), "mcp", "approve", SERVER_KEY], cwd=sandbox.project,
-                          env={**sandbox.env(home), **extra_env(sandbox, home)}, capture_output=True, text=True,
+                          env=sandbox.env(home), capture_output=True, text=True,
                           timeout=60, stdin=subprocess.DEVNULL)
     approvals = home / APPROVALS
     assert done.returncode == 0 and approvals.is_file(), f"qwen mcp approve failed:\n{done.stdout}\n{done.stderr}"
@@ -66,7 +69,6 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, approvals: Path |
         shutil.copy(approvals, home / APPROVALS)
     full_env = {
         **sandbox.env(home),
-        **extra_env(sandbox, home),
         "OPENAI_API_KEY": "sk-test",
         "OPENAI_BASE_URL": server.url + "/v1",
         "OPENAI_MODEL": "qwen3-coder-plus",

@@ -10,6 +10,7 @@ its own shape). Nothing is added that a user's ``init`` would not write.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from tests.assistants.sandbox import ROOT, SERVER_KEY, Sandbox
@@ -17,9 +18,17 @@ from tests.assistants.sandbox import ROOT, SERVER_KEY, Sandbox
 ENTRY_DEFINITION = ROOT / "addons/godot_mcp_toolkit/ui/mcp_entry.json"
 
 
+def _clients() -> dict[str, Any]:
+    return dict(json.loads(ENTRY_DEFINITION.read_text(encoding="utf-8")).get("clients", {}))
+
+
 def init_knows(client: str) -> bool:
-    clients = json.loads(ENTRY_DEFINITION.read_text(encoding="utf-8")).get("clients", {})
-    return client in clients
+    return client in _clients()
+
+
+def entry_path(sandbox: Sandbox, client: str, fallback: str) -> Path:
+    """The project file holding our entry for ``client``: where init writes it, else ``fallback``."""
+    return sandbox.project / str(_clients().get(client, {}).get("file", fallback))
 
 
 def configure_mcp_json(sandbox: Sandbox, client: str, *args: str) -> None:

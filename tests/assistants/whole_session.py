@@ -1,0 +1,42 @@
+"""Every step of issue 39's scenarios in ONE run of a CLI, for the CLIs of B2's tests (Codex, Copilot
+CLI, Qwen Code, opencode): a CLI start costs seconds, so each test module pays for two runs only,
+this one and the copy of the entry with a short timeout.
+
+The entry is the one ``godot-bridge init --env GODOT_MCP_ALLOW_UNASKED=node_call_method`` writes, so
+one run meets both kinds of asking tool: ``execute_code`` asked headless (and, with no game, failing
+before anyone is asked), ``node_call_method`` allowed by the person. The long call is an always-on
+read the editor is scripted to answer after ``LONG_CALL_SECONDS``; the model is fast for one group
+and slow for the other. The steps most likely to end the run (a loaded tool that is not declared)
+come last.
+"""
+
+from __future__ import annotations
+
+from tests.assistants import scenarios as sc
+from tests.assistants.model_server import Say, ToolCall, Turn
+from tests.assistants.sandbox import Editor
+
+ALLOWED_TOOL = "node_call_method"
+ALLOWANCE = f"{sc.ALLOW_SETTING}={ALLOWED_TOOL}"
+ALLOWED = ToolCall(ALLOWED_TOOL, {"node_path": ".", "method_name": "get_name"})
+LONG = ToolCall("node_get_property", {"node_path": ".", "property": "name"})
+LONG_METHOD = "node.get_property"
+
+
+def call_tool(loaded: ToolCall, *, slow: bool = False) -> ToolCall:
+    """``loaded`` through the always-on call_tool, as a client that does not re-list reaches it."""
+    turn = ToolCall("call_tool", {"name": loaded.tool, "arguments": dict(loaded.arguments)})
+    return sc.slow(turn) if slow else turn
+
+
+def turns(loaded: ToolCall, slow_loaded: ToolCall) -> list[Turn]:
+    """The session; ``loaded`` / ``slow_loaded``: how the model calls a tool of the group it loaded
+    (the tool itself, or ``call_tool``), the second from a slow model."""
+    return [sc.ALWAYS_ON, LONG, sc.BIG, sc.ASK_NO_GAME, sc.ASK, ALLOWED,
+            sc.DISCOVER, loaded, sc.SLOW_DISCOVER, slow_loaded, Say("done")]
+
+
+def script(editor: Editor) -> None:
+    """The editor's answers this session needs: a ~300 KB tree, a read that takes its time."""
+    editor.script("scene.get_tree", {"result": sc.big_tree()})
+    editor.script(LONG_METHOD, {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
