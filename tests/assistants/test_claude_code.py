@@ -1,15 +1,19 @@
 """Claude Code, headless, through the bridge into the simulated editor (tests/assistants/README.md).
 
-Two runs: a fast model playing the whole session (connect, always-on call, the asking tool with no
+Three runs: a fast model playing the whole session (connect, always-on call, the asking tool with no
 game and in the editor, a ~300 KB answer, discover_tools and a loaded tool); a slow model with a long
-call, the asking tool allowed by the person in the entry's env, and another group loaded.
+call under the entry init wrote, the asking tool allowed by the person in the entry's env, and another
+group loaded; a copy of the entry with a 2 s timeout, under which the long call fails (Claude Code
+honours the field).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +30,14 @@ SLOW = [sc.LONG, sc.ASK, sc.SLOW_DISCOVER, SLOW_TOOL, Say("done")]
 def named(request: ModelRequest, name: str) -> bool:
     """Claude Code names a deferred tool (its ToolSearch then loads the schema): known is named."""
     return request.knows(name)
+
+
+def entry_file(sandbox: Sandbox) -> Path:
+    return sandbox.project / ".mcp.json"
+
+
+def entry(sandbox: Sandbox) -> dict[str, Any]:
+    return dict(json.loads(entry_file(sandbox).read_text(encoding="utf-8"))["mcpServers"][SERVER_KEY])
 
 
 @pytest.fixture(scope="module")
@@ -87,13 +99,15 @@ def test_big_answer_is_saved_to_a_file_the_model_is_pointed_to(session: sc.Sessi
 def slow_session(configured: Sandbox, editor: Editor) -> Iterator[sc.Session]:
     """A slow model, a call longer than a short timeout would allow, under the entry init wrote, and the
     asking tool allowed in the entry's env."""
-    with sc.put_back(configured.project / ".mcp.json"):
+    with sc.put_back(entry_file(configured)):
         configured.init("claude", "--env", f"{sc.ALLOW_SETTING}=execute_code")
         editor.script("project.get_settings", {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
         yield play(configured, editor, SLOW)
 
 
-def test_long_call_gets_through(slow_session: sc.Session) -> None:
+def test_long_call_gets_through_under_the_entry_init_wrote(configured: Sandbox,
+                                                           slow_session: sc.Session) -> None:
+    assert entry(configured).get("timeout", 0) >= 60_000, entry(configured)
     sc.check_long_call(slow_session)
 
 
@@ -103,3 +117,14 @@ def test_allowance_in_the_entry_runs_the_asking_tool(slow_session: sc.Session) -
 
 def test_slow_model_gets_the_discovered_tools_in_the_next_request(slow_session: sc.Session) -> None:
     sc.check_discovered(slow_session, sc.SLOW_DISCOVER, SLOW_TOOL, named, told=False)
+
+
+def test_a_shorter_timeout_in_the_entry_cuts_the_long_call(configured: Sandbox, editor: Editor) -> None:
+    """Proof that Claude Code reads the field: the same entry with a 2 s timeout fails the 4 s call."""
+    def shorter(config: dict[str, Any]) -> None:
+        config["mcpServers"][SERVER_KEY]["timeout"] = 2000
+
+    with sc.entry_changed(entry_file(configured), shorter):
+        editor.script("project.get_settings", {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
+        session = play(configured, editor, [sc.LONG, Say("done")])
+    sc.check_cut_by_timeout(session)
