@@ -1,1 +1,2 @@
-"""Real assistant CLIs (Claude Code, Gemini CLI, Codex, Copilot, Qwen Code, opencode) driven offline by a scripted model endpoint, through the bridge, into an editor."""
+"""Real assistant CLIs driven offline by a scripted model endpoint, through the bridge, into an editor
+(README.md here)."""

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tests.assistants.model_server import ModelRequest, Say, ToolCall, declared_bytes, ours
+from tests.assistants.model_server import Adapter, ModelRequest, Say, ToolCall, Turn, declared_bytes, ours
 from tests.assistants.sandbox import SERVER_KEY
 from tests.assistants.scenarios import Session
 
@@ -68,7 +68,7 @@ def _play(client: str) -> Figures:
     from tests.assistants.gemini import GeminiAdapter
     from tests.assistants.sandbox import Editor, Sandbox, install
 
-    runs = {
+    runs: dict[str, tuple[Callable[[], Adapter], sc.Runner, Footprint]] = {
         "claude": (AnthropicAdapter, claude_code.run, lambda r: footprint(r, SERVER_KEY).total),
         "gemini": (GeminiAdapter, gemini_cli.run, schema_bytes),
     }
@@ -80,7 +80,7 @@ def _play(client: str) -> Figures:
         sandbox.init(client)
         tree = sc.big_tree()
         editor.script("scene.get_tree", {"result": tree})
-        turns = [sc.ALWAYS_ON, sc.MISSING_NODE, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
+        turns: list[Turn] = [sc.ALWAYS_ON, sc.MISSING_NODE, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
         session = sc.play(sandbox, editor, adapter(), runner, turns)
         return Figures.of(client, session, measure, discover=sc.DISCOVER, success=sc.ALWAYS_ON,
                           error=sc.MISSING_NODE, big=sc.BIG,

@@ -300,8 +300,7 @@ class ModelServer:
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://127.0.0.1:{self._httpd.server_port}"
 
     def play(self, turns: Sequence[Turn]) -> None:
         """A new scenario (the recording is kept: each Served names its request index)."""

@@ -17,6 +17,7 @@ project, and a sandbox to run one CLI in.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -149,9 +150,10 @@ class Sandbox:
     _runs: itertools.count = field(init=False, default_factory=lambda: itertools.count(1))
 
     @classmethod
-    def create(cls, root: Path, clis: Path) -> Sandbox:
-        """A throwaway project (``root/game``, its project.godot) and data home (``root/data``)."""
-        project, data_home = root / "game", root / "data"
+    def create(cls, root: Path, clis: Path, data_home: Path | None = None) -> Sandbox:
+        """A throwaway project (``root/game``, its project.godot) and data home (``root/data``, unless
+        given: what ``init`` may write into an entry, such as Codex's XDG_DATA_HOME, then points there)."""
+        project, data_home = root / "game", data_home or root / "data"
         project.mkdir(parents=True, exist_ok=True)
         data_home.mkdir(exist_ok=True)
         (project / "project.godot").write_text(PROJECT_GODOT, encoding="utf-8")
@@ -217,7 +219,5 @@ def _end_group(pgid: int) -> None:
         except ProcessLookupError:
             return
         time.sleep(0.05)
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass

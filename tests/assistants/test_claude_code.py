@@ -22,9 +22,9 @@ from tests.assistants.anthropic import AnthropicAdapter, footprint
 from tests.assistants.model_server import ModelRequest, Say, Turn
 from tests.assistants.sandbox import SERVER_KEY, Editor, Sandbox
 
-FAST = [sc.ALWAYS_ON, sc.ASK_NO_GAME, sc.ASK, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
+FAST: list[Turn] = [sc.ALWAYS_ON, sc.ASK_NO_GAME, sc.ASK, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
 SLOW_TOOL = sc.slow(sc.SLOW_GROUP_TOOL)
-SLOW = [sc.LONG, sc.ASK, sc.SLOW_DISCOVER, SLOW_TOOL, Say("done")]
+SLOW: list[Turn] = [sc.LONG, sc.ASK, sc.SLOW_DISCOVER, SLOW_TOOL, Say("done")]
 
 
 def named(request: ModelRequest, name: str) -> bool:

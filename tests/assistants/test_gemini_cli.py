@@ -23,9 +23,9 @@ from tests.assistants.sandbox import SERVER_KEY, Editor, Sandbox
 # Gemini CLI adds this boolean to every tool's schema; a model fills it in and the CLI passes it on.
 INJECTED = {"wait_for_previous": True}
 ALWAYS_ON = ToolCall(sc.ALWAYS_ON.tool, {**sc.ALWAYS_ON.arguments, **INJECTED})
-FAST = [ALWAYS_ON, sc.ASK_NO_GAME, sc.ASK, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
+FAST: list[Turn] = [ALWAYS_ON, sc.ASK_NO_GAME, sc.ASK, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
 SLOW_TOOL = sc.slow(sc.SLOW_GROUP_TOOL)
-SLOW = [sc.LONG, sc.ASK, sc.SLOW_DISCOVER, SLOW_TOOL, Say("done")]
+SLOW: list[Turn] = [sc.LONG, sc.ASK, sc.SLOW_DISCOVER, SLOW_TOOL, Say("done")]
 
 
 @pytest.fixture(scope="module")

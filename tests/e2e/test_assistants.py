@@ -5,8 +5,9 @@ edited scene's tree, then ``discover_tools`` and a tool of the loaded group answ
 engine's own ClassDB.
 
 The host project's toolkit is a trimmed copy that ``init`` would refuse to replace, and the engine is
-running it: so ``init`` sets up a throwaway project, and the client configuration it wrote there (the
-entry holds no project path) is copied into the host project, and removed afterwards.
+running it: so ``init`` sets up a throwaway project (with the host's data home in its environment, for
+what it writes of that into an entry), and the client configuration it wrote there (the entry holds
+no project path) is copied into the host project, and removed afterwards.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import pytest
 from tests.assistants import claude_code, gemini_cli, scenarios as sc
 from tests.assistants.anthropic import AnthropicAdapter
 from tests.assistants.gemini import GeminiAdapter
-from tests.assistants.model_server import Adapter, Say, ToolCall
+from tests.assistants.model_server import Adapter, Say, ToolCall, Turn
 from tests.assistants.sandbox import Sandbox, install_or_skip
 from tests.e2e.engine_host import EngineHost
 
@@ -45,7 +46,7 @@ ASSISTANTS = [
 ]
 
 TREE = ToolCall("scene_get_tree", {"max_depth": 2})
-TURNS = [sc.ALWAYS_ON, TREE, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
+TURNS: list[Turn] = [sc.ALWAYS_ON, TREE, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
 
 
 @pytest.fixture(scope="module")
@@ -57,12 +58,13 @@ def client_files(scratch: Sandbox) -> list[Path]:
     """What ``init`` wrote in the throwaway project besides the toolkit and project.godot: the client's
     configuration."""
     skip = {"addons", "project.godot"}
-    return [p for p in scratch.project.rglob("*") if p.is_file() and p.relative_to(scratch.project).parts[0] not in skip]
+    return [p for p in scratch.project.rglob("*")
+            if p.is_file() and p.relative_to(scratch.project).parts[0] not in skip]
 
 
 @contextmanager
 def configured(host: EngineHost, clis: Path, root: Path, client: str) -> Iterator[Sandbox]:
-    scratch = Sandbox.create(root / "scratch", clis)
+    scratch = Sandbox.create(root / "scratch", clis, host.data_home)
     scratch.init(client)
     copied = []
     try:
