@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from tests.assistants.model_server import ModelServer, ToolDeclaration
 from tests.assistants.openai_chat import ChatAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
-from tests.assistants.setup_entries import configure_opencode
+from tests.assistants.setup_entries import configure_opencode, entry_path
 
 PREFIX = f"{SERVER_KEY}_"
 MODEL = "scripted/m"
@@ -42,23 +43,12 @@ def user_config(server: ModelServer) -> dict[str, Any]:
             "autoupdate": False, "share": "disabled"}
 
 
+def entry_file(sandbox: Sandbox) -> Path:
+    return entry_path(sandbox, "opencode", "opencode.json")
+
+
 def entry(sandbox: Sandbox) -> dict[str, Any]:
-    return dict(json.loads((sandbox.project / "opencode.json").read_text(encoding="utf-8"))["mcp"][SERVER_KEY])
-
-
-def set_entry(sandbox: Sandbox, changes: Mapping[str, Any]) -> str:
-    """Our entry in the project's opencode.json with ``changes`` (None removes a key); the text before."""
-    path = sandbox.project / "opencode.json"
-    before = path.read_text(encoding="utf-8")
-    config = json.loads(before)
-    ours = config["mcp"][SERVER_KEY]
-    for key, value in changes.items():
-        if value is None:
-            ours.pop(key, None)
-        else:
-            ours[key] = value
-    path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-    return before
+    return dict(json.loads(entry_file(sandbox).read_text(encoding="utf-8"))["mcp"][SERVER_KEY])
 
 
 def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str, str] | None = None,

@@ -86,3 +86,8 @@ def ours(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
 def deferred(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
     """Our tools the model only sees listed (reachable through tool_call)."""
     return [t for t in ours(tools) if "deferred" in t.raw]
+
+
+def run_approved(sandbox: Sandbox, server: ModelServer, prompt: str) -> CliRun:
+    """The person approves the entry as it is now (``qwen mcp approve``), then one headless run."""
+    return run(sandbox, server, prompt, approvals=approve(sandbox))

@@ -55,13 +55,13 @@ def test_finds_the_editor_through_the_entry_init_wrote(configured: Sandbox, sess
     assert f'XDG_DATA_HOME = "{configured.data_home}"' in codex.entry_text(configured), \
         codex.entry_text(configured)
     assert session.declared(sc.ALWAYS_ON) == f"{codex.NAMESPACE}project_get_settings"
-    assert sc.succeeded(session.result(sc.ALWAYS_ON)), session.result(sc.ALWAYS_ON)
+    sc.check_always_on(session)
 
 
 def test_long_call_gets_through_under_the_entry_init_wrote(configured: Sandbox, session: sc.Session) -> None:
     timeout = re.search(r"^tool_timeout_sec = (\d+)", codex.entry_text(configured), re.MULTILINE)
     assert timeout and int(timeout.group(1)) >= 60, codex.entry_text(configured)
-    assert sc.succeeded(session.result(ws.LONG)), session.result(ws.LONG)
+    sc.check_long_call(session)
 
 
 def test_big_answer_reaches_the_model_cut_keeping_both_ends(session: sc.Session) -> None:
@@ -73,58 +73,42 @@ def test_big_answer_reaches_the_model_cut_keeping_both_ends(session: sc.Session)
 
 
 def test_asking_tool_without_a_game_fails_before_asking(session: sc.Session) -> None:
-    answer = session.result(sc.ASK_NO_GAME).text
-    assert "GAME_NOT_RUNNING" in answer and sc.ALLOW_SETTING not in answer, answer
+    sc.check_no_game(session)
 
 
 def test_asking_tool_headless_names_the_setting(session: sc.Session) -> None:
-    """The call reaches the bridge (Codex's own approval would refuse a destructive tool: "requires
-    approval, but approval policy is never"), ``codex exec`` declines the question, and the answer
-    says how to allow the tool unasked."""
-    answer = session.result(sc.ASK).text
-    assert sc.ALLOW_SETTING in answer and "execute_code" in answer, answer
-    assert "execute.code" not in session.editor_methods
+    """The call reaches the bridge (Codex's own approval would refuse a tool annotated destructive:
+    "requires approval, but approval policy is never"), ``codex exec`` declines the question, and the
+    answer says how to allow the tool unasked."""
+    sc.check_headless_ask(session)
 
 
 def test_allowance_in_the_entry_runs_the_asking_tool(session: sc.Session) -> None:
-    answer = session.result(ws.ALLOWED).text
-    assert "node.call_method" in session.editor_methods and sc.ALLOW_SETTING not in answer, answer
+    ws.check_allowed(session)
 
 
 def test_loaded_tools_are_reached_through_call_tool(session: sc.Session) -> None:
-    """Codex does not re-list: discover_tools says to use call_tool, which runs the loaded tool, for a
-    fast model and for a slow one."""
-    told = session.result(sc.DISCOVER).text
-    assert "call_tool" in told and sc.GROUP_TOOL.tool in told, told
-    following = session.after(sc.DISCOVER)
-    assert following is not None and sc.GROUP_TOOL.tool not in {t.name for t in codex.ours(following.tools)}
-    assert sc.succeeded(session.result(LOADED)), session.result(LOADED)
-    assert "call_tool" in session.result(sc.SLOW_DISCOVER).text
-    assert sc.succeeded(session.result(SLOW_LOADED)), session.result(SLOW_LOADED)
+    """For a fast model and for a slow one."""
+    ws.check_through_call_tool(session, sc.DISCOVER, LOADED)
+    ws.check_through_call_tool(session, sc.SLOW_DISCOVER, SLOW_LOADED)
 
 
 def test_a_shorter_timeout_in_the_entry_cuts_the_long_call(configured: Sandbox, editor: Editor) -> None:
     """Proof that Codex reads the field: the same entry with ``tool_timeout_sec = 2`` fails the 4 s call."""
-    written = codex.with_entry(configured, {"tool_timeout_sec": "2"})
-    try:
-        editor.script(ws.LONG_METHOD, {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
-        session = play(configured, editor, [ws.LONG, Say("done")])
-    finally:
-        (configured.project / codex.ENTRY_FILE).write_text(written, encoding="utf-8")
-    answer = session.result(ws.LONG).text
-    assert "timed out" in answer.lower() and '"success":true' not in answer, answer
+    with sc.put_back(configured.project / codex.ENTRY_FILE):
+        codex.with_entry(configured, {"tool_timeout_sec": "2"})
+        ws.script_long_call(editor)
+        session = play(configured, editor, [sc.LONG, Say("done")])
+    sc.check_cut_by_timeout(session)
 
 
 def test_without_the_data_home_the_failure_names_the_registry_file(configured: Sandbox, editor: Editor) -> None:
     """An entry without XDG_DATA_HOME (as written before init carried it): the bridge looks under Codex's
     HOME, and CONNECT_FAILED names the registry file it read."""
-    written = codex.entry_text(configured)
-    without = re.sub(r'XDG_DATA_HOME = "[^"]*",? ?', "", written)
-    (configured.project / codex.ENTRY_FILE).write_text(without, encoding="utf-8")
-    try:
+    path = configured.project / codex.ENTRY_FILE
+    with sc.put_back(path):
+        path.write_text(re.sub(r'XDG_DATA_HOME = "[^"]*",? ?', "", codex.entry_text(configured)), encoding="utf-8")
         session = play(configured, editor, [sc.ALWAYS_ON, Say("done")])
-    finally:
-        (configured.project / codex.ENTRY_FILE).write_text(written, encoding="utf-8")
     answer = session.result(sc.ALWAYS_ON).text
     read = session.run.home / ".local" / "share" / "godot-mcp-toolkit" / "projects.json"
     assert "CONNECT_FAILED" in answer and str(read) in answer, answer

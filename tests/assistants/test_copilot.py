@@ -11,7 +11,6 @@ which the long call fails.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -51,11 +50,11 @@ def test_declares_our_tools_with_their_schemas(session: sc.Session) -> None:
 
 def test_always_on_call_succeeds(session: sc.Session) -> None:
     assert session.declared(sc.ALWAYS_ON) == f"{copilot.PREFIX}project_get_settings"
-    assert sc.succeeded(session.result(sc.ALWAYS_ON)), session.result(sc.ALWAYS_ON)
+    sc.check_always_on(session)
 
 
 def test_long_call_gets_through_under_the_entry_init_wrote(session: sc.Session) -> None:
-    assert sc.succeeded(session.result(ws.LONG)), session.result(ws.LONG)
+    sc.check_long_call(session)
 
 
 def test_big_answer_is_kept_in_a_file_with_a_preview(session: sc.Session) -> None:
@@ -70,43 +69,27 @@ def test_big_answer_is_kept_in_a_file_with_a_preview(session: sc.Session) -> Non
 
 
 def test_asking_tool_without_a_game_fails_before_asking(session: sc.Session) -> None:
-    answer = session.result(sc.ASK_NO_GAME).text
-    assert "GAME_NOT_RUNNING" in answer and sc.ALLOW_SETTING not in answer, answer
+    sc.check_no_game(session)
 
 
 def test_asking_tool_headless_names_the_setting(session: sc.Session) -> None:
     """``copilot -p`` declines the question: the answer says how to allow the tool unasked."""
-    answer = session.result(sc.ASK).text
-    assert sc.ALLOW_SETTING in answer and "execute_code" in answer, answer
-    assert "execute.code" not in session.editor_methods
+    sc.check_headless_ask(session)
 
 
 def test_allowance_in_the_entry_runs_the_asking_tool(session: sc.Session) -> None:
-    answer = session.result(ws.ALLOWED).text
-    assert "node.call_method" in session.editor_methods and sc.ALLOW_SETTING not in answer, answer
+    ws.check_allowed(session)
 
 
 def test_discovered_tools_are_declared_in_the_next_request(session: sc.Session) -> None:
     """For a fast model and for a slow one, under the name discover_tools' same-prefix rule gives."""
-    assert "same prefix" in session.result(sc.DISCOVER).text, session.result(sc.DISCOVER).text
-    for discover, loaded in ((sc.DISCOVER, LOADED), (sc.SLOW_DISCOVER, SLOW_LOADED)):
-        following = session.after(discover)
-        expected = sc.same_prefix(session.declared(discover), loaded.tool)
-        assert following is not None and expected in following.names(), session.run.describe()
-        assert session.declared(loaded) == expected and sc.succeeded(session.result(loaded))
+    sc.check_discovered(session, sc.DISCOVER, LOADED)
+    sc.check_discovered(session, sc.SLOW_DISCOVER, SLOW_LOADED)
 
 
 def test_a_shorter_timeout_in_the_entry_cuts_the_long_call(configured: Sandbox, editor: Editor) -> None:
     """Proof that Copilot reads the field: the same entry with ``"timeout": 2000`` fails the 4 s call."""
-    path = copilot.entry_file(configured)
-    written = path.read_text(encoding="utf-8")
-    config = json.loads(written)
-    config["mcpServers"][SERVER_KEY]["timeout"] = 2000
-    path.write_text(json.dumps(config), encoding="utf-8")
-    try:
-        editor.script(ws.LONG_METHOD, {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
-        session = play(configured, editor, [ws.LONG, Say("done")])
-    finally:
-        path.write_text(written, encoding="utf-8")
-    answer = session.result(ws.LONG).text
-    assert "timed out" in answer.lower() and '"success":true' not in answer, answer
+    with sc.entry_changed(copilot.entry_file(configured), lambda c: c["mcpServers"][SERVER_KEY].update(timeout=2000)):
+        ws.script_long_call(editor)
+        session = play(configured, editor, [sc.LONG, Say("done")])
+    sc.check_cut_by_timeout(session)

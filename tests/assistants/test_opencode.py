@@ -21,7 +21,7 @@ import pytest
 from tests.assistants import opencode, scenarios as sc, whole_session as ws
 from tests.assistants.footprints import chat_footprint
 from tests.assistants.model_server import Say, Turn
-from tests.assistants.sandbox import Editor, Sandbox
+from tests.assistants.sandbox import SERVER_KEY, Editor, Sandbox
 from tests.assistants.setup_entries import configure_opencode
 
 LOADED = ws.call_tool(sc.GROUP_TOOL)
@@ -53,12 +53,12 @@ def test_declares_our_tools_with_their_schemas(session: sc.Session) -> None:
 
 def test_always_on_call_succeeds(session: sc.Session) -> None:
     assert session.declared(sc.ALWAYS_ON) == f"{opencode.PREFIX}project_get_settings"
-    assert sc.succeeded(session.result(sc.ALWAYS_ON)), session.result(sc.ALWAYS_ON)
+    sc.check_always_on(session)
 
 
 def test_long_call_gets_through_under_the_entry_init_wrote(configured: Sandbox, session: sc.Session) -> None:
     assert int(opencode.entry(configured).get("timeout", 0)) >= 60_000, opencode.entry(configured)
-    assert sc.succeeded(session.result(ws.LONG)), session.result(ws.LONG)
+    sc.check_long_call(session)
 
 
 def test_big_answer_is_cut_to_whole_lines_and_kept_in_a_file(session: sc.Session) -> None:
@@ -73,8 +73,7 @@ def test_big_answer_is_cut_to_whole_lines_and_kept_in_a_file(session: sc.Session
 
 
 def test_asking_tool_without_a_game_fails_before_asking(session: sc.Session) -> None:
-    answer = session.result(sc.ASK_NO_GAME).text
-    assert "GAME_NOT_RUNNING" in answer and sc.ALLOW_SETTING not in answer, answer
+    sc.check_no_game(session)
 
 
 def test_asking_tool_gets_a_preview_and_does_not_run(session: sc.Session) -> None:
@@ -85,28 +84,19 @@ def test_asking_tool_gets_a_preview_and_does_not_run(session: sc.Session) -> Non
 
 
 def test_allowance_in_the_entry_runs_the_asking_tool(session: sc.Session) -> None:
-    answer = session.result(ws.ALLOWED).text
-    assert "node.call_method" in session.editor_methods and sc.ALLOW_SETTING not in answer, answer
+    ws.check_allowed(session)
 
 
 def test_loaded_tools_are_reached_through_call_tool(session: sc.Session) -> None:
-    """opencode does not re-list: discover_tools says to use call_tool, which runs the loaded tool, for a
-    fast model and for a slow one."""
-    told = session.result(sc.DISCOVER).text
-    assert "call_tool" in told and sc.GROUP_TOOL.tool in told, told
-    following = session.after(sc.DISCOVER)
-    assert following is not None and f"{opencode.PREFIX}{sc.GROUP_TOOL.tool}" not in following.names()
-    assert sc.succeeded(session.result(LOADED)), session.result(LOADED)
-    assert sc.succeeded(session.result(SLOW_LOADED)), session.result(SLOW_LOADED)
+    """For a fast model and for a slow one."""
+    ws.check_through_call_tool(session, sc.DISCOVER, LOADED)
+    ws.check_through_call_tool(session, sc.SLOW_DISCOVER, SLOW_LOADED)
 
 
 def test_the_entry_timeout_bounds_the_start_up(configured: Sandbox, editor: Editor) -> None:
     """Proof that opencode reads the field: with ``"timeout": 1`` (ms) it drops our server before it lists
     a tool, and the model is offered none of ours."""
-    written = opencode.set_entry(configured, {"timeout": 1})
-    try:
+    with sc.entry_changed(opencode.entry_file(configured), lambda c: c["mcp"][SERVER_KEY].update(timeout=1)):
         session = play(configured, editor, [Say("done")])
-    finally:
-        (configured.project / "opencode.json").write_text(written, encoding="utf-8")
     offered = [r for r in session.run.requests if r.tools]
     assert offered and not any(opencode.ours(r.tools) for r in offered), session.run.describe()

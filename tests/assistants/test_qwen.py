@@ -38,9 +38,7 @@ def configured(sandbox: Sandbox, editor: Editor) -> Sandbox:
 
 def play(sandbox: Sandbox, editor: Editor, turns: list[Turn]) -> sc.Session:
     """One run with the entry as it is now, approved by the person first."""
-    approvals = qwen.approve(sandbox)
-    return sc.play(sandbox, editor, qwen.adapter(), lambda sb, server, prompt: qwen.run(
-        sb, server, prompt, approvals=approvals), turns)
+    return sc.play(sandbox, editor, qwen.adapter(), qwen.run_approved, turns)
 
 
 @pytest.fixture(scope="module")
@@ -59,13 +57,13 @@ def test_announces_our_tools_by_name_only(session: sc.Session) -> None:
 
 def test_always_on_call_through_tool_call_succeeds(session: sc.Session) -> None:
     assert session.declared(sc.ALWAYS_ON) == f"{qwen.PREFIX}project_get_settings"
-    assert sc.succeeded(session.result(sc.ALWAYS_ON)), session.result(sc.ALWAYS_ON)
+    sc.check_always_on(session)
 
 
 def test_long_call_gets_through_under_the_entry_init_wrote(configured: Sandbox, session: sc.Session) -> None:
     entry = json.loads(qwen.entry_file(configured).read_text(encoding="utf-8"))["mcpServers"][SERVER_KEY]
     assert entry.get("timeout", 0) >= 60_000, entry
-    assert sc.succeeded(session.result(ws.LONG)), session.result(ws.LONG)
+    sc.check_long_call(session)
 
 
 def test_big_answer_is_kept_in_a_file_with_a_preview(session: sc.Session) -> None:
@@ -78,8 +76,7 @@ def test_big_answer_is_kept_in_a_file_with_a_preview(session: sc.Session) -> Non
 
 
 def test_asking_tool_without_a_game_fails_before_asking(session: sc.Session) -> None:
-    answer = session.result(sc.ASK_NO_GAME).text
-    assert "GAME_NOT_RUNNING" in answer and sc.ALLOW_SETTING not in answer, answer
+    sc.check_no_game(session)
 
 
 def test_asking_tool_gets_a_preview_and_does_not_run(session: sc.Session) -> None:
@@ -90,33 +87,19 @@ def test_asking_tool_gets_a_preview_and_does_not_run(session: sc.Session) -> Non
 
 
 def test_allowance_in_the_entry_runs_the_asking_tool(session: sc.Session) -> None:
-    answer = session.result(ws.ALLOWED).text
-    assert "node.call_method" in session.editor_methods and sc.ALLOW_SETTING not in answer, answer
+    ws.check_allowed(session)
 
 
 def test_loaded_tools_are_reached_through_call_tool(session: sc.Session) -> None:
-    """Qwen Code does not re-list: discover_tools says to use call_tool, which runs the loaded tool, for
-    a fast model and for a slow one."""
-    told = session.result(sc.DISCOVER).text
-    assert "call_tool" in told and sc.GROUP_TOOL.tool in told, told
-    following = session.after(sc.DISCOVER)
-    assert following is not None and f"{qwen.PREFIX}{sc.GROUP_TOOL.tool}" not in following.announced
-    assert sc.succeeded(session.result(LOADED)), session.result(LOADED)
-    assert sc.succeeded(session.result(SLOW_LOADED)), session.result(SLOW_LOADED)
+    """For a fast model and for a slow one."""
+    ws.check_through_call_tool(session, sc.DISCOVER, LOADED)
+    ws.check_through_call_tool(session, sc.SLOW_DISCOVER, SLOW_LOADED)
 
 
 def test_a_shorter_timeout_in_the_entry_cuts_the_long_call(configured: Sandbox, editor: Editor) -> None:
     """Proof that Qwen Code reads the field: the same entry (approved again, since it changed) with
     ``"timeout": 2000`` fails the 4 s call."""
-    path = qwen.entry_file(configured)
-    written = path.read_text(encoding="utf-8")
-    config = json.loads(written)
-    config["mcpServers"][SERVER_KEY]["timeout"] = 2000
-    path.write_text(json.dumps(config), encoding="utf-8")
-    try:
-        editor.script(ws.LONG_METHOD, {"sleep": sc.LONG_CALL_SECONDS}, {"default": True})
-        session = play(configured, editor, [ws.LONG, Say("done")])
-    finally:
-        path.write_text(written, encoding="utf-8")
-    answer = session.result(ws.LONG).text
-    assert "timed out" in answer.lower() and '"success":true' not in answer, answer
+    with sc.entry_changed(qwen.entry_file(configured), lambda c: c["mcpServers"][SERVER_KEY].update(timeout=2000)):
+        ws.script_long_call(editor)
+        session = play(configured, editor, [sc.LONG, Say("done")])
+    sc.check_cut_by_timeout(session)

@@ -22,12 +22,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.assistants import claude_code, gemini_cli, scenarios as sc
+from tests.assistants import claude_code, codex, copilot, gemini_cli, opencode, qwen, scenarios as sc
 from tests.assistants.anthropic import AnthropicAdapter
 from tests.assistants.gemini import GeminiAdapter
+from tests.assistants.whole_session import call_tool
 from tests.assistants.model_server import Adapter, Say, ToolCall, Turn
 from tests.assistants.sandbox import Sandbox, install_or_skip
 from tests.e2e.engine_host import EngineHost
+
+
+TREE = ToolCall("scene_get_tree", {"max_depth": 2})
 
 
 @dataclass(frozen=True)
@@ -35,18 +39,24 @@ class Assistant:
     client: str  # godot-bridge init --client
     adapter: Callable[[], Adapter]
     run: sc.Runner
+    loaded: ToolCall = sc.GROUP_TOOL  # how the model calls the loaded tool (call_tool: a CLI that does not re-list)
 
     def __str__(self) -> str:
         return self.client
+
+    @property
+    def turns(self) -> list[Turn]:
+        return [sc.ALWAYS_ON, TREE, sc.DISCOVER, self.loaded, Say("done")]
 
 
 ASSISTANTS = [
     Assistant("claude", AnthropicAdapter, claude_code.run),
     Assistant("gemini", GeminiAdapter, gemini_cli.run),
+    Assistant("codex", codex.adapter, codex.run, call_tool(sc.GROUP_TOOL)),
+    Assistant("copilot", copilot.adapter, copilot.run),
+    Assistant("qwen", qwen.adapter, qwen.run_approved, call_tool(sc.GROUP_TOOL)),
+    Assistant("opencode", opencode.adapter, opencode.run, call_tool(sc.GROUP_TOOL)),
 ]
-
-TREE = ToolCall("scene_get_tree", {"max_depth": 2})
-TURNS: list[Turn] = [sc.ALWAYS_ON, TREE, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
 
 
 @pytest.fixture(scope="module")
@@ -95,10 +105,10 @@ def run_root() -> Iterator[Path]:
 def test_assistant_drives_the_real_toolkit(assistant: Assistant, engine_host: EngineHost, clis: Path,
                                            run_root: Path) -> None:
     with configured(engine_host, clis, run_root, assistant.client) as sandbox:
-        session = sc.play(sandbox, None, assistant.adapter(), assistant.run, TURNS)
+        session = sc.play(sandbox, None, assistant.adapter(), assistant.run, assistant.turns)
     settings = session.result(sc.ALWAYS_ON)
     assert sc.succeeded(settings) and "godot-bridge e2e" in settings.text, session.run.describe()
     tree = session.result(TREE)
     assert sc.succeeded(tree) and '"tree"' in tree.text, tree
-    found = session.result(sc.GROUP_TOOL)
+    found = session.result(assistant.loaded)
     assert not found.is_error and "Sprite2D" in found.text, found
