@@ -43,8 +43,7 @@ def session(configured: Sandbox, editor: Editor) -> sc.Session:
 
 def test_declares_our_tools_with_their_schemas(session: sc.Session) -> None:
     first = session.run.requests[0]
-    assert f"{copilot.PREFIX}discover_tools" in first.names(), first.names()
-    assert all("parameters" in t.raw.get("function", {}) for t in copilot.ours(first.tools))
+    ws.check_declared_with_schemas(first, copilot.PREFIX)
     assert chat_footprint(first, copilot.PREFIX).declarations > 0
 
 

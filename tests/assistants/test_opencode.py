@@ -46,8 +46,7 @@ def session(configured: Sandbox, editor: Editor) -> sc.Session:
 
 def test_declares_our_tools_with_their_schemas(session: sc.Session) -> None:
     first = session.run.requests[0]
-    assert f"{opencode.PREFIX}discover_tools" in first.names(), first.names()
-    assert all("parameters" in t.raw.get("function", {}) for t in opencode.ours(first.tools))
+    ws.check_declared_with_schemas(first, opencode.PREFIX)
     assert chat_footprint(first, opencode.PREFIX).declarations > 0
 
 
@@ -78,9 +77,7 @@ def test_asking_tool_without_a_game_fails_before_asking(session: sc.Session) -> 
 
 def test_asking_tool_gets_a_preview_and_does_not_run(session: sc.Session) -> None:
     """opencode offers no elicitation: the bridge answers with a preview and a single-use token."""
-    answer = session.result(sc.ASK).text
-    assert "confirmation_token" in answer, answer
-    assert "execute.code" not in session.editor_methods
+    ws.check_preview(session)
 
 
 def test_allowance_in_the_entry_runs_the_asking_tool(session: sc.Session) -> None:

@@ -81,9 +81,7 @@ def test_asking_tool_without_a_game_fails_before_asking(session: sc.Session) -> 
 
 def test_asking_tool_gets_a_preview_and_does_not_run(session: sc.Session) -> None:
     """Qwen Code offers no elicitation: the bridge answers with a preview and a single-use token."""
-    answer = session.result(sc.ASK).text
-    assert "confirmation_token" in answer, answer
-    assert "execute.code" not in session.editor_methods
+    ws.check_preview(session)
 
 
 def test_allowance_in_the_entry_runs_the_asking_tool(session: sc.Session) -> None:

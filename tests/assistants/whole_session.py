@@ -13,7 +13,7 @@ come last.
 from __future__ import annotations
 
 from tests.assistants import scenarios as sc
-from tests.assistants.model_server import Say, ToolCall, Turn
+from tests.assistants.model_server import ModelRequest, Say, ToolCall, Turn
 from tests.assistants.sandbox import Editor
 
 ALLOWED_TOOL = "node_call_method"
@@ -49,6 +49,21 @@ def check_allowed(session: sc.Session) -> None:
     """The entry's env allows node_call_method: it ran, unasked."""
     answer = session.result(ALLOWED).text
     assert "node.call_method" in session.editor_methods and sc.ALLOW_SETTING not in answer, answer
+
+
+def check_preview(session: sc.Session) -> None:
+    """A CLI without elicitation: the asking tool gets the bridge's preview and single-use token, and
+    does not run."""
+    answer = session.result(sc.ASK).text
+    assert "confirmation_token" in answer, answer
+    assert "execute.code" not in session.editor_methods
+
+
+def check_declared_with_schemas(first: ModelRequest, prefix: str) -> None:
+    """A CLI that declares our tools: every one with its schema, discover_tools among them."""
+    mine = [t for t in first.tools if t.namespace == prefix]
+    assert f"{prefix}discover_tools" in first.names(), first.names()
+    assert mine and all("parameters" in t.raw.get("function", {}) for t in mine)
 
 
 def check_through_call_tool(session: sc.Session, discover: ToolCall, loaded: ToolCall) -> None:
