@@ -31,7 +31,6 @@ from tests.assistants.model_server import (
     RecordedRequest,
     Reply,
     Response,
-    TextReply,
     ToolDeclaration,
     ToolResult,
 )
