@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 
 # The longest the editor dial waits for the first tools list to go out.
 DIAL_DELAY_S = 1.0
+# The longest a tool-list change waits for the SDK path that is loading to be there to carry it.
+BACKEND_LOAD_WAIT_S = 30.0
 
 
 def lean_wanted(env: dict[str, str] | None = None) -> bool:
@@ -142,6 +144,11 @@ class StdioFront:
     async def notify_list_changed(self) -> None:
         if self.handshake_seen or (self._backend is not None and self._backend.handshake_seen):
             await self.write(lean.notify("notifications/tools/list_changed"))
+        if self._backend is None and self._loading:
+            # The SDK path is loading for an earlier line, maybe the 2026-07-28 client's
+            # subscriptions/listen: the change must reach the stream that request opens.
+            with anyio.move_on_after(BACKEND_LOAD_WAIT_S):
+                await self._backend_ready.wait()
         if self._backend is not None:
             await self._backend.publish_list_changed()
 

@@ -61,6 +61,22 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# How long a tool-list change waits for a 2026-07-28 client's first subscriptions/listen stream.
+FIRST_LISTENER_WAIT_S = 2.0
+
+
+class ListeningBus(InMemorySubscriptionBus):
+    """The SDK's bus, saying when its first listener (a listen stream) subscribed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listening = anyio.Event()
+
+    def subscribe(self, listener: Any) -> Any:
+        unsubscribe = super().subscribe(listener)
+        self.listening.set()
+        return unsubscribe
+
 
 def _peer(ctx: Any) -> Peer:
     """The client this request is from (``EraRouter`` hands it to the runner as its lifespan state)."""
@@ -163,7 +179,7 @@ class SdkBackend:
     """
 
     def __init__(self, front: StdioFront) -> None:
-        self.bus = InMemorySubscriptionBus()
+        self.bus = ListeningBus()
         # Created before the front lets go of the errors it kept while this path loaded (no await between).
         self.errors = ErrorFeed(front.app.errors, self.bus)
         self.server = build_server(front.app, self.bus, self.errors)
@@ -203,4 +219,8 @@ class SdkBackend:
             tg.cancel_scope.cancel()
 
     async def publish_list_changed(self) -> None:
+        # A change made while the first listen stream was still on its way (the SDK path loads for
+        # that very request) would reach nobody: wait, briefly, for a stream to hear it.
+        with anyio.move_on_after(FIRST_LISTENER_WAIT_S):
+            await self.bus.listening.wait()
         await self.bus.publish(ToolsListChanged())

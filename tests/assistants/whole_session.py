@@ -2,9 +2,10 @@
 CLI, Qwen Code, opencode): a CLI start costs seconds, so each test module pays for two runs only,
 this one and the copy of the entry with a short timeout.
 
-The entry is the one ``godot-bridge init --env GODOT_MCP_ALLOW_UNASKED=node_call_method`` writes, so
+The entry is the one ``godot-bridge init --env GODOT_MCP_ALLOW_UNASKED=scene_create`` writes, so
 one run meets both kinds of asking tool: ``execute_code`` asked headless (and, with no game, failing
-before anyone is asked), ``node_call_method`` allowed by the person. The long call is the first
+before anyone is asked), ``scene_create`` replacing a scene that exists (it asks then) allowed by the
+person. Both are always on, so every CLI declares them from the start. The long call is the first
 always-on read, which the editor is scripted to answer after ``LONG_CALL_SECONDS``; the model is fast
 for one group and slow for the other. The steps most likely to end the run (a loaded tool that is not declared)
 come last.
@@ -12,13 +13,17 @@ come last.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.assistants import scenarios as sc
 from tests.assistants.model_server import ModelRequest, Say, ToolCall, Turn
 from tests.assistants.sandbox import Editor
 
-ALLOWED_TOOL = "node_call_method"
+ALLOWED_TOOL = "scene_create"
 ALLOWANCE = f"{sc.ALLOW_SETTING}={ALLOWED_TOOL}"
-ALLOWED = ToolCall(ALLOWED_TOOL, {"node_path": ".", "method_name": "get_name"})
+REPLACED = "allowed.tscn"  # a scene of the project scene_create replaces: the kind of call that asks
+ALLOWED = ToolCall(ALLOWED_TOOL, {"file_path": f"res://{REPLACED}", "root_type": "Node2D", "if_exists": "replace"})
+SCENE = '[gd_scene format=3]\n\n[node name="Allowed" type="Node2D"]\n'
 
 
 def call_tool(loaded: ToolCall, *, slow: bool = False) -> ToolCall:
@@ -36,9 +41,11 @@ def turns(loaded: ToolCall, slow_loaded: ToolCall) -> list[Turn]:
 
 
 def script(editor: Editor) -> None:
-    """The editor's answers this session needs: a ~300 KB tree, a read that takes its time."""
+    """The editor's answers this session needs: a ~300 KB tree, a read that takes its time; and the
+    scene the allowed call replaces, in the project."""
     editor.script("scene.get_tree", {"result": sc.big_tree()})
     script_long_call(editor)
+    (Path(editor.info["project"]) / REPLACED).write_text(SCENE, encoding="utf-8")
 
 
 def script_long_call(editor: Editor) -> None:
@@ -46,9 +53,9 @@ def script_long_call(editor: Editor) -> None:
 
 
 def check_allowed(session: sc.Session) -> None:
-    """The entry's env allows node_call_method: it ran, unasked."""
+    """The entry's env allows scene_create: replacing a scene, which asks, ran unasked."""
     answer = session.result(ALLOWED).text
-    assert "node.call_method" in session.editor_methods and sc.ALLOW_SETTING not in answer, answer
+    assert "scene.create" in session.editor_methods and sc.ALLOW_SETTING not in answer, answer
 
 
 def check_preview(session: sc.Session) -> None:

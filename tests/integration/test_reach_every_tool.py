@@ -8,6 +8,7 @@ which is past every check a call passes in the bridge.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bridge_process import BridgeProcess, bridge_env
+from tests.bridge_process import BridgeProcess, body, bridge_env
 
 LIST_CHANGED = "notifications/tools/list_changed"
 
@@ -75,8 +76,31 @@ async def test_a_client_that_never_relists_reaches_loaded_tools_through_call_too
         assert "editor_launch" in schemas
         # Reached: the bridge ran it and says why it could not start Godot (not "unknown tool").
         result = await bridge.call_tool("call_tool", {"name": "editor_launch", "arguments": {"timeout_s": 5}})
-        assert result["isError"] and result["structuredContent"]["code"] == "GODOT_NOT_FOUND"
+        assert result["isError"] and body(result)["code"] == "GODOT_NOT_FOUND"
         # The same with Gemini's injected argument, at both levels.
         result = await bridge.call_tool("call_tool", {"name": "editor_launch", "arguments": {"wait_for_previous": True},
                                                       "wait_for_previous": True})
-        assert result["structuredContent"]["code"] == "GODOT_NOT_FOUND"
+        assert body(result)["code"] == "GODOT_NOT_FOUND"
+
+
+async def test_a_modern_client_listening_hears_the_change_even_while_the_sdk_path_loads(env: dict[str, str]) -> None:
+    """2026-07-28 over stdio (as Copilot CLI speaks it): subscriptions/listen loads the SDK path, and a
+    discover_tools sent right after it changes the list before that path is there; the change still
+    reaches the listen stream, and the answer waits for the re-list it causes."""
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "modern-client", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    async with BridgeProcess(env) as bridge:
+        await bridge.request("server/discover", {"_meta": meta}, timeout=30)
+        await bridge.send({"jsonrpc": "2.0", "id": "listen", "method": "subscriptions/listen",
+                           "params": {"_meta": meta, "notifications": {"toolsListChanged": True}}})
+        await bridge.request("tools/list", {"_meta": meta})
+        answered = bridge.expect("discover")
+        await bridge.send({"jsonrpc": "2.0", "id": "discover", "method": "tools/call",
+                           "params": {"_meta": meta, "name": "discover_tools", "arguments": {"request": "classdb"}}})
+        await bridge.wait_notification(LIST_CHANGED, timeout=20)
+        assert not answered.done()
+        listed = await bridge.request("tools/list", {"_meta": meta})
+        assert "classdb_search" in [t["name"] for t in listed["result"]["tools"]]
+        answer = answer_of(await asyncio.wait_for(answered, 10))
+        assert "prefix" in answer["how_to_call"], answer
