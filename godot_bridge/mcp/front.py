@@ -363,6 +363,8 @@ class StdioFront:
                 if message is not None:
                     body["message"] = message
                 await self.write(lean.notify("notifications/progress", body))
+        if self.peer.tools.client is None:  # a 2026-07-28 client says who it is on each request
+            self.peer.tools.client = client_name(params)
         try:
             outcome = await self.app.call_tool(params["name"], params.get("arguments"), self.peer.tools, progress)
         except UnknownTool as exc:

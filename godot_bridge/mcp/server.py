@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -49,6 +50,7 @@ from godot_bridge.mcp.protocol import (
     SERVER_TITLE,
     TASKS_HANDSHAKE_CAPABILITY,
     call_result,
+    client_name,
     tools_result,
 )
 from godot_bridge.mcp.sealed_state import SealedState
@@ -103,6 +105,8 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
             await ctx.session.report_progress(done, total, message)
 
         peer = _peer(ctx)
+        if peer.tools.client is None and peer.standing:  # a 2026-07-28 client says who it is on each request
+            peer.tools.client = client_name(ctx.params if isinstance(ctx.params, Mapping) else None)
         try:
             outcome = await app.call_tool(params.name, params.arguments, peer.tools, progress,
                                           caller(ctx, params, peer))

@@ -8,6 +8,9 @@ The facts are data (``catalogue/clients.json``), each with the client that does 
   other unknown argument is still refused with the closest-name hint.
 * ``never_relist``: clients (by ``clientInfo.name``) whose model does not get the new list in the turn
   that loaded it (no re-list, or one the running turn ignores), so ``discover_tools`` does not wait.
+* ``relist_after_answer``: clients that fetch the new list only once the call that changed it was
+  answered, still before the model's next request: ``discover_tools`` does not wait for them either,
+  and says to call the loaded tools directly.
 """
 
 from __future__ import annotations
@@ -24,12 +27,13 @@ from godot_bridge.tools.catalogue import catalogue_dir
 class ClientFacts:
     injected_arguments: dict[str, str]  # argument -> the client that adds it, and how
     never_relist: dict[str, str]  # clientInfo.name -> the client, and why
+    relist_after_answer: dict[str, str]  # clientInfo.name -> the client, and when it re-lists
 
 
 @functools.lru_cache(maxsize=1)
 def facts() -> ClientFacts:
     raw = json.loads((catalogue_dir() / "clients.json").read_text(encoding="utf-8"))
-    return ClientFacts(dict(raw["injected_arguments"]), dict(raw["never_relist"]))
+    return ClientFacts(dict(raw["injected_arguments"]), dict(raw["never_relist"]), dict(raw["relist_after_answer"]))
 
 
 def drop_injected(arguments: Any, schema: dict[str, Any]) -> Any:
@@ -47,3 +51,8 @@ def drop_injected(arguments: Any, schema: dict[str, Any]) -> Any:
 def relists(client: str | None) -> bool:
     """False for a client known never to fetch tools/list again after a change; True otherwise."""
     return client not in facts().never_relist
+
+
+def relists_after_answer(client: str | None) -> bool:
+    """A client known to fetch the new list once the call is answered (not while it waits)."""
+    return client in facts().relist_after_answer

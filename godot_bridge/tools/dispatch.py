@@ -296,6 +296,8 @@ class ToolDispatch:
             return False
         if not clients.relists(tools.client):
             return False
+        if clients.relists_after_answer(tools.client):
+            return True  # it fetches the list once answered, before its model's next request
         if await tools.relisted(RELIST_WAIT_S):
             await asyncio.sleep(RELIST_SETTLE_S)
             return True

@@ -234,3 +234,10 @@ async def test_nothing_new_loaded_waits_for_nothing() -> None:
     tools.activate(["audio"])
     answer = await asyncio.wait_for(_discover(dispatch, tools, "audio"), 1.0)
     assert told == [] and "activated_tools" not in answer and "how_to_call" not in answer
+
+
+async def test_a_client_that_relists_once_answered_is_not_waited_for_and_calls_directly() -> None:
+    dispatch, tools = _dispatch(lambda tools: None)  # told; it will fetch the list after the answer
+    tools.client = "copilot-cli"
+    answer = await asyncio.wait_for(_discover(dispatch, tools, "audio"), 1.0)
+    assert answer["how_to_call"] == groups.CALL_DIRECTLY and tools.relists is None
