@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from godot_bridge.tools.catalogue import Catalogue
+from godot_bridge.tools.surface import shown_in_read_only
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Counts:
 
 def count(catalogue: Catalogue) -> Counts:
     tools = list(catalogue.tools.values())
-    readable = [t for t in tools if t.read_only_safe]
+    readable = [t for t in tools if shown_in_read_only(t)]
     return Counts(
         tools=len(tools),
         always_on=sum(1 for t in tools if t.always_on),

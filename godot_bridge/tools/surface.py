@@ -29,6 +29,12 @@ def readonly_allowed(tool: ToolDef) -> bool:
     return bool(tool.annotations.get("readOnlyHint")) and not tool.annotations.get("destructiveHint")
 
 
+def shown_in_read_only(tool: ToolDef) -> bool:
+    """Listed in read-only mode: a read (the rule above), or a meta tool, whose reach is filtered like a
+    direct call."""
+    return readonly_allowed(tool) or tool.meta
+
+
 def version_allows(tool: ToolDef, version: Version | None) -> bool:
     """A version-bounded tool is hidden while the editor's version is unknown or outside its bounds."""
     lo, hi = tool.min_version, tool.max_version
@@ -171,8 +177,7 @@ class Surface:
 
     # -- the lists ----------------------------------------------------------
     def allowed(self, tool: ToolDef) -> bool:
-        # Meta tools stay in read-only mode: what they reach is filtered like a direct call.
-        if self.read_only and not readonly_allowed(tool) and not tool.meta:
+        if self.read_only and not shown_in_read_only(tool):
             return False
         return version_allows(tool, self.version())
 

@@ -107,6 +107,9 @@ EDITOR: list[Call] = [
     Call("extensions_refresh", {}, "the project's extensions", result={"commands": [{"method": "wordtools.count"}]}),
     Call("discover_tools", {"request": "classdb"}, "load a group",
          result={"activated_tools": [{"name": "classdb_get_info"}, {"name": "classdb_search"}]}),
+    Call("call_tool", {"name": "classdb_get_info", "arguments": {"class_name": "Timer", "sections": ["signals"]}},
+         "a tool by name, as a client that does not re-list reaches it",
+         result={"class_name": "Timer", "signals": [{"name": "timeout"}]}),
     Call("debugger_get_log", {"limit": 5}, "the last game's log with no game running", result={"source": "file"}),
     # --- background jobs (tests/e2e/test_jobs.py runs one)
     Call("job_status", {}, "this client's jobs: none yet", result={"jobs": []}),

@@ -18,10 +18,14 @@ import httpx2
 import pytest
 from mcp import Client
 
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.counts import count
 from tests.bridge_process import bridge_env
 from tests.http_bridge import HttpBridgeProcess, modern_body, modern_headers, sse_messages
 from tests.lsp.fake_server import FakeLspServer
 from tests.sim.server import ToolkitSim
+
+COUNTS = count(load_catalogue())  # what tools/list holds at start, from the one place that defines it
 
 
 @pytest.fixture
@@ -39,7 +43,7 @@ async def test_sdk_client_over_http(mode: str, http_bridge: HttpBridgeProcess):
     with anyio.fail_after(60):
         async with Client(http_bridge.url, mode=mode, cache=None) as client:
             assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
-            assert len((await client.list_tools()).tools) == 27
+            assert len((await client.list_tools()).tools) == COUNTS.always_on
             result = await client.call_tool("discover_tools", {"request": "audio"})
             assert not result.is_error
             assert any(g["status"] == "activated" for g in payload(result)["groups"])

@@ -6,7 +6,11 @@ import json
 
 import pytest
 
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.counts import count
 from tests.bridge_process import MODERN, MODERN_META, BridgeProcess
+
+COUNTS = count(load_catalogue())  # what tools/list holds at start, from the one place that defines it
 
 SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 
@@ -39,7 +43,7 @@ async def test_initialize_naming_2026_07_28_is_a_removed_method(bridge: BridgePr
 
 async def test_initialize_is_not_an_admission_gate(bridge: BridgeProcess):
     names = await bridge.tool_names()  # no initialize sent at all
-    assert "discover_tools" in names and len(names) == 27
+    assert "discover_tools" in names and len(names) == COUNTS.always_on
     await bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     resp = await bridge.request("initialize", init_params("2025-11-25"))
     assert resp["result"]["protocolVersion"] == "2025-11-25"
@@ -141,7 +145,7 @@ async def test_malformed_lines(bridge: BridgeProcess):
     await bridge.send_raw(json.dumps({"jsonrpc": "2.0", "id": 77}))
     assert (await fut)["error"]["code"] == -32600
     # The connection survives all of it.
-    assert len(await bridge.tool_names()) == 27
+    assert len(await bridge.tool_names()) == COUNTS.always_on
 
 
 async def test_unknown_method_and_unknown_tool(bridge: BridgeProcess):

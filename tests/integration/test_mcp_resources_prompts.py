@@ -16,10 +16,14 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types import PromptReference, ResourceTemplateReference
 
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.counts import count
 from tests.bridge_process import ROOT, bridge_env
 from tests.http_bridge import HttpBridgeProcess
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
+
+COUNTS = count(load_catalogue())  # what tools/list holds at start, from the one place that defines it
 
 ERAS = ["legacy", "2026-07-28"]
 SCENE = """[gd_scene load_steps=2 format=3]
@@ -209,14 +213,14 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_legacy(data_h
     with anyio.fail_after(30):
         async with Client(params(data_home, project_dir, {"GODOT_MCP_CONFIG_VERSION": "1"}), mode="legacy",
                           message_handler=on_message, cache=None) as client:
-            assert len((await client.list_tools()).tools) == 27
+            assert len((await client.list_tools()).tools) == COUNTS.always_on
             await write_until(config, mcp_json(True), seen.wait)
             tools = (await client.list_tools()).tools
-            assert len(tools) == 12 and all(t.annotations.read_only_hint for t in tools)
+            assert len(tools) == COUNTS.read_only_at_start and all(t.annotations.read_only_hint for t in tools)
             config.write_text("{not json", encoding="utf-8")  # kept: the last good configuration
             await anyio.sleep(1.0)
             assert len(changes) == 1
-            assert len((await client.list_tools()).tools) == 12
+            assert len((await client.list_tools()).tools) == COUNTS.read_only_at_start
 
 
 async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_home: Path, project_dir: Path):
@@ -225,7 +229,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
     with anyio.fail_after(30):
         async with Client(params(data_home, project_dir, {"GODOT_MCP_READ_ONLY": "1"}), mode="2026-07-28",
                           cache=None) as client:
-            assert len((await client.list_tools()).tools) == 12
+            assert len((await client.list_tools()).tools) == COUNTS.read_only_at_start
             async with client.listen(tools_list_changed=True) as sub:
                 events: list[str] = []
 
@@ -241,7 +245,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
                     async for event in sub:
                         events.append(type(event).__name__)
                 assert events == ["ToolsListChanged"]
-            assert len((await client.list_tools()).tools) == 27
+            assert len((await client.list_tools()).tools) == COUNTS.always_on
 
 
 @pytest.mark.parametrize("mode", ERAS)

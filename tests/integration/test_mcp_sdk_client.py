@@ -12,7 +12,11 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from godot_bridge.tools.catalogue import load_catalogue
+from godot_bridge.tools.counts import count
 from tests.bridge_process import ROOT, bridge_env
+
+COUNTS = count(load_catalogue())  # what tools/list holds at start, from the one place that defines it
 
 
 def params(data_home: Path, project: Path, extra: dict[str, str] | None = None) -> StdioServerParameters:
@@ -27,7 +31,7 @@ async def test_client_lists_and_calls(mode: str, data_home: Path, project_dir: P
             expected = "2025-11-25" if mode == "legacy" else "2026-07-28"
             assert client.protocol_version == expected
             tools = (await client.list_tools()).tools
-            assert len(tools) == 27
+            assert len(tools) == COUNTS.always_on
             if mode != "2026-07-28":  # a pinned client synthesizes its discover result instead of asking
                 assert client.server_capabilities.tools and client.server_capabilities.tools.list_changed
             result = await client.call_tool("discover_tools", {"request": "audio"})
@@ -74,8 +78,8 @@ async def test_read_only_mode(data_home: Path, project_dir: Path):
         async with Client(params(data_home, project_dir, {"GODOT_MCP_READ_ONLY": "1"}), mode="legacy",
                           cache=None) as client:
             tools = (await client.list_tools()).tools
-            assert len(tools) == 12
+            assert len(tools) == COUNTS.read_only_at_start
             assert all(t.annotations.read_only_hint and not t.annotations.destructive_hint for t in tools)
             answer = json.loads((await client.call_tool("discover_tools", {})).content[0].text)
             await client.call_tool("discover_tools", {"request": [g["name"] for g in answer["groups"]]})
-            assert len((await client.list_tools()).tools) == 50
+            assert len((await client.list_tools()).tools) == COUNTS.read_only_in_all
