@@ -4,7 +4,8 @@
 # chromium-headless-shell and the pinned Godot 4.6 web template, idempotent, skipped when a
 # `godot` binary is on PATH), then run every test, one pytest worker per core (pytest-xdist; each
 # file stays on one worker, tests/e2e all on one: tests/conftest.py). Extra arguments go to pytest
-# (`-n 0`: in this process only).
+# (`-n 0`: in this process only). scripts/assistants.sh installs the pinned assistant CLIs (npm,
+# idempotent) that tests/assistants drives.
 # Without an engine the GDScript tests are reported as skipped with the reason, never as passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,4 +17,6 @@ if ! command -v "${GODOT:-godot}" >/dev/null 2>&1; then
   bash tests/godot/web/setup.sh </dev/null >&2 \
     || echo "test.sh: the Godot web engine could not be set up; GDScript engine tests will be skipped" >&2
 fi
+bash scripts/assistants.sh </dev/null >/dev/null \
+  || echo "test.sh: the assistant CLIs could not be installed; tests/assistants will be skipped" >&2
 exec .venv/bin/python -m pytest -q -rs -n auto "$@"

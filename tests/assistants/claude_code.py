@@ -1,0 +1,51 @@
+"""Claude Code (``@anthropic-ai/claude-code``) run headless against the scripted model.
+
+Offline: ``ANTHROPIC_BASE_URL`` is the model server, with a dummy API key and non-essential traffic
+off. It reads the project's ``.mcp.json`` (what ``godot-bridge init --client claude`` writes) and starts a
+project server only once the person approved it: ``~/.claude.json`` ``projects.<dir>`` with
+``enabledMcpjsonServers`` and the trust dialog accepted, as after saying yes to both questions.
+``--dangerously-skip-permissions`` is refused as root, so ``--allowedTools mcp__<server>`` allows our
+tools (ToolSearch needs no allowance). ``-p`` cancels every elicitation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from tests.assistants.model_server import ModelServer
+from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
+
+PREFIX = f"mcp__{SERVER_KEY}__"
+
+
+def approve(sandbox: Sandbox, home_json: dict[str, object] | None = None) -> dict[str, object]:
+    """The ~/.claude.json of a person who finished onboarding and approved the project's server."""
+    project = {"enabledMcpjsonServers": [SERVER_KEY], "hasTrustDialogAccepted": True,
+               "hasCompletedProjectOnboarding": True}
+    return {"hasCompletedOnboarding": True, "projects": {str(sandbox.project): project}, **(home_json or {})}
+
+
+def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str, str] | None = None,
+        timeout: float = 120) -> CliRun:
+    home = sandbox.new_home("claude")
+    (home / ".claude.json").write_text(json.dumps(approve(sandbox)), encoding="utf-8")
+    full_env = {
+        **sandbox.env(home),
+        "ANTHROPIC_BASE_URL": server.url,
+        "ANTHROPIC_API_KEY": "sk-ant-test-key",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        **(env or {}),
+    }
+    argv = [str(sandbox.cli("claude")), "-p", prompt, "--allowedTools", PREFIX.rstrip("_"),
+            "--output-format", "json"]
+    return sandbox.run(argv, full_env, server, home, timeout=timeout)
+
+
+def result_text(run: CliRun) -> str:
+    """The final answer Claude Code printed (``--output-format json``'s ``result``)."""
+    try:
+        return str(json.loads(run.stdout).get("result", ""))
+    except ValueError:
+        return ""

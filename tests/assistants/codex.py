@@ -1,0 +1,102 @@
+"""Codex CLI (``@openai/codex``) run headless (``codex exec``) against the scripted model.
+
+Offline: ``$CODEX_HOME/config.toml`` (CODEX_HOME must exist) names a ``model_provider`` whose
+``base_url`` is the model server and ``wire_api = "responses"`` (openai_responses.py), with no
+retries, and trusts the project, so Codex reads the project's ``.codex/config.toml`` — the file
+``godot-bridge init --client codex`` writes. ``codex exec`` never asks for approval and declines
+every elicitation at once. Codex starts an MCP server with only a whitelisted environment (HOME,
+PATH, LANG, ...) plus the entry's ``env``: what the bridge needs must be in the entry.
+
+Its MCP tools are one namespace per server, ``mcp__<key with '-' as '_'>``; it does not re-list
+after ``notifications/tools/list_changed`` and refuses a call of a tool it did not list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from tests.assistants.model_server import ModelServer, ToolDeclaration
+from tests.assistants.openai_responses import ResponsesAdapter
+from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
+
+NAMESPACE = "mcp__" + SERVER_KEY.replace("-", "_")
+ENTRY_FILE = Path(".codex") / "config.toml"
+
+
+def adapter() -> ResponsesAdapter:
+    return ResponsesAdapter()
+
+
+def _toml(value: str) -> str:
+    return json.dumps(value)  # a TOML basic string is a JSON string for the text we write
+
+
+def home_config(sandbox: Sandbox, server: ModelServer) -> str:
+    """``$CODEX_HOME/config.toml``: the scripted model as the provider, the project trusted."""
+    return "\n".join([
+        'model = "gpt-5"',
+        'model_provider = "scripted"',
+        "[model_providers.scripted]",
+        'name = "scripted"',
+        f"base_url = {_toml(server.url + '/v1')}",
+        'wire_api = "responses"',
+        "request_max_retries = 0",
+        "stream_max_retries = 0",
+        f"[projects.{_toml(str(sandbox.project))}]",
+        'trust_level = "trusted"',
+        "",
+    ])
+
+
+def entry_text(sandbox: Sandbox) -> str:
+    return (sandbox.project / ENTRY_FILE).read_text(encoding="utf-8")
+
+
+def with_entry(sandbox: Sandbox, replace: Mapping[str, str]) -> str:
+    """The project's ``.codex/config.toml`` with top-level keys of our entry set (``{"tool_timeout_sec": "2"}``),
+    as a person would edit it; returns the text before, to put back."""
+    before = entry_text(sandbox)
+    lines = before.splitlines()
+    head = lines.index(f"[mcp_servers.{SERVER_KEY}]") if f"[mcp_servers.{SERVER_KEY}]" in lines else \
+        lines.index(f'[mcp_servers."{SERVER_KEY}"]')
+    end = next((i for i in range(head + 1, len(lines)) if lines[i].startswith("[")), len(lines))
+    body = [ln for ln in lines[head + 1:end] if ln.split("=")[0].strip() not in replace]
+    body += [f"{key} = {value}" for key, value in replace.items()]
+    (sandbox.project / ENTRY_FILE).write_text("\n".join(lines[:head + 1] + body + lines[end:]) + "\n", encoding="utf-8")
+    return before
+
+
+def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str, str] | None = None,
+        timeout: float = 120) -> CliRun:
+    home = sandbox.new_home("codex")
+    codex_home = home / ".codex"
+    codex_home.mkdir()
+    (codex_home / "config.toml").write_text(home_config(sandbox, server), encoding="utf-8")
+    full_env = {**sandbox.env(home), "CODEX_HOME": str(codex_home),
+                "OPENAI_API_KEY": "sk-test", **(env or {})}
+    argv = [str(sandbox.cli("codex")), "exec", "--skip-git-repo-check", "--json", prompt]
+    return sandbox.run(argv, full_env, server, home, timeout=timeout)
+
+
+def ours(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
+    return [t for t in tools if t.namespace == NAMESPACE]
+
+
+def events(run: CliRun) -> list[dict[str, object]]:
+    """``codex exec --json``'s JSONL events (thread, turn and item events)."""
+    out = []
+    for line in run.stdout.splitlines():
+        if line.startswith("{"):
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                continue
+    return out
+
+
+def unsupported(run: CliRun) -> list[str]:
+    """The calls Codex itself refused ("unsupported call: <name>")."""
+    return re.findall(r"unsupported call: (\S+)", run.stderr + run.stdout)

@@ -1,0 +1,68 @@
+"""GitHub Copilot CLI (``@github/copilot``) run headless (``copilot -p``) against the scripted model.
+
+Offline: ``COPILOT_OFFLINE=true`` with a local BYOK provider, ``COPILOT_PROVIDER_BASE_URL`` = the model
+server, speaking chat completions (its default wire API; openai_chat.py). No GitHub sign-in. It reads
+the project's MCP servers from ``.mcp.json`` only in a folder the person trusts
+(``~/.copilot/config.json`` ``trustedFolders``); ``--allow-all-tools`` is required in prompt mode.
+The binary unpacks its JavaScript (~235 MB) into ``COPILOT_PKG_CACHE_HOME`` on first start: that
+cache is shared by every run (beside the install), not unpacked into each run's HOME.
+
+Our tools reach the model as ``<server key>-<tool>``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from tests.assistants.model_server import ModelServer, ToolDeclaration
+from tests.assistants.openai_chat import ChatAdapter
+from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
+from tests.assistants.setup_entries import configure_mcp_json, entry_path
+
+PREFIX = f"{SERVER_KEY}-"
+MODEL = "gpt-4.1"  # a model id Copilot knows: its tool support and token limits apply
+
+
+def adapter() -> ChatAdapter:
+    return ChatAdapter([PREFIX])
+
+
+def entry_file(sandbox: Sandbox) -> Path:
+    return entry_path(sandbox, "copilot", ".mcp.json")
+
+
+def configure(sandbox: Sandbox) -> None:
+    """The project's entry as ``godot-bridge init`` writes it for Copilot."""
+    configure_mcp_json(sandbox, "copilot")
+
+
+def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str, str] | None = None,
+        timeout: float = 120) -> CliRun:
+    home = sandbox.new_home("copilot")
+    config = home / ".copilot"
+    config.mkdir()
+    (config / "config.json").write_text(json.dumps({"trustedFolders": [str(sandbox.project)]}), encoding="utf-8")
+    full_env = {
+        **sandbox.env(home),
+        "COPILOT_OFFLINE": "true",
+        "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
+        "COPILOT_MODEL": MODEL,
+        "COPILOT_PKG_CACHE_HOME": str(sandbox.clis / "copilot-pkg"),
+        "COPILOT_AUTO_UPDATE": "false",
+        "NO_COLOR": "1",
+        **(env or {}),
+    }
+    argv = [str(sandbox.cli("copilot")), "-p", prompt, "--allow-all-tools", "--disable-client-telemetry",
+            "--log-dir", str(home / "logs")]
+    return sandbox.run(argv, full_env, server, home, timeout=timeout)
+
+
+def ours(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
+    return [t for t in tools if t.namespace == PREFIX]
+
+
+def logs(run: CliRun) -> str:
+    """Copilot's own log of the run (MCP connection, tool calls): for failure messages."""
+    return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted((run.home / "logs").glob("*.log")))

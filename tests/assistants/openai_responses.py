@@ -1,0 +1,118 @@
+"""The OpenAI Responses API as Codex speaks it (``wire_api = "responses"``), for ``model_server``.
+
+Codex posts ``/v1/responses`` with ``stream: true`` and the whole conversation in ``input``. Its MCP
+tools are not plain functions: each server is one ``{"type": "namespace", "name":
+"mcp__<server key, '-' made '_'>", "description": <the server's instructions>, "tools": [...]}``
+whose tools keep their bare names. The model calls one with a ``function_call`` item carrying both
+``namespace`` and ``name``; a call that names the tool any other way (``mcp__x__tool`` as one name,
+or a tool the request did not declare) is answered by Codex itself with "unsupported call: ...".
+Tool results come back as ``function_call_output`` items (``output``: a string, or a list of
+``input_text``/``input_image`` parts) in the next request's ``input``.
+
+The answer is an SSE stream: ``response.created``, one ``response.output_item.done`` (the call or
+the message), ``response.completed`` (Codex waits for it before acting).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tests.assistants.model_server import (
+    CallReply,
+    ModelRequest,
+    RecordedRequest,
+    Reply,
+    Response,
+    TextReply,
+    ToolDeclaration,
+    ToolResult,
+    sse,
+)
+
+_USAGE = {"input_tokens": 0, "input_tokens_details": None, "output_tokens": 0, "output_tokens_details": None,
+          "total_tokens": 0}
+
+
+def declarations(tools: Sequence[Mapping[str, Any]]) -> tuple[ToolDeclaration, ...]:
+    """Every callable tool of a request, namespaced ones with their namespace."""
+    out: list[ToolDeclaration] = []
+    for tool in tools:
+        if tool.get("type") == "namespace":
+            space = str(tool.get("name", ""))
+            out += [ToolDeclaration(str(t.get("name", "")), t, space) for t in tool.get("tools", [])]
+        elif tool.get("name"):
+            out.append(ToolDeclaration(str(tool["name"]), tool))
+    return tuple(out)
+
+
+def namespace(request: ModelRequest, name: str) -> Mapping[str, Any] | None:
+    """The namespace object ``name`` exactly as sent (its description is the server's instructions)."""
+    body = request.request.json or {}
+    return next((t for t in body.get("tools", []) if t.get("type") == "namespace" and t.get("name") == name), None)
+
+
+def output_text(output: Any) -> str:
+    """A ``function_call_output``'s ``output`` as the model reads it (text parts joined; images named)."""
+    if isinstance(output, str):
+        return output
+    if isinstance(output, list):
+        parts = []
+        for part in output:
+            if not isinstance(part, Mapping):
+                continue
+            parts.append(str(part.get("text", "")) if "text" in part else f"[{part.get('type', 'part')}]")
+        return "".join(parts)
+    return json.dumps(output)
+
+
+def results(items: Sequence[Mapping[str, Any]]) -> tuple[ToolResult, ...]:
+    calls = {str(i.get("call_id")): i for i in items if i.get("type") == "function_call"}
+    out = []
+    for item in items:
+        if item.get("type") != "function_call_output":
+            continue
+        call = calls.get(str(item.get("call_id")), {})
+        name = str(call.get("namespace", "")) + str(call.get("name", ""))
+        out.append(ToolResult(str(item.get("call_id")), output_text(item.get("output")), name))
+    return tuple(out)
+
+
+class ResponsesAdapter:
+    """``model_server.Adapter`` for Codex. Every request but a ``.../responses`` POST is auxiliary."""
+
+    def __init__(self) -> None:
+        self._answers = 0
+
+    def parse(self, request: RecordedRequest) -> ModelRequest:
+        body = request.json if isinstance(request.json, dict) else {}
+        if request.method != "POST" or not request.route.endswith("/responses"):
+            return ModelRequest(request, auxiliary=True, kind=request.route)
+        items = body.get("input", [])
+        items = items if isinstance(items, list) else []
+        return ModelRequest(request, declarations(body.get("tools", [])), results(items))
+
+    def respond(self, reply: Reply, request: ModelRequest) -> Response:
+        self._answers += 1
+        rid = f"resp_{self._answers:03d}"
+        if isinstance(reply, CallReply):
+            item: dict[str, Any] = {"type": "function_call", "id": f"fc_{self._answers:03d}", "call_id": reply.call_id,
+                                    "name": reply.name, "arguments": json.dumps(dict(reply.arguments))}
+            if reply.namespace:
+                item["namespace"] = reply.namespace
+        else:
+            item = {"type": "message", "role": "assistant", "id": f"msg_{self._answers:03d}",
+                    "content": [{"type": "output_text", "text": reply.text, "annotations": []}]}
+        events = [{"type": "response.created", "response": {"id": rid}},
+                  {"type": "response.output_item.done", "output_index": 0, "item": item},
+                  {"type": "response.completed", "response": {"id": rid, "usage": _USAGE}}]
+        return Response(chunks=sse((e["type"], e) for e in events))
+
+    def respond_auxiliary(self, request: ModelRequest) -> Response:
+        if request.kind == "main":  # a main request the scenario is not ready for: a neutral answer
+            return self.respond(TextReply("(waiting)"), request)
+        return Response.json({"object": "list", "data": []})
+
+    def unlock(self, tool: str, request: ModelRequest) -> CallReply | None:
+        return None  # Codex declares every listed tool; nothing is deferred
