@@ -89,8 +89,8 @@ func test_dependencies_direct_and_transitive() -> void:
 func test_a_large_limit_pages_within_one_answer() -> void:
 	var text := "[gd_scene load_steps=151 format=3]\n\n"
 	for index in 150:
-		text += "[ext_resource type=\"Texture2D\" path=\"%s/art/a_texture_with_a_long_descriptive_name_%03d.png\" id=\"%d\"]\n" % [
-			DIR, index, index + 1]
+		var texture := "%s/art/a_texture_with_a_long_descriptive_name_%03d.png" % [DIR, index]
+		text += "[ext_resource type=\"Texture2D\" path=\"%s\" id=\"%d\"]\n" % [texture, index + 1]
 	text += "\n[node name=\"Level\" type=\"Node2D\"]\n"
 	var file := FileAccess.open(DIR + "/crowded.tscn", FileAccess.WRITE)
 	file.store_string(text)

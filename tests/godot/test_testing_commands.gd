@@ -204,8 +204,8 @@ func test_a_large_run_answers_within_one_answer_failures_first() -> void:
 	var cases := ""
 	for index in 400:
 		var failed := index in [7, 398]
-		cases += "<testcase name=\"test_case_number_%03d\" assertions=\"1\" status=\"%s\" classname=\"%s\" time=\"0.001\">" % [
-			index, "fail" if failed else "pass", "test/unit/test_calc.gd"]
+		cases += "<testcase name=\"test_case_number_%03d\" assertions=\"1\" status=\"%s\" " % [
+			index, "fail" if failed else "pass"] + "classname=\"test/unit/test_calc.gd\" time=\"0.001\">"
 		cases += "<failure message=\"failed\">expected %d</failure></testcase>\n" % index if failed else "</testcase>\n"
 	var report := "<?xml version=\"1.0\"?>\n<testsuites name=\"GutTests\" failures=\"2\" tests=\"400\">" \
 		+ "<testsuite name=\"test/unit/test_calc.gd\" tests=\"400\" failures=\"2\">\n%s</testsuite></testsuites>\n" % cases
@@ -216,7 +216,8 @@ func test_a_large_run_answers_within_one_answer_failures_first() -> void:
 		return {"polls": 1, "exit_code": 1}
 	var run := _run({"suite_path": GUT_SUITE, "include_passed": true})
 	Assert.is_true(run["success"], "the run answers (%s)" % run.get("error", ""))
-	Assert.is_true(AnswerBudget.size_of(run) <= AnswerBudget.BYTES, "within one answer (%d bytes)" % AnswerBudget.size_of(run))
+	Assert.is_true(AnswerBudget.size_of(run) <= AnswerBudget.BYTES,
+		"within one answer (%d bytes)" % AnswerBudget.size_of(run))
 	Assert.eq([run["totals"]["tests"], run["totals"]["failed"], run["has_more"]], [400, 2, true], "the totals count all")
 	var shown: Array = run["tests"]
 	Assert.eq(run["returned"], shown.size(), "returned counts what is shown")

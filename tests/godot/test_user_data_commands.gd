@@ -105,7 +105,8 @@ func test_a_large_max_bytes_pages_within_one_answer() -> void:
 	var path := ROOT + "/saves/long.json"
 	_fx.invoke("save.write", {"path": path, "content": text})
 	var first := _fx.invoke("save.read", {"path": path})
-	Assert.is_true(first["has_more"] and first["returned"] < text.to_utf8_buffer().size(), "a read without max_bytes: its first page")
+	Assert.is_true(first["has_more"] and first["returned"] < text.to_utf8_buffer().size(),
+		"a read without max_bytes: its first page")
 	var joined := PackedByteArray()
 	var params := {"path": path, "max_bytes": 4194304}
 	for page_number in 40:

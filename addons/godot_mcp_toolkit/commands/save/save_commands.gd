@@ -98,7 +98,8 @@ static func _byte_window(params: Dictionary) -> Dictionary:
 				"%s must be a whole number >= %d" % [key, 0 if key == "offset" else 1])}
 	var offset: Variant = params.get("offset")
 	var max_bytes: Variant = params.get("max_bytes")
-	return {"ok": true, "offset": int(offset) if offset != null else 0, "max_bytes": int(max_bytes) if max_bytes != null else 0}
+	return {"ok": true, "offset": int(offset) if offset != null else 0,
+		"max_bytes": int(max_bytes) if max_bytes != null else 0}
 
 
 ## The bytes from offset, up to max_bytes, the read cap and one answer's size (then ending after
