@@ -16,8 +16,8 @@ const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.
 const TEXT_LIMIT := 256 * 1024
 ## A diff line larger than this (as JSON: a scene's packed data) is shown by its size.
 const LINE_BYTES := 2000
-const PAGE_HINT := "More files than one answer holds: pass offset next_offset. A diff cut short (truncated) " \
-	+ "shows its first lines; script_read reads a file as it is now."
+## The most a page's hint (checkpoint_commands.gd) takes.
+const HINT_ROOM := 200
 
 
 ## The files changed since checkpoint `id`, from the `offset`-th (by path) as many as fit one
@@ -43,20 +43,16 @@ static func run(journal: FileJournal, id: int, max_lines: int, offset: int = 0) 
 			conflicts += 1
 		changed.append([item, entry])
 	var checkpoint: Dictionary = journal.checkpoints()[position]
+	# Room for the hint the command adds to a page that stops short.
 	var result := {"id": id, "label": checkpoint["label"], "files": [], "total_files": changed.size(),
-		"conflicts": conflicts, "hint": PAGE_HINT}
+		"conflicts": conflicts, "hint": " ".repeat(HINT_ROOM)}
 	result.merge(Pagination.fields(0, changed.size(), "files", offset))
 	var files := _page(journal, changed.slice(offset), max_lines, AnswerBudget.room_beside(result))
 	result["files"] = files
 	result.merge(Pagination.fields(files.size(), changed.size(), "files", offset), true)
-	var cut := files.any(func(item: Dictionary) -> bool: return item.get("diff", {}).get("cut", false))
-	for item: Dictionary in files:
-		if item.has("diff"):
-			(item["diff"] as Dictionary).erase("cut")
+	result.erase("hint")
 	if not result["has_more"]:
 		result.erase("next_offset")
-	if not result["has_more"] and not cut:
-		result.erase("hint")
 	return result
 
 
@@ -85,7 +81,6 @@ static func _shorten(item: Dictionary, room: int) -> void:
 	var diff: Dictionary = item["diff"]
 	var lines: Array = diff["lines"]
 	diff["truncated"] = true
-	diff["cut"] = true
 	var excess := AnswerBudget.size_of(item) - room
 	while excess > 0 and not lines.is_empty():
 		excess -= AnswerBudget.size_of(lines.pop_back()) + 1

@@ -19,6 +19,8 @@ const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/checkpoints/checkpoi
 const LABEL_MAX := 200
 const DIFF_LINES_DEFAULT := 40
 const DIFF_LINES_MAX := 400
+const MORE_FILES_HINT := "More files than one answer holds: pass offset next_offset."
+const TRUNCATED_HINT := "A diff cut short (truncated) shows its first lines; script_read reads a file as it is now."
 const LIST_HINT := "checkpoint_list shows the checkpoints there are."
 
 
@@ -92,6 +94,13 @@ static func _cmd_diff(params: Dictionary, _context: RefCounted) -> Dictionary:
 	var diff := CheckpointDiff.run(_journal(), id["id"], int(max_lines), window["offset"])
 	if diff.has("error"):
 		return ToolkitError.fail("NOT_FOUND", diff["error"], LIST_HINT)
+	var hints := PackedStringArray()
+	if diff["has_more"]:
+		hints.append(MORE_FILES_HINT)
+	if (diff["files"] as Array).any(func(item: Dictionary) -> bool: return item.get("diff", {}).get("truncated", false)):
+		hints.append(TRUNCATED_HINT)
+	if not hints.is_empty():
+		diff["hint"] = " ".join(hints)
 	return ToolkitSuccess.ok(diff)
 
 
