@@ -96,9 +96,10 @@ static func page(entries: Array, chosen: Dictionary, kind: String, origin: Strin
 		"last_id": shown[-1]["id"] if not shown.is_empty() else maxi(chosen["since_id"], 0),
 		"latest_id": latest,
 	}
-	if result["has_more"] and forward:
+	# A page limit stopped is what was asked for; one that one answer's size stopped says so.
+	if shown.size() < picked.size() and forward:
 		result["hint"] = FORWARD_HINT % result["last_id"]
-	elif result["has_more"]:
+	elif shown.size() < picked.size():
 		result["hint"] = NEWEST_HINT % shown.size()
 	return result
 
