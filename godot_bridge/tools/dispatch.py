@@ -24,6 +24,7 @@ from godot_bridge.errors import ToolError
 from godot_bridge.safety.pathguard import check_paths
 from godot_bridge.tools import ceiling, clients, groups, results
 from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
+from godot_bridge.tools.discover_fit import within_one_answer
 from godot_bridge.tools.progress import ProgressFn, WaitReporter
 from godot_bridge.tools.results import ToolOutcome
 from godot_bridge.tools.surface import Surface, ToolList, readonly_allowed, version_allows
@@ -318,7 +319,8 @@ class ToolDispatch:
                 raise ToolError("INTERNAL", f"{tool.name} is a bridge tool with no handler in this bridge")
             answer, changed = groups.discover(tools, args)
             listed = await self._relisted(tools) if changed else None
-            return results.success(groups.explain_activated(answer, listed))
+            group_of = {t.name: t.group for t in tools.visible()}
+            return results.success(within_one_answer(groups.explain_activated(answer, listed), group_of))
         if tool.channel == "lsp":
             return results.success(await self.lsp.handle(tool.name, args, progress=progress), tool.success_hint)
         return await self.editor.forward(tool, args, progress)

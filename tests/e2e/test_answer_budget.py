@@ -5,8 +5,10 @@ toolkit's contract/answer_budget.gd, which says why 12,000 bytes). What does not
 (has_more and the tool's own way on), never cut in the middle.
 
 The calls here are the reads whose answers grow with a project (trees, property lists, files,
-resources, tile maps, settings) and writes of large values; tests/e2e/test_calls.py holds every
-other tool's answer on the host project to the same size.
+resources, tile maps, settings) and writes of large values, then arguments that ask for more than
+one answer holds (a large limit or max_bytes, a batch of 200), which get the first page and the
+way on; tests/e2e/test_calls.py holds every other tool's answer on the host project to the same
+size.
 """
 
 from __future__ import annotations
@@ -70,6 +72,20 @@ CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("history", {}, "the assistant's edits"),
 ]
 RESOURCES = [SKELETON, GALLERY, LEVEL]
+PLATFORMER_SETTINGS = "user://platformer_3d/project.godot"
+# Arguments that ask for more than one answer holds get its first page and the way on, last, on
+# the control gallery (the batch writes its root's tooltip 200 times).
+EXPLICIT: list[tuple[str, dict[str, Any], str]] = [
+    ("classdb_get_info", {"class_name": "Control", "include_inherited": True, "limit": 500}, "limit 500"),
+    ("classdb_search", {"limit": 500}, "limit 500"),
+    ("asset_get_dependencies", {"file_path": LEVEL, "include_transitive": True, "limit": 2000}, "limit 2000"),
+    ("editor_get_console", {"limit": 1000}, "limit 1000"),
+    ("history", {"limit": 100}, "limit 100"),
+    ("save_read", {"path": PLATFORMER_SETTINGS}, "a 12.5 KB file"),
+    ("save_read", {"path": PLATFORMER_SETTINGS, "max_bytes": 4194304}, "max_bytes 4 MiB"),
+    ("node_set_property", {"batch": [{"node_path": ".", "property": "tooltip_text", "value": f"tip {index}"}
+                                     for index in range(200)]}, "a batch of 200"),
+]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
@@ -88,25 +104,29 @@ async def measured(stdio: BridgeProcess, engine_host: EngineHost) -> AsyncIterat
             text = reply["result"]["contents"][0]["text"]
             found[f"godot://scene/:{path}"] = (len(text.encode("utf-8")), json.loads(text))
         project_godot = (OUTSIDE / "platformer_3d" / "project.godot").read_bytes()
-        await engine_host.write_file("user://platformer_3d/project.godot", project_godot)
-        await engine_host.load_settings("user://platformer_3d/project.godot", "input")
+        await engine_host.write_file(PLATFORMER_SETTINGS, project_godot)
+        await engine_host.load_settings(PLATFORMER_SETTINGS, "input")
         result = await stdio.call_tool("project_get_settings", {"prefix": "input/"}, timeout=60)
         found["project_get_settings:3d/platformer's input map"] = (text_bytes(result), body(result))
+        for tool, args, what in EXPLICIT:
+            await prepare(stdio, engine_host, loaded, Call(tool, args, what))
+            result = await stdio.call_tool(tool, args, timeout=120)
+            found[f"{tool}:{what}"] = (text_bytes(result), body(result))
         yield found
     finally:
         await engine_host.restore_settings()
-        await engine_host.remove_file("user://platformer_3d/project.godot")
+        await engine_host.remove_file(PLATFORMER_SETTINGS)
         await stdio.call_tool("scene_open", {"file_path": EDITED_SCENE}, timeout=60)
         # The groups loaded here are unloaded: the call list loads each itself and judges that.
         await stdio.call_tool("discover_tools", {"reset": True}, timeout=60)
 
 
 NAMES = [f"{tool}:{what}" for tool, _, what in CALLS] + [f"godot://scene/:{path}" for path in RESOURCES] + [
-    "project_get_settings:3d/platformer's input map"]
+    "project_get_settings:3d/platformer's input map"] + [f"{tool}:{what}" for tool, _, what in EXPLICIT]
 
 
 @pytest.mark.parametrize("name", NAMES)
-async def test_a_default_answer_fits_one_answer(measured: dict[str, tuple[int, dict[str, Any]]], name: str) -> None:
+async def test_an_answer_fits_one_answer(measured: dict[str, tuple[int, dict[str, Any]]], name: str) -> None:
     size, answer = measured[name]
     assert answer.get("success", True) is not False and "code" not in answer, (name, str(answer)[:600])
     assert size <= budget_bytes(), f"{name}: {size} bytes, over {budget_bytes()}"
@@ -126,3 +146,19 @@ async def test_the_large_ones_say_how_to_go_on(measured: dict[str, tuple[int, di
     assert written["previous"]["omitted"] is True and written["status"] == "updated", written
     platformer = get("project_get_settings:3d/platformer's input map")
     assert platformer["has_more"] and platformer["next_offset"] == platformer["returned"]
+
+
+async def test_an_argument_asking_for_more_gets_the_first_page(measured: dict[str, tuple[int, dict[str, Any]]]) -> None:
+    """A limit (max_bytes, a batch) larger than one answer holds: the first page, and how to go on."""
+    def get(name: str) -> dict[str, Any]:
+        return measured[name][1]
+    for name in ("classdb_get_info:limit 500", "classdb_search:limit 500"):
+        assert get(name)["has_more"] and get(name)["next_offset"] == get(name)["returned"] < 500, (name, get(name))
+    whole = (OUTSIDE / "platformer_3d" / "project.godot").stat().st_size
+    for name in ("save_read:a 12.5 KB file", "save_read:max_bytes 4 MiB"):
+        page = get(name)
+        assert page["has_more"] and page["next_offset"] == page["returned"] < whole == page["total_bytes"], page
+        assert "offset" in page["hint"], page
+    batch = get("node_set_property:a batch of 200")
+    assert (batch["applied"], batch["failed"], batch["has_more"], batch["failed_indexes"]) == (200, 0, True, []), batch
+    assert batch["results"][0]["value"] == "tip 0" and 0 < batch["returned"] < 200, batch

@@ -159,12 +159,18 @@ async def test_every_property_of_every_node_goes_back_as_it_was(
     assert len(items) > 10 * len(before), "a real scene's nodes have many properties"
 
     problems: list[str] = []
-    for start in range(0, len(items), BATCH):
-        answer = body(await stdio.call_tool("node_set_property", {"batch": items[start:start + BATCH]}, timeout=120))
-        for item, outcome in zip(items[start:start + BATCH], answer["results"], strict=True):
+    start = 0
+    while start < len(items):
+        # A batch's answer shows the results that fit one answer; the items after them, written
+        # too, are sent again (writing a value a property holds changes nothing) to be judged.
+        batch = items[start:start + BATCH]
+        answer = body(await stdio.call_tool("node_set_property", {"batch": batch}, timeout=120))
+        assert answer["results"], answer
+        for item, outcome in zip(batch, answer["results"], strict=False):
             problem = judged(before[item["node_path"]][0], item, outcome)
             if problem:
                 problems.append(f"{before[item['node_path']][0]} {item['node_path']}:{item['property']}: {problem}")
+        start += len(answer["results"])
     assert not problems, f"{len(problems)} of {len(items)} properties did not round-trip:\n" + "\n".join(problems)
 
     await ok(stdio, "editor_save_scene", {})

@@ -10,6 +10,7 @@ const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DIR := "res://tmp_tests/asset_ops"
@@ -81,6 +82,39 @@ func test_dependencies_direct_and_transitive() -> void:
 	Assert.eq(broken["dependencies"][0]["missing"], true, "a deleted dependency is flagged missing")
 	Assert.is_false(broken["dependencies"][0].has("type") and broken["dependencies"][0]["type"] == "",
 		"a type nobody can tell is left out, not given as empty")
+
+
+## limit 2000 over a scene that loads 150 files asks for more than one answer holds: each page
+## fits one, and following next_offset lists every dependency once.
+func test_a_large_limit_pages_within_one_answer() -> void:
+	var text := "[gd_scene load_steps=151 format=3]\n\n"
+	for index in 150:
+		var texture := "%s/art/a_texture_with_a_long_descriptive_name_%03d.png" % [DIR, index]
+		text += "[ext_resource type=\"Texture2D\" path=\"%s\" id=\"%d\"]\n" % [texture, index + 1]
+	text += "\n[node name=\"Level\" type=\"Node2D\"]\n"
+	var file := FileAccess.open(DIR + "/crowded.tscn", FileAccess.WRITE)
+	file.store_string(text)
+	file.close()
+	var seen := {}
+	var params := {"file_path": DIR + "/crowded.tscn", "limit": 2000}
+	var pages := 0
+	while pages < 20:
+		pages += 1
+		var page := _fx.invoke("asset.get_dependencies", params)
+		Assert.is_true(page["success"], "page %d answers (%s)" % [pages, page.get("error", "")])
+		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "page %d fits one answer (%d bytes)" % [
+			pages, AnswerBudget.size_of(page)])
+		Assert.eq(page["returned"], page["dependencies"].size(), "returned counts page %d" % pages)
+		for dependency: Dictionary in page["dependencies"]:
+			Assert.is_false(seen.has(dependency["path"]), "%s once" % dependency["path"])
+			seen[dependency["path"]] = true
+		if not page["has_more"]:
+			break
+		Assert.contains(page["hint"], "offset", "a page that stops says how to go on")
+		params["offset"] = page["next_offset"]
+	Assert.is_true(pages > 1, "%d pages" % pages)
+	Assert.eq(seen.size(), 150, "every dependency once")
+	DirAccess.remove_absolute(DIR + "/crowded.tscn")
 
 
 func test_import_base64_and_outside_file_with_undo() -> void:

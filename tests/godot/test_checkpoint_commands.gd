@@ -15,6 +15,7 @@ const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const FileJournal := preload("res://addons/godot_mcp_toolkit/checkpoints/file_journal.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/checkpoints/checkpoint_commands.gd"
 const OTHER_DOMAINS := [
@@ -299,6 +300,53 @@ func test_long_text_diff_is_cut() -> void:
 	var item: Dictionary = _fx.invoke("checkpoint.diff", {"id": id, "max_lines": 5})["files"][0]
 	Assert.eq(item["diff"]["lines"], ["-line 0", "-line 1", "-line 2", "-line 3", "-line 4"], "first lines")
 	Assert.is_true(item["diff"]["truncated"], "said so")
+
+
+## max_lines 400 over 30 changed files asks for more than one answer holds: each page of files
+## fits one, following next_offset lists every file once; a diff larger than an answer alone keeps
+## its first lines (truncated), and a line larger than a page is shown by its size.
+func test_a_large_diff_pages_within_one_answer() -> void:
+	var before := PackedStringArray()
+	var after := PackedStringArray()
+	for i: int in 200:
+		before.append("var old_value_%d := %d # the line as it was before the checkpoint" % [i, i])
+		after.append("var new_value_%d := %d # the line as the assistant wrote it after it" % [i, i])
+	var paths: Array = []
+	for index: int in 30:
+		paths.append(DIR + "/many/f%02d.gd" % index)
+		_write(paths[-1], "\n".join(before.slice(0, 20)) + "\n")
+	_write(DIR + "/many/long.gd", "\n".join(before) + "\n")
+	_write(DIR + "/many/packed.tscn", "[gd_scene]\ndata = %s\n" % "1, ".repeat(8000))
+	var id: int = _fx.invoke("checkpoint.create", {"label": "many"})["id"]
+	for path: String in paths:
+		_ok(_fx.invoke("script.write", {"file_path": path, "content": "\n".join(after.slice(0, 20)) + "\n"}), path)
+	_ok(_fx.invoke("script.write", {"file_path": DIR + "/many/long.gd", "content": "\n".join(after) + "\n"}), "long")
+	_ok(_fx.invoke("script.write", {"file_path": DIR + "/many/packed.tscn",
+		"content": "[gd_scene]\ndata = %s\n" % "2, ".repeat(8000)}), "packed")
+	var seen := {}
+	var params := {"id": id, "max_lines": 400}
+	var pages := 0
+	while pages < 30:
+		pages += 1
+		var page := _fx.invoke("checkpoint.diff", params)
+		_ok(page, "page %d" % pages)
+		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "page %d fits one answer (%d bytes)" % [
+			pages, AnswerBudget.size_of(page)])
+		Assert.eq(page["returned"], page["files"].size(), "returned counts page %d" % pages)
+		for item: Dictionary in page["files"]:
+			Assert.is_false(seen.has(item["path"]), "%s once" % item["path"])
+			seen[item["path"]] = item
+		if not page["has_more"]:
+			break
+		Assert.contains(page["hint"], "offset", "a page that stops says how to go on")
+		params["offset"] = page["next_offset"]
+	Assert.eq(seen.size(), 32, "every changed file, over %d pages" % pages)
+	Assert.eq(seen[paths[0]]["diff"]["lines"].size(), 40, "a small diff whole")
+	var long: Dictionary = seen[DIR + "/many/long.gd"]["diff"]
+	Assert.is_true(long["truncated"] and long["lines"].size() < 400 and long["lines"][0] == "-" + before[0],
+		"a diff larger than an answer keeps its first lines (%d)" % long["lines"].size())
+	var packed: Array = seen[DIR + "/many/packed.tscn"]["diff"]["lines"]
+	Assert.eq(packed[0], {"omitted": true, "json_bytes": 24010}, "a line larger than a page by its size")
 
 
 # --- helpers ------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/classdb/classdb_commands.gd"
 
@@ -95,3 +96,44 @@ func test_search() -> void:
 	Assert.eq(_fx.invoke("classdb.get_info", {"class_name": "Node", "sections": ["fields"]})["code"], "INVALID_PARAMS",
 		"unknown section")
 
+
+
+## limit 500 asks for more than one answer holds: each page stops within one, and the pages,
+## following next_offset, hold every member (every class) once.
+func test_a_large_limit_pages_within_one_answer() -> void:
+	var members := _pages("classdb.get_info", {"class_name": "Control", "include_inherited": true, "limit": 500},
+		["properties", "methods", "signals", "constants"])
+	var own := ClassDB.class_get_method_list("Control").size()
+	Assert.is_true(members["pages"] > 1, "Control with its bases takes %d pages" % members["pages"])
+	Assert.eq(members["names"].size(), members["total"], "every member once")
+	Assert.is_true(members["total"] > own, "inherited members included")
+	var classes := _pages("classdb.search", {"limit": 500}, ["classes"])
+	Assert.is_true(classes["pages"] > 1, "every class takes %d pages" % classes["pages"])
+	Assert.eq(classes["names"].size(), ClassDB.get_class_list().size(), "every engine class once")
+
+
+## Follows next_offset from `params`: {"pages", "names" (section:name -> true), "total"}; each page
+## is checked to fit one answer and to count what it holds.
+func _pages(method: String, params: Dictionary, sections: Array) -> Dictionary:
+	var names := {}
+	var pages := 0
+	var page := {}
+	while pages < 50:
+		pages += 1
+		page = _fx.invoke(method, params)
+		Assert.is_true(page["success"], "page %d answers" % pages)
+		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES,
+			"page %d fits one answer (%d bytes)" % [pages, AnswerBudget.size_of(page)])
+		var count := 0
+		for section: String in sections:
+			for entry: Dictionary in page[section]:
+				var key := "%s:%s" % [section, entry["name"]]
+				Assert.is_false(names.has(key), "%s only once" % key)
+				names[key] = true
+				count += 1
+		Assert.eq(page["returned"], count, "returned counts page %d" % pages)
+		if not page["has_more"]:
+			break
+		Assert.contains(page["hint"], "offset %d" % page["next_offset"], "a cut page says where to go on")
+		params["offset"] = page["next_offset"]
+	return {"pages": pages, "names": names, "total": page["total"]}

@@ -14,6 +14,7 @@ const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_t
 const ConsoleCommands := preload("res://addons/godot_mcp_toolkit/commands/editor/console_commands.gd")
 const GameLogCommands := preload("res://addons/godot_mcp_toolkit/commands/runtime/game_log_commands.gd")
 const LogFile := preload("res://addons/godot_mcp_toolkit/logs/log_file.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const LOG_DIR := "user://tmp_tests_console"
 const LOG_PATH := "user://tmp_tests_console/godot.log"
@@ -95,6 +96,47 @@ func test_a_huge_print_is_cut_and_says_so() -> void:
 	var message: String = read["entries"][0]["message"]
 	Assert.eq(message.length() < 4100, true, "kept short")
 	Assert.contains(message, "characters cut]", "the cut is disclosed")
+
+
+## A limit larger than one answer holds: the newest lines that fit, and a hint; since_id 0 then
+## reads every line once, page by page, each within one answer. editor.get_console and the
+## editor's debugger.get_log alike; a line larger than an answer is shown by its size.
+func test_a_large_limit_pages_within_one_answer() -> void:
+	var long_log := LOG_DIR + "/long.log"
+	var text := ""
+	for index in 300:
+		text += "line %d %s\n" % [index + 1, "spam ".repeat(30)]
+	text += "huge %s\nlast line\n" % "h".repeat(20000)
+	var file := FileAccess.open(long_log, FileAccess.WRITE)
+	file.store_string(text)
+	file.close()
+	var other := CommandRegistry.new()
+	var context := RuntimeContext.new()
+	ConsoleCommands.register(other, context, long_log)
+	GameLogCommands.register(other, context, long_log)
+	for method: String in ["editor.get_console", "debugger.get_log"]:
+		var handler: Callable = other.dispatch_info(method)["handler"]
+		var newest: Dictionary = handler.callv([{"source": "file", "limit": 1000}])
+		Assert.is_true(AnswerBudget.size_of(newest) <= AnswerBudget.BYTES, "%s: the newest page fits one answer (%d bytes)"
+			% [method, AnswerBudget.size_of(newest)])
+		Assert.eq([newest["has_more"], newest["last_id"], newest["entries"][-1]["message"]], [true, 302, "last line"],
+			"%s: the newest lines, and more" % method)
+		Assert.eq(newest["entries"][-2]["message"], {"omitted": true, "json_bytes": 20007}, "a huge line by its size")
+		Assert.contains(newest["hint"], "since_id 0", "says how to read the older ones")
+		var seen := []
+		var since := 0
+		for page_number in 30:
+			var page: Dictionary = handler.callv([{"source": "file", "limit": 1000, "since_id": since}])
+			Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "%s: page %d fits (%d bytes)" % [
+				method, page_number, AnswerBudget.size_of(page)])
+			seen.append_array((page["entries"] as Array).map(func(e: Dictionary) -> int: return e["id"]))
+			if not page["has_more"]:
+				break
+			Assert.contains(page["hint"], "since_id %d" % page["last_id"], "a page says where to go on")
+			since = page["last_id"]
+		Assert.eq(seen, range(1, 303), "%s: every line once, in order" % method)
+	other.clear()
+	DirAccess.remove_absolute(long_log)
 
 
 func test_refusals() -> void:

@@ -14,6 +14,7 @@ const RecordingLane := preload("recording_lane.gd")
 const ResultExamples := preload("result_examples.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const JournalStore := preload("res://addons/godot_mcp_toolkit/checkpoints/journal_store.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/history/history_commands.gd",
@@ -265,6 +266,37 @@ func test_history_pages_and_blocked_entries_say_what_is_in_their_way() -> void:
 	var listed: Array = _ok("history.list", {})["entries"]
 	Assert.eq(_field(listed, "reason"), ["user_edit_on_top", "blocked_behind", "blocked_behind"], "why each waits")
 	Assert.eq(_field(listed, "user_edits_above"), [1, 1, 1], "the user's edit is above each")
+
+
+## limit 100 asks for more than one answer holds (each entry carries its call's arguments): the
+## page stops within one, and next_before goes on until every entry was listed once.
+func test_a_large_limit_pages_within_one_answer() -> void:
+	_create_in(_a, "Ship")
+	for index in 60:
+		var batch: Array = []
+		for item in 8:
+			batch.append({"node_path": "Ship", "property": "editor_description",
+				"value": "entry %d item %d %s" % [index, item, "words ".repeat(12)]})
+		_ok("node.set_property", {"batch": batch})
+	var seen := []
+	var params := {"limit": 100}
+	var pages := 0
+	for page_number in 20:
+		pages += 1
+		var page := _ok("history.list", params)
+		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "page %d fits one answer (%d bytes)" % [
+			page_number, AnswerBudget.size_of(page)])
+		seen.append_array(_field(page["entries"], "id"))
+		if not page.has("next_before"):
+			break
+		Assert.eq(page["next_before"], seen[-1], "next_before is the oldest entry listed")
+		params["before"] = page["next_before"]
+	Assert.eq(seen.size(), 61, "every entry once")
+	Assert.is_true(pages > 1, "over %d pages" % pages)
+	var newest_first := seen.duplicate()
+	newest_first.sort()
+	newest_first.reverse()
+	Assert.eq(seen, newest_first, "newest first")
 
 
 func test_an_entry_the_user_undid_in_the_editor_is_theirs_to_redo() -> void:

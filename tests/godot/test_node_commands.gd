@@ -9,6 +9,8 @@ extends "node_scene.gd"
 ## editor rewriting NodePaths of other nodes after a rename or reparent, and @tool script
 ## semantics (outside the editor every script runs, tool or not).
 
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
+
 
 func test_registered_with_their_lanes() -> void:
 	for method: String in ["node.get_property", "node.get_property_list"]:
@@ -70,6 +72,31 @@ func test_set_property_batch_is_one_undo_step_with_per_item_outcomes() -> void:
 	Assert.is_false(_context.undo(), "a single step")
 	Assert.is_true(_context.redo(), "redo")
 	Assert.eq([player.rotation, enemy.visible], [1.5, false], "both re-applied")
+
+
+## A batch whose results outgrow one answer lists the first ones, in order, within it; every item
+## was still written, counted in applied/failed, and the failed ones past the page are named.
+func test_a_batch_answer_stops_at_one_answer_and_names_the_failures_it_does_not_show() -> void:
+	var batch: Array = []
+	for index in 200:
+		var property := "no_such_%d" % index if index in [3, 150, 199] else "position"
+		batch.append({"node_path": "Player" if index % 2 == 0 else "Enemy", "property": property,
+			"value": {"type": "Vector2", "x": float(index), "y": -float(index)}})
+	var result := _call("node.set_property", {"batch": batch})
+	Assert.is_true(result["success"], "the batch answers (%s)" % str(result).left(300))
+	Assert.is_true(AnswerBudget.size_of(result) <= AnswerBudget.BYTES - AnswerBudget.RESERVE,
+		"within one answer (%d bytes)" % AnswerBudget.size_of(result))
+	Assert.eq([result["applied"], result["failed"], result["total_results"], result["has_more"]], [197, 3, 200, true],
+		"applied and failed count every item")
+	var shown: Array = result["results"]
+	Assert.eq(result["returned"], shown.size(), "returned counts the results shown")
+	Assert.is_true(shown.size() > 3 and shown.size() < 150, "the first %d of them" % shown.size())
+	Assert.eq([shown[2]["value"], shown[3]["success"]], [{"type": "Vector2", "x": 2.0, "y": -2.0}, false],
+		"in batch order, whole")
+	Assert.eq(result["failed_indexes"], [150, 199], "the failures not shown, by index")
+	Assert.contains(result["hint"], "batch[%d]" % shown.size(), "the hint says where the shown results stop")
+	Assert.eq((_root.get_node("Enemy") as Node2D).position, Vector2(197, -197), "the last items were written too")
+	Assert.eq((_root.get_node("Player") as Node2D).position, Vector2(198, -198), "on both nodes")
 
 
 func test_set_property_make_unique_copies_a_shared_sub_resource() -> void:

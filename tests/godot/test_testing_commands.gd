@@ -22,6 +22,7 @@ const GUT_PROJECT := DIR + "/gut_proj"
 const GDUNIT_PROJECT := DIR + "/gdunit_proj"
 const BARE_PROJECT := DIR + "/bare_proj"
 const FIXTURES := "res://tests/fixtures/testing"
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const GUT_SUITE := "res://test/unit/test_calc.gd"
 const GDUNIT_SUITE := "res://test/CalcTest.gd"
 ## The tests of GUT's fixture suite test_calc.gd (one indented func: still found).
@@ -194,6 +195,35 @@ func test_passing_run_of_one_gdunit4_test() -> void:
 		"a test the suite does not have")
 	Assert.eq(_run({"suite_path": "res://test/Missing.gd"})["code"], "NOT_FOUND", "a suite that is not one")
 	Assert.eq(_run({"test_name": "test_adds"})["code"], "INVALID_PARAMS", "a test needs its suite")
+
+
+## include_passed over a suite of 400 tests asks for more than one answer holds: the results that
+## fit, the ones that did not pass first (wherever they ran), and how to see the rest.
+func test_a_large_run_answers_within_one_answer_failures_first() -> void:
+	_fx.context.project_dir = GUT_PROJECT
+	var cases := ""
+	for index in 400:
+		var failed := index in [7, 398]
+		cases += "<testcase name=\"test_case_number_%03d\" assertions=\"1\" status=\"%s\" " % [
+			index, "fail" if failed else "pass"] + "classname=\"test/unit/test_calc.gd\" time=\"0.001\">"
+		cases += "<failure message=\"failed\">expected %d</failure></testcase>\n" % index if failed else "</testcase>\n"
+	var report := "<?xml version=\"1.0\"?>\n<testsuites name=\"GutTests\" failures=\"2\" tests=\"400\">" \
+		+ "<testsuite name=\"test/unit/test_calc.gd\" tests=\"400\" failures=\"2\">\n%s</testsuite></testsuites>\n" % cases
+	_fx.context.process_runner = func(_path: String, args: PackedStringArray) -> Dictionary:
+		for arg: String in args:
+			if arg.begins_with("-gjunit_xml_file="):
+				_store(arg.trim_prefix("-gjunit_xml_file="), report)
+		return {"polls": 1, "exit_code": 1}
+	var run := _run({"suite_path": GUT_SUITE, "include_passed": true})
+	Assert.is_true(run["success"], "the run answers (%s)" % run.get("error", ""))
+	Assert.is_true(AnswerBudget.size_of(run) <= AnswerBudget.BYTES,
+		"within one answer (%d bytes)" % AnswerBudget.size_of(run))
+	Assert.eq([run["totals"]["tests"], run["totals"]["failed"], run["has_more"]], [400, 2, true], "the totals count all")
+	var shown: Array = run["tests"]
+	Assert.eq(run["returned"], shown.size(), "returned counts what is shown")
+	Assert.eq([shown[0]["name"], shown[1]["name"]], ["test_case_number_007", "test_case_number_398"], "failures first")
+	Assert.eq(shown[2]["status"], "passed", "then passed ones")
+	Assert.contains(run["hint"], "test_name", "says how to see the rest")
 
 
 func test_timeout_kills_the_process() -> void:

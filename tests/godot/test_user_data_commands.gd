@@ -9,6 +9,8 @@ const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
+const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/save/save_commands.gd"
 const ROOT := "user://tmp_tests"
@@ -82,8 +84,9 @@ func test_paging_and_the_cap() -> void:
 	_fx.invoke("save.write", {"path": ROOT + "/big.txt", "content": "é".repeat(1000)})
 	ProjectSettings.set_setting(Settings.SAVE_READ_CAP_KB, 1)
 	var whole := _fx.invoke("save.read", {"path": ROOT + "/big.txt"})
-	Assert.eq(whole["code"], "FILE_TOO_LARGE", "2000 bytes over a 1 KiB cap")
-	Assert.contains(whole["hint"], "offset", "says how to read it")
+	Assert.eq([whole["returned"], whole["has_more"], whole["next_offset"]], [1024, true, 1024],
+		"2000 bytes over a 1 KiB cap: its first KiB")
+	Assert.contains(whole["hint"], "offset", "says how to read the rest")
 	var page := _fx.invoke("save.read", {"path": ROOT + "/big.txt", "offset": 0, "max_bytes": 4000})
 	Assert.eq(page["returned"], 1024, "capped at 1 KiB, on a character boundary")
 	Assert.contains(page["hint"], "cap", "the lowering is named")
@@ -91,6 +94,35 @@ func test_paging_and_the_cap() -> void:
 	Assert.eq(odd["returned"], 2, "never half a character")
 	Assert.eq(_fx.invoke("save.read", {"path": SLOT, "offset": 99})["code"], "INVALID_PARAMS", "past the end")
 	Assert.eq(_fx.invoke("save.read", {"path": SLOT, "max_bytes": 0})["code"], "INVALID_PARAMS", "max_bytes >= 1")
+
+
+## max_bytes 4 MiB asks for more than one answer holds, and so does a read without it: each page
+## stops within one (after its last whole line), and the pages, following next_offset, are the file.
+func test_a_large_max_bytes_pages_within_one_answer() -> void:
+	var text := ""
+	for index in 600:
+		text += "{\"slot\": %d, \"name\": \"Zoë \\\"the\\\" brave\", \"tab\": \"\t\"}\n" % index
+	var path := ROOT + "/saves/long.json"
+	_fx.invoke("save.write", {"path": path, "content": text})
+	var first := _fx.invoke("save.read", {"path": path})
+	Assert.is_true(first["has_more"] and first["returned"] < text.to_utf8_buffer().size(),
+		"a read without max_bytes: its first page")
+	var joined := PackedByteArray()
+	var params := {"path": path, "max_bytes": 4194304}
+	for page_number in 40:
+		var page := _fx.invoke("save.read", params)
+		Assert.is_true(page["success"], "page %d answers (%s)" % [page_number, page.get("error", "")])
+		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "page %d fits one answer (%d bytes)" % [
+			page_number, AnswerBudget.size_of(page)])
+		var body := Untrusted.unwrap(page["content"]).to_utf8_buffer()
+		Assert.eq(body.size(), page["returned"], "returned counts the page's bytes")
+		joined.append_array(body)
+		if not page["has_more"]:
+			break
+		Assert.eq(body[body.size() - 1], 0x0a, "a cut page ends after a whole line")
+		Assert.contains(page["hint"], "offset", "and says how to go on")
+		params["offset"] = page["next_offset"]
+	Assert.eq(joined.get_string_from_utf8(), text, "the pages are the file")
 
 
 func test_refusals_outside_user_and_missing_files() -> void:

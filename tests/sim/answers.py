@@ -45,16 +45,23 @@ def log_reply(lines: list[Any], params: dict[str, Any], source: str) -> dict[str
     """debugger.get_log as logs/log_query.gd answers it. ``lines`` are the captured lines, oldest
     first: a string (an info line) or an entry dict (level, message, source)."""
     entries = [_entry(index, line) for index, line in enumerate(lines, 1)]
+    since = params.get("since_id")
+    if isinstance(since, int | float):
+        entries = [e for e in entries if e["id"] > since]
     limit = params.get("limit", 200)
-    picked = entries[-int(limit):] if isinstance(limit, int | float) and limit > 0 else entries
+    limit = int(limit) if isinstance(limit, int | float) and limit > 0 else len(entries)
+    picked = entries[:limit] if since is not None else entries[-limit:] if limit else []
     body = "\n".join(f"#{e['id']} [{e['level']}] {e['message']}" for e in picked)
     kind = "game_log"
-    return {
+    reply = {
         "success": True, "source": source, "entries": picked, "returned": len(picked),
         "total_entries": len(entries), "has_more": len(picked) < len(entries),
-        "last_id": picked[-1]["id"] if picked else 0, "latest_id": len(entries),
+        "last_id": picked[-1]["id"] if picked else int(since or 0), "latest_id": len(lines),
         "output": f'<untrusted-{LOG_NONCE} kind="{kind}" source="{source}">\n{body}\n</untrusted-{LOG_NONCE}>',
     }
+    # No hint: logs/log_query.gd adds one only to a page one answer's size stopped, and the
+    # simulator's few short lines never fill one.
+    return reply
 
 
 def _entry(index: int, line: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import pytest
 from godot_bridge.errors import ToolError
 from godot_bridge.tools import dispatch as dispatch_module
 from godot_bridge.tools import groups
+from godot_bridge.tools.answer_budget import budget_bytes
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.dispatch import ToolDispatch
 from godot_bridge.tools.groups import PER_CALL_CAP, PER_QUERY_CAP, description, discover, rank, score
@@ -241,3 +242,28 @@ async def test_a_client_that_relists_once_answered_is_not_waited_for_and_calls_d
     tools.client = "copilot-cli"
     answer = await asyncio.wait_for(_discover(dispatch, tools, "audio"), 1.0)
     assert answer["how_to_call"] == groups.CALL_DIRECTLY and tools.relists is None
+
+
+async def test_an_answer_too_large_for_one_leaves_out_whole_groups_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every group at once, to a client that has not re-listed, with include_schemas: the schemas
+    that fit one answer, the rest left out by whole groups that the answer names; one of those
+    asked for alone gives its schemas."""
+    monkeypatch.setattr(dispatch_module, "RELIST_WAIT_S", 0.05)
+    dispatch, tools = _dispatch(lambda tools: None)
+    names = tools.group_names()
+    outcome = await dispatch.call("discover_tools", {"request": names, "include_schemas": True}, tools=tools)
+    text = outcome.content[0]["text"]
+    answer = json.loads(text)
+    assert len(text.encode()) <= budget_bytes(), len(text.encode())
+    omitted = answer["schemas_omitted"]
+    assert omitted and set(omitted) < set(names) and "include_schemas" in answer["hint"]
+    assert set(tools.loaded) == set(names), "every group still loaded"
+    listed = {g["name"]: g["tools"] for g in answer["groups"]}
+    assert all(isinstance(t, str) for g in omitted for t in listed[g]), "left out by name"
+    kept = [g for g in names if g not in omitted]
+    assert kept and all(isinstance(t, dict) and "inputSchema" in t for g in kept for t in listed[g])
+    activated = {t["name"]: t for t in answer["activated_tools"]}
+    assert set(activated) == {t["name"] for g in kept for t in listed[g]}, "the loaded tools shown with schemas"
+    alone = await dispatch.call("discover_tools", {"request": omitted[-1], "include_schemas": True}, tools=tools)
+    one = json.loads(alone.content[0]["text"])
+    assert "schemas_omitted" not in one and all("inputSchema" in t for t in one["groups"][0]["tools"])

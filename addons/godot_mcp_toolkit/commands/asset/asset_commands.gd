@@ -24,6 +24,7 @@ const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DEFAULT_LIMIT := 200
 const MAX_LIMIT := 2000
+const DEPENDENCIES_HINT := "Showing up to %d of %d (limit, or one answer's size); pass offset next_offset for the rest."
 const NARROW_HINT := "Showing %d of %d; narrow with path_prefix, name_glob, class_filter or extension_filter%s."
 
 
@@ -151,13 +152,23 @@ static func _cmd_dependencies(params: Dictionary, _context: RefCounted) -> Dicti
 	var path: String = checked["path"]
 	if not FileAccess.file_exists(path) and not ResourceLoader.exists(path):
 		return ToolkitError.fail("NOT_FOUND", "No file at %s" % path, "List files with asset_list.")
+	var window := Pagination.window(params, 1, 1)
+	if not window["ok"]:
+		return window["error"]
 	var found := _dependencies(path, transitive == true)
-	var cap: int = limit["limit"]
-	var result := {"file_path": path, "include_transitive": transitive == true, "dependencies": found.slice(0, cap)}
-	result.merge(Pagination.fields(mini(cap, found.size()), found.size(), "dependencies"))
-	result.erase("next_offset")
+	var offset := mini(int(window["offset"]), found.size())
+	var wanted := found.slice(offset, offset + int(limit["limit"]))
+	var result := {"file_path": path, "include_transitive": transitive == true, "dependencies": [],
+		"hint": DEPENDENCIES_HINT % [found.size(), found.size()]}
+	result.merge(Pagination.fields(0, found.size(), "dependencies", offset))
+	var shown := wanted.slice(0, AnswerBudget.fitting(wanted, AnswerBudget.room_beside(result)))
+	result["dependencies"] = shown
+	result.erase("hint")
+	result.merge(Pagination.fields(shown.size(), found.size(), "dependencies", offset), true)
 	if result["has_more"]:
-		result["hint"] = "Showing %d of %d; raise limit to see the rest." % [cap, found.size()]
+		result["hint"] = DEPENDENCIES_HINT % [offset + shown.size(), found.size()]
+	else:
+		result.erase("next_offset")
 	return ToolkitSuccess.ok(result)
 
 

@@ -9,6 +9,7 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const FileJournal := preload("res://addons/godot_mcp_toolkit/checkpoints/file_journal.gd")
 const CheckpointRestore := preload("res://addons/godot_mcp_toolkit/checkpoints/checkpoint_restore.gd")
@@ -18,6 +19,8 @@ const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/checkpoints/checkpoi
 const LABEL_MAX := 200
 const DIFF_LINES_DEFAULT := 40
 const DIFF_LINES_MAX := 400
+const MORE_FILES_HINT := "More files than one answer holds: pass offset next_offset."
+const TRUNCATED_HINT := "A diff cut short (truncated) shows its first lines; script_read reads a file as it is now."
 const LIST_HINT := "checkpoint_list shows the checkpoints there are."
 
 
@@ -85,9 +88,19 @@ static func _cmd_diff(params: Dictionary, _context: RefCounted) -> Dictionary:
 	var max_lines: Variant = params.get("max_lines", DIFF_LINES_DEFAULT)
 	if not Params.is_whole_number(max_lines) or int(max_lines) < 1 or int(max_lines) > DIFF_LINES_MAX:
 		return ToolkitError.fail("INVALID_PARAMS", "max_lines must be a whole number from 1 to %d" % DIFF_LINES_MAX)
-	var diff := CheckpointDiff.run(_journal(), id["id"], int(max_lines))
+	var window := Pagination.window(params, 1, 1)
+	if not window["ok"]:
+		return window["error"]
+	var diff := CheckpointDiff.run(_journal(), id["id"], int(max_lines), window["offset"])
 	if diff.has("error"):
 		return ToolkitError.fail("NOT_FOUND", diff["error"], LIST_HINT)
+	var hints := PackedStringArray()
+	if diff["has_more"]:
+		hints.append(MORE_FILES_HINT)
+	if (diff["files"] as Array).any(func(item: Dictionary) -> bool: return item.get("diff", {}).get("truncated", false)):
+		hints.append(TRUNCATED_HINT)
+	if not hints.is_empty():
+		diff["hint"] = " ".join(hints)
 	return ToolkitSuccess.ok(diff)
 
 

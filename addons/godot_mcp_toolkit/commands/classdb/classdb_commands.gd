@@ -9,11 +9,15 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const ClassMembers := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_members.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/classdb/classdb_commands.gd"
 const DEFAULT_INFO_LIMIT := 100
 const DEFAULT_SEARCH_LIMIT := 50
 const MAX_LIMIT := 500
+const SEARCH_NARROWER := "pattern or base_class"
+## A page that stops short (at limit, or where one answer is full) says how to go on.
+const PAGE_HINT := "%d of %d shown; call again with offset %d, or a narrower %s."
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -73,27 +77,46 @@ static func _describe(name: String, sections: Array, inherited: bool) -> Diction
 
 
 ## The header plus the page [offset, offset+limit) of the members, counted across the sections in
-## order; totals per section and whether more remain.
+## order, cut short where one answer is full; totals per section and whether more remain.
 static func _paged_members(described: Dictionary, sections: Array, offset: int, limit: int) -> Dictionary:
 	var result: Dictionary = described["info"].duplicate()
 	var totals := {}
+	var wanted: Array = []
+	var section_of := PackedStringArray()
 	var position := 0
-	var returned := 0
 	for section: String in sections:
 		var entries: Array = described["members"][section]
 		totals[section] = entries.size()
+		result[section] = []
 		var start := clampi(offset - position, 0, entries.size())
 		var stop := clampi(offset + limit - position, 0, entries.size())
-		result[section] = entries.slice(start, stop)
-		returned += stop - start
+		for entry: Variant in entries.slice(start, stop):
+			wanted.append(entry)
+			section_of.append(section)
 		position += entries.size()
-	result.merge({"totals": totals, "total": position, "offset": offset, "limit": limit, "returned": returned,
-		"has_more": offset + returned < position})
-	if result["has_more"]:
-		result["next_offset"] = offset + returned
-		result["hint"] = "%d of %d members shown; call again with offset %d, or narrow sections." % [
-			returned, position, offset + returned]
-	return result
+	result.merge({"totals": totals, "total": position, "offset": offset, "limit": limit})
+	var returned := AnswerBudget.fitting(wanted, _room(result, position, "sections"))
+	for index in returned:
+		(result[section_of[index]] as Array).append(wanted[index])
+	return _with_page(result, returned, position, offset, "sections")
+
+
+## The room for a page's items beside `result` and the paging fields of a page that stops short.
+static func _room(result: Dictionary, total: int, narrower: String) -> int:
+	var fields := {"returned": total, "has_more": true, "next_offset": total,
+		"hint": PAGE_HINT % [total, total, total, narrower]}
+	return AnswerBudget.room_beside(result) - AnswerBudget.size_of(fields)
+
+
+## `result` with the paging fields of `returned` items from `offset` out of `total`, and on a page
+## that stops short, where the next starts.
+static func _with_page(result: Dictionary, returned: int, total: int, offset: int, narrower: String) -> Dictionary:
+	var paged := result.duplicate()
+	paged.merge({"returned": returned, "has_more": offset + returned < total})
+	if paged["has_more"]:
+		paged["next_offset"] = offset + returned
+		paged["hint"] = PAGE_HINT % [returned, total, offset + returned, narrower]
+	return paged
 
 
 # --- classdb.search ------------------------------------------------------------------------------
@@ -128,14 +151,11 @@ static func _cmd_search(params: Dictionary, _context: RefCounted) -> Dictionary:
 		matches = matches.filter(func(entry: Dictionary) -> bool: return entry["instantiable"])
 	matches.sort_custom(func(a: Dictionary, b: Dictionary) -> bool: return str(a["name"]) < str(b["name"]))
 	var offset: int = page["offset"]
-	var shown := matches.slice(offset, offset + int(page["limit"]))
-	var result := {"classes": shown, "total": matches.size(), "offset": offset, "limit": page["limit"],
-		"returned": shown.size(), "has_more": offset + shown.size() < matches.size()}
-	if result["has_more"]:
-		result["next_offset"] = offset + shown.size()
-		result["hint"] = "%d of %d classes shown; call again with offset %d or a narrower pattern." % [
-			shown.size(), matches.size(), offset + shown.size()]
-	return ToolkitSuccess.ok(result)
+	var wanted := matches.slice(offset, offset + int(page["limit"]))
+	var result := {"classes": [], "total": matches.size(), "offset": offset, "limit": page["limit"]}
+	result["classes"] = wanted.slice(0, AnswerBudget.fitting(wanted, _room(result, matches.size(), SEARCH_NARROWER)))
+	return ToolkitSuccess.ok(_with_page(result, (result["classes"] as Array).size(), matches.size(), offset,
+		SEARCH_NARROWER))
 
 
 ## A "*"/"?" pattern is a wildcard match, anything else a substring; both ignore case.

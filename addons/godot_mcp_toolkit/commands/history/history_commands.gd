@@ -11,6 +11,7 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const EditLedger := preload("res://addons/godot_mcp_toolkit/scene/edit_ledger.gd")
 const HistoryState := preload("res://addons/godot_mcp_toolkit/commands/history/history_state.gd")
 const HistorySteps := preload("res://addons/godot_mcp_toolkit/commands/history/history_steps.gd")
@@ -59,12 +60,16 @@ static func _cmd_list(params: Dictionary, context: RefCounted) -> Dictionary:
 		HistoryState.REDO: HistoryState.verdicts(HistoryState.REDO, ledger.undone_newest_first(), histories,
 			ledger, file_hashes),
 	}
-	var listed: Array = []
+	var described: Array = []
 	for entry: Dictionary in older.slice(0, int(limit)):
-		listed.append(_describe(entry, ledger, histories, context, verdicts))
-	var result := {"entries": listed, "total": ledger.entries.size(), "dropped": ledger.dropped,
-		"histories": _history_summaries(ledger, histories, context)}
-	if older.size() > int(limit):
+		described.append(_describe(entry, ledger, histories, context, verdicts))
+	var result := {"entries": [], "total": ledger.entries.size(), "dropped": ledger.dropped,
+		"histories": _history_summaries(ledger, histories, context), "next_before": ledger.entries.size()}
+	# Entries carry their call's arguments: a page stops where one answer is full.
+	var listed := described.slice(0, AnswerBudget.fitting(described, AnswerBudget.room_beside(result)))
+	result["entries"] = listed
+	result.erase("next_before")
+	if older.size() > listed.size():
 		result["next_before"] = listed[listed.size() - 1]["id"]
 	return ToolkitSuccess.ok(result)
 

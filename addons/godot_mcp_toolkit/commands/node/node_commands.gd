@@ -27,6 +27,8 @@ const GROUP_ACTIONS := ["add", "remove", "list"]
 const MAX_BATCH := 200
 const LIST_HINT := "Continue with offset next_offset while has_more. Values too large to list are shown by " \
 	+ "size (omitted): read one with node_get_property."
+const BATCH_HINT := "Results of batch[%d] on are not shown (one answer's size); every item was tried and is " \
+	+ "counted in applied and failed. failed_indexes names the failed ones: resend those for their errors."
 const TOO_LARGE_HINT := "%s takes %d bytes as JSON, more than one answer; read a part of it (a sub-property " \
 	+ "path such as \"name:sub\", or the scene file's text with script_read)."
 
@@ -127,9 +129,37 @@ static func _set_batch(batch: Variant, context: RefCounted) -> Dictionary:
 		var first: Dictionary = results[0]
 		var failed := ToolkitError.fail(first["code"], "No property in the batch was set; batch[0]: %s" % first["error"],
 			"See results for each item's error.")
-		failed["results"] = results
+		failed.merge(_batch_results(results, failed), true)
 		return failed
-	return ToolkitSuccess.ok({"results": results, "applied": applied, "failed": results.size() - applied})
+	var answer := {"applied": applied, "failed": results.size() - applied}
+	answer.merge(_batch_results(results, answer))
+	return ToolkitSuccess.ok(answer)
+
+
+## The per-item results as one answer beside `beside` holds them: all, or (a batch whose results
+## outgrow it) the first ones in batch order with the paging fields, and the indexes of the failed
+## items after them, since a failure is what the caller has to act on. Every item was written
+## already, so there is no page to ask for: the hint says how to learn the rest.
+static func _batch_results(results: Array, beside: Dictionary) -> Dictionary:
+	var whole := {"results": results}
+	whole.merge(beside)
+	if AnswerBudget.size_of(whole) <= AnswerBudget.BYTES - AnswerBudget.RESERVE:
+		return {"results": results}
+	var failed_indexes: Array = []
+	for index in results.size():
+		if not results[index]["success"]:
+			failed_indexes.append(index)
+	var page := {"results": [], "failed_indexes": failed_indexes, "hint": BATCH_HINT % results.size()}
+	page.merge(Pagination.fields(0, results.size(), "results"))
+	var room := AnswerBudget.room_beside(page) - AnswerBudget.size_of(beside)
+	var shown := results.slice(0, AnswerBudget.fitting(results, room))
+	page["results"] = shown
+	page["failed_indexes"] = failed_indexes.filter(func(index: int) -> bool: return index >= shown.size())
+	page["hint"] = BATCH_HINT % shown.size()
+	page.merge(Pagination.fields(shown.size(), results.size(), "results"), true)
+	# Not an offset to call again with: the batch is done.
+	page.erase("next_offset")
+	return page
 
 
 ## {"ok": true, "results": [per item], "applied": n} or {"ok": false, "error": envelope} when no

@@ -26,7 +26,7 @@ static func register(registry: RefCounted, context: RefCounted, log_file: String
 
 ## The game's buffer lives in the game; once it is gone only its log file remains.
 static func _cmd_get_game_log(params: Dictionary, sources: Dictionary) -> Dictionary:
-	var chosen := LogQuery.filters_of(params, ["limit", "text_filter", "is_regex"])
+	var chosen := LogQuery.filters_of(params, ["since_id", "limit", "text_filter", "is_regex"])
 	if not chosen["ok"]:
 		return chosen["error"]
 	var source: Variant = params.get("source", "file")

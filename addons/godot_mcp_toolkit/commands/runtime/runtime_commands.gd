@@ -83,7 +83,7 @@ static func _cmd_get_script_vars(params: Dictionary, context: RefCounted) -> Dic
 
 
 static func _cmd_get_log(params: Dictionary, sources: Dictionary) -> Dictionary:
-	var chosen := LogQuery.filters_of(params, ["limit", "text_filter", "is_regex"])
+	var chosen := LogQuery.filters_of(params, ["since_id", "limit", "text_filter", "is_regex"])
 	if not chosen["ok"]:
 		return chosen["error"]
 	var paged := LogSources.page(params, sources, chosen, "game_log", "game")

@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## Save data under user:// (group user_data): save.read (paged, capped by save_read_cap_kb,
+## Save data under user:// (group user_data): save.read (pages of one answer's size at most,
 ## scrubbed of secrets, untrusted-wrapped), save.write (the script tools' text write path, so it
 ## is undoable), save.delete (undoable: the bytes come back) and save.list.
 ## Everything else than user:// is refused: these tools exist so a model can inspect and reset a
@@ -18,8 +18,11 @@ const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/scr
 const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const FilePages := preload("res://addons/godot_mcp_toolkit/commands/script/file_pages.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/save/save_commands.gd"
+const PAGE_HINT := "Bytes up to %d of %d fit one answer; pass offset next_offset for the rest."
 const USER_ONLY_HINT := "Save tools work under user:// only; use script_read / script_write for res:// files."
 
 
@@ -83,45 +86,64 @@ static func _cmd_read(params: Dictionary, _context: RefCounted) -> Dictionary:
 	if bytes.has(0):
 		return ToolkitError.fail("SAVE_READ_FAILED", "%s is binary (store_var or a compressed file), not text" % path,
 			"save_read returns text files (JSON, ConfigFile, plain text).")
-	var cap := Settings.get_int(Settings.SAVE_READ_CAP_KB) * 1024
-	if not window["paged"] and bytes.size() > cap:
-		return ToolkitError.fail("FILE_TOO_LARGE", "%s is %d bytes, over the %d KiB read cap" % [
-			path, bytes.size(), cap / 1024],
-			"Read it in parts with offset and max_bytes, or raise mcp_toolkit/limits/save_read_cap_kb (Project Settings).")
-	return _read_page(path, bytes, window, cap)
+	return _read_page(path, bytes, window, Settings.get_int(Settings.SAVE_READ_CAP_KB) * 1024)
 
 
-## {"ok", "paged", "offset", "max_bytes" (0 = up to the cap)} or the INVALID_PARAMS error.
+## {"ok", "offset", "max_bytes" (0 = as much as one answer holds)} or the INVALID_PARAMS error.
 static func _byte_window(params: Dictionary) -> Dictionary:
 	for key: String in ["offset", "max_bytes"]:
 		var value: Variant = params.get(key)
 		if value != null and (not Params.is_whole_number(value) or int(value) < (0 if key == "offset" else 1)):
 			return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS",
 				"%s must be a whole number >= %d" % [key, 0 if key == "offset" else 1])}
-	var paged := params.get("offset") != null or params.get("max_bytes") != null
-	return {"ok": true, "paged": paged, "offset": int(params.get("offset", 0)),
-		"max_bytes": int(params.get("max_bytes", 0))}
+	var offset: Variant = params.get("offset")
+	var max_bytes: Variant = params.get("max_bytes")
+	return {"ok": true, "offset": int(offset) if offset != null else 0,
+		"max_bytes": int(max_bytes) if max_bytes != null else 0}
 
 
-## The bytes offset.. up to max_bytes and the cap, ended on a UTF-8 character boundary.
+## The bytes from offset, up to max_bytes, the read cap and one answer's size (then ending after
+## the last whole line that fits, FilePages.page_end), ended on a UTF-8 character boundary.
 static func _read_page(path: String, bytes: PackedByteArray, window: Dictionary, cap: int) -> Dictionary:
 	var total := bytes.size()
 	var offset: int = window["offset"]
 	if offset > total:
 		return ToolkitError.fail("INVALID_PARAMS", "offset %d is past the end of %s (%d bytes)" % [offset, path, total])
 	var wanted: int = window["max_bytes"] if window["max_bytes"] > 0 else cap
-	var end := mini(total, offset + mini(wanted, cap))
-	# A multi-byte character cut in two would decode as garbage: stop before its first byte.
-	while end > offset and end < total and (bytes[end] & 0xC0) == 0x80:
-		end -= 1
+	var limit := mini(total, offset + mini(wanted, cap))
+	var result := {"path": path, "content": Untrusted.wrap("", "save_data", path), "offset": offset, "redacted": false,
+		"hint": PAGE_HINT % [total, total]}
+	result.merge(Pagination.fields(0, total, "bytes", offset))
+	var room := AnswerBudget.room_beside(result)
+	var end := _page_end(bytes, offset, limit, room)
 	var text := bytes.slice(offset, end).get_string_from_utf8()
 	var scrubbed := Scrubber.scrub(text)
-	var result := {"path": path, "content": Untrusted.wrap(scrubbed, "save_data", path), "offset": offset,
-		"redacted": scrubbed != text}
-	result.merge(Pagination.fields(end - offset, total, "bytes", offset))
-	if window["max_bytes"] > cap:
+	# A redaction can be longer than the secret it hides: the page then ends sooner.
+	while AnswerBudget.size_of(scrubbed) > room and end > offset + 1:
+		end = _page_end(bytes, offset, end, room - (AnswerBudget.size_of(scrubbed) - room))
+		text = bytes.slice(offset, end).get_string_from_utf8()
+		scrubbed = Scrubber.scrub(text)
+	result["content"] = Untrusted.wrap(scrubbed, "save_data", path)
+	result["redacted"] = scrubbed != text
+	result.erase("hint")
+	result.merge(Pagination.fields(end - offset, total, "bytes", offset), true)
+	if not result["has_more"]:
+		result.erase("next_offset")
+		return ToolkitSuccess.ok(result)
+	if end < limit or window["max_bytes"] == 0:
+		result["hint"] = PAGE_HINT % [end, total]
+	elif window["max_bytes"] > cap:
 		result["hint"] = "max_bytes was lowered to the %d KiB read cap (save_read_cap_kb)." % (cap / 1024)
 	return ToolkitSuccess.ok(result)
+
+
+## Where a page from `offset` ends: within `room` as JSON text and `limit`, never inside a
+## character (a multi-byte character cut in two would decode as garbage).
+static func _page_end(bytes: PackedByteArray, offset: int, limit: int, room: int) -> int:
+	var end := FilePages.page_end(bytes, offset, limit, room)
+	while end > offset and end < bytes.size() and (bytes[end] & 0xC0) == 0x80:
+		end -= 1
+	return end
 
 
 static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:

@@ -47,7 +47,7 @@ static func page(bytes: PackedByteArray, starts: PackedInt64Array, start: int, o
 			"hint": "Pass the next_line_offset a previous read gave, or 0."}
 	var from := line_from + offset
 	var limit := bytes.size() if end == 0 or end >= total else starts[end]
-	var to := _page_end(bytes, from, limit, room)
+	var to := page_end(bytes, from, limit, room)
 	var result := {"ok": true, "text": bytes.slice(from, to).get_string_from_utf8(), "from": from, "to": to}
 	var next_line := _line_of(starts, to)
 	var inside := to < bytes.size() and starts[next_line - 1] != to
@@ -65,7 +65,7 @@ static func page(bytes: PackedByteArray, starts: PackedInt64Array, start: int, o
 ## Where a page starting at `from` ends: at `limit` when all of it fits in `room`, else after the
 ## last whole line that fits, else (a line longer than the room) at the last character boundary
 ## that fits, not between "\r" and "\n".
-static func _page_end(bytes: PackedByteArray, from: int, limit: int, room: int) -> int:
+static func page_end(bytes: PackedByteArray, from: int, limit: int, room: int) -> int:
 	var costs := AnswerBudget.escaped_costs()
 	var used := 2
 	var last_line_end := -1

@@ -12,6 +12,7 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Frameworks := preload("res://addons/godot_mcp_toolkit/commands/testing/test_frameworks.gd")
 const JUnitReport := preload("res://addons/godot_mcp_toolkit/commands/testing/junit_report.gd")
@@ -23,6 +24,8 @@ const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/testing/testing_commands.gd"
 const DEFAULT_TIMEOUT_MS := 300000
 const MAX_TIMEOUT_MS := 1800000
+const TESTS_HINT := "%d of %d test results fit one answer (those that did not pass first); run one suite " \
+	+ "(suite_path) or one test (test_name) for the rest."
 ## Where the test processes write their reports (removed after reading).
 const REPORT_DIR := "user://godot_mcp_toolkit/test_runs"
 
@@ -238,6 +241,27 @@ static func _summary(run: Dictionary, stop: String, timeout: int, include_passed
 		result["hint"] = RunOutput.no_report_hint(silent["framework"], version, silent["output"])
 	elif totals["tests"] == 0:
 		result["hint"] = "No test ran: check the suites with test_list."
+	return _within_one_answer(result)
+
+
+## `result` with as many test results as fit one answer, the ones that did not pass first, and
+## how to see the rest: a run cannot be paged, so a narrower run (one suite, one test).
+static func _within_one_answer(result: Dictionary) -> Dictionary:
+	var tests: Array = result["tests"]
+	var hint := TESTS_HINT % [tests.size(), tests.size()]
+	var beside := result.duplicate()
+	beside.merge({"tests": [], "returned": tests.size(), "has_more": true,
+		"hint": str(result.get("hint", "")) + " " + hint}, true)
+	var room := AnswerBudget.room_beside(beside)
+	if AnswerBudget.size_of(tests) <= room:
+		return result
+	var ranked := tests.filter(func(t: Dictionary) -> bool: return t["status"] != "passed")
+	ranked.append_array(tests.filter(func(t: Dictionary) -> bool: return t["status"] == "passed"))
+	var shown := ranked.slice(0, AnswerBudget.fitting(ranked, room))
+	result["tests"] = shown
+	result.merge({"returned": shown.size(), "has_more": true}, true)
+	hint = TESTS_HINT % [shown.size(), tests.size()]
+	result["hint"] = (str(result["hint"]) + " " + hint) if result.has("hint") else hint
 	return result
 
 
