@@ -41,11 +41,3 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str,
     argv = [str(sandbox.cli("claude")), "-p", prompt, "--allowedTools", PREFIX.rstrip("_"),
             "--output-format", "json"]
     return sandbox.run(argv, full_env, server, home, timeout=timeout)
-
-
-def result_text(run: CliRun) -> str:
-    """The final answer Claude Code printed (``--output-format json``'s ``result``)."""
-    try:
-        return str(json.loads(run.stdout).get("result", ""))
-    except ValueError:
-        return ""

@@ -46,15 +46,3 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str,
     }
     argv = [str(sandbox.cli("gemini")), "-p", prompt, "--approval-mode", "yolo", "--output-format", "json"]
     return sandbox.run(argv, full_env, server, home, timeout=timeout)
-
-
-def entry_file(sandbox: Sandbox) -> Path:
-    return sandbox.project / ".gemini" / "settings.json"
-
-
-def result_text(run: CliRun) -> str:
-    """The final answer Gemini CLI printed (``--output-format json``'s ``response``)."""
-    try:
-        return str(json.loads(run.stdout).get("response", ""))
-    except ValueError:
-        return ""

@@ -23,7 +23,6 @@ from pathlib import Path
 from tests.assistants.model_server import ModelServer, ToolDeclaration
 from tests.assistants.openai_chat import ChatAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
-from tests.assistants.setup_entries import configure_mcp_json, entry_path
 
 PREFIX = f"mcp__{SERVER_KEY}__"
 SETTINGS = {"security": {"auth": {"selectedType": "openai"}}}
@@ -32,15 +31,6 @@ APPROVALS = Path(".qwen") / "mcpApprovals.json"
 
 def adapter() -> ChatAdapter:
     return ChatAdapter([PREFIX], deferred=True)
-
-
-def entry_file(sandbox: Sandbox) -> Path:
-    return entry_path(sandbox, "qwen", ".mcp.json")
-
-
-def configure(sandbox: Sandbox) -> None:
-    """The project's entry as ``godot-bridge init`` writes it for Qwen Code."""
-    configure_mcp_json(sandbox, "qwen")
 
 
 def _home(sandbox: Sandbox, label: str) -> Path:
@@ -81,11 +71,6 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, approvals: Path |
 
 def ours(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
     return [t for t in tools if t.namespace == PREFIX]
-
-
-def deferred(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
-    """Our tools the model only sees listed (reachable through tool_call)."""
-    return [t for t in ours(tools) if "deferred" in t.raw]
 
 
 def run_approved(sandbox: Sandbox, server: ModelServer, prompt: str) -> CliRun:

@@ -1,14 +1,13 @@
-"""Every step of issue 39's scenarios in ONE run of a CLI, for the CLIs of B2's tests (Codex, Copilot
-CLI, Qwen Code, opencode): a CLI start costs seconds, so each test module pays for two runs only,
-this one and the copy of the entry with a short timeout.
+"""Every step of issue 39's scenarios in ONE run of a CLI, the same for every CLI (``turns(cli)``): a CLI
+start costs seconds, so each test module pays for this run and the few its own checks need.
 
 The entry is the one ``godot-bridge init --env GODOT_MCP_ALLOW_UNASKED=scene_create`` writes, so
 one run meets both kinds of asking tool: ``execute_code`` asked headless (and, with no game, failing
 before anyone is asked), ``scene_create`` replacing a scene that exists (it asks then) allowed by the
 person. Both are always on, so every CLI declares them from the start. The long call is the first
 always-on read, which the editor is scripted to answer after ``LONG_CALL_SECONDS``; the model is fast
-for one group and slow for the other. The steps most likely to end the run (a loaded tool that is not declared)
-come last.
+for one group and slow for the other. The steps most likely to end the run (a loaded tool that is not
+declared) come last.
 """
 
 from __future__ import annotations
@@ -16,6 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.assistants import scenarios as sc
+from tests.assistants.clis import Cli
+from tests.assistants.footprints import chat_footprint
 from tests.assistants.model_server import ModelRequest, Say, ToolCall, Turn
 from tests.assistants.sandbox import Editor
 
@@ -26,18 +27,26 @@ ALLOWED = ToolCall(ALLOWED_TOOL, {"file_path": f"res://{REPLACED}", "root_type":
 SCENE = '[gd_scene format=3]\n\n[node name="Allowed" type="Node2D"]\n'
 
 
-def call_tool(loaded: ToolCall, *, slow: bool = False) -> ToolCall:
-    """``loaded`` through the always-on call_tool, as a client that does not re-list reaches it."""
-    turn = ToolCall("call_tool", {"name": loaded.tool, "arguments": dict(loaded.arguments)})
-    return sc.slow(turn) if slow else turn
+def always_on(cli: Cli) -> ToolCall:
+    """The always-on call, with what the CLI adds to every call filled in (Gemini CLI's model does)."""
+    return cli.as_model_calls(sc.ALWAYS_ON)
 
 
-def turns(loaded: ToolCall, slow_loaded: ToolCall) -> list[Turn]:
-    """The session; ``loaded`` / ``slow_loaded``: how the model calls a tool of the group it loaded
-    (the tool itself, or ``call_tool``), the second from a slow model. The long call comes first, so it
-    is the one the editor's scripted slow answer goes to (the always-on call reads the same method)."""
-    return [sc.LONG, sc.ALWAYS_ON, sc.BIG, sc.ASK_NO_GAME, sc.ASK, ALLOWED,
-            sc.DISCOVER, loaded, sc.SLOW_DISCOVER, slow_loaded, Say("done")]
+def loaded(cli: Cli) -> ToolCall:
+    """The fast model's call of a tool of the group it loaded (the tool, or call_tool of it)."""
+    return cli.loaded(sc.GROUP_TOOL)
+
+
+def slow_loaded(cli: Cli) -> ToolCall:
+    """The same from a slow model, after the second discover_tools."""
+    return cli.loaded(sc.slow(sc.SLOW_GROUP_TOOL))
+
+
+def turns(cli: Cli) -> list[Turn]:
+    """The session. The long call comes first, so it is the one the editor's scripted slow answer goes
+    to (the always-on call reads the same method)."""
+    return [sc.LONG, always_on(cli), sc.BIG, sc.ASK_NO_GAME, sc.ASK, ALLOWED,
+            sc.DISCOVER, loaded(cli), sc.SLOW_DISCOVER, slow_loaded(cli), Say("done")]
 
 
 def script(editor: Editor) -> None:
@@ -58,28 +67,9 @@ def check_allowed(session: sc.Session) -> None:
     assert "scene.create" in session.editor_methods and sc.ALLOW_SETTING not in answer, answer
 
 
-def check_preview(session: sc.Session) -> None:
-    """A CLI without elicitation: the asking tool gets the bridge's preview and single-use token, and
-    does not run."""
-    answer = session.result(sc.ASK).text
-    assert "confirmation_token" in answer, answer
-    assert "execute.code" not in session.editor_methods
-
-
 def check_declared_with_schemas(first: ModelRequest, prefix: str) -> None:
-    """A CLI that declares our tools: every one with its schema, discover_tools among them."""
+    """A chat CLI that declares our tools: every one with its schema, discover_tools among them."""
     mine = [t for t in first.tools if t.namespace == prefix]
     assert f"{prefix}discover_tools" in first.names(), first.names()
     assert mine and all("parameters" in t.raw.get("function", {}) for t in mine)
-
-
-def check_through_call_tool(session: sc.Session, discover: ToolCall, loaded: ToolCall) -> None:
-    """A CLI that does not re-list: discover_tools says to use call_tool, the next request still does not
-    know the loaded tool (under the same-prefix name), and call_tool runs it."""
-    told = session.result(discover).text
-    assert "call_tool" in told, told
-    tool = str(loaded.arguments["name"])
-    following = session.after(discover)
-    expected = sc.same_prefix(session.declared(discover), tool)
-    assert following is not None and not following.knows(expected), f"{expected} is listed now: re-listed?"
-    assert sc.succeeded(session.result(loaded)), session.result(loaded)
+    assert chat_footprint(first, prefix).declarations > 0

@@ -15,18 +15,15 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.assistants import claude_code, codex, copilot, gemini_cli, opencode, qwen, scenarios as sc
-from tests.assistants.anthropic import AnthropicAdapter
-from tests.assistants.gemini import GeminiAdapter
-from tests.assistants.whole_session import call_tool
-from tests.assistants.model_server import Adapter, Say, ToolCall, Turn
+from tests.assistants import scenarios as sc
+from tests.assistants.clis import CLIS, Cli
+from tests.assistants.model_server import Say, ToolCall, Turn
 from tests.assistants.sandbox import Sandbox, install_or_skip
 from tests.e2e.engine_host import EngineHost
 
@@ -34,33 +31,13 @@ from tests.e2e.engine_host import EngineHost
 TREE = ToolCall("scene_get_tree", {"max_depth": 2})
 
 
-@dataclass(frozen=True)
-class Assistant:
-    client: str  # godot-bridge init --client
-    adapter: Callable[[], Adapter]
-    run: sc.Runner
-    loaded: ToolCall = sc.GROUP_TOOL  # how the model calls the loaded tool (call_tool: a CLI that does not re-list)
-
-    def __str__(self) -> str:
-        return self.client
-
-    @property
-    def turns(self) -> list[Turn]:
-        return [sc.ALWAYS_ON, TREE, sc.DISCOVER, self.loaded, Say("done")]
-
-
-ASSISTANTS = [
-    Assistant("claude", AnthropicAdapter, claude_code.run),
-    Assistant("gemini", GeminiAdapter, gemini_cli.run),
-    Assistant("codex", codex.adapter, codex.run, call_tool(sc.GROUP_TOOL)),
-    Assistant("copilot", copilot.adapter, copilot.run),
-    Assistant("qwen", qwen.adapter, qwen.run_approved, call_tool(sc.GROUP_TOOL)),
-    Assistant("opencode", opencode.adapter, opencode.run, call_tool(sc.GROUP_TOOL)),
-]
+def turns(cli: Cli) -> list[Turn]:
+    return [sc.ALWAYS_ON, TREE, sc.DISCOVER, cli.loaded(sc.GROUP_TOOL), Say("done")]
 
 
 @pytest.fixture(scope="module")
-def clis() -> Path:
+def installed() -> Path:
+    """The folder the assistant CLIs are installed in (skipped with the reason when they are not)."""
     return install_or_skip()
 
 
@@ -73,8 +50,8 @@ def client_files(scratch: Sandbox) -> list[Path]:
 
 
 @contextmanager
-def configured(host: EngineHost, clis: Path, root: Path, client: str) -> Iterator[Sandbox]:
-    scratch = Sandbox.create(root / "scratch", clis, host.data_home)
+def configured(host: EngineHost, installed: Path, root: Path, client: str) -> Iterator[Sandbox]:
+    scratch = Sandbox.create(root / "scratch", installed, host.data_home)
     scratch.init(client)
     copied = []
     try:
@@ -84,7 +61,7 @@ def configured(host: EngineHost, clis: Path, root: Path, client: str) -> Iterato
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
             copied.append(target)
-        yield Sandbox(root, clis, host.project, host.data_home)
+        yield Sandbox(root, installed, host.project, host.data_home)
     finally:
         for target in copied:
             target.unlink(missing_ok=True)
@@ -101,14 +78,14 @@ def run_root() -> Iterator[Path]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-@pytest.mark.parametrize("assistant", ASSISTANTS, ids=str)
-def test_assistant_drives_the_real_toolkit(assistant: Assistant, engine_host: EngineHost, clis: Path,
+@pytest.mark.parametrize("cli", CLIS, ids=str)
+def test_assistant_drives_the_real_toolkit(cli: Cli, engine_host: EngineHost, installed: Path,
                                            run_root: Path) -> None:
-    with configured(engine_host, clis, run_root, assistant.client) as sandbox:
-        session = sc.play(sandbox, None, assistant.adapter(), assistant.run, assistant.turns)
+    with configured(engine_host, installed, run_root, cli.client) as sandbox:
+        session = cli.play(sandbox, None, turns(cli))
     settings = session.result(sc.ALWAYS_ON)
     assert sc.succeeded(settings) and "godot-bridge e2e" in settings.text, session.run.describe()
     tree = session.result(TREE)
     assert sc.succeeded(tree) and '"tree"' in tree.text, tree
-    found = session.result(assistant.loaded)
+    found = session.result(cli.loaded(sc.GROUP_TOOL))
     assert not found.is_error and "Sprite2D" in found.text, found

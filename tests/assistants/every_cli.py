@@ -1,0 +1,61 @@
+"""The checks every CLI's test module makes, on its CLI's whole session (whole_session.py).
+
+A module names its CLI (``CLI = clis.CODEX``) and runs these by subclassing them (``class
+TestEveryCli(EveryCli)``); the fixtures of conftest.py (``cli``, ``configured``, ``session``) read that
+name. Where CLIs differ the checks take it from the CLI's row in ``clis.py``; what one CLI alone does
+is tested in its own module.
+"""
+
+from __future__ import annotations
+
+from tests.assistants import scenarios as sc, whole_session as ws
+from tests.assistants.clis import Cli
+from tests.assistants.model_server import Say
+from tests.assistants.sandbox import Editor, Sandbox
+
+# A copy of the entry with this limit on a call fails the long call (LONG_CALL_SECONDS), which the entry
+# init wrote lets through. Claude Code takes no less than 1 s.
+SHORT_TIMEOUT_S = 2.0
+INIT_TIMEOUT_AT_LEAST_S = 60  # issue 39: what the clients' own defaults allow, and more for our long calls
+
+
+class EveryCli:
+    def test_always_on_call_succeeds(self, cli: Cli, session: sc.Session) -> None:
+        turn = ws.always_on(cli)
+        assert session.declared(turn) == cli.declared("project_get_settings")
+        assert sc.succeeded(session.result(turn)), session.run.describe()
+
+    def test_long_call_gets_through_under_the_entry_init_wrote(self, cli: Cli, configured: Sandbox,
+                                                                session: sc.Session) -> None:
+        limit = cli.entry.call_timeout(configured.project)
+        assert limit >= INIT_TIMEOUT_AT_LEAST_S, cli.entry.read(configured.project)
+        sc.check_long_call(session)
+
+    def test_asking_tool_without_a_game_fails_before_asking(self, session: sc.Session) -> None:
+        sc.check_no_game(session)
+
+    def test_asking_tool_headless_does_not_run(self, cli: Cli, session: sc.Session) -> None:
+        """A CLI that asks cancels or declines the question headless (the answer names the setting that
+        allows the tool unasked); one that does not gets the bridge's preview and token."""
+        (sc.check_headless_ask if cli.elicits else sc.check_preview)(session)
+
+    def test_allowance_in_the_entry_runs_the_asking_tool(self, session: sc.Session) -> None:
+        ws.check_allowed(session)
+
+    def test_loaded_tools_are_reached_by_a_fast_and_a_slow_model(self, cli: Cli, session: sc.Session) -> None:
+        """Declared in the next request (a CLI that re-lists), else through call_tool."""
+        sc.check_loaded(session, sc.DISCOVER, ws.loaded(cli), relists=cli.relists)
+        sc.check_loaded(session, sc.SLOW_DISCOVER, ws.slow_loaded(cli), relists=cli.relists)
+
+
+class ShortTimeoutCutsTheLongCall:
+    """For a CLI whose entry's timeout bounds each call (opencode's timer restarts on every progress
+    report, so its module checks the start-up instead)."""
+
+    def test_a_shorter_timeout_in_the_entry_cuts_the_long_call(self, cli: Cli, configured: Sandbox,
+                                                               editor: Editor) -> None:
+        """Proof that the CLI reads the field: the same entry with a short timeout fails the long call."""
+        with cli.entry.with_call_timeout(configured.project, SHORT_TIMEOUT_S):
+            ws.script_long_call(editor)
+            session = cli.play(configured, editor, [sc.LONG, Say("done")])
+        sc.check_cut_by_timeout(session)
