@@ -18,8 +18,7 @@ from typing import Any
 
 from godot_bridge.app import INSTRUCTIONS
 from tests.assistants.anthropic import Footprint, footprint
-from tests.assistants.model_server import ModelRequest, declared_bytes, ours
-from tests.assistants.openai_chat import message_text
+from tests.assistants.model_server import ModelRequest, declared_bytes, ours, parts_text
 from tests.assistants.openai_responses import namespace
 from tests.assistants.sandbox import SERVER_KEY
 
@@ -44,7 +43,7 @@ def chat_footprint(request: ModelRequest, prefix: str) -> Footprint:
     declared = [t for t in mine if "deferred" not in t.raw]
     announced = sum(len(str(t.raw["deferred"]).encode()) + 1 for t in mine if "deferred" in t.raw)
     messages = (request.request.json or {}).get("messages", [])
-    copies = sum(message_text(m.get("content")).count(INSTRUCTIONS) for m in messages)
+    copies = sum(parts_text(m.get("content")).count(INSTRUCTIONS) for m in messages)
     return Footprint(declared_bytes(declared), announced, copies * len(INSTRUCTIONS.encode()))
 
 
