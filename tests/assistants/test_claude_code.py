@@ -4,9 +4,6 @@
 Claude Code defers our tools behind its ToolSearch (a request names them; a schema comes once the
 model searched for it), cancels every question in print mode, and saves a too-large answer to a file
 it points the model to.
-
-Two runs: the whole session (whole_session.py); a copy of the entry with a short ``timeout``, under
-which the long call fails (Claude Code honours the field).
 """
 
 from __future__ import annotations

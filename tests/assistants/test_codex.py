@@ -6,10 +6,6 @@ entry ``init`` wrote carries (the editor's data home). It never re-lists after d
 loaded tools are reached through the always-on ``call_tool``. ``codex exec`` declines every question,
 and by itself refuses a tool annotated destructive unless the entry approves it (the asking tool
 reaches the bridge, which asks: TestEveryCli).
-
-Three runs: the whole session (whole_session.py); a copy of the entry with a short
-``tool_timeout_sec``, under which the long call fails; a copy without the data home, whose failure
-names the registry file read.
 """
 
 from __future__ import annotations

@@ -4,9 +4,6 @@
 Copilot declares every tool of ours with its schema as ``<server key>-<tool>``, re-lists after
 discover_tools, declines every question in prompt mode, and keeps a too-large answer in a file,
 showing the model a 500-character preview.
-
-Two runs: the whole session (whole_session.py); a copy of the entry with a short ``timeout``, under
-which the long call fails.
 """
 
 from __future__ import annotations

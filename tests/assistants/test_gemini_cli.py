@@ -5,9 +5,6 @@ Gemini CLI declares every tool of ours with its schema and a ``wait_for_previous
 (which the model may fill in: the always-on call here does), re-lists after discover_tools, offers
 no elicitation (an asking tool gets the bridge's preview), and cuts a big answer to its first 8,000
 and last 32,000 characters.
-
-Two runs: the whole session (whole_session.py); a copy of the entry with a short ``timeout``, under
-which the long call fails (Gemini CLI honours the field).
 """
 
 from __future__ import annotations

@@ -6,9 +6,6 @@ after discover_tools (a loaded tool is reached through the always-on ``call_tool
 elicitation (the bridge answers with a preview and a token), and cuts a long answer to whole lines,
 keeping the whole in a file. Its entry's ``timeout`` bounds the server's start-up and each request,
 a request's timer restarting whenever the bridge reports progress.
-
-Two runs: the whole session (whole_session.py); a copy of the entry with a 1 ms ``timeout``, under
-which opencode drops the server before it lists a tool.
 """
 
 from __future__ import annotations

@@ -7,9 +7,6 @@ model sees their names and cut descriptions in a reminder and calls them through
 ``tool_call``. It does not re-list after discover_tools, so a loaded tool is reached through the
 always-on ``call_tool``. It offers no elicitation (the bridge answers with a preview and a token), and
 keeps a too-large answer in a file under ``~/.qwen/tmp``, showing the model a preview.
-
-Two runs: the whole session (whole_session.py); a copy of the entry with a short ``timeout`` (approved
-again, since it changed), under which the long call fails.
 """
 
 from __future__ import annotations
