@@ -15,7 +15,7 @@ from tests.assistants.sandbox import Editor, Sandbox
 
 # A copy of the entry with this limit on a call fails the long call (LONG_CALL_SECONDS), which the entry
 # init wrote lets through. Claude Code takes no less than 1 s.
-SHORT_TIMEOUT_S = 2.0
+SHORT_TIMEOUT_S = 1.0
 INIT_TIMEOUT_AT_LEAST_S = 60  # issue 39: what the clients' own defaults allow, and more for our long calls
 
 

@@ -33,11 +33,13 @@ ASK = ToolCall("execute_code", {"code": "1 + 1", "channel": "editor"})
 BIG = ToolCall("scene_get_tree", {})
 MISSING_NODE = ToolCall("node_get_property", {"node_path": "Ghost", "property": "position"})  # a typical error
 BIG_BYTES = 300_000
-LONG_CALL_SECONDS = 4.0
+# Twice the short timeout the cut check puts in the entry (every_cli.py), so only the timeout decides.
+LONG_CALL_SECONDS = 2.0
 LONG = ToolCall("project_get_settings", {"prefix": "display/"})  # scripted to take LONG_CALL_SECONDS
 
-
-SLOW_SECONDS = 1.5
+# A model that thinks: the tool answers come back in milliseconds, so a second is slow to the CLI
+# (time for anything it does in the background, such as re-listing, to finish first).
+SLOW_SECONDS = 1.0
 
 
 def slow(turn: ToolCall) -> ToolCall:
