@@ -20,7 +20,13 @@ from tests.assistants.model_server import ModelServer
 from tests.assistants.openai_responses import ResponsesAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
 
-NAMESPACE = "mcp__" + SERVER_KEY.replace("-", "_")
+
+def prefix(key: str) -> str:
+    """Codex's namespace for the tools of the server ``key`` (they keep their bare names in it)."""
+    return "mcp__" + key.replace("-", "_")
+
+
+NAMESPACE = prefix(SERVER_KEY)
 
 
 def adapter() -> ResponsesAdapter:

@@ -64,6 +64,5 @@ def configured(sandbox: Sandbox, editor: Editor, cli: Cli) -> Sandbox:
 
 @pytest.fixture(scope="module")
 def session(configured: Sandbox, editor: Editor, cli: Cli) -> sc.Session:
-    """The CLI's run through every step (whole_session.py)."""
-    ws.script(editor)
-    return cli.play(configured, editor, ws.turns(cli))
+    """The CLI's run through every step (whole_session.py); a module that adds to it overrides this."""
+    return ws.play(cli, configured, editor)

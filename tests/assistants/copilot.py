@@ -19,7 +19,13 @@ from tests.assistants.model_server import ModelServer
 from tests.assistants.openai_chat import ChatAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
 
-PREFIX = f"{SERVER_KEY}-"
+
+def prefix(key: str) -> str:
+    """How Copilot names the tools of the server ``key``: prefix + tool."""
+    return f"{key}-"
+
+
+PREFIX = prefix(SERVER_KEY)
 MODEL = "gpt-4.1"  # a model id Copilot knows: its tool support and token limits apply
 
 

@@ -9,8 +9,8 @@ tool call). ``EntryFile`` reads that definition, so these tests and ``init`` can
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,15 @@ DEFINITION = ROOT / "addons/godot_mcp_toolkit/ui/mcp_entry.json"
 UNITS_PER_SECOND = {"call_ms": 1000, "call_s": 1}
 
 Change = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A copy of our entry under another ``key``, changed by ``change``: one more server in a CLI run,
+    whose start costs seconds, to show how the CLI reads a field of the entry."""
+
+    key: str
+    change: Change
 
 
 def _clients() -> dict[str, Any]:
@@ -58,29 +67,47 @@ class EntryFile:
         key, unit = self._call_timeout_key()
         return float(self.read(project)[key]) / UNITS_PER_SECOND[unit]
 
+    def call_timeout_change(self, seconds: float) -> Change:
+        """A change that sets the entry's limit on one tool call to ``seconds`` (in the unit the file uses)."""
+        key, unit = self._call_timeout_key()
+        value = seconds * UNITS_PER_SECOND[unit]
+
+        def change(entry: dict[str, Any]) -> None:
+            entry[key] = int(value) if value == int(value) else value
+
+        return change
+
     def _call_timeout_key(self) -> tuple[str, str]:
         return next((k, v) for k, v in self.spec["timeouts"].items() if v in UNITS_PER_SECOND)
 
     @contextmanager
     def changed(self, project: Path, change: Change) -> Iterator[None]:
-        """Our entry changed by ``change`` (it edits the entry in place, as a person edits the file), and
-        the file written back byte for byte afterwards (cheaper than another ``init``)."""
+        """Our entry changed by ``change`` (it edits the entry in place, as a person edits the file)."""
+        with self._edited(project, lambda servers: change(servers[SERVER_KEY])):
+            yield
+
+    @contextmanager
+    def with_copies(self, project: Path, copies: Sequence[Copy]) -> Iterator[None]:
+        """Beside our entry, a copy of it under each copy's key, changed: more servers in one run."""
+        def add(servers: Any) -> None:
+            for copy in copies:
+                entry = json.loads(json.dumps(servers[SERVER_KEY]))
+                copy.change(entry)
+                servers[copy.key] = entry
+
+        with self._edited(project, add):
+            yield
+
+    @contextmanager
+    def _edited(self, project: Path, edit: Callable[[Any], None]) -> Iterator[None]:
+        """The file with its table of servers edited by ``edit``, written back byte for byte afterwards
+        (cheaper than another ``init``)."""
         path = self.path(project)
         before = path.read_bytes()
         try:
             document = self._load(before.decode("utf-8"))
-            change(document[self.spec["servers"]][SERVER_KEY])
+            edit(document[self.spec["servers"]])
             path.write_text(self._dump(document), encoding="utf-8")
             yield
         finally:
             path.write_bytes(before)
-
-    def with_call_timeout(self, project: Path, seconds: float) -> AbstractContextManager[None]:
-        """``changed`` with the limit on one tool call set to ``seconds`` (in the unit the file uses)."""
-        key, unit = self._call_timeout_key()
-        value = seconds * UNITS_PER_SECOND[unit]
-
-        def shorter(entry: dict[str, Any]) -> None:
-            entry[key] = int(value) if value == int(value) else value
-
-        return self.changed(project, shorter)

@@ -16,7 +16,13 @@ from pathlib import Path
 from tests.assistants.model_server import ModelServer
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
 
-PREFIX = f"mcp_{SERVER_KEY}_"
+
+def prefix(key: str) -> str:
+    """How Gemini CLI names the tools of the server ``key``: prefix + tool."""
+    return f"mcp_{key}_"
+
+
+PREFIX = prefix(SERVER_KEY)
 USER_SETTINGS = {
     "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": True}},
     "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},

@@ -21,7 +21,13 @@ from tests.assistants.model_server import ModelServer
 from tests.assistants.openai_chat import ChatAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
 
-PREFIX = f"{SERVER_KEY}_"
+
+def prefix(key: str) -> str:
+    """How opencode names the tools of the server ``key``: prefix + tool."""
+    return f"{key}_"
+
+
+PREFIX = prefix(SERVER_KEY)
 MODEL = "scripted/m"
 
 

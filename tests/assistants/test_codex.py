@@ -12,13 +12,24 @@ from __future__ import annotations
 
 import re
 
-from tests.assistants import clis, scenarios as sc
+import pytest
+
+from tests.assistants import clis, scenarios as sc, whole_session as ws
+from tests.assistants.entries import Copy
 from tests.assistants.every_cli import EveryCli, ShortTimeoutCutsTheLongCall
 from tests.assistants.footprints import responses_footprint
-from tests.assistants.model_server import Say
-from tests.assistants.sandbox import Editor, Sandbox
+from tests.assistants.model_server import ToolCall
+from tests.assistants.sandbox import SERVER_KEY, Editor, Sandbox
 
 CLI = clis.CODEX
+NO_DATA_HOME = Copy(f"no-data-home-{SERVER_KEY}", lambda entry: entry["env"].pop("XDG_DATA_HOME"))
+WITHOUT_DATA_HOME = ToolCall(CLI.declared(sc.ALWAYS_ON.tool, NO_DATA_HOME.key), sc.ALWAYS_ON.arguments)
+
+
+@pytest.fixture(scope="module")
+def session(configured: Sandbox, editor: Editor) -> sc.Session:
+    """The whole session, with a server whose entry lacks the data home and a call of it."""
+    return ws.play(CLI, configured, editor, [NO_DATA_HOME], [WITHOUT_DATA_HOME])
 
 
 class TestEveryCli(EveryCli, ShortTimeoutCutsTheLongCall):
@@ -48,11 +59,9 @@ def test_big_answer_reaches_the_model_cut_keeping_both_ends(session: sc.Session)
     assert re.search(r"\u2026\d+ tokens truncated\u2026", seen), seen[5_900:6_100]
 
 
-def test_without_the_data_home_the_failure_names_the_registry_file(configured: Sandbox, editor: Editor) -> None:
-    """An entry without XDG_DATA_HOME (as written before init carried it): the bridge looks under Codex's
-    HOME, and CONNECT_FAILED names the registry file it read."""
-    with CLI.entry.changed(configured.project, lambda entry: entry["env"].pop("XDG_DATA_HOME")):
-        session = CLI.play(configured, editor, [sc.ALWAYS_ON, Say("done")])
-    answer = session.result(sc.ALWAYS_ON).text
+def test_without_the_data_home_the_failure_names_the_registry_file(session: sc.Session) -> None:
+    """A copy of the entry without XDG_DATA_HOME (as written before init carried it): its bridge looks
+    under Codex's HOME, and CONNECT_FAILED names the registry file it read."""
+    answer = session.result(WITHOUT_DATA_HOME).text
     read = session.run.home / ".local" / "share" / "godot-mcp-toolkit" / "projects.json"
     assert "CONNECT_FAILED" in answer and str(read) in answer, answer
