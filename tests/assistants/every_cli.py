@@ -39,17 +39,16 @@ class EveryCli:
     def test_allowance_in_the_entry_runs_the_asking_tool(self, session: sc.Session) -> None:
         ws.check_allowed(session)
 
+    def test_a_shorter_timeout_in_the_entry_is_honoured(self, cli: Cli, session: sc.Session) -> None:
+        """Proof that the CLI reads the field: the copy of our entry with a short timeout, a second server
+        in the same run, fails the long call that ours lets through (opencode, whose timer restarts on
+        every progress report: drops that server at start-up, while ours is listed)."""
+        if cli.timeout_cuts_calls:
+            sc.check_cut_by_timeout(session.result(ws.cut_long(cli)))
+        else:
+            ws.check_dropped_at_start_up(session, cli)
+
     def test_loaded_tools_are_reached_by_a_fast_and_a_slow_model(self, cli: Cli, session: sc.Session) -> None:
         """Declared in the next request (a CLI that re-lists), else through call_tool."""
         sc.check_loaded(session, sc.DISCOVER, ws.loaded(cli), relists=cli.relists)
         sc.check_loaded(session, sc.SLOW_DISCOVER, ws.slow_loaded(cli), relists=cli.relists)
-
-
-class ShortTimeoutCutsTheLongCall:
-    """For a CLI whose entry's timeout bounds each call (opencode's timer restarts on every progress
-    report, so its module checks the start-up instead)."""
-
-    def test_a_shorter_timeout_in_the_entry_cuts_the_long_call(self, cli: Cli, session: sc.Session) -> None:
-        """Proof that the CLI reads the field: the copy of our entry with a short timeout, a second
-        server in the same run, fails the long call that ours lets through."""
-        sc.check_cut_by_timeout(session.result(ws.cut_long(cli)))

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from tests.assistants import clis, scenarios as sc
 from tests.assistants.anthropic import footprint
-from tests.assistants.every_cli import EveryCli, ShortTimeoutCutsTheLongCall
+from tests.assistants.every_cli import EveryCli
 from tests.assistants.sandbox import SERVER_KEY
 
 CLI = clis.CLAUDE
 
 
-class TestEveryCli(EveryCli, ShortTimeoutCutsTheLongCall):
+class TestEveryCli(EveryCli):
     pass
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from tests.assistants import clis, scenarios as sc, whole_session as ws
 from tests.assistants.entries import Copy
-from tests.assistants.every_cli import EveryCli, ShortTimeoutCutsTheLongCall
+from tests.assistants.every_cli import EveryCli
 from tests.assistants.footprints import responses_footprint
 from tests.assistants.model_server import ToolCall
 from tests.assistants.sandbox import SERVER_KEY, Editor, Sandbox
@@ -32,7 +32,7 @@ def session(configured: Sandbox, editor: Editor) -> sc.Session:
     return ws.play(CLI, configured, editor, [NO_DATA_HOME], [WITHOUT_DATA_HOME])
 
 
-class TestEveryCli(EveryCli, ShortTimeoutCutsTheLongCall):
+class TestEveryCli(EveryCli):
     pass
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 
 from tests.assistants import clis, scenarios as sc, whole_session as ws
-from tests.assistants.every_cli import EveryCli, ShortTimeoutCutsTheLongCall
+from tests.assistants.every_cli import EveryCli
 
 CLI = clis.COPILOT
 
 
-class TestEveryCli(EveryCli, ShortTimeoutCutsTheLongCall):
+class TestEveryCli(EveryCli):
     pass
 
 

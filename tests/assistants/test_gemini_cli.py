@@ -12,14 +12,14 @@ from __future__ import annotations
 import json
 
 from tests.assistants import clis, scenarios as sc
-from tests.assistants.every_cli import EveryCli, ShortTimeoutCutsTheLongCall
+from tests.assistants.every_cli import EveryCli
 from tests.assistants.model_server import ours
 from tests.assistants.sandbox import SERVER_KEY
 
 CLI = clis.GEMINI
 
 
-class TestEveryCli(EveryCli, ShortTimeoutCutsTheLongCall):
+class TestEveryCli(EveryCli):
     pass
 
 

@@ -32,12 +32,3 @@ def test_big_answer_is_cut_to_whole_lines_and_kept_in_a_file(session: sc.Session
     seen = session.result(sc.BIG).text
     assert len(seen.encode()) < 4_000 and re.search(r"\.\.\.\d+ bytes truncated\.\.\.", seen), seen[:500]
     sc.check_saved_whole(seen, r"Full output saved to: (\S+)")
-
-
-def test_the_entry_timeout_bounds_the_start_up(session: sc.Session) -> None:
-    """Proof that opencode reads the field: the copy of our entry with a 1 ms ``timeout`` (a second server
-    in the same run) is dropped before it lists a tool, while ours is listed."""
-    offered = [name for r in session.run.requests for name in r.names()]
-    copy = CLI.declared("", ws.CUT_KEY)
-    assert CLI.declared("discover_tools") in offered, session.run.describe()
-    assert not [name for name in offered if name.startswith(copy)], session.run.describe()

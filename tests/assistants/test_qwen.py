@@ -12,13 +12,13 @@ keeps a too-large answer in a file under ``~/.qwen/tmp``, showing the model a pr
 from __future__ import annotations
 
 from tests.assistants import clis, qwen, scenarios as sc
-from tests.assistants.every_cli import EveryCli, ShortTimeoutCutsTheLongCall
+from tests.assistants.every_cli import EveryCli
 from tests.assistants.footprints import chat_footprint
 
 CLI = clis.QWEN
 
 
-class TestEveryCli(EveryCli, ShortTimeoutCutsTheLongCall):
+class TestEveryCli(EveryCli):
     pass
 
 

@@ -108,3 +108,10 @@ def check_declared_with_schemas(first: ModelRequest, prefix: str) -> None:
     assert f"{prefix}discover_tools" in first.names(), first.names()
     assert mine and all("parameters" in t.raw.get("function", {}) for t in mine)
     assert chat_footprint(first, prefix).declarations > 0
+
+
+def check_dropped_at_start_up(session: sc.Session, cli: Cli) -> None:
+    """The copy with a start-up-length timeout was dropped before it listed a tool; ours was listed."""
+    offered = [name for r in session.run.requests for name in r.names()]
+    assert cli.declared("discover_tools") in offered, session.run.describe()
+    assert not [name for name in offered if name.startswith(cli.declared("", CUT_KEY))], session.run.describe()
