@@ -1,8 +1,8 @@
 """The checks every CLI's test module makes, on its CLI's whole session (whole_session.py: one CLI run
 a module).
 
-A module names its CLI (``CLI = clis.CODEX``) and runs these by subclassing them (``class
-TestEveryCli(EveryCli)``); the fixtures of conftest.py (``cli``, ``configured``, ``session``) read that
+A module names its CLI (``CLI = clis.CODEX``) and collects these under a test name of its own
+(``TestEveryCli = EveryCli``); the fixtures of conftest.py (``cli``, ``configured``, ``session``) read that
 name. Where CLIs differ the checks take it from the CLI's row in ``clis.py``; what one CLI alone does
 is tested in its own module.
 """
