@@ -6,8 +6,8 @@ engine's own ClassDB.
 
 The host project's toolkit is a trimmed copy that ``init`` would refuse to replace, and the engine is
 running it: so ``init`` sets up a throwaway project (with the host's data home in its environment, for
-what it writes of that into an entry), and the client configuration it wrote there (the entry holds
-no project path) is copied into the host project, and removed afterwards.
+what it writes of that into an entry), and the client configurations it wrote there (the entries hold
+no project path) are copied into the host project, and removed afterwards.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import contextlib
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -42,47 +41,40 @@ def installed() -> Path:
 
 
 def client_files(scratch: Sandbox) -> list[Path]:
-    """What ``init`` wrote in the throwaway project besides the toolkit and project.godot: the client's
-    configuration."""
+    """What ``init`` wrote in the throwaway project besides the toolkit and project.godot: the clients'
+    configurations."""
     skip = {"addons", "project.godot"}
     return [p for p in scratch.project.rglob("*")
             if p.is_file() and p.relative_to(scratch.project).parts[0] not in skip]
 
 
-@contextmanager
-def configured(host: EngineHost, installed: Path, root: Path, client: str) -> Iterator[Sandbox]:
-    scratch = Sandbox.create(root / "scratch", installed, host.data_home)
-    scratch.init(client)
-    copied = []
+@pytest.fixture(scope="module")
+def configured(engine_host: EngineHost, installed: Path) -> Iterator[Sandbox]:
+    """The host project with every CLI's configuration ``init`` wrote (one ``init`` for the six: each
+    reads only its own file), removed after the module; each CLI run gets its HOME under a fresh root."""
+    root = Path(tempfile.mkdtemp(prefix="assistants-e2e-"))
+    scratch = Sandbox.create(root / "scratch", installed, engine_host.data_home)
+    scratch.init(*[cli.client for cli in CLIS])  # --client claude gemini ...
+    copied: list[Path] = []
     try:
         for source in client_files(scratch):
-            target = host.project / source.relative_to(scratch.project)
+            target = engine_host.project / source.relative_to(scratch.project)
             assert not target.exists(), f"{target} is already there"
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
             copied.append(target)
-        yield Sandbox(root, installed, host.project, host.data_home)
+        yield Sandbox(root, installed, engine_host.project, engine_host.data_home)
     finally:
         for target in copied:
             target.unlink(missing_ok=True)
-            with contextlib.suppress(OSError):  # its folder, when it made one (.gemini/)
+            with contextlib.suppress(OSError):  # its folder, when it made one (.gemini/, .codex/)
                 target.parent.rmdir()
-
-
-@pytest.fixture
-def run_root() -> Iterator[Path]:
-    root = Path(tempfile.mkdtemp(prefix="assistants-e2e-"))
-    try:
-        yield root
-    finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.mark.parametrize("cli", CLIS, ids=str)
-def test_assistant_drives_the_real_toolkit(cli: Cli, engine_host: EngineHost, installed: Path,
-                                           run_root: Path) -> None:
-    with configured(engine_host, installed, run_root, cli.client) as sandbox:
-        session = cli.play(sandbox, None, turns(cli))
+def test_assistant_drives_the_real_toolkit(cli: Cli, configured: Sandbox) -> None:
+    session = cli.play(configured, None, turns(cli))
     settings = session.result(sc.ALWAYS_ON)
     assert sc.succeeded(settings) and "godot-bridge e2e" in settings.text, session.run.describe()
     tree = session.result(TREE)
