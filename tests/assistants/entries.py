@@ -1,4 +1,4 @@
-"""Our entry in the project file a CLI reads, read and edited as a person edits it.
+"""Our entry in the project file a CLI reads: read, and copied under other keys as a person edits it.
 
 ``godot-bridge init --client <client>`` writes the entry; the toolkit's ``mcp_entry.json`` says for
 each client where (``file``), in which format (JSON, or TOML for Codex), under which table
@@ -81,32 +81,18 @@ class EntryFile:
         return next((k, v) for k, v in self.spec["timeouts"].items() if v in UNITS_PER_SECOND)
 
     @contextmanager
-    def changed(self, project: Path, change: Change) -> Iterator[None]:
-        """Our entry changed by ``change`` (it edits the entry in place, as a person edits the file)."""
-        with self._edited(project, lambda servers: change(servers[SERVER_KEY])):
-            yield
-
-    @contextmanager
     def with_copies(self, project: Path, copies: Sequence[Copy]) -> Iterator[None]:
-        """Beside our entry, a copy of it under each copy's key, changed: more servers in one run."""
-        def add(servers: Any) -> None:
-            for copy in copies:
-                entry = json.loads(json.dumps(servers[SERVER_KEY]))
-                copy.change(entry)
-                servers[copy.key] = entry
-
-        with self._edited(project, add):
-            yield
-
-    @contextmanager
-    def _edited(self, project: Path, edit: Callable[[Any], None]) -> Iterator[None]:
-        """The file with its table of servers edited by ``edit``, written back byte for byte afterwards
-        (cheaper than another ``init``)."""
+        """Beside our entry, a copy of it under each copy's key, changed: more servers in one run. The
+        file is written back byte for byte afterwards (cheaper than another ``init``)."""
         path = self.path(project)
         before = path.read_bytes()
         try:
             document = self._load(before.decode("utf-8"))
-            edit(document[self.spec["servers"]])
+            servers = document[self.spec["servers"]]
+            for copy in copies:
+                entry = json.loads(json.dumps(servers[SERVER_KEY]))
+                copy.change(entry)
+                servers[copy.key] = entry
             path.write_text(self._dump(document), encoding="utf-8")
             yield
         finally:
