@@ -15,40 +15,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tests.assistants.model_server import (
-    CallReply,
-    ModelRequest,
-    RecordedRequest,
-    Reply,
-    Response,
-    TextReply,
-    ToolDeclaration,
-    ToolResult,
-    declared_bytes,
-    ours,
-    resolve,
-    sse,
-)
+from tests.assistants.model_server import CallReply, ModelRequest, RecordedRequest, Reply, Response, TextReply
+from tests.assistants.model_server import ToolDeclaration, ToolResult, declared_bytes, ours, parts_text, resolve, sse
 
 MODEL = "claude-sonnet-4-5"
 SEARCH_TOOL = "ToolSearch"
-
-
-def _text_of(content: Any) -> str:
-    """A tool_result's content as the model reads it: a string, or its text blocks joined."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "text":
-                parts.append(str(block.get("text", "")))
-            else:
-                parts.append(json.dumps(block))
-        return "\n".join(parts)
-    return "" if content is None else json.dumps(content)
 
 
 def tool_results(messages: list[Any]) -> tuple[ToolResult, ...]:
@@ -65,7 +36,7 @@ def tool_results(messages: list[Any]) -> tuple[ToolResult, ...]:
                 names[block.get("id")] = str(block.get("name", ""))
             elif block.get("type") == "tool_result":
                 call_id = str(block.get("tool_use_id", ""))
-                out.append(ToolResult(call_id, _text_of(block.get("content")), names.get(call_id, ""),
+                out.append(ToolResult(call_id, parts_text(block.get("content"), "\n"), names.get(call_id, ""),
                                       bool(block.get("is_error"))))
     return tuple(out)
 

@@ -4,8 +4,8 @@ Offline: ``ANTHROPIC_BASE_URL`` is the model server, with a dummy API key and no
 off. It reads the project's ``.mcp.json`` (what ``godot-bridge init --client claude`` writes) and starts a
 project server only once the person approved it: ``~/.claude.json`` ``projects.<dir>`` with
 ``enabledMcpjsonServers`` and the trust dialog accepted, as after saying yes to both questions.
-``--dangerously-skip-permissions`` is refused as root, so ``--allowedTools mcp__<server>`` allows our
-tools (ToolSearch needs no allowance). ``-p`` cancels every elicitation.
+``--dangerously-skip-permissions`` is refused as root, so ``--allowedTools mcp__<server> ...`` allows
+the project's servers' tools (ToolSearch needs no allowance). ``-p`` cancels every elicitation.
 """
 
 from __future__ import annotations
@@ -16,12 +16,23 @@ from collections.abc import Mapping
 from tests.assistants.model_server import ModelServer
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
 
-PREFIX = f"mcp__{SERVER_KEY}__"
+
+def prefix(key: str) -> str:
+    """How Claude Code names the tools of the server ``key``: prefix + tool."""
+    return f"mcp__{key}__"
+
+
+PREFIX = prefix(SERVER_KEY)
+
+
+def servers(sandbox: Sandbox) -> list[str]:
+    """The keys of the project's .mcp.json servers (ours, and any copy of it a test added)."""
+    return list(json.loads((sandbox.project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"])
 
 
 def approve(sandbox: Sandbox, home_json: dict[str, object] | None = None) -> dict[str, object]:
-    """The ~/.claude.json of a person who finished onboarding and approved the project's server."""
-    project = {"enabledMcpjsonServers": [SERVER_KEY], "hasTrustDialogAccepted": True,
+    """The ~/.claude.json of a person who finished onboarding and approved the project's servers."""
+    project = {"enabledMcpjsonServers": servers(sandbox), "hasTrustDialogAccepted": True,
                "hasCompletedProjectOnboarding": True}
     return {"hasCompletedOnboarding": True, "projects": {str(sandbox.project): project}, **(home_json or {})}
 
@@ -38,14 +49,6 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str,
         "DISABLE_AUTOUPDATER": "1",
         **(env or {}),
     }
-    argv = [str(sandbox.cli("claude")), "-p", prompt, "--allowedTools", PREFIX.rstrip("_"),
-            "--output-format", "json"]
+    allowed = [prefix(key).rstrip("_") for key in servers(sandbox)]
+    argv = [str(sandbox.cli("claude")), "-p", prompt, "--allowedTools", *allowed, "--output-format", "json"]
     return sandbox.run(argv, full_env, server, home, timeout=timeout)
-
-
-def result_text(run: CliRun) -> str:
-    """The final answer Claude Code printed (``--output-format json``'s ``result``)."""
-    try:
-        return str(json.loads(run.stdout).get("result", ""))
-    except ValueError:
-        return ""

@@ -14,16 +14,19 @@ after ``notifications/tools/list_changed`` and refuses a call of a tool it did n
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 
-from tests.assistants.model_server import ModelServer, ToolDeclaration
+from tests.assistants.model_server import ModelServer
 from tests.assistants.openai_responses import ResponsesAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
 
-NAMESPACE = "mcp__" + SERVER_KEY.replace("-", "_")
-ENTRY_FILE = Path(".codex") / "config.toml"
+
+def prefix(key: str) -> str:
+    """Codex's namespace for the tools of the server ``key`` (they keep their bare names in it)."""
+    return "mcp__" + key.replace("-", "_")
+
+
+NAMESPACE = prefix(SERVER_KEY)
 
 
 def adapter() -> ResponsesAdapter:
@@ -51,24 +54,6 @@ def home_config(sandbox: Sandbox, server: ModelServer) -> str:
     ])
 
 
-def entry_text(sandbox: Sandbox) -> str:
-    return (sandbox.project / ENTRY_FILE).read_text(encoding="utf-8")
-
-
-def with_entry(sandbox: Sandbox, replace: Mapping[str, str]) -> str:
-    """The project's ``.codex/config.toml`` with top-level keys of our entry set (``{"tool_timeout_sec": "2"}``),
-    as a person would edit it; returns the text before, to put back."""
-    before = entry_text(sandbox)
-    lines = before.splitlines()
-    head = lines.index(f"[mcp_servers.{SERVER_KEY}]") if f"[mcp_servers.{SERVER_KEY}]" in lines else \
-        lines.index(f'[mcp_servers."{SERVER_KEY}"]')
-    end = next((i for i in range(head + 1, len(lines)) if lines[i].startswith("[")), len(lines))
-    body = [ln for ln in lines[head + 1:end] if ln.split("=")[0].strip() not in replace]
-    body += [f"{key} = {value}" for key, value in replace.items()]
-    (sandbox.project / ENTRY_FILE).write_text("\n".join(lines[:head + 1] + body + lines[end:]) + "\n", encoding="utf-8")
-    return before
-
-
 def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str, str] | None = None,
         timeout: float = 120) -> CliRun:
     home = sandbox.new_home("codex")
@@ -79,24 +64,3 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str,
                 "OPENAI_API_KEY": "sk-test", **(env or {})}
     argv = [str(sandbox.cli("codex")), "exec", "--skip-git-repo-check", "--json", prompt]
     return sandbox.run(argv, full_env, server, home, timeout=timeout)
-
-
-def ours(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
-    return [t for t in tools if t.namespace == NAMESPACE]
-
-
-def events(run: CliRun) -> list[dict[str, object]]:
-    """``codex exec --json``'s JSONL events (thread, turn and item events)."""
-    out = []
-    for line in run.stdout.splitlines():
-        if line.startswith("{"):
-            try:
-                out.append(json.loads(line))
-            except ValueError:
-                continue
-    return out
-
-
-def unsupported(run: CliRun) -> list[str]:
-    """The calls Codex itself refused ("unsupported call: <name>")."""
-    return re.findall(r"unsupported call: (\S+)", run.stderr + run.stdout)

@@ -1,8 +1,9 @@
 """Fixtures of the assistant tests: the installed CLIs (skipped with the reason when the install
-fails), and per test module one sandbox with its simulated editor (tests/assistants/sandbox.py).
+fails), and per test module one sandbox with its simulated editor (tests/assistants/sandbox.py), the
+module's CLI (its ``CLI``, a row of clis.py), the entry ``init`` wrote for it, and its whole session.
 
-A module sets the client it configures itself (``sandbox.init(...)``), so each test file pays for one
-editor and one ``init``; each CLI run gets its own HOME inside the sandbox, which is removed at the end.
+Each test file pays for one editor, one ``init`` and one whole session; each CLI run gets its own
+HOME inside the sandbox, which is removed at the end.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.assistants import scenarios as sc, whole_session as ws
+from tests.assistants.clis import Cli
 from tests.assistants.sandbox import Editor, Sandbox, bridge_command, install_or_skip
 
 
@@ -41,3 +44,25 @@ def editor(sandbox: Sandbox) -> Iterator[Editor]:
         yield sim
     finally:
         sim.stop()
+
+
+@pytest.fixture(scope="module")
+def cli(request: pytest.FixtureRequest) -> Cli:
+    """The CLI the test module is about: its ``CLI``."""
+    named = getattr(request.module, "CLI", None)
+    if not isinstance(named, Cli):
+        pytest.fail(f"{request.module.__name__} names no CLI: set CLI = clis.<one of clis.CLIS>")
+    return named
+
+
+@pytest.fixture(scope="module")
+def configured(sandbox: Sandbox, editor: Editor, cli: Cli) -> Sandbox:
+    """The project with the entry ``init`` writes for the CLI, allowing scene_create unasked."""
+    sandbox.init(cli.client, "--env", ws.ALLOWANCE)
+    return sandbox
+
+
+@pytest.fixture(scope="module")
+def session(configured: Sandbox, editor: Editor, cli: Cli) -> sc.Session:
+    """The CLI's run through every step (whole_session.py); a module that adds to it overrides this."""
+    return ws.play(cli, configured, editor)

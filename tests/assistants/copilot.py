@@ -13,29 +13,24 @@ Our tools reach the model as ``<server key>-<tool>``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 
-from tests.assistants.model_server import ModelServer, ToolDeclaration
+from tests.assistants.model_server import ModelServer
 from tests.assistants.openai_chat import ChatAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
-from tests.assistants.setup_entries import configure_mcp_json, entry_path
 
-PREFIX = f"{SERVER_KEY}-"
+
+def prefix(key: str) -> str:
+    """How Copilot names the tools of the server ``key``: prefix + tool."""
+    return f"{key}-"
+
+
+PREFIX = prefix(SERVER_KEY)
 MODEL = "gpt-4.1"  # a model id Copilot knows: its tool support and token limits apply
 
 
 def adapter() -> ChatAdapter:
     return ChatAdapter([PREFIX])
-
-
-def entry_file(sandbox: Sandbox) -> Path:
-    return entry_path(sandbox, "copilot", ".mcp.json")
-
-
-def configure(sandbox: Sandbox) -> None:
-    """The project's entry as ``godot-bridge init`` writes it for Copilot."""
-    configure_mcp_json(sandbox, "copilot")
 
 
 def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str, str] | None = None,
@@ -57,12 +52,3 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str,
     argv = [str(sandbox.cli("copilot")), "-p", prompt, "--allow-all-tools", "--disable-client-telemetry",
             "--log-dir", str(home / "logs")]
     return sandbox.run(argv, full_env, server, home, timeout=timeout)
-
-
-def ours(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
-    return [t for t in tools if t.namespace == PREFIX]
-
-
-def logs(run: CliRun) -> str:
-    """Copilot's own log of the run (MCP connection, tool calls): for failure messages."""
-    return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted((run.home / "logs").glob("*.log")))

@@ -7,22 +7,20 @@ figures; ``bench/`` reuses these). Same shape as Claude Code's (anthropic.Footpr
 * instructions: the server's instructions as the CLI shows them (Codex: our namespace object around
   its tools, whose ``description`` they are; chat CLIs: each copy of the text in the messages).
 
-And the size of one tool result as the model reads it: ``result_bytes``; ``measures()``: the four
-CLIs for ``measure.py`` (``python -m tests.assistants.measure codex copilot qwen opencode``).
+``claude_footprint`` and ``schema_bytes`` (Gemini CLI: our declarations) give the other two CLIs'
+figures as one number.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from godot_bridge.app import INSTRUCTIONS
-from tests.assistants.anthropic import Footprint
-from tests.assistants.model_server import Adapter, ModelRequest, ToolResult, declared_bytes
-from tests.assistants.openai_chat import message_text
+from tests.assistants.anthropic import Footprint, footprint
+from tests.assistants.model_server import ModelRequest, declared_bytes, ours, parts_text
 from tests.assistants.openai_responses import namespace
-from tests.assistants.scenarios import Runner
+from tests.assistants.sandbox import SERVER_KEY
 
 
 def _compact(obj: Any) -> int:
@@ -45,22 +43,15 @@ def chat_footprint(request: ModelRequest, prefix: str) -> Footprint:
     declared = [t for t in mine if "deferred" not in t.raw]
     announced = sum(len(str(t.raw["deferred"]).encode()) + 1 for t in mine if "deferred" in t.raw)
     messages = (request.request.json or {}).get("messages", [])
-    copies = sum(message_text(m.get("content")).count(INSTRUCTIONS) for m in messages)
+    copies = sum(parts_text(m.get("content")).count(INSTRUCTIONS) for m in messages)
     return Footprint(declared_bytes(declared), announced, copies * len(INSTRUCTIONS.encode()))
 
 
-def result_bytes(result: ToolResult) -> int:
-    """A tool result as the model reads it, in UTF-8 bytes."""
-    return len(result.text.encode())
+def claude_footprint(request: ModelRequest) -> int:
+    """Claude Code: our deferred tools' names, the schemas it loaded and our instructions."""
+    return footprint(request, SERVER_KEY).total
 
 
-def measures() -> dict[str, tuple[Callable[[], Adapter], Runner, Callable[[ModelRequest], int]]]:
-    """For measure.py: each of B2's CLIs as (adapter factory, runner, our bytes in a request)."""
-    from tests.assistants import codex, copilot, opencode, qwen
-
-    return {
-        "codex": (codex.adapter, codex.run, lambda r: responses_footprint(r, codex.NAMESPACE).total),
-        "copilot": (copilot.adapter, copilot.run, lambda r: chat_footprint(r, copilot.PREFIX).total),
-        "qwen": (qwen.adapter, qwen.run_approved, lambda r: chat_footprint(r, qwen.PREFIX).total),
-        "opencode": (opencode.adapter, opencode.run, lambda r: chat_footprint(r, opencode.PREFIX).total),
-    }
+def schema_bytes(request: ModelRequest) -> int:
+    """Our tool declarations as sent (Gemini CLI)."""
+    return declared_bytes(ours(request.tools, SERVER_KEY))

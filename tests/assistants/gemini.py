@@ -13,17 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.assistants.model_server import (
-    CallReply,
-    ModelRequest,
-    RecordedRequest,
-    Reply,
-    Response,
-    TextReply,
-    ToolDeclaration,
-    ToolResult,
-    sse,
-)
+from tests.assistants.model_server import CallReply, ModelRequest, RecordedRequest, Reply, Response, TextReply
+from tests.assistants.model_server import ToolDeclaration, ToolResult, sse
 
 # One answer for every side question (routing, next speaker, ...): each reads the keys it needs.
 SIDE_ANSWER = {"reasoning": "scripted test model", "model_choice": "flash", "next_speaker": "user",

@@ -16,7 +16,13 @@ from pathlib import Path
 from tests.assistants.model_server import ModelServer
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
 
-PREFIX = f"mcp_{SERVER_KEY}_"
+
+def prefix(key: str) -> str:
+    """How Gemini CLI names the tools of the server ``key``: prefix + tool."""
+    return f"mcp_{key}_"
+
+
+PREFIX = prefix(SERVER_KEY)
 USER_SETTINGS = {
     "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": True}},
     "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
@@ -46,15 +52,3 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str,
     }
     argv = [str(sandbox.cli("gemini")), "-p", prompt, "--approval-mode", "yolo", "--output-format", "json"]
     return sandbox.run(argv, full_env, server, home, timeout=timeout)
-
-
-def entry_file(sandbox: Sandbox) -> Path:
-    return sandbox.project / ".gemini" / "settings.json"
-
-
-def result_text(run: CliRun) -> str:
-    """The final answer Gemini CLI printed (``--output-format json``'s ``response``)."""
-    try:
-        return str(json.loads(run.stdout).get("response", ""))
-    except ValueError:
-        return ""

@@ -1,14 +1,14 @@
 """What our server costs an assistant's model, read from a recorded session (issue 41; bench/ reuses it).
 
-* ``footprint``: the bytes of one request that come from our server, as the CLI sent them; by default
-  our tool declarations (``schema_bytes``); a CLI that only names deferred tools gives its own
-  (``anthropic.footprint``);
+* ``footprint``: the bytes of one request that come from our server, as the CLI sent them (each CLI's
+  own, in the table of ``clis.py``);
 * ``Figures.of(session, ...)``: that footprint in the first request that carries our tools, in the
-  request after ``discover_tools`` and in the last one, and the size in which a success, an error and the ~300 KB answer
-  reached the model (the tool-result text of the next request).
+  request after ``discover_tools`` and in the last one, and the size in which a success, an error and
+  the ~300 KB answer reached the model (the tool-result text of the next request).
 
-``python -m tests.assistants.measure [claude|gemini ...]`` plays the measuring scenario through each CLI
-against the simulator and prints one JSON line of figures per CLI.
+``python -m tests.assistants.measure [claude gemini codex copilot qwen opencode]`` plays the measuring
+scenario through each CLI named (every one by default) against the simulator and prints one JSON line
+of figures per CLI.
 """
 
 from __future__ import annotations
@@ -21,15 +21,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tests.assistants.model_server import Adapter, ModelRequest, Say, ToolCall, Turn, declared_bytes, ours
-from tests.assistants.sandbox import SERVER_KEY
+from tests.assistants.footprints import schema_bytes
+from tests.assistants.model_server import ModelRequest, Say, ToolCall, Turn
 from tests.assistants.scenarios import Session
 
 Footprint = Callable[[ModelRequest], int]
-
-
-def schema_bytes(request: ModelRequest) -> int:
-    return declared_bytes(ours(request.tools, SERVER_KEY))
+__all__ = ["Figures", "Footprint", "schema_bytes"]  # schema_bytes: bench/ reads it from here
 
 
 @dataclass(frozen=True)
@@ -63,16 +60,11 @@ def _size(text: str) -> int:
 
 
 def _play(client: str) -> Figures:
-    from tests.assistants import claude_code, gemini_cli, scenarios as sc
-    from tests.assistants.anthropic import AnthropicAdapter, footprint
-    from tests.assistants.gemini import GeminiAdapter
+    from tests.assistants import scenarios as sc
+    from tests.assistants.clis import BY_CLIENT
     from tests.assistants.sandbox import Editor, Sandbox, install
 
-    runs: dict[str, tuple[Callable[[], Adapter], sc.Runner, Footprint]] = {
-        "claude": (AnthropicAdapter, claude_code.run, lambda r: footprint(r, SERVER_KEY).total),
-        "gemini": (GeminiAdapter, gemini_cli.run, schema_bytes),
-    }
-    adapter, runner, measure = runs[client]
+    cli = BY_CLIENT[client]
     root = Path(tempfile.mkdtemp(prefix="assistants-measure-"))
     sandbox = Sandbox.create(root, install())
     editor = Editor(sandbox.data_home, sandbox.project)
@@ -80,9 +72,10 @@ def _play(client: str) -> Figures:
         sandbox.init(client)
         tree = sc.big_tree()
         editor.script("scene.get_tree", {"result": tree})
-        turns: list[Turn] = [sc.ALWAYS_ON, sc.MISSING_NODE, sc.BIG, sc.DISCOVER, sc.GROUP_TOOL, Say("done")]
-        session = sc.play(sandbox, editor, adapter(), runner, turns)
-        return Figures.of(client, session, measure, discover=sc.DISCOVER, success=sc.ALWAYS_ON,
+        loaded = cli.loaded(sc.GROUP_TOOL)
+        turns: list[Turn] = [sc.ALWAYS_ON, sc.MISSING_NODE, sc.BIG, sc.DISCOVER, loaded, Say("done")]
+        session = cli.play(sandbox, editor, turns)
+        return Figures.of(client, session, cli.footprint, discover=sc.DISCOVER, success=sc.ALWAYS_ON,
                           error=sc.MISSING_NODE, big=sc.BIG,
                           big_sent=len(json.dumps(tree, separators=(",", ":")).encode()))
     finally:
@@ -91,5 +84,5 @@ def _play(client: str) -> Figures:
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or ["claude", "gemini"]:
+    for name in sys.argv[1:] or ["claude", "gemini", "codex", "copilot", "qwen", "opencode"]:
         print(json.dumps(asdict(_play(name))), flush=True)

@@ -32,7 +32,7 @@ Response``, and ``unlock(tool, ModelRequest) -> CallReply | None``.
 Helpers for tests and ``bench/``: ``ModelServer.main_requests()`` (parsed main requests in order),
 ``ours(tools, server_key)`` (the declarations that come from our server) and ``declared_bytes``
 (their size as the CLI sent them), ``ModelRequest.results`` (each tool result as the text the model
-sees).
+sees). For the adapters: ``sse`` (a streamed answer) and ``parts_text`` (content parts as text).
 """
 
 from __future__ import annotations
@@ -440,6 +440,17 @@ def _handler(server: ModelServer) -> type[BaseHTTPRequestHandler]:
             pass  # stdout/stderr of the test stay clean
 
     return Handler
+
+
+def parts_text(content: Any, sep: str = "") -> str:
+    """A message's or tool result's content as the model reads it: a string, or its text parts joined by
+    ``sep`` (any other part, such as an image, by its type)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return sep.join(str(p["text"]) if "text" in p else f"[{p.get('type', 'part')}]"
+                        for p in content if isinstance(p, Mapping))
+    return "" if content is None else json.dumps(content)
 
 
 def sse(events: Iterator[tuple[str | None, Any]] | Sequence[tuple[str | None, Any]]) -> list[bytes]:

@@ -25,36 +25,19 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tests.assistants.model_server import (
-    CallReply,
-    ModelRequest,
-    RecordedRequest,
-    Reply,
-    Response,
-    ToolDeclaration,
-    ToolResult,
-)
+from tests.assistants.model_server import CallReply, ModelRequest, RecordedRequest, Reply, Response
+from tests.assistants.model_server import ToolDeclaration, ToolResult, parts_text
 
 # One deferred tool in Qwen Code's reminder: - "mcp__server__tool": "description"
 _DEFERRED_LINE = re.compile(r'^- "(?P<name>[^"]+)": "(?P<desc>(?:[^"\\]|\\.)*)"$', re.MULTILINE)
 DEFERRED_CALLER = "tool_call"  # Qwen Code's bridge to a deferred tool
 
 
-def message_text(content: Any) -> str:
-    """A message's content as text (parts joined; an image part named)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(p.get("text", "")) if p.get("type", "text") == "text" else f"[{p.get('type')}]"
-                       for p in content if isinstance(p, Mapping))
-    return "" if content is None else json.dumps(content)
-
-
 def deferred_lines(messages: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """name -> the listed line, for every tool a Qwen reminder lists (a later listing wins)."""
     found: dict[str, str] = {}
     for message in messages:
-        text = message_text(message.get("content"))
+        text = parts_text(message.get("content"))
         if "<system-reminder>" not in text:
             continue
         for match in _DEFERRED_LINE.finditer(text):
@@ -67,7 +50,7 @@ def results(messages: Sequence[Mapping[str, Any]]) -> tuple[ToolResult, ...]:
     for message in messages:
         for call in message.get("tool_calls") or []:
             names[str(call.get("id"))] = str(call.get("function", {}).get("name", ""))
-    return tuple(ToolResult(str(m["tool_call_id"]), message_text(m.get("content")), names.get(str(m["tool_call_id"]), ""))
+    return tuple(ToolResult(str(m["tool_call_id"]), parts_text(m.get("content")), names.get(str(m["tool_call_id"]), ""))
                  for m in messages if m.get("role") == "tool" and "tool_call_id" in m)
 
 

@@ -19,17 +19,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tests.assistants.model_server import (
-    CallReply,
-    ModelRequest,
-    RecordedRequest,
-    Reply,
-    Response,
-    TextReply,
-    ToolDeclaration,
-    ToolResult,
-    sse,
-)
+from tests.assistants.model_server import CallReply, ModelRequest, RecordedRequest, Reply, Response, TextReply
+from tests.assistants.model_server import ToolDeclaration, ToolResult, parts_text, sse
 
 _USAGE = {"input_tokens": 0, "input_tokens_details": None, "output_tokens": 0, "output_tokens_details": None,
           "total_tokens": 0}
@@ -53,20 +44,6 @@ def namespace(request: ModelRequest, name: str) -> Mapping[str, Any] | None:
     return next((t for t in body.get("tools", []) if t.get("type") == "namespace" and t.get("name") == name), None)
 
 
-def output_text(output: Any) -> str:
-    """A ``function_call_output``'s ``output`` as the model reads it (text parts joined; images named)."""
-    if isinstance(output, str):
-        return output
-    if isinstance(output, list):
-        parts = []
-        for part in output:
-            if not isinstance(part, Mapping):
-                continue
-            parts.append(str(part.get("text", "")) if "text" in part else f"[{part.get('type', 'part')}]")
-        return "".join(parts)
-    return json.dumps(output)
-
-
 def results(items: Sequence[Mapping[str, Any]]) -> tuple[ToolResult, ...]:
     calls = {str(i.get("call_id")): i for i in items if i.get("type") == "function_call"}
     out = []
@@ -75,7 +52,7 @@ def results(items: Sequence[Mapping[str, Any]]) -> tuple[ToolResult, ...]:
             continue
         call = calls.get(str(item.get("call_id")), {})
         name = str(call.get("namespace", "")) + str(call.get("name", ""))
-        out.append(ToolResult(str(item.get("call_id")), output_text(item.get("output")), name))
+        out.append(ToolResult(str(item.get("call_id")), parts_text(item.get("output")), name))
     return tuple(out)
 
 
@@ -104,7 +81,7 @@ class ResponsesAdapter:
         else:
             item = {"type": "message", "role": "assistant", "id": f"msg_{self._answers:03d}",
                     "content": [{"type": "output_text", "text": reply.text, "annotations": []}]}
-        events = [{"type": "response.created", "response": {"id": rid}},
+        events: list[dict[str, Any]] = [{"type": "response.created", "response": {"id": rid}},
                   {"type": "response.output_item.done", "output_index": 0, "item": item},
                   {"type": "response.completed", "response": {"id": rid, "usage": _USAGE}}]
         return Response(chunks=sse((e["type"], e) for e in events))

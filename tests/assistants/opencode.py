@@ -14,25 +14,25 @@ Our tools reach the model as ``<server key>_<tool>``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from tests.assistants.model_server import ModelServer, ToolDeclaration
+from tests.assistants.model_server import ModelServer
 from tests.assistants.openai_chat import ChatAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
-from tests.assistants.setup_entries import configure_opencode, entry_path
 
-PREFIX = f"{SERVER_KEY}_"
+
+def prefix(key: str) -> str:
+    """How opencode names the tools of the server ``key``: prefix + tool."""
+    return f"{key}_"
+
+
+PREFIX = prefix(SERVER_KEY)
 MODEL = "scripted/m"
 
 
 def adapter() -> ChatAdapter:
     return ChatAdapter([PREFIX])
-
-
-def configure(sandbox: Sandbox) -> None:
-    configure_opencode(sandbox)
 
 
 def user_config(server: ModelServer) -> dict[str, Any]:
@@ -41,14 +41,6 @@ def user_config(server: ModelServer) -> dict[str, Any]:
                 "models": {"m": {"name": "m", "tool_call": True}}}
     return {"$schema": "https://opencode.ai/config.json", "provider": {"scripted": provider}, "model": MODEL,
             "autoupdate": False, "share": "disabled"}
-
-
-def entry_file(sandbox: Sandbox) -> Path:
-    return entry_path(sandbox, "opencode", "opencode.json")
-
-
-def entry(sandbox: Sandbox) -> dict[str, Any]:
-    return dict(json.loads(entry_file(sandbox).read_text(encoding="utf-8"))["mcp"][SERVER_KEY])
 
 
 def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str, str] | None = None,
@@ -62,7 +54,3 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str,
                 "OPENCODE_DISABLE_AUTOUPDATE": "1", "NO_COLOR": "1", **(env or {})}
     argv = [str(sandbox.cli("opencode")), "run", "--print-logs", prompt]
     return sandbox.run(argv, full_env, server, home, timeout=timeout)
-
-
-def ours(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
-    return [t for t in tools if t.namespace == PREFIX]

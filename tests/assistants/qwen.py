@@ -5,7 +5,8 @@ Offline: auth type ``openai`` (``~/.qwen/settings.json`` ``security.auth.selecte
 project's ``.mcp.json`` but connects a server there only once the person approved it
 (``qwen mcp approve <name>``, the step its prompt asks for): the approval, in
 ``~/.qwen/mcpApprovals.json``, is bound to a hash of the entry, so an edited entry is pending again.
-``approve`` runs that command once per entry text and copies the approval into each run's HOME.
+``approve`` runs that command (``--all``: ours and any copy of it a test added) and ``run`` copies
+the approval into the run's HOME.
 ``--yolo`` lets the tools run without asking (headless, nobody could answer).
 
 Qwen Code declares no MCP tool: they are deferred, listed by name in a system reminder as
@@ -23,24 +24,20 @@ from pathlib import Path
 from tests.assistants.model_server import ModelServer, ToolDeclaration
 from tests.assistants.openai_chat import ChatAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
-from tests.assistants.setup_entries import configure_mcp_json, entry_path
 
-PREFIX = f"mcp__{SERVER_KEY}__"
+
+def prefix(key: str) -> str:
+    """How Qwen Code names the tools of the server ``key`` in its reminder: prefix + tool."""
+    return f"mcp__{key}__"
+
+
+PREFIX = prefix(SERVER_KEY)
 SETTINGS = {"security": {"auth": {"selectedType": "openai"}}}
 APPROVALS = Path(".qwen") / "mcpApprovals.json"
 
 
 def adapter() -> ChatAdapter:
     return ChatAdapter([PREFIX], deferred=True)
-
-
-def entry_file(sandbox: Sandbox) -> Path:
-    return entry_path(sandbox, "qwen", ".mcp.json")
-
-
-def configure(sandbox: Sandbox) -> None:
-    """The project's entry as ``godot-bridge init`` writes it for Qwen Code."""
-    configure_mcp_json(sandbox, "qwen")
 
 
 def _home(sandbox: Sandbox, label: str) -> Path:
@@ -51,9 +48,10 @@ def _home(sandbox: Sandbox, label: str) -> Path:
 
 
 def approve(sandbox: Sandbox) -> Path:
-    """``qwen mcp approve <our key>`` in the project, as the person does; the approvals file it wrote."""
+    """``qwen mcp approve --all`` in the project, as the person approves the servers it asks about; the
+    approvals file it wrote."""
     home = _home(sandbox, "qwen-approve")
-    done = subprocess.run([str(sandbox.cli("qwen")), "mcp", "approve", SERVER_KEY], cwd=sandbox.project,
+    done = subprocess.run([str(sandbox.cli("qwen")), "mcp", "approve", "--all"], cwd=sandbox.project,
                           env=sandbox.env(home), capture_output=True, text=True,
                           timeout=60, stdin=subprocess.DEVNULL)
     approvals = home / APPROVALS
@@ -81,11 +79,6 @@ def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, approvals: Path |
 
 def ours(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
     return [t for t in tools if t.namespace == PREFIX]
-
-
-def deferred(tools: Sequence[ToolDeclaration]) -> list[ToolDeclaration]:
-    """Our tools the model only sees listed (reachable through tool_call)."""
-    return [t for t in ours(tools) if "deferred" in t.raw]
 
 
 def run_approved(sandbox: Sandbox, server: ModelServer, prompt: str) -> CliRun:

@@ -6,8 +6,8 @@ engine's own ClassDB.
 
 The host project's toolkit is a trimmed copy that ``init`` would refuse to replace, and the engine is
 running it: so ``init`` sets up a throwaway project (with the host's data home in its environment, for
-what it writes of that into an entry), and the client configuration it wrote there (the entry holds
-no project path) is copied into the host project, and removed afterwards.
+what it writes of that into an entry), and the client configurations it wrote there (the entries hold
+no project path) are copied into the host project, and removed afterwards.
 """
 
 from __future__ import annotations
@@ -15,18 +15,14 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.assistants import claude_code, codex, copilot, gemini_cli, opencode, qwen, scenarios as sc
-from tests.assistants.anthropic import AnthropicAdapter
-from tests.assistants.gemini import GeminiAdapter
-from tests.assistants.whole_session import call_tool
-from tests.assistants.model_server import Adapter, Say, ToolCall, Turn
+from tests.assistants import scenarios as sc
+from tests.assistants.clis import CLIS, Cli
+from tests.assistants.model_server import Say, ToolCall, Turn
 from tests.assistants.sandbox import Sandbox, install_or_skip
 from tests.e2e.engine_host import EngineHost
 
@@ -34,81 +30,54 @@ from tests.e2e.engine_host import EngineHost
 TREE = ToolCall("scene_get_tree", {"max_depth": 2})
 
 
-@dataclass(frozen=True)
-class Assistant:
-    client: str  # godot-bridge init --client
-    adapter: Callable[[], Adapter]
-    run: sc.Runner
-    loaded: ToolCall = sc.GROUP_TOOL  # how the model calls the loaded tool (call_tool: a CLI that does not re-list)
-
-    def __str__(self) -> str:
-        return self.client
-
-    @property
-    def turns(self) -> list[Turn]:
-        return [sc.ALWAYS_ON, TREE, sc.DISCOVER, self.loaded, Say("done")]
-
-
-ASSISTANTS = [
-    Assistant("claude", AnthropicAdapter, claude_code.run),
-    Assistant("gemini", GeminiAdapter, gemini_cli.run),
-    Assistant("codex", codex.adapter, codex.run, call_tool(sc.GROUP_TOOL)),
-    Assistant("copilot", copilot.adapter, copilot.run),
-    Assistant("qwen", qwen.adapter, qwen.run_approved, call_tool(sc.GROUP_TOOL)),
-    Assistant("opencode", opencode.adapter, opencode.run, call_tool(sc.GROUP_TOOL)),
-]
+def turns(cli: Cli) -> list[Turn]:
+    return [sc.ALWAYS_ON, TREE, sc.DISCOVER, cli.loaded(sc.GROUP_TOOL), Say("done")]
 
 
 @pytest.fixture(scope="module")
-def clis() -> Path:
+def installed() -> Path:
+    """The folder the assistant CLIs are installed in (skipped with the reason when they are not)."""
     return install_or_skip()
 
 
 def client_files(scratch: Sandbox) -> list[Path]:
-    """What ``init`` wrote in the throwaway project besides the toolkit and project.godot: the client's
-    configuration."""
+    """What ``init`` wrote in the throwaway project besides the toolkit and project.godot: the clients'
+    configurations."""
     skip = {"addons", "project.godot"}
     return [p for p in scratch.project.rglob("*")
             if p.is_file() and p.relative_to(scratch.project).parts[0] not in skip]
 
 
-@contextmanager
-def configured(host: EngineHost, clis: Path, root: Path, client: str) -> Iterator[Sandbox]:
-    scratch = Sandbox.create(root / "scratch", clis, host.data_home)
-    scratch.init(client)
-    copied = []
+@pytest.fixture(scope="module")
+def configured(engine_host: EngineHost, installed: Path) -> Iterator[Sandbox]:
+    """The host project with every CLI's configuration ``init`` wrote (one ``init`` for the six: each
+    reads only its own file), removed after the module; each CLI run gets its HOME under a fresh root."""
+    root = Path(tempfile.mkdtemp(prefix="assistants-e2e-"))
+    scratch = Sandbox.create(root / "scratch", installed, engine_host.data_home)
+    scratch.init(*[cli.client for cli in CLIS])  # --client claude gemini ...
+    copied: list[Path] = []
     try:
         for source in client_files(scratch):
-            target = host.project / source.relative_to(scratch.project)
+            target = engine_host.project / source.relative_to(scratch.project)
             assert not target.exists(), f"{target} is already there"
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
             copied.append(target)
-        yield Sandbox(root, clis, host.project, host.data_home)
+        yield Sandbox(root, installed, engine_host.project, engine_host.data_home)
     finally:
         for target in copied:
             target.unlink(missing_ok=True)
-            with contextlib.suppress(OSError):  # its folder, when it made one (.gemini/)
+            with contextlib.suppress(OSError):  # its folder, when it made one (.gemini/, .codex/)
                 target.parent.rmdir()
-
-
-@pytest.fixture
-def run_root() -> Iterator[Path]:
-    root = Path(tempfile.mkdtemp(prefix="assistants-e2e-"))
-    try:
-        yield root
-    finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-@pytest.mark.parametrize("assistant", ASSISTANTS, ids=str)
-def test_assistant_drives_the_real_toolkit(assistant: Assistant, engine_host: EngineHost, clis: Path,
-                                           run_root: Path) -> None:
-    with configured(engine_host, clis, run_root, assistant.client) as sandbox:
-        session = sc.play(sandbox, None, assistant.adapter(), assistant.run, assistant.turns)
+@pytest.mark.parametrize("cli", CLIS, ids=str)
+def test_assistant_drives_the_real_toolkit(cli: Cli, configured: Sandbox) -> None:
+    session = cli.play(configured, None, turns(cli))
     settings = session.result(sc.ALWAYS_ON)
     assert sc.succeeded(settings) and "godot-bridge e2e" in settings.text, session.run.describe()
     tree = session.result(TREE)
     assert sc.succeeded(tree) and '"tree"' in tree.text, tree
-    found = session.result(assistant.loaded)
+    found = session.result(cli.loaded(sc.GROUP_TOOL))
     assert not found.is_error and "Sprite2D" in found.text, found
