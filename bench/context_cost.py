@@ -1,8 +1,9 @@
 """What a bridge costs every model request, measured inside the real assistants.
 
-    .venv/bin/python -m bench.context_cost [--clients claude,codex,gemini] [--no-reference] [--no-peers]
+    .venv/bin/python -m bench.context_cost [--clients claude,codex,...] [--no-reference] [--no-peers]
 
-For each assistant CLI (pinned: ``scripts/assistants.sh``) and each bridge (this one, configured by
+For each assistant CLI (pinned: ``scripts/assistants.sh``; Claude Code, Codex, Gemini CLI, Copilot CLI,
+Qwen Code, opencode) and each bridge (this one, configured by
 ``godot-bridge init``; the reference ``@npgamedev/godot-mcp-server@1.0.2`` in the same entry, only its
 command changed: ``bench/install_peers.sh``), one offline session against the toolkit simulator,
 driven by a scripted model endpoint on loopback (``tests/assistants``): an always-on read, a
@@ -31,7 +32,6 @@ import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,7 @@ from bench.peers import REFERENCE, measure_all
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-CLIENTS = ("claude", "codex", "gemini")
+CLIENTS = ("claude", "codex", "gemini", "copilot", "qwen", "opencode")
 
 
 @dataclass(frozen=True)
@@ -60,58 +60,41 @@ def _size(text: str | None) -> int | None:
     return None if text is None else len(text.encode())
 
 
-def _client(name: str) -> tuple[Callable[[], Any], Any, Callable[[Any], int], bool]:
-    """(adapter factory, runner, our bytes in a request, whether it reaches loaded tools only by call_tool)."""
-    from tests.assistants import claude_code, codex, gemini_cli
-    from tests.assistants.anthropic import AnthropicAdapter, footprint
-    from tests.assistants.footprints import responses_footprint
-    from tests.assistants.gemini import GeminiAdapter
-    from tests.assistants.measure import schema_bytes
-    from tests.assistants.sandbox import SERVER_KEY
+def _cli(name: str) -> Any:
+    from tests.assistants.clis import CLIS
 
-    return {
-        "claude": (AnthropicAdapter, claude_code.run, lambda r: footprint(r, SERVER_KEY).total, False),
-        "gemini": (GeminiAdapter, gemini_cli.run, schema_bytes, False),
-        "codex": (codex.adapter, codex.run, lambda r: responses_footprint(r, codex.NAMESPACE).total, True),
-    }[name]
+    return next(cli for cli in CLIS if cli.client == name)
 
 
-def _entry_file(project: Path, client: str) -> Path:
-    return project / {"claude": ".mcp.json", "gemini": ".gemini/settings.json", "codex": ".codex/config.toml"}[client]
-
-
-def _use_reference(project: Path, client: str, data_home: Path) -> None:
+def _use_reference(cli: Any, project: Path, data_home: Path) -> None:
     """Point the entry ``init`` wrote at the reference bridge: same key, timeouts and env, its command.
     The reference finds the editor through the same registry (wire compatible), so its env gets the
     data home the simulator published under (Codex passes the bridge no more than the entry's env)."""
     from tests.assistants.sandbox import SERVER_KEY
 
     node, script = REFERENCE.argv()
-    path = _entry_file(project, client)
-    text = path.read_text(encoding="utf-8")
-    if path.suffix == ".toml":
-        doc = tomlkit.parse(text)
-        entry = doc["mcp_servers"][SERVER_KEY]  # type: ignore[index]
-        entry["command"], entry["args"] = node, [script]  # type: ignore[index]
-        entry.setdefault("env", tomlkit.inline_table())["XDG_DATA_HOME"] = str(data_home)  # type: ignore[union-attr]
-        path.write_text(tomlkit.dumps(doc), encoding="utf-8")
-        return
-    config = json.loads(text)
-    entry = config["mcpServers"][SERVER_KEY]
-    entry.update(command=node, args=[script])
-    entry.setdefault("env", {})["XDG_DATA_HOME"] = str(data_home)
-    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    entries = cli.entry
+    path = entries.path(project)
+    document = entries._load(path.read_text(encoding="utf-8"))
+    entry = document[entries.spec["servers"]][SERVER_KEY]
+    if isinstance(entry.get("command"), list):  # opencode: the command and its arguments in one list
+        entry["command"], env_key = [node, script], "environment"
+    else:
+        entry["command"], entry["args"], env_key = node, [script], "env"
+    if env_key not in entry:
+        entry[env_key] = tomlkit.inline_table() if entries.spec["format"] == "toml" else {}
+    entry[env_key]["XDG_DATA_HOME"] = str(data_home)
+    path.write_text(entries._dump(document), encoding="utf-8")
 
 
 def measure(client: str, bridge: str) -> Cost:
     from tests.assistants import scenarios as sc
+    from tests.assistants.clis import call_tool
     from tests.assistants.model_server import Say, ToolCall
     from tests.assistants.sandbox import Editor, Sandbox, install
 
-    adapter, runner, footprint, by_name = _client(client)
-    loaded: ToolCall = sc.GROUP_TOOL
-    if by_name and bridge == "ours":
-        loaded = ToolCall("call_tool", {"name": sc.GROUP_TOOL.tool, "arguments": dict(sc.GROUP_TOOL.arguments)})
+    cli = _cli(client)
+    loaded: ToolCall = sc.GROUP_TOOL if cli.relists or bridge == "reference" else call_tool(sc.GROUP_TOOL)
     turns = [sc.ALWAYS_ON, sc.MISSING_NODE, sc.DISCOVER, loaded, Say("done")]
     root = Path(tempfile.mkdtemp(prefix="bench-context-"))
     sandbox = Sandbox.create(root, install())
@@ -119,10 +102,10 @@ def measure(client: str, bridge: str) -> Cost:
     try:
         sandbox.init(client)
         if bridge == "reference":
-            _use_reference(sandbox.project, client, sandbox.data_home)
-        session = sc.play(sandbox, editor, adapter(), runner, turns)
+            _use_reference(cli, sandbox.project, sandbox.data_home)
+        session = sc.play(sandbox, editor, cli.adapter(), cli.run, turns)
         server = session.server
-        carrying = [r for r in session.run.requests if footprint(r)]
+        carrying = [r for r in session.run.requests if cli.footprint(r)]
         after = session.after(sc.DISCOVER)
 
         def seen(turn: ToolCall) -> str | None:
@@ -132,9 +115,9 @@ def measure(client: str, bridge: str) -> Cost:
         served = server.call_of(session.index(loaded))
         reached = seen(loaded) is not None
         how = ("via call_tool" if loaded.tool == "call_tool" else "called") if reached else \
-            ("not declared" if served is None or getattr(served, "declared", None) is None else "no result")
-        return Cost(client, bridge, footprint(carrying[0]) if carrying else 0, footprint(after) if after else 0,
-                    _size(seen(sc.ALWAYS_ON)), _size(seen(sc.MISSING_NODE)), how)
+            ("not declared" if served is None or served.declared is None else "no result")
+        return Cost(client, bridge, cli.footprint(carrying[0]) if carrying else 0,
+                    cli.footprint(after) if after else 0, _size(seen(sc.ALWAYS_ON)), _size(seen(sc.MISSING_NODE)), how)
     finally:
         editor.stop()
         shutil.rmtree(root, ignore_errors=True)
@@ -170,7 +153,7 @@ def table(costs: list[Cost], peers: dict[str, dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.context_cost", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", default=",".join(CLIENTS), help="comma-separated: claude, codex, gemini")
+    parser.add_argument("--clients", default=",".join(CLIENTS), help="comma-separated: " + ", ".join(CLIENTS))
     parser.add_argument("--no-reference", action="store_true", help="this bridge only")
     parser.add_argument("--no-peers", action="store_true", help="skip the other servers' tools/list")
     args = parser.parse_args(argv)

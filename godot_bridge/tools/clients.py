@@ -48,11 +48,18 @@ def drop_injected(arguments: Any, schema: dict[str, Any]) -> Any:
     return {k: v for k, v in arguments.items() if k not in injected or k in declared}
 
 
+def _named(client: str | None, table: dict[str, str]) -> bool:
+    """``client`` is in ``table``: by its name, or a name ending in ``*`` it starts with."""
+    if client is None:
+        return False
+    return any(client == name or (name.endswith("*") and client.startswith(name[:-1])) for name in table)
+
+
 def relists(client: str | None) -> bool:
     """False for a client known never to fetch tools/list again after a change; True otherwise."""
-    return client not in facts().never_relist
+    return not _named(client, facts().never_relist)
 
 
 def relists_after_answer(client: str | None) -> bool:
     """A client known to fetch the new list once the call is answered (not while it waits)."""
-    return client in facts().relist_after_answer
+    return _named(client, facts().relist_after_answer)

@@ -152,3 +152,12 @@ async def test_a_tool_with_a_parameter_of_that_name_keeps_it(project: Path) -> N
     schema = {"type": "object", "properties": {"wait_for_previous": {"type": "boolean"}}}
     assert drop_injected({"wait_for_previous": True}, schema) == {"wait_for_previous": True}
     assert drop_injected({"wait_for_previous": True, "a": 1}, {"type": "object", "properties": {}}) == {"a": 1}
+
+
+def test_clients_are_named_exactly_or_by_the_start_of_their_name() -> None:
+    from godot_bridge.tools.clients import relists, relists_after_answer
+
+    assert not relists("codex-mcp-client") and not relists("opencode") and relists("claude-code")
+    assert not relists("qwen-cli-mcp-client-godot-mcp-toolkit"), "Qwen Code puts the server's key after its name"
+    assert not relists("qwen-cli-mcp-client-my-key") and relists("qwen-cli") and relists(None)
+    assert relists_after_answer("copilot-cli") and not relists_after_answer("copilot")
