@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from godot_bridge.tools.answer_budget import text_size
+
 ROOT = Path(__file__).resolve().parent.parent
 PEERS_DIR = ROOT / "bench" / ".peers"
 INSTALL = "bench/install_peers.sh"
@@ -50,10 +52,6 @@ PEERS = (
     Peer("godot-editor-mcp", "pypi", "2026.10.20.1", "pypi-godot-editor-mcp", "godot-editor-mcp"),
     Peer("godot-ai", "pypi", "4.3.1", "pypi-godot-ai", "godot-ai"),
 )
-
-
-def compact_bytes(tools: list[dict[str, Any]]) -> int:
-    return len(json.dumps(tools, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
 async def _exchange(argv: list[str], cwd: Path, env: dict[str, str], timeout: float) -> list[dict[str, Any]]:
@@ -101,7 +99,7 @@ async def measure(peer: Peer, timeout: float = 60.0) -> dict[str, Any]:
         env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "LANG": "C.UTF-8",
                "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config")}
         tools = await _exchange(peer.argv(), folder, env, timeout)
-        return {"tools": len(tools), "bytes": compact_bytes(tools)}
+        return {"tools": len(tools), "bytes": text_size(tools)}
     except (OSError, RuntimeError, TimeoutError, KeyError) as exc:
         return {"error": f"{type(exc).__name__}: {exc}"}
     finally:

@@ -57,6 +57,7 @@ from bench.procs import (
     reference_spec,
 )
 from bench.stats import median, summary
+from godot_bridge.tools.answer_budget import text_size
 
 log = logging.getLogger("bench")
 
@@ -173,7 +174,8 @@ async def timed_block(fn: Callable[[], Awaitable[Any]], calls: int, callers: int
 
 
 def compact_bytes(tools: list[dict[str, Any]]) -> int:
-    return len(json.dumps(tools, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    """The tools array as a client receives it: compact JSON, UTF-8 (one definition: text_size)."""
+    return text_size(tools)
 
 
 def group_names() -> list[str]:

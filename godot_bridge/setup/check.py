@@ -50,7 +50,6 @@ def home_folder(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
 
 
-
 def suggest(ctx: Context, command: str) -> str:
     """``godot-bridge <command>`` with the --project the user gave, so a suggestion runs as is."""
     project = f" --project {shlex.quote(ctx.project_arg)}" if ctx.project_arg else ""

@@ -212,12 +212,12 @@ class ToolDispatch:
     def _by_name(self, args: dict[str, Any], tools: ToolList) -> tuple[ToolDef, Any]:
         """call_tool's target and its arguments; a name the model copied with its client's prefix
         (``mcp__server__node_set_property``) is taken as the tool it ends with."""
-        name = self.surface.own_name(str(args["name"]))
+        name, arguments = self.target(CALL_TOOL, args)
         if name == CALL_TOOL:
             raise ToolError("INVALID_PARAMS", "call_tool cannot call call_tool", extra={"param": "name"},
                             hint='Name the tool to run: {"name": "node_set_property", "arguments": {...}}.')
         try:
-            return self._find(name, tools), args.get("arguments") or {}
+            return self._find(name, tools), arguments or {}
         except UnknownTool as unknown:
             raise ToolError("INVALID_PARAMS", str(unknown), extra={"param": "name"}) from None
 

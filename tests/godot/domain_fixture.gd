@@ -5,6 +5,7 @@ extends RefCounted
 ## cleanup() from its own cleanup(). Not a test itself (the runner only runs test_*.gd).
 
 const Assert := preload("assert.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
@@ -58,6 +59,27 @@ func invoke(method: String, params: Dictionary) -> Dictionary:
 		Assert.is_true(false, "%s is not registered by this fixture's domains" % method)
 		return {}
 	return call_handler(info, params)
+
+
+## Calls `method` page after page from `params`, following `next_offset` (at most `limit` pages):
+## each page must answer, fit one answer (AnswerBudget) and, when it stops, say how to go on
+## (a hint naming offset). `each.call(page, number)` checks what one page holds. Returns how many
+## pages it took.
+func follow_pages(method: String, params: Dictionary, each: Callable, limit: int = 50) -> int:
+	var args := params.duplicate()
+	var pages := 0
+	while pages < limit:
+		pages += 1
+		var page := invoke(method, args)
+		Assert.is_true(page.get("success", false), "%s page %d answers (%s)" % [method, pages, page.get("error", "")])
+		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "%s page %d fits one answer (%d bytes)" % [
+			method, pages, AnswerBudget.size_of(page)])
+		each.call(page, pages)
+		if not page.get("has_more", false):
+			break
+		Assert.contains(page.get("hint", ""), "offset", "%s page %d stops and says how to go on" % [method, pages])
+		args["offset"] = page["next_offset"]
+	return pages
 
 
 ## Runs the handler of a dispatch_info() entry as dispatch does: a cancellable one also gets a

@@ -10,7 +10,6 @@ const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DIR := "res://tmp_tests/asset_ops"
@@ -96,22 +95,12 @@ func test_a_large_limit_pages_within_one_answer() -> void:
 	file.store_string(text)
 	file.close()
 	var seen := {}
-	var params := {"file_path": DIR + "/crowded.tscn", "limit": 2000}
-	var pages := 0
-	while pages < 20:
-		pages += 1
-		var page := _fx.invoke("asset.get_dependencies", params)
-		Assert.is_true(page["success"], "page %d answers (%s)" % [pages, page.get("error", "")])
-		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "page %d fits one answer (%d bytes)" % [
-			pages, AnswerBudget.size_of(page)])
-		Assert.eq(page["returned"], page["dependencies"].size(), "returned counts page %d" % pages)
+	var each := func(page: Dictionary, number: int) -> void:
+		Assert.eq(page["returned"], page["dependencies"].size(), "returned counts page %d" % number)
 		for dependency: Dictionary in page["dependencies"]:
 			Assert.is_false(seen.has(dependency["path"]), "%s once" % dependency["path"])
 			seen[dependency["path"]] = true
-		if not page["has_more"]:
-			break
-		Assert.contains(page["hint"], "offset", "a page that stops says how to go on")
-		params["offset"] = page["next_offset"]
+	var pages := _fx.follow_pages("asset.get_dependencies", {"file_path": DIR + "/crowded.tscn", "limit": 2000}, each, 20)
 	Assert.is_true(pages > 1, "%d pages" % pages)
 	Assert.eq(seen.size(), 150, "every dependency once")
 	DirAccess.remove_absolute(DIR + "/crowded.tscn")

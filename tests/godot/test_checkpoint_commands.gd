@@ -15,7 +15,6 @@ const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const FileJournal := preload("res://addons/godot_mcp_toolkit/checkpoints/file_journal.gd")
-const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/checkpoints/checkpoint_commands.gd"
 const OTHER_DOMAINS := [
@@ -324,22 +323,12 @@ func test_a_large_diff_pages_within_one_answer() -> void:
 	_ok(_fx.invoke("script.write", {"file_path": DIR + "/many/packed.tscn",
 		"content": "[gd_scene]\ndata = %s\n" % "2, ".repeat(8000)}), "packed")
 	var seen := {}
-	var params := {"id": id, "max_lines": 400}
-	var pages := 0
-	while pages < 30:
-		pages += 1
-		var page := _fx.invoke("checkpoint.diff", params)
-		_ok(page, "page %d" % pages)
-		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "page %d fits one answer (%d bytes)" % [
-			pages, AnswerBudget.size_of(page)])
-		Assert.eq(page["returned"], page["files"].size(), "returned counts page %d" % pages)
+	var each := func(page: Dictionary, number: int) -> void:
+		Assert.eq(page["returned"], page["files"].size(), "returned counts page %d" % number)
 		for item: Dictionary in page["files"]:
 			Assert.is_false(seen.has(item["path"]), "%s once" % item["path"])
 			seen[item["path"]] = item
-		if not page["has_more"]:
-			break
-		Assert.contains(page["hint"], "offset", "a page that stops says how to go on")
-		params["offset"] = page["next_offset"]
+	var pages := _fx.follow_pages("checkpoint.diff", {"id": id, "max_lines": 400}, each, 30)
 	Assert.eq(seen.size(), 32, "every changed file, over %d pages" % pages)
 	Assert.eq(seen[paths[0]]["diff"]["lines"].size(), 40, "a small diff whole")
 	var long: Dictionary = seen[DIR + "/many/long.gd"]["diff"]

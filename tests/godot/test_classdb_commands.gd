@@ -8,7 +8,6 @@ const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
-const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/classdb/classdb_commands.gd"
 
@@ -112,18 +111,12 @@ func test_a_large_limit_pages_within_one_answer() -> void:
 	Assert.eq(classes["names"].size(), ClassDB.get_class_list().size(), "every engine class once")
 
 
-## Follows next_offset from `params`: {"pages", "names" (section:name -> true), "total"}; each page
-## is checked to fit one answer and to count what it holds.
+## Follows next_offset from `params` (domain_fixture.follow_pages): {"pages", "names" (section:name
+## -> true), "total"}; each page is checked to count what it holds and to name where it goes on.
 func _pages(method: String, params: Dictionary, sections: Array) -> Dictionary:
 	var names := {}
-	var pages := 0
-	var page := {}
-	while pages < 50:
-		pages += 1
-		page = _fx.invoke(method, params)
-		Assert.is_true(page["success"], "page %d answers" % pages)
-		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES,
-			"page %d fits one answer (%d bytes)" % [pages, AnswerBudget.size_of(page)])
+	var last := {}
+	var each := func(page: Dictionary, number: int) -> void:
 		var count := 0
 		for section: String in sections:
 			for entry: Dictionary in page[section]:
@@ -131,9 +124,9 @@ func _pages(method: String, params: Dictionary, sections: Array) -> Dictionary:
 				Assert.is_false(names.has(key), "%s only once" % key)
 				names[key] = true
 				count += 1
-		Assert.eq(page["returned"], count, "returned counts page %d" % pages)
-		if not page["has_more"]:
-			break
-		Assert.contains(page["hint"], "offset %d" % page["next_offset"], "a cut page says where to go on")
-		params["offset"] = page["next_offset"]
-	return {"pages": pages, "names": names, "total": page["total"]}
+		Assert.eq(page["returned"], count, "returned counts page %d" % number)
+		if page["has_more"]:
+			Assert.contains(page["hint"], "offset %d" % page["next_offset"], "a cut page says where to go on")
+		last["total"] = page["total"]
+	var pages := _fx.follow_pages(method, params, each)
+	return {"pages": pages, "names": names, "total": last["total"]}

@@ -79,23 +79,13 @@ func test_a_real_input_map_pages_within_one_answer() -> void:
 	for key: String in real.get_section_keys("input"):
 		_set_for_test("input/" + key, real.get_value("input", key))
 	var seen := {}
-	var args := {"prefix": "input/"}
-	var pages := 0
-	while pages < 20:
-		pages += 1
-		var page := _fx.invoke("project.get_settings", args)
-		Assert.is_true(page["success"], "page %d answers (%s)" % [pages, page])
-		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES,
-			"page %d fits one answer (%d bytes)" % [pages, AnswerBudget.size_of(page)])
+	var each := func(page: Dictionary, _number: int) -> void:
 		var settings: Dictionary = JSON.parse_string(_body(page["settings"]))
 		Assert.eq(settings.size(), page["returned"], "returned counts the page")
 		for name: String in settings:
 			Assert.is_false(seen.has(name), "%s only once" % name)
 			seen[name] = settings[name]
-		if not page["has_more"]:
-			break
-		Assert.contains(page["hint"], "offset", "a cut page says how to go on")
-		args = {"prefix": "input/", "offset": page["next_offset"]}
+	var pages := _fx.follow_pages("project.get_settings", {"prefix": "input/"}, each, 20)
 	Assert.is_true(pages > 1, "more than one page")
 	Assert.eq(seen.size(), _fx.invoke("project.get_settings", {"prefix": "input/"})["total_settings"], "every action")
 	Assert.eq(seen["input/ui_accept"]["events"].size(), 4, "the platformer's own ui_accept, all four events")

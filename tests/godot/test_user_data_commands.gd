@@ -9,7 +9,6 @@ const DomainFixture := preload("domain_fixture.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
-const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/save/save_commands.gd"
@@ -107,21 +106,17 @@ func test_a_large_max_bytes_pages_within_one_answer() -> void:
 	var first := _fx.invoke("save.read", {"path": path})
 	Assert.is_true(first["has_more"] and first["returned"] < text.to_utf8_buffer().size(),
 		"a read without max_bytes: its first page")
-	var joined := PackedByteArray()
-	var params := {"path": path, "max_bytes": 4194304}
-	for page_number in 40:
-		var page := _fx.invoke("save.read", params)
-		Assert.is_true(page["success"], "page %d answers (%s)" % [page_number, page.get("error", "")])
-		Assert.is_true(AnswerBudget.size_of(page) <= AnswerBudget.BYTES, "page %d fits one answer (%d bytes)" % [
-			page_number, AnswerBudget.size_of(page)])
+	var parts: Array[PackedByteArray] = []  # an Array: the lambda adds to this one, not to a copy
+	var each := func(page: Dictionary, _number: int) -> void:
 		var body := Untrusted.unwrap(page["content"]).to_utf8_buffer()
 		Assert.eq(body.size(), page["returned"], "returned counts the page's bytes")
-		joined.append_array(body)
-		if not page["has_more"]:
-			break
-		Assert.eq(body[body.size() - 1], 0x0a, "a cut page ends after a whole line")
-		Assert.contains(page["hint"], "offset", "and says how to go on")
-		params["offset"] = page["next_offset"]
+		parts.append(body)
+		if page["has_more"]:
+			Assert.eq(body[body.size() - 1], 0x0a, "a cut page ends after a whole line")
+	_fx.follow_pages("save.read", {"path": path, "max_bytes": 4194304}, each, 40)
+	var joined := PackedByteArray()
+	for part in parts:
+		joined.append_array(part)
 	Assert.eq(joined.get_string_from_utf8(), text, "the pages are the file")
 
 

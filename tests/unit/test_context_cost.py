@@ -16,6 +16,7 @@ from bench.report import ALL_GROUPS_MAX
 from bench.report import STARTUP_SURFACE_MAX as STARTUP_MAX
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
+from godot_bridge.tools.answer_budget import text_size
 
 # Gemini CLI sends its model each tool as {name, description, parametersJsonSchema} (no annotations)
 # and adds a described wait_for_previous parameter of its own to every schema: 281 bytes a tool
@@ -27,8 +28,8 @@ GEMINI_PER_TOOL = 281
 GEMINI_MAX = 43_441 // 2
 
 
-def wire_bytes(value: Any) -> int:
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+# Bytes of compact JSON as a client receives it: the bridge's one definition.
+wire_bytes = text_size
 
 
 def gemini_bytes(tools: list[dict[str, Any]]) -> int:
