@@ -141,6 +141,17 @@ def _env_confirm(env: Mapping[str, str], name: str) -> str:
     return _env_choice(env, name, CONFIRM_POLICIES)
 
 
+# GODOT_MCP_TOOL_LIST's values: what tools/list holds (tools/surface.py). "groups" (the default): the
+# start-up tools, the rest in groups behind discover_tools; "all": every tool, for clients whose model
+# searches the list instead of reading every schema on each request.
+TOOL_LIST_ENV = "GODOT_MCP_TOOL_LIST"
+TOOL_LISTS = ("groups", "all")
+
+
+def _env_tool_list(env: Mapping[str, str], name: str) -> str:
+    return _env_choice(env, name, TOOL_LISTS)
+
+
 def _env_tool_names(env: Mapping[str, str], name: str) -> frozenset[str]:
     """A list of tool names (commas or spaces between them); each must look like one."""
     raw = env.get(name, "")
@@ -171,6 +182,7 @@ class Settings:
     confirm_in_editor: bool = False  # ask in the Godot editor's own dialog, whatever the client can do
     # Tools run without asking, for runs with nobody to ask (CI, claude -p, codex exec): the person's own list.
     allow_unasked: frozenset[str] = frozenset()
+    tool_list: str = TOOL_LISTS[0]  # "groups" | "all": what tools/list holds
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
     cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -218,6 +230,7 @@ class Settings:
             confirm=_env_confirm(env, "GODOT_MCP_CONFIRM"),
             confirm_in_editor=_env_flag(env, "GODOT_MCP_CONFIRM_IN_EDITOR"),
             allow_unasked=_env_tool_names(env, ALLOW_UNASKED_ENV),
+            tool_list=_env_tool_list(env, TOOL_LIST_ENV),
             env=env,
             cli=cli,
         )
@@ -280,6 +293,10 @@ def _check_confirm(name: str, raw: str) -> None:
     _env_confirm({name: raw}, name)
 
 
+def _check_tool_list(name: str, raw: str) -> None:
+    _env_tool_list({name: raw}, name)
+
+
 def _check_tool_names(name: str, raw: str) -> None:
     _env_tool_names({name: raw}, name)
 
@@ -308,6 +325,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_MCP_CONFIRM": _check_confirm,
     "GODOT_MCP_CONFIRM_IN_EDITOR": _check_flag,
     ALLOW_UNASKED_ENV: _check_tool_names,
+    TOOL_LIST_ENV: _check_tool_list,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
     "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
     "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/front.py: "0" sends every stdio line through the SDK
@@ -340,6 +358,8 @@ ENV_DOCS: dict[str, str] = {
     "GODOT_MCP_CONFIRM_IN_EDITOR": "1: ask in a dialog of the Godot editor itself, whatever the client can do",
     ALLOW_UNASKED_ENV: "tool names (commas between): these run without asking anyone, for runs where nobody can "
     "answer (CI, claude -p, codex exec); put it only in the entry those runs use",
+    TOOL_LIST_ENV: "groups (default): tools/list holds the {always_on} start-up tools, the rest in groups behind "
+    "discover_tools; all: every tool ({tools}), for clients whose model searches its tools (README: The tool list)",
     "GODOT_MCP_CONFIG_VERSION": "written by init and the dock into the client entry; a migration marker",
     "GODOT_MCP_LOG_LEVEL": "stderr log level: DEBUG, INFO (default: one line per tool call), WARNING, ERROR",
     "GODOT_BRIDGE_HTTP_TOKEN": "--http: every request must send Authorization: Bearer <token> (required for a "

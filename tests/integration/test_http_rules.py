@@ -106,7 +106,7 @@ async def test_both_eras_on_one_server_request_by_request(url: str, client: http
     handshake = await post(client, url, legacy("tools/list"))
     again = await post(client, url, modern_body("server/discover"), modern_headers("server/discover"))
     assert modern.json()["result"]["resultType"] == "complete"
-    assert modern.json()["result"]["ttlMs"] == 0 and modern.json()["result"]["cacheScope"] == "private"
+    assert modern.json()["result"]["ttlMs"] == 300_000 and modern.json()["result"]["cacheScope"] == "private"
     assert "resultType" not in handshake.json()["result"]
     assert again.json()["result"]["supportedVersions"] == ["2026-07-28"]
 

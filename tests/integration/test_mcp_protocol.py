@@ -84,7 +84,7 @@ async def test_server_discover_without_meta_is_method_not_found(bridge: BridgePr
 
 async def test_modern_tools_list_shape_and_handshake_shape(bridge: BridgeProcess):
     modern = (await bridge.request("tools/list", {}, modern=True))["result"]
-    assert modern["resultType"] == "complete" and modern["ttlMs"] == 0 and modern["cacheScope"] == "private"
+    assert modern["resultType"] == "complete" and modern["ttlMs"] == 300_000 and modern["cacheScope"] == "private"
     assert modern["_meta"][SERVER_INFO]["version"]
     legacy = (await bridge.request("tools/list"))["result"]
     assert set(legacy) == {"tools"}
