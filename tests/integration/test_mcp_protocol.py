@@ -93,7 +93,8 @@ async def test_modern_tools_list_shape_and_handshake_shape(bridge: BridgeProcess
     # The same tools; the handshake era also says which may run as MCP tasks (2026-07-28 has no such field),
     # and discover_tools says what it does in each: loads groups, or answers schemas for call_tool.
     def same(tool: dict) -> dict:
-        return {k: v for k, v in tool.items() if k != "execution" and (k, tool["name"]) != ("description", "discover_tools")}
+        return {k: v for k, v in tool.items()
+                if k != "execution" and (k, tool["name"]) != ("description", "discover_tools")}
 
     assert [same(t) for t in legacy["tools"]] == [same(t) for t in modern["tools"]]
     descriptions = {t["description"] for t in legacy["tools"] + modern["tools"] if t["name"] == "discover_tools"}
