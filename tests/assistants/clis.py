@@ -82,14 +82,16 @@ class Cli:
         return sc.play(sandbox, editor, self.adapter(), self.run, turns)
 
 
+# Claude Code and Copilot CLI speak MCP 2026-07-28 (server/discover, subscriptions/listen, no initialize), whose
+# tools/list no call changes: under GODOT_MCP_TOOL_LIST=groups what discover_tools finds goes through call_tool.
 CLAUDE = Cli("claude", AnthropicAdapter, claude_code.run, claude_code.prefix, claude_footprint,
-             relists=True, elicits=True)
+             relists=False, elicits=True)
 GEMINI = Cli("gemini", GeminiAdapter, gemini_cli.run, gemini_cli.prefix, schema_bytes,
              relists=True, elicits=False, injected={"wait_for_previous": True})
 CODEX = Cli("codex", codex.adapter, codex.run, codex.prefix,
             lambda r: responses_footprint(r, codex.NAMESPACE).total, relists=False, elicits=True)
 COPILOT = Cli("copilot", copilot.adapter, copilot.run, copilot.prefix,
-              lambda r: chat_footprint(r, copilot.PREFIX).total, relists=True, elicits=True)
+              lambda r: chat_footprint(r, copilot.PREFIX).total, relists=False, elicits=True)
 QWEN = Cli("qwen", qwen.adapter, qwen.run_approved, qwen.prefix,
            lambda r: chat_footprint(r, qwen.PREFIX).total, relists=False, elicits=False)
 OPENCODE = Cli("opencode", opencode.adapter, opencode.run, opencode.prefix,
