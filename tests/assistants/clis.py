@@ -6,18 +6,19 @@ its own test module; what differs between CLIs in a way the shared checks take i
 field here: how it names a server's tools, whether it re-lists after ``discover_tools`` (else the
 loaded tools are reached through ``call_tool``), whether it asks (elicitation, which a headless run
 cancels or declines) or gets the bridge's preview, the arguments it adds to every call, and what the
-entry's timeout bounds. Whether its entry lists every tool is the data ``init`` writes it from
-(``catalogue/clients.json`` ``tool_list``): then discover_tools loads nothing, and a group's tool is
-called by its own name from the first request on.
+entry's timeout bounds. Whether the entry ``init`` wrote lists every tool (GODOT_MCP_TOOL_LIST=all,
+from ``catalogue/clients.json`` ``tool_list``) is read from the entry: then discover_tools loads
+nothing, and a group's tool is called by its own name from the first request on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from godot_bridge.setup import client_tool_list
+from godot_bridge.config import TOOL_LIST_ENV
 from tests.assistants import claude_code, codex, copilot, gemini_cli, opencode, qwen
 from tests.assistants import scenarios as sc
 from tests.assistants.anthropic import AnthropicAdapter
@@ -55,10 +56,9 @@ class Cli:
     def entry(self) -> EntryFile:
         return EntryFile(self.client)
 
-    @property
-    def lists_all(self) -> bool:
-        """``init --client <client>`` writes GODOT_MCP_TOOL_LIST=all into its entry: every tool is listed."""
-        return client_tool_list.choices()[self.client].value == client_tool_list.ALL
+    def lists_all(self, project: Path) -> bool:
+        """Its entry in ``project`` lists every tool (GODOT_MCP_TOOL_LIST=all)."""
+        return self.entry.env(project).get(TOOL_LIST_ENV) == "all"
 
     @property
     def prefix(self) -> str:
@@ -69,10 +69,10 @@ class Cli:
         """The name the model calls ``tool`` of the server ``key`` by."""
         return self.naming(key) + tool
 
-    def loaded(self, turn: ToolCall) -> ToolCall:
+    def loaded(self, turn: ToolCall, listed: bool) -> ToolCall:
         """How the model calls ``turn``, a tool of the group discover_tools just found: by its name when
-        every tool is listed or the CLI re-lists, else through call_tool."""
-        return turn if self.lists_all or self.relists else call_tool(turn)
+        every tool is ``listed`` or the CLI re-lists, else through call_tool."""
+        return turn if listed or self.relists else call_tool(turn)
 
     def as_model_calls(self, turn: ToolCall) -> ToolCall:
         """``turn`` with the arguments this CLI adds filled in, as a model may."""
