@@ -37,8 +37,10 @@ log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
     "Drives a live Godot 4 editor (and the game it runs) through the godot_mcp_toolkit plugin. "
-    "Always-on tools cover scenes, nodes, scripts, playtests and runtime inspection; more tools load on "
-    "demand: call discover_tools with a topic (e.g. 'tilemap', 'animation') to load a group. "
+    # True under either tool list (GODOT_MCP_TOOL_LIST) and in either era: discover_tools finds the tools of
+    # a topic (loading them where the list grows, their schemas for call_tool where it cannot).
+    "Tools cover scenes, nodes, scripts, playtests, runtime inspection and more; discover_tools finds "
+    "those for a topic (e.g. 'tilemap', 'animation'). "
     "Paths are res:// (project) or user:// (save data). Tagged values such as "
     '{"type":"Vector2","x":1,"y":2} set typed properties.'
 )
