@@ -22,6 +22,10 @@ const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_bu
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_commands.gd"
 const INVALID_HINT := "Fix the first reported error (line numbers are 1-based), then check again: " \
 	+ "the parser stops at the first error."
+const SHADER_EXTENSIONS := ["gdshader", "gdshaderinc"]
+## A shader's answer speaks for itself: the success hint of a script (attach it to a node) is no
+## advice for one.
+const SHADER_OK_HINT := "The engine compiles it; shader_get_uniforms lists a shader's parameters."
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -238,9 +242,11 @@ static func _committed(context: RefCounted, path: String, text: String, previous
 	if ToolkitError.is_failure(result):
 		return result
 	result.merge(extra)
-	if result.has("shader_hint"):
-		result["hint"] = "Written, but the shader does not compile. " + str(result["shader_hint"])
-		result.erase("shader_hint")
+	if result.has("compile_hint"):
+		result["hint"] = "Written, but the shader does not compile. " + str(result["compile_hint"])
+		result.erase("compile_hint")
+	elif path.get_extension().to_lower() in SHADER_EXTENSIONS:
+		result["hint"] = SHADER_OK_HINT
 	elif result.has("valid") and not result["valid"]:
 		result["hint"] = "Written, but the script does not compile. " + INVALID_HINT
 	return ToolkitSuccess.ok(result)

@@ -160,11 +160,11 @@ static func _reload(path: String, text: String, diagnose: bool) -> Dictionary:
 	return {}
 
 
-## A shader check's valid + errors, with its hint as "shader_hint" (the caller words the answer's).
+## A shader check's valid + errors, with its hint as "compile_hint" (the caller words the answer's).
 static func _verdict(report: Dictionary) -> Dictionary:
 	var verdict := {"valid": report["valid"], "errors": report["errors"]}
 	if not report["valid"]:
-		verdict["shader_hint"] = report.get("hint", "")
+		verdict["compile_hint"] = report.get("hint", "")
 	return verdict
 
 
