@@ -150,7 +150,10 @@ static func _reload(path: String, text: String, diagnose: bool) -> Dictionary:
 		(live as ShaderInclude).code = text
 	if not diagnose:
 		return {}
-	match path.get_extension().to_lower():
+	var extension := path.get_extension().to_lower()
+	if extension in ["gdshader", "gdshaderinc"] and not ShaderCompile.renderer_compiles():
+		return {}
+	match extension:
 		"gd":
 			return GDScriptCheck.check_source(text, path)
 		"gdshader":

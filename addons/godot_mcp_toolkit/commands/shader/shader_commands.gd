@@ -38,6 +38,8 @@ static func _cmd_check(params: Dictionary, _context: RefCounted) -> Dictionary:
 	var source := _one_of(params, "file_path", "code")
 	if source.has("error"):
 		return source["error"]
+	if not ShaderCompile.renderer_compiles():
+		return ShaderCompile.no_compiler()
 	var type: Variant = params.get("shader_type")
 	if type != null and not (type is String and type in ShaderText.SHADER_TYPES):
 		return ToolkitError.fail("INVALID_PARAMS", "shader_type must be one of %s" % ", ".join(
@@ -99,6 +101,8 @@ static func _cmd_get_uniforms(params: Dictionary, context: RefCounted) -> Dictio
 		offset = 0
 	if not Params.is_whole_number(offset) or int(offset) < 0:
 		return ToolkitError.fail("INVALID_PARAMS", "offset must be a whole number >= 0")
+	if not ShaderCompile.renderer_compiles():
+		return ShaderCompile.no_compiler()
 	var found := _file_material(params["file_path"]) if source["key"] == "file_path" \
 		else MaterialSlots.find(context, params["node_path"], params.get("property"))
 	if found.has("error"):

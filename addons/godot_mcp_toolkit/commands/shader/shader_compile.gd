@@ -14,6 +14,7 @@ extends RefCounted
 ## that compiled lists its uniforms. So every Godot 4.2+ says valid or not; before 4.5 without the
 ## message, which the answer then says.
 
+const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ErrorCapture := preload("res://addons/godot_mcp_toolkit/logs/error_capture.gd")
 const ShaderText := preload("res://addons/godot_mcp_toolkit/commands/shader/shader_text.gd")
 
@@ -30,6 +31,28 @@ const PREPROCESSOR_HINT := "A '#' line reached the compiler because the preproce
 	+ "directive Godot lacks (#version, #extension, #pragma), an #if without #endif, or an #include of a " \
 	+ "file that is missing or does not preprocess."
 const PREPROCESSOR_MARK := "Unknown character #35"
+const CALIBRATION := "shader_type spatial; uniform float %s;\n" % PROBE
+
+## Whether this engine's renderer compiles shaders at all (a headless editor's dummy renderer did
+## not before Godot 4.3): null until asked.
+static var _renderer_compiles: Variant = null
+
+
+## True when the renderer compiles shaders, so that a shader's missing uniforms mean it did not
+## compile; learnt once from a shader that cannot fail.
+static func renderer_compiles() -> bool:
+	if _renderer_compiles == null:
+		_renderer_compiles = _build(CALIBRATION, false)["compiled"]
+	return _renderer_compiles
+
+
+## The refusal when renderer_compiles() is false (nothing could tell a good shader from a bad one).
+static func no_compiler() -> Dictionary:
+	var renderer := str(ProjectSettings.get_setting("rendering/renderer/rendering_method", ""))
+	if DisplayServer.get_name() == "headless":
+		renderer = "headless"
+	return ToolkitError.fail("UNSUPPORTED", "This editor's renderer (%s) compiles no shaders, so none can be checked here"
+		% renderer, "Run the editor with a window (not --headless) to check shaders.")
 
 
 ## {"valid", "errors": [{"line", "message"[, "column"][, "file"]}], "shader_type"[, "hint"]} for `text`,
