@@ -12,8 +12,10 @@ const ShaderCompile := preload("res://addons/godot_mcp_toolkit/commands/shader/s
 
 ## [{"name", "type", "hint"?, "group"?, "default", "value"?}] for `shader` (which compiled), in the
 ## engine's order. `source` is its code, for the declared types and hints; `material` (may be
-## null) adds each uniform's "value" there, null when the material does not set it (the default
-## applies). A value larger than a write's echo shows as its size (node_get_property reads it).
+## null) adds each uniform's "value" there: what the material holds, its default when it holds
+## nothing (a ShaderMaterial fills in the defaults itself once its properties are listed, so an
+## unset one is no state to report). A value larger than a write's echo shows as its size
+## (node_get_property reads it).
 static func describe(shader: Shader, source: String, material: ShaderMaterial = null) -> Array[Dictionary]:
 	var declared := ShaderText.uniforms(source)
 	var out: Array[Dictionary] = []
@@ -31,9 +33,11 @@ static func describe(shader: Shader, source: String, material: ShaderMaterial = 
 			item["hint"] = written["hint"]
 		if not group.is_empty():
 			item["group"] = group
-		item["default"] = _shown(RenderingServer.shader_get_parameter_default(shader.get_rid(), name))
+		var default: Variant = RenderingServer.shader_get_parameter_default(shader.get_rid(), name)
+		item["default"] = _shown(default)
 		if material != null:
-			item["value"] = _shown(material.get_shader_parameter(name))
+			var held: Variant = material.get_shader_parameter(name)
+			item["value"] = _shown(held if held != null else default)
 		out.append(item)
 	return out
 
