@@ -3,6 +3,9 @@
 
 So a newcomer goes from a tool to its code in one guess: tool ``animation_player_control`` is in
 ``catalogue/tools/animation.json``, and its command is registered under ``commands/animation/``.
+
+And the toolkit's folders stand in layers (``scripts/gd_layers.py`` ranks them): each uses only the
+layers below it, nothing below ``commands/`` uses a command domain, and no folder cycle forms.
 """
 
 from __future__ import annotations
