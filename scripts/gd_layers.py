@@ -213,20 +213,20 @@ def describe(repo: Path = REPO) -> str:
     graph = folder_graph(all_uses)
     base = TOOLKIT.as_posix() + "/"
     files = gd_files(repo, TOOLKIT)
-    folders = {folder_of(rel.as_posix()[len(base):]) for rel in files}
-    back = [(a, b) for a in graph for b in graph[a]
-            if rank_of(a) is not None and rank_of(b) is not None and rank_of(b) >= rank_of(a)  # type: ignore[operator]
-            and not (is_domain(a) and is_domain(b))]
+    ranks = {folder: rank for folder in {folder_of(rel.as_posix()[len(base):]) for rel in files}
+             if (rank := rank_of(folder)) is not None}
+    back = [(a, b) for a in graph for b in graph[a] if a in ranks and b in ranks
+            and ranks[b] >= ranks[a] and not (is_domain(a) and is_domain(b))]
     sizes = sorted(((len((repo / rel).read_text(encoding="utf-8").splitlines()), rel.as_posix()[len(base):])
                     for rel in files), reverse=True)[:3]
-    lines = [f"folders: {len(folders)}; cross-folder uses: {len(all_uses)} script -> script, "
-             f"{sum(len(t) for t in graph.values())} folder -> folder",
+    lines = [f"folders: {len({folder_of(rel.as_posix()[len(base):]) for rel in files})}; cross-folder uses: "
+             f"{len(all_uses)} script -> script, {sum(len(t) for t in graph.values())} folder -> folder",
              f"back-arrows (to the same or a higher layer): {len(back)}; cycle groups: {len(cycle_groups(graph))}",
              "largest scripts: " + ", ".join(f"{name} ({count} lines)" for count, name in sizes)]
-    for rank in sorted({rank_of(f) for f in folders if rank_of(f) is not None}):  # type: ignore[type-var]
-        members = sorted(f for f in folders if rank_of(f) == rank)
-        shown = [m for m in members if not is_domain(m)] + ([f"{COMMANDS}/<{sum(map(is_domain, members))} domains>"]
-                                                          if any(map(is_domain, members)) else [])
+    for rank in sorted(set(ranks.values())):
+        members = sorted(f for f, r in ranks.items() if r == rank)
+        domains = [m for m in members if is_domain(m)]
+        shown = [m for m in members if not is_domain(m)] + ([f"{COMMANDS}/<{len(domains)} domains>"] if domains else [])
         lines.append(f"  layer {rank}: " + ", ".join(shown))
     return "\n".join(lines)
 
