@@ -34,7 +34,7 @@ const MAX_REMAINING_FOLDERS := 12
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("asset.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List project files with their resource type, filtered and capped.")
+		registry.create_options().with_description("List project files with their resource type, filtered and paged.")
 		.read_only().scene_independent())
 	registry.register_command("asset.get_dependencies", Callable(script, "_cmd_dependencies").bind(context),
 		registry.create_options().with_description("List the files a resource or scene loads, or the whole chain.")
