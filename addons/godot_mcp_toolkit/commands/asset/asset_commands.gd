@@ -75,7 +75,8 @@ static func _cmd_list(params: Dictionary, _context: RefCounted) -> Dictionary:
 	var offset: int = clampi(filters["offset"], 0, matched.size())
 	var files := matched.slice(offset, offset + int(filters["limit"]))
 	var base := folder if folder.ends_with("/") else folder + "/"
-	# Sized with what is left after `offset`: the answer's own `remaining` only holds fewer.
+	# Sized with what is left after `offset`; the page's own `remaining` counts fewer files (a folder
+	# the page emptied may let another, longer name in: the answer's reserve holds that).
 	var result := {"path_prefix": prefix, "files": [], "remaining": _remaining(matched, offset, base),
 		"hint": LIST_HINT}
 	result.merge(Pagination.fields(0, matched.size(), "files", offset))
