@@ -30,7 +30,7 @@ const LIST_HINT := "Continue with offset next_offset while has_more. Values too 
 const BATCH_HINT := "Results of batch[%d] on are not shown (one answer's size); every item was tried and is " \
 	+ "counted in applied and failed. failed_indexes names the failed ones: resend those for their errors."
 const TOO_LARGE_HINT := "%s takes %d bytes as JSON, more than one answer; read a part of it (a sub-property " \
-	+ "path such as \"name:sub\", or the scene file's text with script_read)."
+	+ "path such as \"name:sub\", or the scene file's text with script_read). Given back as shown, it is kept."
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -212,6 +212,8 @@ static func _set_one(context: RefCounted, item: Dictionary, action: RefCounted) 
 		outcome["warnings"] = [written["warning"]]
 	if written.has("made_unique"):
 		outcome["made_unique"] = written["made_unique"]
+	if written.get("kept", false):
+		outcome["kept"] = [property]
 	return outcome
 
 

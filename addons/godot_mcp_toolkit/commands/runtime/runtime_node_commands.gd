@@ -62,6 +62,8 @@ static func _cmd_set_property(params: Dictionary, context: RefCounted) -> Dictio
 		"previous": written["previous"]}
 	if written.has("warning"):
 		result["warnings"] = [written["warning"]]
+	if written.get("kept", false):
+		result["kept"] = [property]
 	return ToolkitSuccess.ok(result)
 
 
