@@ -19,7 +19,7 @@ const AssetIndex := preload("res://addons/godot_mcp_toolkit/commands/asset/asset
 const FileSignature := preload("res://addons/godot_mcp_toolkit/commands/asset/file_signature.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DEFAULT_LIMIT := 200

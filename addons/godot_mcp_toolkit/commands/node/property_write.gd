@@ -2,11 +2,11 @@
 extends RefCounted
 ## One verified property write for node.set_property (and runtime.set_property): the previous
 ## value, make_unique for a shared sub-resource, and the undo steps added to the caller's action
-## only when the write took. Verification itself is scene/property_access.gd's. Runtime-safe.
+## only when the write took. Verification itself is scene_tree/property_access.gd's. Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 
 
 ## Buffers the steps PropertyAccess.write adds, so a failed write leaves the real action untouched

@@ -1,7 +1,7 @@
 @tool
 extends RefCounted
 ## Resource files (group resource_io): resource.load reads a .tres/.res as its class and stored
-## properties in the C7 tagged JSON form (contract/coerce.gd, through scene/property_access.gd),
+## properties in the C7 tagged JSON form (contract/coerce.gd, through scene_tree/property_access.gd),
 ## string values untrusted-wrapped, paged (offset / limit, or the named properties) so a reply
 ## fits one answer (contract/answer_budget.gd; a value larger than that alone is shown by its
 ## size); resource.write creates one from a class name or updates the named properties of an
@@ -17,12 +17,12 @@ const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
 const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 

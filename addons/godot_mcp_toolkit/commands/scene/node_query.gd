@@ -15,8 +15,8 @@ const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 

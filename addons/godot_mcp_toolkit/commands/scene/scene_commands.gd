@@ -7,14 +7,14 @@ extends RefCounted
 ##
 ## Helpers: commands/scene/scene_files.gd (scene.create, scene.open; editor.save_scene uses it too),
 ## commands/scene/node_query.gd (scene.get_tree, scene.query), commands/scene/spatial_map.gd,
-## scene/node_lookup.gd (paths), scene/property_access.gd (verified writes).
+## scene_tree/node_lookup.gd (paths), scene_tree/property_access.gd (verified writes).
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotency.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const SceneFiles := preload("res://addons/godot_mcp_toolkit/commands/scene/scene_files.gd")
 const NodeQuery := preload("res://addons/godot_mcp_toolkit/commands/scene/node_query.gd")

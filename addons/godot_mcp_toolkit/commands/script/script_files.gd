@@ -12,7 +12,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 ## Undo/redo steps call this file's static functions through its script resource.
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_files.gd"
