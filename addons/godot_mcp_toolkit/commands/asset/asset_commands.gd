@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## Project assets (group asset_ops): asset.list (filtered, capped, says when it truncates),
+## Project assets (group asset_ops): asset.list (filtered, the project's own files first, paged),
 ## asset.get_dependencies (ResourceLoader's own list, optionally the whole chain) and asset.import
 ## (an outside file or base64 bytes written under res:// through the file guard, undoable, then
 ## handed to the editor's file index, which imports it). Runtime-safe: reaches the editor only
@@ -19,19 +19,22 @@ const AssetIndex := preload("res://addons/godot_mcp_toolkit/commands/asset/asset
 const FileSignature := preload("res://addons/godot_mcp_toolkit/commands/asset/file_signature.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DEFAULT_LIMIT := 200
 const MAX_LIMIT := 2000
 const DEPENDENCIES_HINT := "Showing up to %d of %d (limit, or one answer's size); pass offset next_offset for the rest."
-const NARROW_HINT := "Showing %d of %d; narrow with path_prefix, name_glob, class_filter or extension_filter%s."
+const LIST_HINT := "More files than this page: continue with offset next_offset, or narrow with path_prefix " \
+	+ "(remaining: what is left, by folder), name_glob, class_filter or extension_filter."
+## The most folders `remaining` names (the fullest): enough to choose a narrower path_prefix.
+const MAX_REMAINING_FOLDERS := 12
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("asset.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List project files with their resource type, filtered and capped.")
+		registry.create_options().with_description("List project files with their resource type, filtered and paged.")
 		.read_only().scene_independent())
 	registry.register_command("asset.get_dependencies", Callable(script, "_cmd_dependencies").bind(context),
 		registry.create_options().with_description("List the files a resource or scene loads, or the whole chain.")
@@ -62,25 +65,49 @@ static func _cmd_list(params: Dictionary, _context: RefCounted) -> Dictionary:
 	if not Folders.exists(folder):
 		return ToolkitError.fail("NOT_FOUND", "No folder at %s" % folder, "Start from res:// and narrow down.")
 	var matched: Array[Dictionary] = []
-	for path: String in AssetIndex.files_under(folder):
+	# The toolkit's own folder is off-limits to every tool (FileGuard), so it is not listed either.
+	for path: String in AssetIndex.files_under(folder, [FileGuard.TOOLKIT_FOLDERS[0]]):
 		if not path.begins_with(prefix):
 			continue
 		var entry := _listed(path, filters)
 		if not entry.is_empty():
 			matched.append(entry)
-	var limit: int = filters["limit"]
-	var files := matched.slice(0, limit)
-	var result := {"path_prefix": prefix, "files": [], "hint": NARROW_HINT % [matched.size(), matched.size(), ""]}
-	result.merge(Pagination.fields(0, matched.size(), "files"))
+	var offset: int = clampi(filters["offset"], 0, matched.size())
+	var files := matched.slice(offset, offset + int(filters["limit"]))
+	var base := folder if folder.ends_with("/") else folder + "/"
+	# Sized with what is left after `offset`; the page's own `remaining` counts fewer files (a folder
+	# the page emptied may let another, longer name in: the answer's reserve holds that).
+	var result := {"path_prefix": prefix, "files": [], "remaining": _remaining(matched, offset, base),
+		"hint": LIST_HINT}
+	result.merge(Pagination.fields(0, matched.size(), "files", offset))
 	files = files.slice(0, AnswerBudget.fitting(files, AnswerBudget.room_beside(result)))
 	result["files"] = files
-	result.merge(Pagination.fields(files.size(), matched.size(), "files"), true)
-	# asset_list takes no offset: the way on is a narrower filter, not a next page.
-	result.erase("next_offset")
-	result.erase("hint")
+	result.merge(Pagination.fields(files.size(), matched.size(), "files", offset), true)
 	if result["has_more"]:
-		result["hint"] = NARROW_HINT % [files.size(), matched.size(), ", or raise limit" if files.size() == limit else ""]
+		result["remaining"] = _remaining(matched, offset + files.size(), base)
+	else:
+		for key: String in ["next_offset", "remaining", "hint"]:
+			result.erase(key)
 	return ToolkitSuccess.ok(result)
+
+
+## What is left after `start`, counted by the folder under `base` it is in (`base` itself for its
+## own files), so a narrower path_prefix is an informed choice: the MAX_REMAINING_FOLDERS fullest.
+static func _remaining(matched: Array[Dictionary], start: int, base: String) -> Dictionary:
+	var counts := {}
+	for entry: Dictionary in matched.slice(start):
+		var inside := (entry["path"] as String).substr(base.length())
+		var key: String = base + inside.get_slice("/", 0) + "/" if inside.contains("/") else base
+		counts[key] = int(counts.get(key, 0)) + 1
+	var folders: Array = counts.keys()
+	folders.sort_custom(func(a: String, b: String) -> bool:
+		return counts[a] > counts[b] if counts[a] != counts[b] else a < b)
+	var kept := folders.slice(0, MAX_REMAINING_FOLDERS)
+	kept.sort()
+	var shown := {}
+	for key: String in kept:
+		shown[key] = counts[key]
+	return shown
 
 
 ## {"path", "type"} when `path` passes the filters, else {}.
@@ -98,11 +125,15 @@ static func _listed(path: String, filters: Dictionary) -> Dictionary:
 	return {"path": path, "type": type}
 
 
-## The checked filters of asset.list: {"ok", "prefix", "glob", "class", "extensions", "limit"}.
+## The checked filters of asset.list: {"ok", "prefix", "glob", "class", "extensions", "offset", "limit"}.
 static func _list_filters(params: Dictionary) -> Dictionary:
 	var limit := _limit(params)
 	if not limit["ok"]:
 		return limit
+	# The offset alone: the limit was checked above (a null one is the default).
+	var window := Pagination.window({"offset": params["offset"]} if params.get("offset") != null else {}, 1, 1)
+	if not window["ok"]:
+		return window
 	for key: String in ["path_prefix", "name_glob", "class_filter"]:
 		if params.get(key) != null and not params[key] is String:
 			return _invalid("%s must be a string" % key)
@@ -122,7 +153,7 @@ static func _list_filters(params: Dictionary) -> Dictionary:
 	if not wanted.is_empty() and not ClassDB.class_exists(wanted):
 		return {"ok": false, "error": ClassNames.unknown(wanted, "Resource")}
 	return {"ok": true, "prefix": checked["path"], "glob": _text(params, "name_glob", ""), "class": wanted,
-		"extensions": extensions, "limit": limit["limit"]}
+		"extensions": extensions, "offset": window["offset"], "limit": limit["limit"]}
 
 
 ## The string param `key` (already type-checked), `fallback` when absent or empty.

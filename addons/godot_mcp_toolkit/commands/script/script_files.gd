@@ -14,7 +14,7 @@ const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/g
 const ShaderCompile := preload("res://addons/godot_mcp_toolkit/commands/shader/shader_compile.gd")
 const ShaderIncludes := preload("res://addons/godot_mcp_toolkit/commands/shader/shader_includes.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 ## Undo/redo steps call this file's static functions through its script resource.
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_files.gd"

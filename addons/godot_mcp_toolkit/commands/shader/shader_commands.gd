@@ -11,7 +11,6 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
-const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const ShaderText := preload("res://addons/godot_mcp_toolkit/commands/shader/shader_text.gd")
 const ShaderCompile := preload("res://addons/godot_mcp_toolkit/commands/shader/shader_compile.gd")
 const ShaderIncludes := preload("res://addons/godot_mcp_toolkit/commands/shader/shader_includes.gd")
@@ -78,8 +77,8 @@ static func _check_file(path_value: Variant, type: Variant) -> Dictionary:
 	if target.has("error"):
 		return target["error"]
 	var path: String = target["path"]
-	var read := ScriptFiles.read_text(path)
-	if not read["ok"]:
+	var read := _read(path)
+	if read.has("error"):
 		return read["error"]
 	var report := {"file_path": path}
 	if path.get_extension().to_lower() == "gdshaderinc":
@@ -138,9 +137,9 @@ static func _file_material(path_value: Variant) -> Dictionary:
 		return target
 	var path: String = target["path"]
 	if path.get_extension().to_lower() == "gdshader":
-		var read := ScriptFiles.read_text(path)
-		if not read["ok"]:
-			return {"error": read["error"]}
+		var read := _read(path)
+		if read.has("error"):
+			return read
 		var built := ShaderCompile.compile(read["text"], path)
 		return {"shader": built["shader"], "source": read["text"], "report": built["report"], "label": path,
 			"result": {"file_path": path}}
@@ -156,3 +155,12 @@ static func _file_material(path_value: Variant) -> Dictionary:
 	var found := MaterialSlots.of(shader, material, path)
 	found["result"] = {"file_path": path}
 	return found
+
+
+## {"text"} of the shader file at `path`, or {"error": NOT_FOUND}. (commands/script/ writes shaders
+## and asks this domain whether they compile, so this domain reads its files itself.)
+static func _read(path: String) -> Dictionary:
+	if not FileAccess.file_exists(path):
+		return {"error": ToolkitError.fail("NOT_FOUND", "No file at %s" % path,
+			"Check the path (res://...); script_write creates shader files.")}
+	return {"text": FileAccess.get_file_as_string(path)}
