@@ -33,8 +33,8 @@ const PREPROCESSOR_HINT := "A '#' line reached the compiler because the preproce
 const PREPROCESSOR_MARK := "Unknown character #35"
 const CALIBRATION := "shader_type spatial; uniform float %s;\n" % PROBE
 
-## Whether this engine's renderer compiles shaders at all (a headless editor's dummy renderer did
-## not before Godot 4.3): null until asked.
+## Whether this engine's renderer compiles shaders at all (a headless editor's dummy renderer may
+## not): null until asked.
 static var _renderer_compiles: Variant = null
 
 
