@@ -8,6 +8,7 @@ extends RefCounted
 ## the result says so.
 
 const ErrorCapture := preload("res://addons/godot_mcp_toolkit/logs/error_capture.gd")
+const ResPaths := preload("res://addons/godot_mcp_toolkit/base/res_paths.gd")
 
 const RELOAD_FUNCTION := "GDScript::reload"
 ## A preload("path") or extends "path": a path the compiler resolves against the script's folder.
@@ -75,7 +76,7 @@ static func _absolute_paths(text: String, folder: String) -> String:
 	for found: RegExMatch in RegEx.create_from_string(PATH_LITERAL).search_all(text):
 		var quote := found.get_string(2)
 		out += text.substr(cursor, found.get_start() - cursor) + found.get_string(1) + quote \
-			+ _resolved(found.get_string(3), folder) + quote
+			+ ResPaths.resolved(found.get_string(3), folder) + quote
 		cursor = found.get_end()
 	return out + text.substr(cursor)
 
@@ -84,26 +85,8 @@ static func _absolute_paths(text: String, folder: String) -> String:
 static func preloaded_paths(text: String, path: String) -> PackedStringArray:
 	var found := PackedStringArray()
 	for literal: RegExMatch in RegEx.create_from_string(PATH_LITERAL).search_all(text):
-		found.append(_resolved(literal.get_string(3), path.get_base_dir()))
+		found.append(ResPaths.resolved(literal.get_string(3), path.get_base_dir()))
 	return found
-
-
-static func _resolved(target: String, folder: String) -> String:
-	return target if target.contains("://") else _joined(folder, target)
-
-
-## `relative` resolved against the res:// `folder`, "." and ".." segments folded (the analyzer
-## keys the scripts it depends on by exact path, so "a/../b.gd" would not be found as "b.gd").
-static func _joined(folder: String, relative: String) -> String:
-	var parts: Array[String] = []
-	parts.assign(folder.trim_prefix("res://").split("/", false))
-	for part: String in relative.split("/", false):
-		if part == "..":
-			if not parts.is_empty():
-				parts.pop_back()
-		elif part != ".":
-			parts.append(part)
-	return "res://" + "/".join(PackedStringArray(parts))
 
 
 static func _registered_path(class_name_text: String) -> String:

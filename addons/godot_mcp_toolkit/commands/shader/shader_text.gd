@@ -5,6 +5,8 @@ extends RefCounted
 ## Every rewrite here keeps each line on its line, so the engine's line numbers stay the file's.
 ## Pure; runtime-safe.
 
+const ResPaths := preload("res://addons/godot_mcp_toolkit/base/res_paths.gd")
+
 ## The shader types the engine's shading language knows (a renderer may still refuse one).
 const SHADER_TYPES := ["canvas_item", "spatial", "particles", "sky", "fog"]
 
@@ -87,7 +89,7 @@ static func absolute_includes(text: String, folder: String) -> String:
 	var cursor := 0
 	for found: RegExMatch in _pattern(INCLUDE).search_all(text):
 		out += text.substr(cursor, found.get_start() - cursor) + found.get_string(1) \
-			+ "\"%s\"" % resolved(found.get_string(2), folder)
+			+ "\"%s\"" % ResPaths.resolved(found.get_string(2), folder)
 		cursor = found.get_end()
 	return out + text.substr(cursor)
 
@@ -96,23 +98,8 @@ static func absolute_includes(text: String, folder: String) -> String:
 static func include_paths(text: String, folder: String) -> PackedStringArray:
 	var paths := PackedStringArray()
 	for found: RegExMatch in _pattern(INCLUDE).search_all(text):
-		paths.append(resolved(found.get_string(2), folder))
+		paths.append(ResPaths.resolved(found.get_string(2), folder))
 	return paths
-
-
-## `path` as the preprocessor reads it from a shader in `folder`: a relative one joined to the
-## folder, "." and ".." folded.
-static func resolved(path: String, folder: String) -> String:
-	if path.contains("://"):
-		return path
-	var parts: Array[String] = []
-	for part: String in (folder.trim_prefix("res://") + "/" + path).split("/", false):
-		if part == "..":
-			if not parts.is_empty():
-				parts.pop_back()
-		elif part != ".":
-			parts.append(part)
-	return "res://" + "/".join(PackedStringArray(parts))
 
 
 ## name -> {"type" (as written, "[N]" added for an array), "hint" (the text after ":", "" when
