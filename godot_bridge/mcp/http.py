@@ -60,6 +60,7 @@ from godot_bridge.mcp.http_sessions import IDLE_S, MAX_SESSIONS, SESSION_HEADER,
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import LATEST_HANDSHAKE, client_name
 from godot_bridge.mcp.server import build_server, initialization_options
+from godot_bridge.mcp import wire
 from godot_bridge.mcp.wire import request_id
 
 log = logging.getLogger(__name__)
@@ -318,9 +319,15 @@ class McpHttp:
         except _TooLarge:
             return self._too_large()
         try:
-            decoded = json.loads(body)
-        except (ValueError, RecursionError):  # bad JSON or UTF-8, huge int literals, deep nesting
-            return _json(400, _error(None, PARSE_ERROR, "Parse error: the body is not valid JSON"))
+            decoded = wire.load(body, "body")
+        except envelope.Dropped:  # a notification nested too deep: answered with nothing
+            return Response(status_code=202)
+        except envelope.Refused as exc:
+            # Not JSON, or a batch nested too deep: refused before dispatch (400). A message nested too
+            # deep is answered with its id, as a verdict on it in its era.
+            status = 400 if exc.rid is None else \
+                rules.error_status(exc.code, rules.declares_modern("", None, request.headers))
+            return _json(status, _error(exc.rid, exc.code, exc.message))
         if isinstance(decoded, list):
             return _json(400, _error(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are not supported"))
         headers = {k: v for k, v in request.headers.items()}

@@ -37,9 +37,32 @@ def test_deep_response_is_invalid_request() -> None:
     assert isinstance(answer, JSONRPCError) and answer.id == 3 and answer.error.code == -32600
 
 
-def test_beyond_the_parser_is_a_parse_error() -> None:
-    answer = classify_line(b"[" * 100_000 + b"]" * 100_000)
-    assert isinstance(answer, JSONRPCError) and answer.id is None and answer.error.code == -32700
+def nested_text(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+DEEP_CALL = '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"discover_tools","arguments":{"a":%s}}}'
+
+
+@pytest.mark.parametrize("depth", [990, 3000, 100_000])
+@pytest.mark.parametrize("rid", ['"r-7"', "7"])
+def test_beyond_the_parser_a_request_is_answered_with_its_id(depth: int, rid: str) -> None:
+    """Python's parser gives up near 1000 levels; the request still gets its answer, with its id."""
+    answer = classify_line((DEEP_CALL % (rid, nested_text(depth))).encode())
+    assert isinstance(answer, JSONRPCError) and answer.id == json.loads(rid) and answer.error.code == -32602
+    assert str(MAX_DEPTH) in answer.error.message
+
+
+def test_beyond_the_parser_the_rest_is_answered_as_when_it_parses() -> None:
+    deep = nested_text(3000)
+    response = classify_line(('{"jsonrpc":"2.0","id":4,"result":{"a":%s}}' % deep).encode())
+    assert isinstance(response, JSONRPCError) and response.id == 4 and response.error.code == -32600
+    assert classify_line(('{"jsonrpc":"2.0","method":"notifications/x","params":{"a":%s}}' % deep).encode()) is None
+    batch = classify_line(b"[" * 100_000 + b"]" * 100_000)
+    assert isinstance(batch, JSONRPCError) and batch.id is None and batch.error.code == -32600
+    for broken in (b"[" * 3000 + b"]" * 2999, (DEEP_CALL % ("5", deep)).encode()[:-1], b"[" * 3000 + b"x" + b"]" * 3000):
+        answer = classify_line(broken)
+        assert isinstance(answer, JSONRPCError) and answer.id is None and answer.error.code == -32700
 
 
 @pytest.mark.parametrize("number", [b"1" * 5000, b"NaN", b"-Infinity"])
