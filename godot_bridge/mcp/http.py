@@ -325,6 +325,7 @@ class McpHttp:
         except envelope.Refused as exc:
             # Not JSON, or a batch nested too deep: refused before dispatch (400). A message nested too
             # deep is answered with its id, as a verdict on it in its era.
+            self._settle(exc, request.headers)
             status = 400 if exc.rid is None else \
                 rules.error_status(exc.code, rules.declares_modern("", None, request.headers))
             return _json(status, _error(exc.rid, exc.code, exc.message))
@@ -341,6 +342,7 @@ class McpHttp:
         try:
             envelope.check(decoded)
         except envelope.Refused as exc:
+            self._settle(exc, headers)
             # A verdict on a message, not a transport refusal: its code's status in its era (seed 000).
             method = decoded.get("method") if isinstance(decoded, dict) else None
             modern = isinstance(method, str) and rules.declares_modern(method, decoded.get("params"), headers)
@@ -406,6 +408,13 @@ class McpHttp:
         tools.on_change = lambda: _heard_by_its_request(peer) or session.push(LIST_CHANGED)
         self.feed.add(peer)
         return session
+
+    def _settle(self, refused: envelope.Refused, headers: Mapping[str, str]) -> None:
+        """A malformed answer to a question we asked on a session's stream: the question ends now, with
+        an answer that says it could not be read (never a wait for one that already came)."""
+        session = self._session_of(headers) if refused.in_place is not None else None
+        if session is not None and refused.in_place is not None:
+            session.answered(refused.in_place)
 
     def _session_of(self, headers: Mapping[str, str]) -> Session | None:
         sid = headers.get(SESSION_HEADER)

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from godot_bridge.mcp.deep_json import outline
-from godot_bridge.mcp.envelope import Dropped, Refused, check, is_id
+from godot_bridge.mcp.envelope import Dropped, Refused, check, is_id, malformed_answer
 from godot_bridge.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR
 
 # Deepest JSON nesting we accept in one message. Real tool arguments stay far below it
@@ -54,6 +54,8 @@ def _too_deep(rid: Any, method: Any, has_id: bool) -> Exception:
     rid = rid if is_id(rid) else None
     if rid is not None and isinstance(method, str):
         return Refused(rid, INVALID_PARAMS, f"Invalid params: nested deeper than {MAX_DEPTH} levels")
+    if method is None and has_id:  # a response: whatever waits for it learns it could not be read
+        return malformed_answer(rid, f"nested deeper than {MAX_DEPTH} levels")
     return Refused(rid, INVALID_REQUEST, f"Invalid Request: nested deeper than {MAX_DEPTH} levels")
 
 
