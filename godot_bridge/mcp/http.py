@@ -38,7 +38,6 @@ from mcp.shared.transport_context import TransportContext
 from mcp_types import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
-    PARSE_ERROR,
     JSONRPCNotification,
     JSONRPCRequest,
     jsonrpc_message_adapter,

@@ -21,7 +21,6 @@ import pytest
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import ConfigError, Settings
 from godot_bridge.consent.caller import INPUT_KEY, Caller, InputRequired, InvalidAnswer, can_elicit_form
-from godot_bridge.consent import gate as gate_module
 from godot_bridge.consent.gate import ConsentGate
 from godot_bridge.consent.policy import CONSENT_PARAMS, UNDO_BUDGET_BYTES, Policy
 from godot_bridge.consent.question import FIELD, Answer, Question, UnusableAnswer, parse_answer
