@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from godot_bridge.mcp.deep_json import CONTAINER, outline
+from godot_bridge.mcp.deep_json import CONTAINER, LIMIT, STEPS, outline
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6)
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
@@ -56,3 +56,13 @@ def test_beyond_the_parser_it_still_finds_the_id() -> None:
     shape = outline(text)
     assert shape is not None and shape.members == {"id": "call-1", "method": "tools/call"}
     assert outline(text[:-1]) is None and outline(text + "]") is None
+
+
+def test_what_it_reads_is_bounded() -> None:
+    """On the event loop, so bounded: a run of brackets is one step however long, but a text over
+    LIMIT bytes, or one that needs more than STEPS steps, is not read (answered as unparsable)."""
+    deep = 1_000_000
+    assert outline('{"id":1,"p":%s}' % ("[" * deep + "]" * deep)) is not None
+    assert outline('{"id":1,"p":"%s"}' % ("x" * LIMIT)) is None
+    steps = STEPS // 2
+    assert outline('{"id":1,"p":%s}' % ("[1," * steps + "1" + "]" * steps)) is None
