@@ -4,8 +4,9 @@ The toolkit's ``editor.confirm`` opens a dialog in the editor the person works i
 when they choose (``accept``/``decline``/``cancel``), when its time runs out (``cancel``), or
 when the bridge withdraws the question (its ``_cancel``: the call was cancelled, the dialog
 closes). Only a person at the editor can answer it, so its answer is the person's however soon it
-comes: a quick "Don't allow" is their no, never a run with nobody to ask. A headless editor has nobody to ask: it says so (``HEADLESS_UNSUPPORTED``) and the call is
-refused; the bridge never falls back to a weaker way of asking.
+comes: a quick "Don't allow" is their no, never a run with nobody to ask. A headless editor has
+nobody to ask: it says so (``HEADLESS_UNSUPPORTED``) and the call is refused; the bridge never
+falls back to a weaker way of asking.
 """
 
 from __future__ import annotations

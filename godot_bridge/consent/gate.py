@@ -65,7 +65,7 @@ class ConsentGate:
         self.targets = targets
         self._editor = editor
         self._is_extension = is_extension
-        self._ready_to_send = ready
+        self._ready_check = ready
         # How long an answer took is read from this clock (the tickets' too): tests give it a person's pace.
         self.clock = clock
         self.tokens = Tickets("confirmation_token", prefix="ct_", ttl=ttl, clock=lambda: self.clock())
@@ -140,8 +140,8 @@ class ConsentGate:
     async def _ready(self, tool: ToolDef, args: Mapping[str, Any]) -> None:
         """Raise what would stop the call anyway: its channel does not answer or cannot take a request
         that large, its target is missing."""
-        if self._ready_to_send is not None:
-            await self._ready_to_send(tool, dict(args))
+        if self._ready_check is not None:
+            await self._ready_check(tool, dict(args))
         await self.targets.check_needs(tool, args)
 
     async def _asks(self, tool: ToolDef, args: Mapping[str, Any]) -> tuple[bool, str]:
@@ -173,7 +173,8 @@ class ConsentGate:
                        state: State, progress: ProgressFn | None, way: Way) -> dict[str, Any] | ToolOutcome:
         async with WaitReporter(progress) as waits:
             for _ in range(ROUNDS):
-                waits.waiting(f"{tool.name}: waiting for the person to answer {way.value} (at most {ANSWER_TIMEOUT_S:g} s)")
+                waits.waiting(f"{tool.name}: waiting for the person to answer {way.value} "
+                              f"(at most {ANSWER_TIMEOUT_S:g} s)")
                 asked_at = self.clock()
                 try:
                     answer = await asker.ask(question)
@@ -183,7 +184,8 @@ class ConsentGate:
                     return outcomes.unusable(question, unusable.why)
                 waits.done()
                 # Only a person answers the editor's dialog; a client may answer by itself, at once.
-                refusal = self._refusal(question, answer, tool, None if way is Way.EDITOR else self.clock() - asked_at)
+                took = None if way is Way.EDITOR else self.clock() - asked_at
+                refusal = self._refusal(question, answer, tool, took)
                 if refusal is not None:
                     return refusal
                 now = await self.targets.state(tool, args)

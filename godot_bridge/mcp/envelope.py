@@ -180,7 +180,8 @@ def check(obj: Any) -> None:
         prefix = "Invalid Request" if code == INVALID_REQUEST else "Invalid params"
         raise Refused(rid, code, f"{prefix}: {problem}")
     if not has_id:
-        raise Refused(None, INVALID_REQUEST, "Invalid Request: a message needs a method, or an id and a result or an error")
+        raise Refused(None, INVALID_REQUEST,
+                      "Invalid Request: a message needs a method, or an id and a result or an error")
     response = _response_problem(obj)
     if response is not None:
         raise malformed_answer(rid, response)
