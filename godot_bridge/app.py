@@ -90,7 +90,7 @@ class BridgeApp:
         self.consent = ConsentGate(
             lambda: self.policy, Targets(lambda: self.settings.project_path, self._editor_call),
             EditorAsker(self._editor_call), is_extension=lambda tool: tool.name not in self.catalogue.tools,
-            reachable=lambda tool, args: self.editor.reachable(tool, args),
+            ready=lambda tool, args: self.editor.ready(tool, args),
         )
         self.surface.set_offer(self.consent.offered)
         # Long calls in the background (godot_bridge/jobs): every client's jobs, kept until their TTL.

@@ -1,5 +1,12 @@
 """``tools/call``: look up → validate → guard paths → ask the person if it cannot be undone → route → shape (C3, C5, C9).
 
+Everything that can refuse a call runs before anyone is asked, in this order: the tool is known
+(else -32602), the rate limit, its arguments (schema, aliases), the Godot version, the path guard
+(``_call``); a background call's room for one more job (``_call``); then, in the consent gate,
+whether this call asks at all, and for one that does, that its channel answers and can take a
+request that large and that what it needs exists (``ConsentGate._ready``, editor/bridge.py
+``ready``). Only then is the person asked: a yes is never followed by a refusal that was known.
+
 The path guard runs once, on the validated arguments, before anything of the call can leave
 the bridge: the consent gate reads what a call acts on (``save.list`` of a user:// folder, a
 read target) and a background job runs the rest of the call, both before the forward.
@@ -53,6 +60,8 @@ PathCheck = Callable[[ToolDef, dict[str, Any]], None]
 
 class Background(Protocol):
     """Starts a call as a job (``godot_bridge/jobs/runner.py``); answers at once with its id."""
+
+    def refusal(self, tools: ToolList) -> ToolOutcome | None: ...
 
     def start_background(self, tool: ToolDef, tools: ToolList, work: CallWork) -> ToolOutcome: ...
 
@@ -177,7 +186,11 @@ class ToolDispatch:
             log.info("tool=%s via %s", inner.name, CALL_TOOL)
             return await self._call(inner.name, inner_args, tools, progress, caller, admitted=True)
         if tool.job is not None and args.pop(BACKGROUND_ARG, False) and self.background is not None:
-            # The person is asked on this request, before the job starts: a job runs only what was agreed.
+            # A job that could not start is refused before anyone is asked; the person is asked on this
+            # request, before the job starts: a job runs only what was agreed.
+            refused = self.background.refusal(tools)
+            if refused is not None:
+                return refused
             checked = await self._consent(tool, args, caller, progress)
             if isinstance(checked, ToolOutcome):
                 return checked
