@@ -8,6 +8,7 @@ module only records what the user pinned.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,7 +40,15 @@ FLAG_FALSE = frozenset({"", "0", "false", "no", "off"})
 
 
 def _env_flag(env: Mapping[str, str], name: str) -> bool:
-    return env.get(name, "").strip().lower() in FLAG_TRUE
+    """An on/off setting (any case). Every flag the bridge reads guards something (read-only mode, the
+    editor's dialog), so a value outside both sets is an error: read as "off" it would turn the
+    protection off without a word."""
+    raw = env.get(name, "")
+    value = raw.strip().lower()
+    if value not in FLAG_TRUE | FLAG_FALSE:
+        raise ConfigError(f"{name}: {raw!r} is neither on ({', '.join(sorted(FLAG_TRUE))}) nor off "
+                          "(0, false, no, off, or unset)")
+    return value in FLAG_TRUE
 
 
 def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
@@ -141,11 +150,17 @@ def _env_confirm(env: Mapping[str, str], name: str) -> str:
     return _env_choice(env, name, CONFIRM_POLICIES)
 
 
+# What a tool name is made of (MCP's rule, which extension tools follow too); names are case-sensitive.
+TOOL_NAME_CHARS = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+
+
 def _env_tool_names(env: Mapping[str, str], name: str) -> frozenset[str]:
-    """A list of tool names (commas or spaces between them); each must look like one."""
+    """A list of tool names with commas between them (spaces around a comma are ignored). Only the
+    comma separates: a name holding a space, a semicolon or any other character is refused, so a
+    list written another way is an error instead of one long name that matches nothing."""
     raw = env.get(name, "")
-    names = frozenset(n for n in raw.replace(",", " ").split() if n)
-    bad = sorted(n for n in names if not n.replace("_", "").isalnum())
+    names = frozenset(n.strip() for n in raw.split(",") if n.strip())
+    bad = sorted(n for n in names if not TOOL_NAME_CHARS.match(n))
     if bad:
         raise ConfigError(f"{name}: {', '.join(repr(b) for b in bad)} is not a tool name (tool names such as "
                           "execute_code, separated by commas)")
@@ -253,10 +268,7 @@ def _check_port(name: str, raw: str) -> None:
 
 
 def _check_flag(name: str, raw: str) -> None:
-    # The bridge reads anything outside FLAG_TRUE as "off"; a value outside both sets is a typo
-    # that silently turns the setting off, so it is worth an error here.
-    if raw.strip().lower() not in FLAG_TRUE | FLAG_FALSE:
-        raise ConfigError(f"{name}: {raw!r} is neither on ({', '.join(sorted(FLAG_TRUE))}) nor off (0, false, no, off)")
+    _env_flag({name: raw}, name)
 
 
 def _check_positive(name: str, raw: str) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -203,6 +203,9 @@ class ToolDef:
     asks: Asks | None = None
     # Set: the tool can really take long and may run as a job (the background argument, MCP tasks).
     job: JobSpec | None = None
+    # Arguments that make the call write a file (a screenshot's save_path): argument -> the values that
+    # do (null: any value given). Read-only mode refuses them, since it writes nothing (C9).
+    writes: dict[str, list[str] | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -245,6 +248,20 @@ class ToolDef:
 
     def handles(self, kind: Handling) -> bool:
         return kind in self.handling
+
+    def writing_args(self, args: Mapping[str, Any]) -> list[str]:
+        """The arguments in ``args`` that make this call write a file (``writes``), as ``name`` or
+        ``name=value``."""
+        found = []
+        for param, values in self.writes.items():
+            value = args.get(param)
+            if value is None or value == "":
+                continue
+            if values is None:
+                found.append(param)
+            elif value in values:
+                found.append(f"{param}={value}")
+        return found
 
     def operation_count(self) -> int:
         """How many distinct operations this tool stands for (an action enum counts each value)."""
@@ -419,6 +436,17 @@ def _check_handling(tool: ToolDef, where: str) -> None:
             )
 
 
+def _check_writes(tool: ToolDef, where: str) -> None:
+    """``writes`` names the tool's own parameters, and values of their enum."""
+    properties = tool.input_schema.get("properties", {})
+    for param, values in tool.writes.items():
+        spec = properties.get(param)
+        if not isinstance(spec, dict):
+            raise CatalogueError(f"{where}: field writes: {param!r} is not a parameter")
+        if values is not None and (not values or not set(values) <= set(spec.get("enum") or ())):
+            raise CatalogueError(f"{where}: field writes: {param!r} lists values outside its enum")
+
+
 def _check_asks(tool: ToolDef, where: str) -> None:
     """A question's placeholders, conditions and targets name the tool's own parameters."""
     asks = tool.asks
@@ -427,6 +455,11 @@ def _check_asks(tool: ToolDef, where: str) -> None:
     if tool.annotations.get("readOnlyHint") and not asks.when:
         # A read that asks on every call would be no read: it asks only when an argument makes it write.
         raise CatalogueError(f"{where}: field asks: a read-only tool asks only under a condition (when)")
+    if tool.annotations.get("readOnlyHint"):
+        # ... and that argument is one read-only mode refuses.
+        unmarked = sorted({w.param for w in asks.when} - set(tool.writes))
+        if unmarked:
+            raise CatalogueError(f"{where}: field writes: a read-only tool asks when {unmarked} writes; list it")
     properties = tool.input_schema.get("properties", {})
     named = [w.param for w in asks.when] + [t.file for t in asks.target if t.file] + list(asks.show) + list(asks.absent)
     named += re.findall(r"{(\w+)}", asks.does)
@@ -449,6 +482,7 @@ def _check_tool(tool: ToolDef, where: str) -> None:
     if tool.operations is not None and (not tool.operations or len(set(tool.operations)) != len(tool.operations)):
         raise CatalogueError(f"{where}: field operations: must be a non-empty list of distinct names")
     _check_handling(tool, where)
+    _check_writes(tool, where)
     _check_asks(tool, where)
     if tool.job is not None and tool.meta:
         raise CatalogueError(f"{where}: field job: a meta tool never runs as a job")
