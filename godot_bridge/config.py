@@ -336,8 +336,9 @@ ENV_DOCS: dict[str, str] = {
     "GODOT_MCP_RUNTIME_PORT": "dial the running game on this port instead of the registry's",
     "GODOT_MCP_LSP_PORT": "the GDScript language server's port (default: the registry's, else 6005)",
     "GODOT_MCP_LSP_HOST": "the GDScript language server's host (default 127.0.0.1)",
-    "GODOT_MCP_READ_ONLY": "1: expose only tools that are read-only and not destructive "
-    "({read_only_at_start} at start-up, {read_only_in_all} in all)",
+    "GODOT_MCP_READ_ONLY": "1 (true, yes, on): expose only tools that are read-only and not destructive "
+    "({read_only_at_start} at start-up, {read_only_in_all} in all), and write no file; 0 (false, no, off) or unset: "
+    "off; any other value refuses to start",
     "GODOT_MCP_TOKEN_PATH": "absolute path of the token file, instead of the registry's",
     "GODOT_MCP_RATE_LIMIT": "at most N tool calls per 60 s (RATE_LIMITED beyond)",
     "GODOT_MCP_SCRIPT_READ_LIMIT": "KiB: the most one script_read page holds (never more than one answer)",
@@ -349,9 +350,11 @@ ENV_DOCS: dict[str, str] = {
     "GODOT_BIN": "the Godot executable editor_launch, editor_restart and autolaunch start (a path, or a name on PATH)",
     "GODOT_MCP_CONFIRM": "irreversible (default), always or never: which tool calls ask the person first "
     "(README: Asking before)",
-    "GODOT_MCP_CONFIRM_IN_EDITOR": "1: ask in a dialog of the Godot editor itself, whatever the client can do",
-    ALLOW_UNASKED_ENV: "tool names (commas between): these run without asking anyone, for runs where nobody can "
-    "answer (CI, claude -p, codex exec); put it only in the entry those runs use",
+    "GODOT_MCP_CONFIRM_IN_EDITOR": "1: ask in a dialog of the Godot editor itself, whatever the client can do "
+    "(GODOT_MCP_CONFIRM=never and GODOT_MCP_ALLOW_UNASKED then do not apply); 0 or unset: off",
+    ALLOW_UNASKED_ENV: "tool names (case-sensitive, commas between): these run without asking anyone, for runs where "
+    "nobody can answer (CI, claude -p, codex exec), unless GODOT_MCP_CONFIRM=always or GODOT_MCP_CONFIRM_IN_EDITOR=1; "
+    "put it only in the entry those runs use",
     "GODOT_MCP_CONFIG_VERSION": "written by init and the dock into the client entry; a migration marker",
     "GODOT_MCP_LOG_LEVEL": "stderr log level: DEBUG, INFO (default: one line per tool call), WARNING, ERROR",
     "GODOT_BRIDGE_HTTP_TOKEN": "--http: every request must send Authorization: Bearer <token> (required for a "

@@ -142,4 +142,6 @@ def _condition_text(when: AskWhen) -> str:
         return f"`{when.arg}` is `{when.equals}`"
     if when.exists is not None:
         return f"`{when.exists}` names a file that exists"
+    if when.outside_project is not None:
+        return f"`{when.outside_project}` is a file outside the project"
     return f"what `{when.over_undo_budget}` names is over the {UNDO_BUDGET_BYTES // (1 << 20)} MiB undo keeps"

@@ -73,25 +73,29 @@ class AskWhen:
     ``channel`` of a channel_arg tool the tool's own channel). ``exists``: the path in this
     argument names a file that exists now. ``over_undo_budget``: the res:// path in this argument
     (a file with its sidecars, or a folder) holds more bytes than the toolkit keeps for undo
-    (``undo_budget_bytes``, the toolkit's UNDO_BYTES_LIMIT).
+    (``undo_budget_bytes``, the toolkit's UNDO_BYTES_LIMIT). ``outside_project``: the path on disk
+    in this argument (one of the tool's ``disk_paths``) is outside the project folder once links
+    are resolved: the call reads a file the project's own tools cannot.
     """
 
     arg: str | None = None
     equals: str | bool | None = None
     exists: str | None = None
     over_undo_budget: str | None = None
+    outside_project: str | None = None
 
     def __post_init__(self) -> None:
         check_fields(self)
-        kinds = [k for k in ("arg", "exists", "over_undo_budget") if getattr(self, k) is not None]
+        kinds = [k for k in ("arg", "exists", "over_undo_budget", "outside_project") if getattr(self, k) is not None]
         if len(kinds) != 1:
-            raise ShapeError("field when: each condition names exactly one of arg, exists, over_undo_budget")
+            raise ShapeError("field when: each condition names exactly one of arg, exists, over_undo_budget, "
+                             "outside_project")
         if (self.arg is None) != (self.equals is None):
             raise ShapeError("field when: arg and equals go together")
 
     @property
     def param(self) -> str:
-        return self.arg or self.exists or self.over_undo_budget or ""
+        return self.arg or self.exists or self.over_undo_budget or self.outside_project or ""
 
 
 @dataclass(frozen=True)
@@ -100,19 +104,21 @@ class AskTarget:
 
     ``file``: the argument holding a path: its bytes (a folder: every file in it). ``read``: a
     read-only toolkit method whose answer is the state (``args``: its params, "$name" for this
-    call's argument ``name``).
+    call's argument ``name``); a failure it answers is the call's own, refused before anyone is
+    asked. ``shows``: what the person is told of the read's answer (``{field}`` placeholders).
     """
 
     file: str | None = None
     read: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
+    shows: str | None = None
 
     def __post_init__(self) -> None:
         check_fields(self)
         if (self.file is None) == (self.read is None):
             raise ShapeError("field target: each target names exactly one of file, read")
-        if self.args and self.read is None:
-            raise ShapeError("field target: args go with read")
+        if (self.args or self.shows) and self.read is None:
+            raise ShapeError("field target: args and shows go with read")
 
 
 @dataclass(frozen=True)
@@ -188,6 +194,9 @@ class ToolDef:
     path_params: dict[str, list[str]] = field(default_factory=dict)
     # Words a path parameter takes instead of a path (game_start.scene_path "main").
     path_literals: dict[str, list[str]] = field(default_factory=dict)
+    # Parameters holding an absolute path on this machine, outside res:// (asset_import's source_path):
+    # guarded as such (safety/pathguard.py check_disk_path); reading one outside the project may ask.
+    disk_paths: list[str] = field(default_factory=list)
     success_hint: str | None = None
     operation_param: str | None = None
     operations: list[str] | None = None
@@ -398,6 +407,9 @@ def _check_schema(tool: ToolDef, where: str) -> None:
     for param in tool.path_literals:
         if param not in tool.path_params:
             raise CatalogueError(f"{where}: field path_literals: {param!r} is not in path_params")
+    for param in tool.disk_paths:
+        if param not in properties or param in tool.path_params:
+            raise CatalogueError(f"{where}: field disk_paths: {param!r} is not a parameter, or is in path_params")
     if tool.operation_param is not None:
         prop = properties.get(tool.operation_param)
         if not isinstance(prop, dict) or not prop.get("enum"):
@@ -455,8 +467,8 @@ def _check_asks(tool: ToolDef, where: str) -> None:
     if tool.annotations.get("readOnlyHint") and not asks.when:
         # A read that asks on every call would be no read: it asks only when an argument makes it write.
         raise CatalogueError(f"{where}: field asks: a read-only tool asks only under a condition (when)")
-    if tool.annotations.get("readOnlyHint"):
-        # ... and that argument is one read-only mode refuses.
+    if tool.read_only_safe:
+        # ... and, since read-only mode lists it, that argument is one read-only mode refuses.
         unmarked = sorted({w.param for w in asks.when} - set(tool.writes))
         if unmarked:
             raise CatalogueError(f"{where}: field writes: a read-only tool asks when {unmarked} writes; list it")
@@ -467,6 +479,9 @@ def _check_asks(tool: ToolDef, where: str) -> None:
     unknown = sorted({n for n in named if n not in properties})
     if unknown:
         raise CatalogueError(f"{where}: field asks: {unknown} not in input_schema.properties")
+    outside = sorted({w.outside_project for w in asks.when if w.outside_project} - set(tool.disk_paths))
+    if outside:
+        raise CatalogueError(f"{where}: field asks: outside_project names {outside}, not in disk_paths")
     # The gate reads these paths (a file's bytes, a user:// listing): only a guarded one may be read.
     read = [w.exists or w.over_undo_budget for w in asks.when] + [t.file for t in asks.target]
     unguarded = sorted({n for n in read if n and n not in tool.path_params})
