@@ -29,7 +29,7 @@ DRY_RUN = "dry_run"
 TOKEN = "confirmation_token"
 CONSENT_PARAMS: dict[str, dict[str, Any]] = {
     # Short: every asking tool carries both; the preview itself explains the token.
-    DRY_RUN: {"type": "boolean", "description": "true: only preview the call"},
+    DRY_RUN: {"type": "boolean", "description": "true: only preview"},
     TOKEN: {"type": "string", "description": "From this exact call's preview"},
 }
 # The toolkit keeps at most this many bytes of a delete for undo (FileRemoval.UNDO_BYTES_LIMIT in

@@ -220,7 +220,7 @@ class ToolDispatch:
         try:
             return self._find(name, tools), arguments or {}
         except UnknownTool as unknown:
-            raise ToolError("UNKNOWN_TOOL", str(unknown), extra={"param": "name"}, hint="") from None
+            raise ToolError("UNKNOWN_TOOL", str(unknown), extra={"param": "name"}) from None
 
     def target(self, name: Any, arguments: Any) -> tuple[Any, Any]:
         """The tool a ``tools/call`` of ``name`` really runs and its arguments (call_tool unwrapped),
