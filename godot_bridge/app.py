@@ -27,6 +27,7 @@ from godot_bridge.jobs.engine import JobStore
 from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.live_config import LiveConfig, hold_weakenings
 from godot_bridge.setup.client_entry import EntryError, definition
+from godot_bridge.setup.toolkit_files import ToolkitMissing
 from godot_bridge.safety.pathguard import CallGuard
 from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
@@ -56,7 +57,7 @@ def server_keys(entry_key: str | None) -> tuple[str, ...]:
     were started from has (a person may rename it)."""
     try:
         written = definition().server_key
-    except EntryError:  # a broken install; start-up says so elsewhere
+    except (EntryError, ToolkitMissing):  # a broken install: the key the file has is all there is
         written = None
     return tuple(dict.fromkeys(k for k in (written, entry_key) if k))
 

@@ -123,7 +123,8 @@ async def test_the_prefix_of_the_key_our_entry_really_has_is_taken_too(project: 
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"my-godot-mcp": {"command": "uvx"}}}))
     app, editor = make_app(project)
     tools, _ = fresh(app)
-    for seen_as in ("mcp__my-godot-mcp__scene_get_tree", "my-godot-mcp-scene_get_tree", "mcp__my_godot_mcp__scene_get_tree"):
+    for seen_as in ("mcp__my-godot-mcp__scene_get_tree", "my-godot-mcp-scene_get_tree",
+                    "mcp__my_godot_mcp__scene_get_tree"):
         assert (await call(app, tools, "call_tool", {"name": seen_as, "arguments": {}}))["ran"] == "scene_get_tree"
 
 
@@ -133,7 +134,8 @@ async def test_the_prefix_of_the_key_our_entry_really_has_is_taken_too(project: 
     ("mcp__another-server__execute_code", "execute_code"), ("godot-mcp-toolkit.scene_get_tree", "scene_get_tree"),
     ("Execute_Code", "execute_code"), ("mcp__godot-mcp-toolkit__", None),
 ])
-async def test_any_other_name_is_an_unknown_tool_with_the_close_one(project: Path, name: str, meant: str | None) -> None:
+async def test_any_other_name_is_an_unknown_tool_with_the_close_one(project: Path, name: str,
+                                                                   meant: str | None) -> None:
     app, editor = make_app(project)
     tools, _ = fresh(app)
     person = Person(Answer.ACCEPT)

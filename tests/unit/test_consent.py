@@ -34,9 +34,9 @@ ACCEPT = {"action": "accept", "content": {FIELD: True}}
 
 # Reviewed one by one against what the toolkit really does (README "Asking before" says why each asks).
 ASKING = {
-    "asset_import", "checkpoint_restore", "editor_restart", "editor_screenshot", "execute_code", "file_delete", "folder_delete",
-    "node_call_method", "resource_delete", "runtime_screenshot", "save_delete", "save_write", "scene_close",
-    "scene_create", "scene_delete", "script_delete", "signal_emit", "sound_generate", "texture_generate",
+    "asset_import", "checkpoint_restore", "editor_restart", "editor_screenshot", "execute_code", "file_delete",
+    "folder_delete", "node_call_method", "resource_delete", "runtime_screenshot", "save_delete", "save_write",
+    "scene_close", "scene_create", "scene_delete", "script_delete", "signal_emit", "sound_generate", "texture_generate",
 }
 
 

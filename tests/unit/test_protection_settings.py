@@ -108,7 +108,8 @@ def test_each_weakening_is_held_and_said(project: Path, running: dict[str, Any],
 
 
 def test_a_mixed_change_applies_what_protects_more_and_holds_the_rest(project: Path) -> None:
-    now = Settings(project_path=project, confirm="irreversible", allow_unasked=frozenset({"execute_code", "save_write"}))
+    now = Settings(project_path=project, confirm="irreversible",
+                   allow_unasked=frozenset({"execute_code", "save_write"}))
     wanted = Settings(project_path=project, confirm="always", read_only=True, rate_limit=5,
                       allow_unasked=frozenset({"save_write", "scene_close"}))
     kept, said = hold_weakenings(now, wanted)
