@@ -150,7 +150,8 @@ def _env_confirm(env: Mapping[str, str], name: str) -> str:
     return _env_choice(env, name, CONFIRM_POLICIES)
 
 
-# What a tool name is made of (MCP's rule, which extension tools follow too); names are case-sensitive.
+# What a tool name is made of (MCP's rule, which extension tools follow too; the catalogue checks its
+# names with it); names are case-sensitive.
 TOOL_NAME_CHARS = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 
 

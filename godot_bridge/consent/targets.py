@@ -8,10 +8,10 @@ method (``scene.get_tree``, ``checkpoint.diff``) and takes its answer as the sta
 
 A state is a digest plus the facts the person is shown ("res://big.bin: 40.2 MiB"). Single files
 are hashed byte by byte; a folder by the path, size and modification time of every file in it
-(hashing gigabytes would hold the call for seconds). A read that cannot be made (no answer) is a
-state too ("could not read"), so a question is still asked: a failure to look never lets a call
-through. A read the toolkit answers with a failure refuses the call before anyone is asked: it
-asked about what the call acts on, with the call's own arguments, so the call would fail the same.
+(hashing gigabytes would hold the call for seconds). A read that fails is a state too ("could
+not read"), so a question is still asked: a failure to look never lets a call through. A read
+answered with a refusal of what the call acts on (``REFUSED``: it is not there, or not what the
+call can act on) refuses the call before anyone is asked: the call would fail the same way.
 
 A file on disk outside the project (``outside_project``, a copy into it) is judged here, with links
 resolved; what it holds is read by the toolkit, which will copy it (``asset.inspect_source``).
@@ -40,6 +40,9 @@ from godot_bridge.tools.catalogue import AskTarget, AskWhen, ToolDef
 Read = Callable[[str, dict[str, Any]], Awaitable[Any]]
 USER_PREFIX = "user://"
 USER_LIST = "save.list"  # the toolkit's listing of a user:// folder
+# A read target answering one of these says the call's target is not there, or is not one the call can
+# act on (asset.inspect_source: a hidden source, bytes that are no asset): refused before asking.
+REFUSED = frozenset({"NOT_FOUND", "NODE_NOT_FOUND", "NO_SCENE", "PATH_DENIED", "INVALID_PARAMS", "INVALID_PATH"})
 # Files the editor keeps beside a file and deletes with it (FileRemoval.SIDECARS).
 SIDECARS = (".import", ".uid")
 
@@ -200,12 +203,10 @@ class Targets:
             answer = await self._read(target.read, {k: v for k, v in params.items() if v is not None})
         except ToolError as err:
             return State(f"unreadable:{err.code}", [f"its current state could not be read ({err.message})"])
-        if isinstance(answer, Mapping) and answer.get("success") is False:
-            # What the call acts on is not there, or not what it can act on: the call would fail the
-            # same way after the question.
+        if isinstance(answer, Mapping) and answer.get("success") is False and answer.get("code") in REFUSED:
+            # The call would fail the same way after the question.
             hint = answer.get("hint")
-            raise ToolError(str(answer.get("code") or "INTERNAL"),
-                            f"{answer.get('error') or 'refused'}; nothing was asked or done",
+            raise ToolError(str(answer["code"]), f"{answer.get('error') or 'refused'}; nothing was asked or done",
                             hint=hint if isinstance(hint, str) else "")
         # Text from the project comes wrapped with a fresh random nonce on every read: not a change.
         text = without_nonces(json.dumps(answer, sort_keys=True, separators=(",", ":"), default=str))

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from dataclasses import dataclass, field, replace
 
+from godot_bridge.config import TOOL_NAME_CHARS
 from godot_bridge.tools.shapes import ShapeError, build, check_fields
 
 Channel = Literal["editor", "runtime", "lsp", "bridge"]
@@ -45,7 +46,7 @@ ANNOTATION_KEYS = frozenset({"readOnlyHint", "destructiveHint", "idempotentHint"
 
 # Names legal in MCP (extension tools are ToolDefs too, so this is not the snake_case house style,
 # which the catalogue tests pin). Methods are toolkit JSON-RPC method names.
-_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+_TOOL_NAME = TOOL_NAME_CHARS
 _METHOD = re.compile(r"^[^\s]+$")
 # "4.5"; an extension may say "4.5.1", whose patch part does not matter for gating.
 _VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?$")
@@ -104,8 +105,9 @@ class AskTarget:
 
     ``file``: the argument holding a path: its bytes (a folder: every file in it). ``read``: a
     read-only toolkit method whose answer is the state (``args``: its params, "$name" for this
-    call's argument ``name``); a failure it answers is the call's own, refused before anyone is
-    asked. ``shows``: what the person is told of the read's answer (``{field}`` placeholders).
+    call's argument ``name``); its refusal of what the call acts on (consent/targets.py ``REFUSED``)
+    refuses the call before anyone is asked. ``shows``: what the person is told of the read's answer
+    (``{field}`` placeholders).
     """
 
     file: str | None = None
