@@ -518,6 +518,22 @@ def test_a_path_the_question_reads_must_be_a_guarded_path_param(tmp_path: Path) 
     assert load_catalogue(good).tools["alpha_read"].asks is not None
 
 
+@pytest.mark.parametrize(("changes", "needle"), [
+    ({"writes": {"dest_path": None}}, "writes: 'dest_path' is not a parameter"),
+    ({"writes": {"action": ["c"]}}, "writes: 'action' lists values outside its enum"),
+    ({"asks": {"does": "Save {file_path}", "because": "No undo.", "when": [{"exists": "file_path"}]},
+      "path_params": {"file_path": ["res://"]}}, "a read-only tool asks when ['file_path'] writes; list it"),
+    ({"disk_paths": ["dest_path"]}, "disk_paths: 'dest_path' is not a parameter"),
+    ({"asks": {"does": "Copy {file_path}", "because": "Read.", "when": [{"outside_project": "file_path"}]},
+      "annotations": {}}, "outside_project names ['file_path'], not in disk_paths"),
+])
+def test_what_a_call_writes_or_reads_on_disk_names_its_own_parameters(tmp_path: Path, changes: dict[str, Any],
+                                                                       needle: str) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(**changes)]}})
+    message = _load_error(root)
+    assert "alpha_read" in message and needle in message, message
+
+
 def test_required_must_be_a_property(tmp_path: Path) -> None:
     schema = {"type": "object", "properties": {"a": {}}, "required": ["a", "b"], "additionalProperties": False}
     root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(input_schema=schema)]}})

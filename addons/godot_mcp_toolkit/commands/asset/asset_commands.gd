@@ -3,8 +3,11 @@ extends RefCounted
 ## Project assets (group asset_ops): asset.list (filtered, the project's own files first, paged),
 ## asset.get_dependencies (ResourceLoader's own list, optionally the whole chain) and asset.import
 ## (an outside file or base64 bytes written under res:// through the file guard, undoable, then
-## handed to the editor's file index, which imports it). Runtime-safe: reaches the editor only
-## through context.refresh_files.
+## handed to the editor's file index, which imports it). A file from disk is refused when a part of
+## its path is hidden (starts with a dot) or its bytes are not the asset the destination's extension
+## names; asset.inspect_source answers what a copy would take (size, sha256, format) or why it is
+## refused, without copying: the bridge reads it before it asks the person about such a copy.
+## Runtime-safe: reaches the editor only through context.refresh_files.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
@@ -42,6 +45,12 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	registry.register_command("asset.import", Callable(script, "_cmd_import").bind(context),
 		registry.create_options().with_description("Copy outside bytes into res:// for the editor to import.")
 		.scene_independent())
+	registry.register_command("asset.inspect_source", Callable(script, "_cmd_inspect_source").bind(context),
+		registry.create_options().with_description("What asset.import would copy from source_path, without copying.")
+		.with_input_schema({"type": "object", "properties": {
+			"source_path": {"type": "string"}, "dest_path": {"type": "string"},
+		}, "required": ["source_path", "dest_path"], "additionalProperties": false})
+		.read_only().scene_independent())
 
 
 ## The whole-number limit in 1..MAX_LIMIT (a larger one is lowered), or the INVALID_PARAMS error.
@@ -260,7 +269,9 @@ static func _cmd_import(params: Dictionary, context: RefCounted) -> Dictionary:
 		return ToolkitSuccess.ok(Idempotency.with_status(result, Idempotency.STATUS_RETURNED))
 	var data: PackedByteArray = source["data"]
 	# The editor imports by extension: bytes of another kind would be "created" and then not import.
-	var mismatch := FileSignature.check(dest, data)
+	# A file from disk must be such an asset at all (check_asset): nothing else is brought in.
+	var mismatch := FileSignature.check_asset(dest, data) if source["kind"] == "source_path" \
+		else FileSignature.check(dest, data)
 	if not mismatch.is_empty():
 		return ToolkitError.fail("INVALID_PARAMS", mismatch["error"], mismatch["hint"])
 	var error := FileBytes.write(dest, data)
@@ -287,23 +298,69 @@ static func _source_bytes(params: Dictionary) -> Dictionary:
 		if data.is_empty():
 			return _invalid("base64_data is not valid, non-empty base64")
 		return {"ok": true, "data": data, "kind": "base64_data"}
-	var source: Variant = params["source_path"]
+	var checked := _source_file(params["source_path"])
+	if not checked["ok"]:
+		return checked
+	var source: String = checked["path"]
+	var bytes := FileAccess.get_file_as_bytes(source)
+	if FileAccess.get_open_error() != OK:
+		return _read_failed(source)
+	return {"ok": true, "data": bytes, "kind": "source_path"}
+
+
+## {"ok", "path"} for a source_path asset.import may read, or {"ok": false, "error"}: an absolute
+## path on disk, no '..', no hidden part (a dot-leading folder or file: ~/.ssh, .env), not the
+## toolkit's own files, and a file that exists.
+static func _source_file(source: Variant) -> Dictionary:
 	if not source is String or not (source as String).is_absolute_path() or (source as String).contains("://"):
 		return _invalid("source_path must be an absolute path on disk (outside res:// and user://), got %s" % str(source))
-	if ".." in FileGuard.normalize(source).split("/"):
+	var parts := FileGuard.normalize(source).split("/")
+	if ".." in parts:
 		return {"ok": false, "error": ToolkitError.fail("PATH_DENIED", "'..' is not allowed in source_path: %s" % source,
 			"Pass the file's full path without '..'.")}
+	for part: String in parts:
+		if part.begins_with("."):
+			return {"ok": false, "error": ToolkitError.fail("PATH_DENIED",
+				"source_path is in a hidden folder or is a hidden file (%s): those hold settings and secrets, not " % part
+				+ "assets, and are never copied into the project: %s" % source, "Copy the asset out of it by hand first.")}
 	if _is_protected_source(source):
 		return {"ok": false, "error": ToolkitError.fail("PATH_DENIED",
 			"The MCP toolkit's own files (its auth token) cannot be copied into the project: %s" % source)}
 	if not FileAccess.file_exists(source):
 		return {"ok": false, "error": ToolkitError.fail("NOT_FOUND", "No file at %s" % source,
 			"source_path is read on the machine running the editor.")}
-	var bytes := FileAccess.get_file_as_bytes(source)
-	if FileAccess.get_open_error() != OK:
-		return {"ok": false, "error": ToolkitError.fail("READ_FAILED", "Could not read %s: %s" % [
-			source, error_string(FileAccess.get_open_error())])}
-	return {"ok": true, "data": bytes, "kind": "source_path"}
+	return {"ok": true, "path": source}
+
+
+static func _read_failed(source: String) -> Dictionary:
+	return {"ok": false, "error": ToolkitError.fail("READ_FAILED", "Could not read %s: %s" % [
+		source, error_string(FileAccess.get_open_error())])}
+
+
+## What asset.import would copy from source_path to dest_path, or the refusal it would answer, with
+## nothing written: the file's size, sha256 and format (the bridge binds the person's answer to it).
+static func _cmd_inspect_source(params: Dictionary, _context: RefCounted) -> Dictionary:
+	var missing := Params.require(params, ["source_path", "dest_path"])
+	if not missing.is_empty():
+		return missing
+	var target := ScriptFiles.check_path(params["dest_path"], true)
+	if not target["ok"]:
+		return target["error"]
+	var checked := _source_file(params["source_path"])
+	if not checked["ok"]:
+		return checked["error"]
+	var source: String = checked["path"]
+	var file := FileAccess.open(source, FileAccess.READ)
+	if file == null:
+		return _read_failed(source)["error"]
+	var size := file.get_length()
+	var head := file.get_buffer(mini(size, FileSignature.TEXT_WINDOW * 2))
+	file.close()
+	var mismatch := FileSignature.check_asset(target["path"], head)
+	if not mismatch.is_empty():
+		return ToolkitError.fail("INVALID_PARAMS", mismatch["error"], mismatch["hint"])
+	return ToolkitSuccess.ok({"source_path": source, "bytes": size, "sha256": FileAccess.get_sha256(source),
+		"format": FileSignature.identify(head)})
 
 
 ## True for the toolkit's user:// folder and the auth token file, on disk: copied under res:// they
