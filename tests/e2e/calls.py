@@ -12,6 +12,7 @@ create lives under res://e2e/ and user://e2e/.
 from __future__ import annotations
 
 from tests.e2e.call_list import Call, Derived, FileHas, Has, Kind, Near, Read
+from tests.e2e.shader_calls import SHADER_CALLS
 
 
 def vec2(x: float, y: float) -> dict[str, object]:
@@ -285,6 +286,8 @@ GROUPS: list[Call] = [
     Call("scene_create_inherited", {"file_path": "res://e2e/hero.tscn", "base_scene": "res://scenes/game.tscn",
                                     "root_name": "Hero"}, "an inherited scene",
          file=FileHas("res://e2e/hero.tscn", "res://scenes/game.tscn")),
+    # shaders
+    *SHADER_CALLS,
     # signals
     Call("signal_emit", {"node_path": "Hud", "signal_name": "resized"}, "a signal emitted in the editor",
          effect=prop("Player", "resizes", 1)),

@@ -258,7 +258,8 @@ def test_counts(cat: Catalogue) -> None:
     assert [t.name for t in tools if t.godot_min] == ["scene_close"]
 
 
-ADDED_GROUP_NAMES = {"editor_lifecycle", "game_time", "performance", "checkpoints", "testing", "history", "jobs"}
+ADDED_GROUP_NAMES = {"editor_lifecycle", "game_time", "performance", "checkpoints", "testing", "history", "jobs",
+                     "shaders"}
 
 
 HISTORY_TOOLS = ("history", "undo", "redo")
@@ -314,6 +315,18 @@ def test_performance_tools(cat: Catalogue) -> None:
         ("runtime", "perf.snapshot"), ("runtime", "perf.sample"), ("editor", "perf.scene_counts")]
     frames = cat.tools["game_performance_sample"].input_schema["properties"]["frames"]
     assert (frames["minimum"], frames["maximum"]) == (1, 600)
+
+
+def test_shader_tools(cat: Catalogue) -> None:
+    """Reads only (read-only mode keeps them), in the editor, found by "shader" and by "material"."""
+    group = cat.groups["shaders"]
+    assert group.tools == ["shader_check", "shader_get_uniforms"]
+    assert [(cat.tools[name].channel, cat.tools[name].method, cat.tools[name].read_only_safe) for name in group.tools] == [
+        ("editor", "shader.check", True), ("editor", "shader.get_uniforms", True)]
+    assert {"shader", "material"} <= set(group.keywords)
+    assert all(cat.tools[name].path_params == {"file_path": ["res://"]} for name in group.tools)
+    assert cat.tools["shader_check"].input_schema["properties"]["shader_type"]["enum"] == [
+        "canvas_item", "spatial", "particles", "sky", "fog"]
 
 
 def test_checkpoint_tools(cat: Catalogue) -> None:
