@@ -2,7 +2,7 @@
 extends RefCounted
 ## What to say about a ShaderMaterial's shader_parameter/<name> its shader does not declare: the
 ## engine would store it in silence and nothing would change on screen, so the write is refused
-## with the shader's uniforms, the close ones first. Runtime-safe (used by scene/property_access.gd).
+## with the shader's uniforms, the close ones first. Runtime-safe (used by scene_tree/property_access.gd).
 
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 
