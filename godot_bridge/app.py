@@ -14,7 +14,7 @@ from godot_bridge.config import ALLOW_UNASKED_ENV, Settings
 from godot_bridge.consent.caller import Caller
 from godot_bridge.consent.editor_dialog import EditorAsker
 from godot_bridge.consent.gate import ConsentGate
-from godot_bridge.consent.policy import Policy
+from godot_bridge.consent.policy import Policy, resolve, unknown_names
 from godot_bridge.consent.targets import Targets
 from godot_bridge.content import uids
 from godot_bridge.content.completions import CompletionService
@@ -25,7 +25,9 @@ from godot_bridge.content.resources import ResourceService
 from godot_bridge.jobs.background import JobTools
 from godot_bridge.jobs.engine import JobStore
 from godot_bridge.jobs.runner import JobRunner
-from godot_bridge.live_config import LiveConfig
+from godot_bridge.live_config import LiveConfig, hold_weakenings
+from godot_bridge.setup.client_entry import EntryError, definition
+from godot_bridge.setup.toolkit_files import ToolkitMissing
 from godot_bridge.safety.pathguard import CallGuard
 from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
@@ -46,14 +48,20 @@ INSTRUCTIONS = (
 )
 
 
-def _unasked(policy: Policy) -> str:
-    return f", {ALLOW_UNASKED_ENV}={','.join(sorted(policy.unasked))}" if policy.unasked else ""
-
-
 def warn_contradictory_annotations(catalogue: Catalogue) -> None:
     for tool in catalogue.tools.values():
         if tool.annotations.get("readOnlyHint") and tool.annotations.get("destructiveHint"):
             log.warning("%s is marked both read-only and destructive; treating it as mutating", tool.name)
+
+
+def server_keys(entry_key: str | None) -> tuple[str, ...]:
+    """The keys our server may have in a client's file: the one init writes, and the one the file we
+    were started from has (a person may rename it)."""
+    try:
+        written = definition().server_key
+    except (EntryError, ToolkitMissing):  # a broken install: the key the file has is all there is
+        written = None
+    return tuple(dict.fromkeys(k for k in (written, entry_key) if k))
 
 
 class BridgeApp:
@@ -89,11 +97,17 @@ class BridgeApp:
         self._tool_wire_generation = -1
         # Asking the person before what cannot be taken back: the policy applies to what every client
         # is offered (dry_run, confirmation_token) and to every call.
-        self.policy = Policy.of(settings)
+        self.policy, overridden = resolve(settings)
+        for line in overridden:
+            log.warning("%s", line)
+        unknown = unknown_names(settings.allow_unasked, self.catalogue.tools)
+        if unknown:
+            log.warning("%s names no tool of the catalogue: %s (names are case-sensitive, commas between them; an "
+                        "extension's tool is known once the editor connects)", ALLOW_UNASKED_ENV, ", ".join(unknown))
         self.consent = ConsentGate(
             lambda: self.policy, Targets(lambda: self.settings.project_path, self._editor_call),
             EditorAsker(self._editor_call), is_extension=lambda tool: tool.name not in self.catalogue.tools,
-            reachable=lambda tool, args: self.editor.reachable(tool, args),
+            ready=lambda tool, args: self.editor.ready(tool, args),
         )
         self.surface.set_offer(self.consent.offered)
         # Long calls in the background (godot_bridge/jobs): every client's jobs, kept until their TTL.
@@ -122,6 +136,7 @@ class BridgeApp:
         timing = self.editor.timing
         self.live_config = LiveConfig(settings, self.apply_settings, debounce_ms=timing.watch_debounce_ms,
                                       poll_interval=timing.watch_poll, force_polling=timing.force_polling)
+        self.surface.server_keys = server_keys(self.live_config.server_key)
 
     async def _editor_connected(self) -> None:
         # A reconnect is a moment the user may have changed .mcp.json while we could not watch.
@@ -148,12 +163,21 @@ class BridgeApp:
         return await self.editor.call(method, params, **options)
 
     def apply_settings(self, settings: Settings) -> None:
-        """A configuration reload: new limits and pins, and read-only mode may flip (one announcement)."""
+        """A configuration reload: new limits and pins, and read-only mode may turn on (one announcement).
+        What would protect less waits for the next start (live_config.hold_weakenings): the file it
+        comes from (.mcp.json) is one the assistant's own tools can write."""
+        settings, held = hold_weakenings(self.settings, settings)
+        for line in held:
+            log.warning("%s: %s", self.live_config.path, line)
         old, self.settings = self.settings, settings
         self.editor.update_settings(settings)
         if settings.rate_limit != old.rate_limit:
             self.dispatch.limiter = RateLimiter(settings.rate_limit)
-        self._apply_policy(Policy.of(settings))
+        policy, overridden = resolve(settings)
+        if policy != self.policy:
+            for line in overridden:
+                log.warning("%s", line)
+        self._apply_policy(policy)
         if settings.read_only != old.read_only:
             if settings.read_only:
                 warn_contradictory_annotations(self.catalogue)
@@ -167,15 +191,8 @@ class BridgeApp:
             self._surface_changed()
 
     def _apply_policy(self, policy: Policy) -> None:
-        """A stronger confirmation policy applies at once; a weaker one only when the bridge starts again:
-        the file it comes from (.mcp.json) is one the assistant's own tools can write."""
+        """The confirmation policy of reloaded settings (never weaker than the running one: apply_settings)."""
         if policy == self.policy:
-            return
-        if self.policy.weakened_by(policy):
-            log.warning("GODOT_MCP_CONFIRM=%s%s%s in .mcp.json asks less than the running policy (%s%s%s): it "
-                        "applies only when your MCP client starts the bridge again", policy.mode,
-                        " with the editor dialog" if policy.in_editor else "", _unasked(policy), self.policy.mode,
-                        " with the editor dialog" if self.policy.in_editor else "", _unasked(self.policy))
             return
         log.info("confirmation policy: %s%s", policy.mode, " (asked in the editor)" if policy.in_editor else "")
         self.policy = policy

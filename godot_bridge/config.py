@@ -8,6 +8,7 @@ module only records what the user pinned.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,7 +40,15 @@ FLAG_FALSE = frozenset({"", "0", "false", "no", "off"})
 
 
 def _env_flag(env: Mapping[str, str], name: str) -> bool:
-    return env.get(name, "").strip().lower() in FLAG_TRUE
+    """An on/off setting (any case). Every flag the bridge reads guards something (read-only mode, the
+    editor's dialog), so a value outside both sets is an error: read as "off" it would turn the
+    protection off without a word."""
+    raw = env.get(name, "")
+    value = raw.strip().lower()
+    if value not in FLAG_TRUE | FLAG_FALSE:
+        raise ConfigError(f"{name}: {raw!r} is neither on ({', '.join(sorted(FLAG_TRUE))}) nor off "
+                          "(0, false, no, off, or unset)")
+    return value in FLAG_TRUE
 
 
 def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
@@ -152,11 +161,18 @@ def _env_tool_list(env: Mapping[str, str], name: str) -> str:
     return _env_choice(env, name, TOOL_LISTS)
 
 
+# What a tool name is made of (MCP's rule, which extension tools follow too; the catalogue checks its
+# names with it); names are case-sensitive.
+TOOL_NAME_CHARS = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+
+
 def _env_tool_names(env: Mapping[str, str], name: str) -> frozenset[str]:
-    """A list of tool names (commas or spaces between them); each must look like one."""
+    """A list of tool names with commas between them (spaces around a comma are ignored). Only the
+    comma separates: a name holding a space, a semicolon or any other character is refused, so a
+    list written another way is an error instead of one long name that matches nothing."""
     raw = env.get(name, "")
-    names = frozenset(n for n in raw.replace(",", " ").split() if n)
-    bad = sorted(n for n in names if not n.replace("_", "").isalnum())
+    names = frozenset(n.strip() for n in raw.split(",") if n.strip())
+    bad = sorted(n for n in names if not TOOL_NAME_CHARS.match(n))
     if bad:
         raise ConfigError(f"{name}: {', '.join(repr(b) for b in bad)} is not a tool name (tool names such as "
                           "execute_code, separated by commas)")
@@ -266,10 +282,7 @@ def _check_port(name: str, raw: str) -> None:
 
 
 def _check_flag(name: str, raw: str) -> None:
-    # The bridge reads anything outside FLAG_TRUE as "off"; a value outside both sets is a typo
-    # that silently turns the setting off, so it is worth an error here.
-    if raw.strip().lower() not in FLAG_TRUE | FLAG_FALSE:
-        raise ConfigError(f"{name}: {raw!r} is neither on ({', '.join(sorted(FLAG_TRUE))}) nor off (0, false, no, off)")
+    _env_flag({name: raw}, name)
 
 
 def _check_positive(name: str, raw: str) -> None:
@@ -342,8 +355,9 @@ ENV_DOCS: dict[str, str] = {
     "GODOT_MCP_RUNTIME_PORT": "dial the running game on this port instead of the registry's",
     "GODOT_MCP_LSP_PORT": "the GDScript language server's port (default: the registry's, else 6005)",
     "GODOT_MCP_LSP_HOST": "the GDScript language server's host (default 127.0.0.1)",
-    "GODOT_MCP_READ_ONLY": "1: expose only tools that are read-only and not destructive "
-    "({read_only_at_start} at start-up, {read_only_in_all} in all)",
+    "GODOT_MCP_READ_ONLY": "1 (true, yes, on): expose only tools that are read-only and not destructive "
+    "({read_only_at_start} at start-up, {read_only_in_all} in all), and write no file; 0 (false, no, off) or unset: "
+    "off; any other value refuses to start",
     "GODOT_MCP_TOKEN_PATH": "absolute path of the token file, instead of the registry's",
     "GODOT_MCP_RATE_LIMIT": "at most N tool calls per 60 s (RATE_LIMITED beyond)",
     "GODOT_MCP_SCRIPT_READ_LIMIT": "KiB: the most one script_read page holds (never more than one answer)",
@@ -355,9 +369,11 @@ ENV_DOCS: dict[str, str] = {
     "GODOT_BIN": "the Godot executable editor_launch, editor_restart and autolaunch start (a path, or a name on PATH)",
     "GODOT_MCP_CONFIRM": "irreversible (default), always or never: which tool calls ask the person first "
     "(README: Asking before)",
-    "GODOT_MCP_CONFIRM_IN_EDITOR": "1: ask in a dialog of the Godot editor itself, whatever the client can do",
-    ALLOW_UNASKED_ENV: "tool names (commas between): these run without asking anyone, for runs where nobody can "
-    "answer (CI, claude -p, codex exec); put it only in the entry those runs use",
+    "GODOT_MCP_CONFIRM_IN_EDITOR": "1: ask in a dialog of the Godot editor itself, whatever the client can do "
+    "(GODOT_MCP_CONFIRM=never and GODOT_MCP_ALLOW_UNASKED then do not apply); 0 or unset: off",
+    ALLOW_UNASKED_ENV: "tool names (case-sensitive, commas between): these run without asking anyone, for runs where "
+    "nobody can answer (CI, claude -p, codex exec), unless GODOT_MCP_CONFIRM=always or GODOT_MCP_CONFIRM_IN_EDITOR=1; "
+    "put it only in the entry those runs use",
     TOOL_LIST_ENV: "groups (default): tools/list holds the {always_on} start-up tools, the rest in groups behind "
     "discover_tools; all: every tool ({tools}), for clients whose model searches its tools. init writes each "
     "client's; use groups where the model has no tool search (Codex with a local model) (README: The tool list)",

@@ -50,6 +50,8 @@ BRIDGE_HINTS: dict[str, str] = {
     "EDITOR_UNRESPONSIVE": "Call editor_restart to save, stop and relaunch the editor.",
     "EDITOR_NOT_RUNNING": "Call editor_launch to start the editor.",
     "SAVE_FAILED": "Save in the editor by hand, or restart with force=true (unsaved changes are lost).",
+    "UNKNOWN_TOOL": "Name the tool as tools/list or discover_tools names it (a client's own prefix is fine); "
+    "nothing else before the name.",
     # Background jobs: background: true, job_status, job_cancel (godot_bridge/jobs)
     "JOB_NOT_FOUND": "Call job_status without job_id to list your jobs; a finished job is kept for its TTL (1 h).",
     "JOB_FINISHED": "Call job_status with this job_id for its result.",

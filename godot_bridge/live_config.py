@@ -11,6 +11,11 @@ the file never named (set by the shell) stays. Flags still win over the environm
 
 A file that cannot be used (bad JSON, no entry, a bad value) changes nothing: the last good
 configuration stays and stderr says why, once per distinct problem.
+
+The assistant can write that file with its own tools, so a change that protects less (read-only
+off, less asking, more tools allowed unasked, the editor's dialog off) is held until the client
+starts the bridge again, and stderr says so; one that protects more applies at once
+(``hold_weakenings``, applied by the app to every reload).
 """
 
 from __future__ import annotations
@@ -19,11 +24,12 @@ import json
 import logging
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from godot_bridge.config import ConfigError, Settings
+from godot_bridge.config import ALLOW_UNASKED_ENV, ConfigError, Settings
+from godot_bridge.consent.policy import MODE_STRENGTH
 from godot_bridge.editor.watch import RegistryWatcher
 from godot_bridge.setup.client_files import our_key
 from godot_bridge.setup.client_entry import definition
@@ -71,6 +77,11 @@ def _as_text(key: str, value: Any) -> str:
 
 def our_env(text: str) -> dict[str, str]:
     """The ``GODOT_MCP_*`` env of our entry in ``.mcp.json`` text; raises ConfigFileError."""
+    return _our_entry(text)[1]
+
+
+def _our_entry(text: str) -> tuple[str, dict[str, str]]:
+    """Our entry's key and its ``GODOT_MCP_*`` env in ``.mcp.json`` text; raises ConfigFileError."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -84,7 +95,7 @@ def our_env(text: str) -> dict[str, str]:
     env = entry.get("env", {})
     if not isinstance(env, dict):
         raise ConfigFileError(f"mcpServers[{key!r}].env is not an object")
-    return {k: _as_text(k, v) for k, v in env.items() if k.startswith(ENV_PREFIX) and k not in FIXED_KEYS}
+    return key, {k: _as_text(k, v) for k, v in env.items() if k.startswith(ENV_PREFIX) and k not in FIXED_KEYS}
 
 
 class LiveConfig:
@@ -106,10 +117,13 @@ class LiveConfig:
         self._watcher = RegistryWatcher(self.path, self.reload, debounce_ms=debounce_ms,
                                         poll_interval=poll_interval, force_polling=force_polling, label=FILE_NAME)
         # The file at launch is what the client started us with: its keys are the file's to drop.
+        # Our entry's key there is the name the client gives our server (call_tool takes its prefixes).
+        key: str | None
         try:
-            launch_file = our_env(self.path.read_text(encoding="utf-8"))
+            key, launch_file = _our_entry(self.path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ConfigFileError):
-            launch_file = {}
+            key, launch_file = None, {}
+        self.server_key = key
         self._launch_supplied = frozenset(launch_file)
 
     @property
@@ -164,3 +178,52 @@ class LiveConfig:
 def effective(settings: Settings) -> tuple[Any, ...]:
     """The settings' values, without the raw environment they came from."""
     return tuple(getattr(settings, f.name) for f in fields(settings) if f.name not in ("env", "cli"))
+
+
+# -- what a reload may change at once --------------------------------------------------------------
+
+
+def _on_off(value: bool) -> str:
+    return "on" if value else "off"
+
+
+def _names(value: frozenset[str]) -> str:
+    return ",".join(sorted(value)) or "none"
+
+
+@dataclass(frozen=True)
+class Protection:
+    """A setting that limits what the assistant may do: ``keep(running, wanted)`` is the value to run
+    with now (the wanted one when it protects at least as much, else as much of it as does)."""
+
+    field: str
+    env: str
+    keep: Callable[[Any, Any], Any]
+    shown: Callable[[Any], str]
+    what: str  # what a weaker value does, in words
+
+
+PROTECTIONS = (
+    Protection("read_only", "GODOT_MCP_READ_ONLY", lambda now, new: now or new, _on_off,
+               "turns read-only mode off"),
+    Protection("confirm", "GODOT_MCP_CONFIRM", lambda now, new: max(now, new, key=MODE_STRENGTH.index), str,
+               "asks the person less"),
+    Protection("confirm_in_editor", "GODOT_MCP_CONFIRM_IN_EDITOR", lambda now, new: now or new, _on_off,
+               "stops asking in the editor's dialog"),
+    Protection("allow_unasked", ALLOW_UNASKED_ENV, lambda now, new: now & new, _names,
+               "lets more tools run without asking"),
+)
+
+
+def hold_weakenings(running: Settings, wanted: Settings) -> tuple[Settings, list[str]]:
+    """``wanted`` as it may apply now over ``running``, and a line for each weakening held back."""
+    held: dict[str, Any] = {}
+    said: list[str] = []
+    for guard in PROTECTIONS:
+        now, new = getattr(running, guard.field), getattr(wanted, guard.field)
+        kept = guard.keep(now, new)
+        if kept != new:
+            held[guard.field] = kept
+            said.append(f"{guard.env}={guard.shown(new)} {guard.what} (running: {guard.shown(now)}); it applies only "
+                        "when your MCP client starts the bridge again")
+    return (replace(wanted, **held) if held else wanted), said

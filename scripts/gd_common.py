@@ -105,6 +105,21 @@ def gd_files(repo: Path, *roots: str | Path, exclude: tuple[str, ...] = ()) -> l
     return found
 
 
+def resolve_script_path(repo: Path, from_file: Path, target: str) -> Path | None:
+    """The repo-relative script a path in `from_file` names (res:// or relative to its folder), or
+    None for user:// and uid:// paths and paths outside the repo."""
+    if target.startswith("res://"):
+        candidate = repo / target[len("res://") :]
+    elif target.startswith(("user://", "uid://")):
+        return None
+    else:
+        candidate = (repo / from_file).parent / target
+    try:
+        return candidate.resolve().relative_to(repo.resolve())
+    except ValueError:
+        return None
+
+
 def find_reference(repo: Path, name: str) -> Path | None:
     """A file of the reference data the checks run against.
 

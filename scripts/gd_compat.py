@@ -17,7 +17,7 @@ Checks over addons/godot_mcp_toolkit/**.gd, driven by the godot-compat-map.tsv i
    *_at_least(...) helper. Very common names (start, get_path, ...) are skipped to keep the
    heuristic quiet.
 4. Settings: every "mcp_toolkit/..." key literal and every `<settings alias>.<CONST>` used outside
-   core/settings_registration.gd is registered there.
+   settings/settings_registration.gd is registered there.
 5. Error codes: every fail("CODE", ...) code is in the 56-code vocabulary (the reference's
    error-codes.json), and contract/mcp_toolkit_error.gd CODES equals that vocabulary.
 6. Export safety: no file reachable from the game process (runtime/**, files marked
@@ -53,10 +53,11 @@ from gd_common import (  # noqa: E402
     gd_files,
     lex,
     line_of,
+    resolve_script_path,
 )
 
 VERSIONS = ("4.2", "4.3", "4.4", "4.5", "4.6", "4.7")
-SETTINGS_FILE = TOOLKIT / "core" / "settings_registration.gd"
+SETTINGS_FILE = TOOLKIT / "settings" / "settings_registration.gd"
 ERROR_FILE = TOOLKIT / "contract" / "mcp_toolkit_error.gd"
 RUNTIME_DIR = TOOLKIT / "runtime"
 RUNTIME_MARKER = "RUNTIME-REACHABLE"
@@ -293,19 +294,6 @@ def check_engine_api(label: str, text: str, cmap: CompatMap, own_funcs: set[str]
 
 _PRELOAD_CONST = re.compile(r"^\s*const\s+(\w+)\s*:?=\s*preload\(\s*\"([^\"]+)\"\s*\)", re.M)
 _CONST_DECL = re.compile(r"^\s*const\s+([A-Z][A-Z0-9_]*)\b", re.M)
-
-
-def resolve_script_path(repo: Path, from_file: Path, target: str) -> Path | None:
-    if target.startswith("res://"):
-        candidate = repo / target[len("res://") :]
-    elif target.startswith(("user://", "uid://")):
-        return None
-    else:
-        candidate = (repo / from_file).parent / target
-    try:
-        return candidate.resolve().relative_to(repo.resolve())
-    except ValueError:
-        return None
 
 
 def check_settings(repo: Path, files: list[Path]) -> list[str]:

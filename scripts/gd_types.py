@@ -39,8 +39,16 @@ from lark import Token, Tree
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gd_common import COMPAT_MAP_NAME, REPO, fail_exit, find_reference, gd_files, parse_tree  # noqa: E402
-from gd_compat import VERSIONS, describe_presence, load_map, resolve_script_path  # noqa: E402
+from gd_common import (  # noqa: E402
+    COMPAT_MAP_NAME,
+    REPO,
+    fail_exit,
+    find_reference,
+    gd_files,
+    parse_tree,
+    resolve_script_path,
+)
+from gd_compat import VERSIONS, describe_presence, load_map  # noqa: E402
 
 ROOTS = ("addons", "tests/godot")
 

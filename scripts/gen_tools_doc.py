@@ -160,6 +160,11 @@ def render(repo: Path = REPO) -> str:
             out += _param_rows(offered(tool) if Policy().may_ask(tool) else tool)
             if tool.asks is not None:
                 out += ["", f"**Asks the person first** ({when_text(tool)}): {tool.asks.because}"]
+            if tool.writes:
+                writing = ", ".join(f"`{param}`" + (f" {' or '.join(f'`{v}`' for v in values)}" if values else "")
+                                    for param, values in tool.writes.items())
+                out += ["", f"**In read-only mode** {writing} is refused: it writes a file, and read-only mode "
+                        "writes nothing."]
             out += ["", f"**Returns:** {_returns(tool, examples, pending)}", ""]
             codes = error_codes(repo, tool.method or "", registered, vocab, examples.get(tool.method or "", []))
             if codes:

@@ -18,18 +18,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Protocol
 
 import anyio
 
-from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question, parse_answer
+from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question, UnusableAnswer, parse_answer
 from godot_bridge.jobs import asking
 
 
 class Asker(Protocol):
     async def ask(self, question: Question) -> Answer:
-        """The person's answer; CANCEL when none came within the time a question waits."""
+        """The person's answer; CANCEL when none came within the time a question waits;
+        ``UnusableAnswer`` when what came back is no answer."""
         ...
+
+
+class Way(Enum):
+    """How a call that asks reaches the person, strongest first (consent/gate.py chooses it)."""
+
+    EDITOR = "in the Godot editor"  # its own dialog: only a person at the editor answers it
+    CLIENT = "through the MCP client"  # an asker the request brought
+    INLINE = "through the MCP client (2026-07-28 input_required)"
+    TOKEN = "with a confirmation token"  # a client that cannot ask: the preview and its token
 
 
 @dataclass(frozen=True)
@@ -38,7 +49,7 @@ class Caller:
     asker: Asker | None = None
     inline: bool = False
     request_state: str | None = None
-    input_responses: Mapping[str, Any] | None = None
+    input_responses: Any = None  # as the client sent them: the gate reads what it can use
 
 
 class JobAsker:
@@ -52,6 +63,8 @@ class JobAsker:
     async def ask(self, question: Question) -> Answer:
         with anyio.move_on_after(self.timeout_s):
             result = await asking.ask({"method": "elicitation/create", "params": question.form()})
+            if isinstance(result, UnusableAnswer):  # the client's front end could not read what came back
+                raise result
             return Answer.CANCEL if result is None else parse_answer(result)
         return Answer.CANCEL
 

@@ -3,8 +3,10 @@
 The toolkit's ``editor.confirm`` opens a dialog in the editor the person works in and answers
 when they choose (``accept``/``decline``/``cancel``), when its time runs out (``cancel``), or
 when the bridge withdraws the question (its ``_cancel``: the call was cancelled, the dialog
-closes). A headless editor has nobody to ask: it says so (``HEADLESS_UNSUPPORTED``) and the call is
-refused; the bridge never falls back to a weaker way of asking.
+closes). Only a person at the editor can answer it, so its answer is the person's however soon it
+comes: a quick "Don't allow" is their no, never a run with nobody to ask. A headless editor has
+nobody to ask: it says so (``HEADLESS_UNSUPPORTED``) and the call is refused; the bridge never
+falls back to a weaker way of asking.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question
+from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question, UnusableAnswer, described
 from godot_bridge.errors import ToolError
 
 CONFIRM_METHOD = "editor.confirm"
@@ -42,4 +44,4 @@ class EditorAsker:
         try:
             return Answer(reply.get("answer"))
         except ValueError:
-            return Answer.CANCEL
+            raise UnusableAnswer(f"the editor answered {described(reply.get('answer'))}") from None

@@ -1,16 +1,19 @@
 """The one check every tool call passes before it runs: does it ask, and did the person agree.
 
 ``check`` returns the arguments to run with (the consent parameters taken out), or the tool
-result that answers the call instead (a preview, a dry run, a decline, a refused token); for a
-2026-07-28 client that can be asked it raises ``InputRequired`` (the MCP layer answers
-``input_required``), and ``InvalidAnswer`` for a retry whose answer cannot be used.
+result that answers the call instead (``outcomes``: a preview, a dry run, a decline, an answer
+nobody gave or that cannot be used, a refused token); for a 2026-07-28 client that can be asked
+it raises ``InputRequired`` (the MCP layer answers ``input_required``), and ``InvalidAnswer`` for
+a retry whose requestState cannot be used (replayed, expired, another client's).
 
 How it asks is chosen per request, strongest first: the editor's own dialog when the person set
 GODOT_MCP_CONFIRM_IN_EDITOR; else an asker the request brought (a handshake-era client that
 declared form elicitation); else ``input_required`` (2026-07-28 with elicitation); else the
-preview and a single-use token. An answer counts only for the exact call it was asked about:
-same tool, same arguments, the target unchanged since (else it asks again). Nothing runs on a
-decline, a cancel, no answer, or a token or state that is not good.
+preview and a single-use token. A dry run says which of these the same call would take. An
+answer counts only for the exact call it was asked about: same tool, same arguments, the target
+unchanged since (else it asks again). Nothing runs on a decline, a cancel, no answer, an answer
+faster than a person reads the question, an answer that cannot be read, or a token or state
+that is not good.
 """
 
 from __future__ import annotations
@@ -20,10 +23,19 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from godot_bridge.consent.caller import INPUT_KEY, NOBODY, Asker, Caller, InputRequired, InvalidAnswer
 from godot_bridge.config import ALLOW_UNASKED_ENV
+from godot_bridge.consent import outcomes
+from godot_bridge.consent.caller import INPUT_KEY, NOBODY, Asker, Caller, InputRequired, InvalidAnswer, Way
 from godot_bridge.consent.policy import ALWAYS_BECAUSE, DRY_RUN, TOKEN, Policy, changes_something, offered
-from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question, build, parse_answer
+from godot_bridge.consent.question import (
+    ANSWER_TIMEOUT_S,
+    Answer,
+    Question,
+    UnusableAnswer,
+    build,
+    described,
+    parse_answer,
+)
 from godot_bridge.consent.targets import State, Targets
 from godot_bridge.consent.tickets import TTL_S, Refused, Tickets, digest
 from godot_bridge.errors import ToolError
@@ -36,26 +48,28 @@ log = logging.getLogger("godot_bridge.consent")
 
 # A synchronous question whose target keeps changing under it is asked at most this often.
 ROUNDS = 3
-# No person reads a question and answers it faster: an answer sooner came from the client itself.
+# No person reads a question and answers it faster: an answer sooner came from the client itself,
+# whatever it says (outcomes.unattended). The editor's dialog is exempt: only a person answers it.
 UNATTENDED_S = 1.5
-# What a call checks before anyone is asked: the channel it goes to answers (editor/bridge.py).
-Reachable = Callable[[ToolDef, dict[str, Any]], Awaitable[None]]
+# What a call checks before anyone is asked: the channel it goes to answers and can take a request
+# that large (editor/bridge.py ``ready``).
+Ready = Callable[[ToolDef, dict[str, Any]], Awaitable[None]]
 CHANGED = "what it acts on changed since the person was asked"
-DECLINED_HINT = ("Nothing was done. Do not try to reach the same result another way; ask the person what "
-                 "they want instead.")
 
 
 class ConsentGate:
     def __init__(self, policy: Callable[[], Policy], targets: Targets, editor: Asker, *,
                  is_extension: Callable[[ToolDef], bool] = lambda tool: False, ttl: float = TTL_S,
-                 reachable: Reachable | None = None) -> None:
+                 ready: Ready | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self._policy = policy
         self.targets = targets
         self._editor = editor
         self._is_extension = is_extension
-        self._reachable = reachable
-        self.tokens = Tickets("confirmation_token", prefix="ct_", ttl=ttl)
-        self.states = Tickets("requestState", prefix="rs_", ttl=ttl)
+        self._ready_check = ready
+        # How long an answer took is read from this clock (the tickets' too): tests give it a person's pace.
+        self.clock = clock
+        self.tokens = Tickets("confirmation_token", prefix="ct_", ttl=ttl, clock=lambda: self.clock())
+        self.states = Tickets("requestState", prefix="rs_", ttl=ttl, clock=lambda: self.clock())
         self._offers: dict[str, tuple[ToolDef, Policy, ToolDef]] = {}  # name -> (tool, policy, as offered)
 
     @property
@@ -86,39 +100,48 @@ class ConsentGate:
         args = dict(args)
         dry_run = args.pop(DRY_RUN, False) is True
         token = args.pop(TOKEN, None)
+        caller = caller or NOBODY
         try:
             asks, because = await self._asks(tool, args)
-            if not asks and not dry_run:
-                return args
             if asks:
-                # What can be known without an effect is checked before anyone is asked: a person who
-                # agrees to a call that then cannot run was asked for nothing.
+                # Everything that would refuse the call is checked before anyone is asked (and before a
+                # dry run answers): a person who agrees to a call that then cannot run was asked for nothing.
                 await self._ready(tool, args)
-            if asks and not dry_run and self.policy.allows_unasked(tool):
-                log.info("%s: runs without asking (%s)", tool.name, ALLOW_UNASKED_ENV)
+            unasked = asks and self.policy.allows_unasked(tool)
+            if not dry_run and (unasked or not asks):
+                if unasked:
+                    log.info("%s: runs without asking (%s)", tool.name, ALLOW_UNASKED_ENV)
                 return args
             state = await self.targets.state(tool, args)
         except ToolError as err:
             return results.failure(err)
         question = build(tool, args, because, state.facts)
+        way = self.way(caller) if asks and not unasked else None
         if dry_run:
-            return results.success({"dry_run": True, "done": False, "would_ask": asks, **question.preview(),
-                                    "message": "Nothing was done (dry run)."
-                                    + (" Without dry_run the person is asked first." if asks else "")})
-        caller = caller or NOBODY
+            return outcomes.dry_run(question, way, unasked)
         binding = (tool.name, digest(args))
-        if self.policy.in_editor:
-            return await self._ask_now(self._editor, tool, args, question, state, progress, "in the Godot editor")
-        if caller.asker is not None:
-            return await self._ask_now(caller.asker, tool, args, question, state, progress, "through the MCP client")
-        if caller.inline:
+        if way is Way.EDITOR:
+            return await self._ask_now(self._editor, tool, args, question, state, progress, way)
+        if way is Way.CLIENT:
+            assert caller.asker is not None
+            return await self._ask_now(caller.asker, tool, args, question, state, progress, way)
+        if way is Way.INLINE:
             return await self._inline(tool, args, question, state, binding, caller)
         return await self._token(tool, args, question, state, binding, caller, token)
 
+    def way(self, caller: Caller) -> Way:
+        """How a call that asks reaches the person: the strongest way this request allows."""
+        if self.policy.in_editor:
+            return Way.EDITOR
+        if caller.asker is not None:
+            return Way.CLIENT
+        return Way.INLINE if caller.inline else Way.TOKEN
+
     async def _ready(self, tool: ToolDef, args: Mapping[str, Any]) -> None:
-        """Raise what would stop the call anyway: its channel does not answer, its target is missing."""
-        if self._reachable is not None:
-            await self._reachable(tool, dict(args))
+        """Raise what would stop the call anyway: its channel does not answer or cannot take a request
+        that large, its target is missing."""
+        if self._ready_check is not None:
+            await self._ready_check(tool, dict(args))
         await self.targets.check_needs(tool, args)
 
     async def _asks(self, tool: ToolDef, args: Mapping[str, Any]) -> tuple[bool, str]:
@@ -147,26 +170,41 @@ class ConsentGate:
     # -- asking now (the editor, a handshake-era client) ----------------------------------------
 
     async def _ask_now(self, asker: Asker, tool: ToolDef, args: dict[str, Any], question: Question,
-                       state: State, progress: ProgressFn | None, where: str) -> dict[str, Any] | ToolOutcome:
+                       state: State, progress: ProgressFn | None, way: Way) -> dict[str, Any] | ToolOutcome:
         async with WaitReporter(progress) as waits:
             for _ in range(ROUNDS):
-                waits.waiting(f"{tool.name}: waiting for the person to answer {where} (at most {ANSWER_TIMEOUT_S:g} s)")
-                asked_at = time.monotonic()
+                waits.waiting(f"{tool.name}: waiting for the person to answer {way.value} "
+                              f"(at most {ANSWER_TIMEOUT_S:g} s)")
+                asked_at = self.clock()
                 try:
                     answer = await asker.ask(question)
                 except ToolError as err:
                     return results.failure(err)
+                except UnusableAnswer as unusable:
+                    return outcomes.unusable(question, unusable.why)
                 waits.done()
-                if answer is not Answer.ACCEPT:
-                    return declined(question, answer, tool, time.monotonic() - asked_at)
+                # Only a person answers the editor's dialog; a client may answer by itself, at once.
+                took = None if way is Way.EDITOR else self.clock() - asked_at
+                refusal = self._refusal(question, answer, tool, took)
+                if refusal is not None:
+                    return refusal
                 now = await self.targets.state(tool, args)
                 if now.value == state.value:
-                    log.info("%s: the person allowed it (%s)", tool.name, where)
+                    log.info("%s: the person allowed it (%s)", tool.name, way.value)
                     return args
                 question, state = question.asked_again(CHANGED, now.facts), now
         return results.failure(ToolError("TARGET_CHANGED", f"{tool.name}: what it acts on kept changing while the "
                                          "person was asked; nothing was done", hint="Wait until nothing else "
                                          "changes it, then call again."))
+
+    @staticmethod
+    def _refusal(question: Question, answer: Answer, tool: ToolDef, after_s: float | None) -> ToolOutcome | None:
+        """What the call answers instead of running, or None for a person's yes. ``after_s``: how long the
+        answer took, where a client could have given it by itself (None: only a person can answer)."""
+        if after_s is not None and after_s < UNATTENDED_S:
+            log.info("%s: the client answered %s after %.2f s: nobody was asked", tool.name, answer.value, after_s)
+            return outcomes.unattended(question, answer, tool, after_s)
+        return None if answer is Answer.ACCEPT else outcomes.declined(question, answer)
 
     # -- 2026-07-28: input_required and the retry -----------------------------------------------
 
@@ -184,12 +222,18 @@ class ConsentGate:
             again = question.asked_again("the arguments differ from the call the person was asked about",
                                          question.facts)
             raise InputRequired(again, self.states.issue(*binding, state.value, caller.owner, again))
-        response = (caller.input_responses or {}).get(INPUT_KEY)
-        if response is None:  # the answer is missing: ask again (not an error, as the protocol advises)
+        responses = caller.input_responses if caller.input_responses is not None else {}
+        if not isinstance(responses, Mapping):
+            return outcomes.unusable(question, f"inputResponses is {described(responses)}, not an object")
+        if INPUT_KEY not in responses:  # the answer is missing: ask again (not an error, as the protocol advises)
             raise InputRequired(question, self.states.issue(*binding, state.value, caller.owner, question))
-        answer = parse_answer(response)
-        if answer is not Answer.ACCEPT:
-            return declined(question, answer, tool, self.states.age(ticket))
+        try:
+            answer = parse_answer(responses[INPUT_KEY])
+        except UnusableAnswer as unusable:
+            return outcomes.unusable(question, unusable.why)
+        refusal = self._refusal(question, answer, tool, self.states.age(ticket))
+        if refusal is not None:
+            return refusal
         if ticket.state != state.value:
             again = question.asked_again(CHANGED, state.facts)
             raise InputRequired(again, self.states.issue(*binding, state.value, caller.owner, again))
@@ -218,37 +262,4 @@ class ConsentGate:
         return args
 
     def _preview(self, tool: ToolDef, question: Question, token: str) -> ToolOutcome:
-        ttl = self.tokens.ttl
-        return results.success({
-            "done": False, "status": "confirmation_required", **question.preview(),
-            "question": question.message(), "confirmation_token": token, "expires_in_s": int(ttl),
-            "message": "Nothing was done: this cannot be undone and your MCP client cannot ask the person "
-                       "(it declared no elicitation). Show the person the question below word for word, and only "
-                       f"if they agree, call {tool.name} again with the same arguments plus confirmation_token "
-                       f"(it works once, for {ttl:g} s, while the target stays as it is). In a run with nobody to "
-                       f"ask, the person can allow it in the server's env: {ALLOW_UNASKED_ENV}={tool.name}.",
-        })
-
-
-def declined(question: Question, answer: Answer, tool: ToolDef, after_s: float | None = None) -> ToolOutcome:
-    """The person said no, or gave no answer: a normal result that says so; nothing happened.
-
-    An answer faster than a person reads a question came from the client itself, with nobody
-    there (``claude -p`` cancels every question, ``codex exec`` declines it): the answer says how
-    the person can let this tool run in such runs, instead of suggesting they refused."""
-    status = "declined" if answer is Answer.DECLINE else "cancelled"
-    if after_s is not None and after_s < UNATTENDED_S:
-        return results.success({
-            "done": False, "status": status, "asked": "nobody", **question.preview(),
-            "message": f"Nothing was done: your client {status} the question at once, without a person (a run with "
-                       "nobody to ask, such as claude -p or codex exec).",
-            "hint": f"Tell the person: to let {tool.name} run in such runs without a question, add "
-                    f"{ALLOW_UNASKED_ENV}={tool.name} to the env of this server's entry (godot-bridge init --env "
-                    f"{ALLOW_UNASKED_ENV}={tool.name}). Do not change that file yourself.",
-        })
-    said = "declined" if answer is Answer.DECLINE else "did not answer (cancelled, or no answer in time)"
-    return results.success({"done": False, "status": status,
-                            **question.preview(), "message": f"The person {said}: nothing was done.",
-                            "hint": DECLINED_HINT})
-
-
+        return outcomes.confirmation_required(tool, question, token, self.tokens.ttl)

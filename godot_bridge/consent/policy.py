@@ -4,6 +4,10 @@
 can take back (the catalogue's ``asks``, and extension tools marked destructive, whose undo the
 bridge cannot see); ``always`` before every call that changes anything; ``never`` not at all (CI,
 scripts). ``GODOT_MCP_CONFIRM_IN_EDITOR=1`` asks in the Godot editor instead of the client.
+``GODOT_MCP_ALLOW_UNASKED`` names tools that run without a question (runs with nobody to ask).
+
+When these disagree, the one that asks more wins (``resolve``): a stricter choice the person
+wrote is never beaten by a looser one, and what it overrode is said at start and by ``doctor``.
 
 A tool that may ask offers two more parameters: ``dry_run`` (the preview, without the question)
 and ``confirmation_token`` (for clients that cannot ask: the token a preview of that exact call
@@ -13,17 +17,19 @@ call goes on, so the toolkit never sees them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from godot_bridge.config import CONFIRM_POLICIES, Settings
+from godot_bridge.config import ALLOW_UNASKED_ENV, CONFIRM_POLICIES, Settings
 from godot_bridge.tools.catalogue import AskWhen, ToolDef
+from godot_bridge.tools.names import closest
 
 DRY_RUN = "dry_run"
 TOKEN = "confirmation_token"
 CONSENT_PARAMS: dict[str, dict[str, Any]] = {
     # Short: every asking tool carries both; the preview itself explains the token.
-    DRY_RUN: {"type": "boolean", "description": "true: only preview the call"},
+    DRY_RUN: {"type": "boolean", "description": "true: only preview"},
     TOKEN: {"type": "string", "description": "From this exact call's preview"},
 }
 # The toolkit keeps at most this many bytes of a delete for undo (FileRemoval.UNDO_BYTES_LIMIT in
@@ -40,6 +46,19 @@ def changes_something(tool: ToolDef) -> bool:
     return not tool.read_only_safe and not tool.meta
 
 
+# GODOT_MCP_CONFIRM's values from the one that asks least to the one that asks most.
+MODE_STRENGTH = ("never", "irreversible", "always")
+assert set(MODE_STRENGTH) == set(CONFIRM_POLICIES)
+# The order the settings are applied in, strictest first (README "Asking before", doctor).
+PRECEDENCE = (
+    "GODOT_MCP_CONFIRM_IN_EDITOR=1: a person answers in the editor; GODOT_MCP_CONFIRM=never and "
+    f"{ALLOW_UNASKED_ENV} do not apply",
+    f"GODOT_MCP_CONFIRM=always: every change asks; {ALLOW_UNASKED_ENV} does not apply",
+    f"{ALLOW_UNASKED_ENV}: the named tools run without a question",
+    "GODOT_MCP_CONFIRM=irreversible (default) or never",
+)
+
+
 @dataclass(frozen=True)
 class Policy:
     mode: str = CONFIRM_POLICIES[0]
@@ -49,7 +68,8 @@ class Policy:
 
     @classmethod
     def of(cls, settings: Settings) -> Policy:
-        return cls(settings.confirm, settings.confirm_in_editor, settings.allow_unasked)
+        """The policy in force under ``settings`` (the strictest of what they say: ``resolve``)."""
+        return resolve(settings)[0]
 
     def allows_unasked(self, tool: ToolDef) -> bool:
         return tool.name in self.unasked
@@ -69,11 +89,37 @@ class Policy:
             return tool.asks.because
         return EXTENSION_BECAUSE if extension and self.mode != "always" else ALWAYS_BECAUSE
 
-    def weakened_by(self, new: Policy) -> bool:
-        """``new`` asks less than this policy (never -> ... is stronger; dropping the editor dialog is weaker)."""
-        rank = {"never": 0, "irreversible": 1, "always": 2}
-        return rank[new.mode] < rank[self.mode] or (self.in_editor and not new.in_editor) or \
-            not new.unasked <= self.unasked
+
+
+def resolve(settings: Settings) -> tuple[Policy, list[str]]:
+    """The policy ``settings`` put in force, and what of them a stricter setting overrode (in words).
+
+    The editor's dialog means a person is at the editor to answer: ``never`` and the unasked list
+    do not apply under it. ``always`` asks before every change: the unasked list does not apply."""
+    mode, unasked = settings.confirm, settings.allow_unasked
+    overridden: list[str] = []
+    if settings.confirm_in_editor and mode == "never":
+        overridden.append("GODOT_MCP_CONFIRM=never does not apply: GODOT_MCP_CONFIRM_IN_EDITOR=1 says a person "
+                          "answers in the editor, so what cannot be undone asks there (irreversible)")
+        mode = "irreversible"
+    stricter = "GODOT_MCP_CONFIRM_IN_EDITOR=1" if settings.confirm_in_editor else \
+        "GODOT_MCP_CONFIRM=always" if mode == "always" else None
+    if unasked and stricter is not None:
+        overridden.append(f"{ALLOW_UNASKED_ENV}={','.join(sorted(unasked))} does not apply: {stricter} is stricter, "
+                          "so those tools ask too")
+        unasked = frozenset()
+    return Policy(mode, settings.confirm_in_editor, unasked), overridden
+
+
+def unknown_names(names: Iterable[str], known: Iterable[str]) -> list[str]:
+    """Each of ``names`` that names no tool of ``known``, with the closest tool when there is one
+    (names are case-sensitive: ``Execute_Code`` is unknown, and ``execute_code`` is suggested)."""
+    tools = sorted(set(known))
+    out = []
+    for name in sorted(set(names) - set(tools)):
+        guess = closest(name, tools)
+        out.append(f"{name} (did you mean {guess}?)" if guess else name)
+    return out
 
 
 def offered(tool: ToolDef) -> ToolDef:
@@ -96,4 +142,6 @@ def _condition_text(when: AskWhen) -> str:
         return f"`{when.arg}` is `{when.equals}`"
     if when.exists is not None:
         return f"`{when.exists}` names a file that exists"
+    if when.outside_project is not None:
+        return f"`{when.outside_project}` is a file outside the project"
     return f"what `{when.over_undo_budget}` names is over the {UNDO_BUDGET_BYTES // (1 << 20)} MiB undo keeps"

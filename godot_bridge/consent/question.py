@@ -80,16 +80,44 @@ class Question:
         return out
 
 
+class UnusableAnswer(Exception):
+    """An answer that is none of accept, decline or cancel as the form asked for them (a bare string,
+    an object without an ``action``, ``"ACCEPT"``, an error instead of a result): nothing runs, and
+    the call answers at once saying why (never a wait, never a protocol error)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+_KINDS: tuple[tuple[type, str], ...] = ((bool, "a boolean"), (int, "a number"), (float, "a number"),
+                                         (str, "a string"), (list, "an array"), (Mapping, "an object"))
+
+
+def described(value: Any) -> str:
+    """A value a client sent, as an answer names it: a short string quoted, anything else by its JSON type."""
+    if isinstance(value, str) and len(value) <= 20:
+        return f'"{value}"'
+    return "null" if value is None else next((name for kind, name in _KINDS if isinstance(value, kind)), "a value")
+
+
 def parse_answer(result: Any) -> Answer:
-    """An ``ElicitResult`` (as a dict): yes only for ``accept`` with ``allow: true``."""
+    """An ``ElicitResult`` as the client sent it: yes only for ``accept`` with ``allow: true``; an
+    accepted form whose box was left unticked is a no. ``UnusableAnswer`` for anything else."""
     if not isinstance(result, Mapping):
-        return Answer.CANCEL
+        raise UnusableAnswer(f"the answer is {described(result)}, not an object with an action")
     action = result.get("action")
-    if action == "accept":
-        content = result.get("content")
-        allowed = isinstance(content, Mapping) and content.get(FIELD) is True
-        return Answer.ACCEPT if allowed else Answer.DECLINE
-    return Answer.DECLINE if action == "decline" else Answer.CANCEL
+    if action not in {answer.value for answer in Answer}:
+        raise UnusableAnswer(f'its action is {described(action)}, not "accept", "decline" or "cancel"')
+    content = result.get("content")
+    if content is not None and not isinstance(content, Mapping):
+        raise UnusableAnswer(f"its content is {described(content)}, not an object")
+    allowed = content.get(FIELD) if content is not None else None
+    if allowed is not None and not isinstance(allowed, bool):
+        raise UnusableAnswer(f'its "{FIELD}" is {described(allowed)}, not true or false')
+    if action == Answer.ACCEPT.value:
+        return Answer.ACCEPT if allowed is True else Answer.DECLINE
+    return Answer(action)
 
 
 class _Values(dict[str, str]):

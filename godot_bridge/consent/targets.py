@@ -9,7 +9,12 @@ method (``scene.get_tree``, ``checkpoint.diff``) and takes its answer as the sta
 A state is a digest plus the facts the person is shown ("res://big.bin: 40.2 MiB"). Single files
 are hashed byte by byte; a folder by the path, size and modification time of every file in it
 (hashing gigabytes would hold the call for seconds). A read that fails is a state too ("could
-not read"), so a question is still asked: a failure to look never lets a call through.
+not read"), so a question is still asked: a failure to look never lets a call through. A read
+answered with a refusal of what the call acts on (``REFUSED``: it is not there, or not what the
+call can act on) refuses the call before anyone is asked: the call would fail the same way.
+
+A file on disk outside the project (``outside_project``, a copy into it) is judged here, with links
+resolved; what it holds is read by the toolkit, which will copy it (``asset.inspect_source``).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import asyncio
 import hashlib
 import json
 import os
+import string
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,8 +40,9 @@ from godot_bridge.tools.catalogue import AskTarget, AskWhen, ToolDef
 Read = Callable[[str, dict[str, Any]], Awaitable[Any]]
 USER_PREFIX = "user://"
 USER_LIST = "save.list"  # the toolkit's listing of a user:// folder
-# A read target answering one of these says the call's target does not exist: refused before asking.
-MISSING = frozenset({"NOT_FOUND", "NODE_NOT_FOUND", "NO_SCENE"})
+# A read target answering one of these says the call's target is not there, or is not one the call can
+# act on (asset.inspect_source: a hidden source, bytes that are no asset): refused before asking.
+REFUSED = frozenset({"NOT_FOUND", "NODE_NOT_FOUND", "NO_SCENE", "PATH_DENIED", "INVALID_PARAMS", "INVALID_PATH"})
 # Files the editor keeps beside a file and deletes with it (FileRemoval.SIDECARS).
 SIDECARS = (".import", ".uid")
 
@@ -88,6 +95,27 @@ def _local_state(path: Path, shown: str) -> State:
     return State("absent", [f"{shown}: does not exist"])
 
 
+def _inside(value: str, project: Path) -> bool:
+    """The path on disk ``value`` is inside ``project`` once links are resolved (a link in the project
+    to a file elsewhere is outside)."""
+    try:
+        return Path(os.path.realpath(value)).is_relative_to(project.resolve())
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
+class _Fields(dict[str, str]):
+    """A read's answer for ``shows``: its fields as text (a size in bytes as a size), "?" for one it lacks."""
+
+    def __init__(self, answer: Any) -> None:
+        fields = answer if isinstance(answer, Mapping) else {}
+        super().__init__({str(k): size_text(v) if k == "bytes" and isinstance(v, int) else str(v)
+                          for k, v in fields.items()})
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
 def _undo_size(path: Path) -> int:
     """The bytes a delete of ``path`` must keep for undo: the file and its sidecars, or a whole folder."""
     if path.is_dir():
@@ -113,6 +141,8 @@ class Targets:
             return False
         if when.exists is not None:
             return await self._exists(when.param, value)
+        if when.outside_project is not None:
+            return not _inside(value, self._project())
         if not value.startswith(PROJECT_PREFIX):
             return False  # the undo budget is the toolkit's for project files
         path = project_file(when.param, value, self._project())
@@ -173,12 +203,15 @@ class Targets:
             answer = await self._read(target.read, {k: v for k, v in params.items() if v is not None})
         except ToolError as err:
             return State(f"unreadable:{err.code}", [f"its current state could not be read ({err.message})"])
-        if isinstance(answer, Mapping) and answer.get("success") is False and answer.get("code") in MISSING:
-            # What the call acts on is not there: the call would fail the same way after the question.
-            raise ToolError(str(answer["code"]), f"{answer.get('error') or 'not found'}; nothing was asked or done")
+        if isinstance(answer, Mapping) and answer.get("success") is False and answer.get("code") in REFUSED:
+            # The call would fail the same way after the question.
+            hint = answer.get("hint")
+            raise ToolError(str(answer["code"]), f"{answer.get('error') or 'refused'}; nothing was asked or done",
+                            hint=hint if isinstance(hint, str) else "")
         # Text from the project comes wrapped with a fresh random nonce on every read: not a change.
         text = without_nonces(json.dumps(answer, sort_keys=True, separators=(",", ":"), default=str))
-        return State(f"read:{hashlib.sha256(text.encode()).hexdigest()}")
+        facts = [string.Formatter().vformat(target.shows, (), _Fields(answer))] if target.shows else []
+        return State(f"read:{hashlib.sha256(text.encode()).hexdigest()}", facts)
 
     async def _user_state(self, value: str) -> State:
         try:

@@ -60,7 +60,7 @@ SCENE_LIMIT_KB = 2048  # a big level is still well under this as text
 EDITOR_TIMEOUT_S = 5.0
 SCENE_RESERVE = 400  # the cut's hint and flags
 SCENE_CUT_HINT = ("Cut at one answer's size: nodes with child_count have more below. Open the scene (scene_open) "
-                  "and read a branch with scene_query (root_path, max_depth).")
+                  "and read one's branch with scene_get_tree root_path (its path): the same tree from there.")
 _ATTR_UNSAFE = re.compile(r"[^A-Za-z0-9_.:/-]")
 
 

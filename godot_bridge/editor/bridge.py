@@ -33,7 +33,7 @@ from godot_bridge.content import screenshots
 from godot_bridge.content.images import ImageStore
 from godot_bridge.content.pushed_errors import CRASHED, REPORTED, ErrorStore
 from godot_bridge.editor.autolaunch import AutoLaunch
-from godot_bridge.editor.channel import WsChannel
+from godot_bridge.editor.channel import DEFAULT_INBOUND_LIMIT, WsChannel, encode_request
 from godot_bridge.editor.forward import (
     CHANNEL_ALIASES,
     CRASH_CONTEXT_CODES,
@@ -64,6 +64,8 @@ _VERSION = re.compile(r"^\s*(\d+)\.(\d+)")
 # Contract methods the bridge itself uses on every connection (not tools: those are catalogue data).
 EXTENSIONS_LIST = "extensions.list"
 EXTENSIONS_CHANGED = "extensions.changed"
+# Request ids count up from 1 (editor/rpc.py); a frame measured with this one is never shorter.
+LONGEST_ID = 2**53
 
 
 def parse_version(text: Any) -> tuple[int, int] | None:
@@ -405,20 +407,36 @@ class EditorBridge:
             return await self._editor.request(method, params, timeout, on_progress=on_progress)
         raise ToolError("INTERNAL", f"unknown channel {channel!r} for {method}")
 
-    async def reachable(self, tool: ToolLike, args: dict[str, Any]) -> None:
-        """Raise what a call of ``tool`` would fail with for want of its channel: no game running
-        (GAME_NOT_RUNNING), no editor to reach and none to start. Only connects; sends no command."""
-        if tool.channel not in (EDITOR, RUNTIME):
+    async def ready(self, tool: ToolLike, args: dict[str, Any]) -> None:
+        """Raise what a call of ``tool`` would fail with before the toolkit runs it: no game running
+        (GAME_NOT_RUNNING), no editor to reach and none to start, a request its channel cannot take
+        (REQUEST_TOO_LARGE; INVALID_PARAMS for text JSON cannot carry). Only connects; sends nothing.
+        Asked before the person is (consent/gate.py): a yes to a call that cannot run asks for nothing."""
+        if tool.channel not in (EDITOR, RUNTIME) or not tool.method:
             return
-        channel, _ = route(tool, args)
+        channel, params, _ = self._request(tool, args)
         if channel == RUNTIME:
-            await self._runtime.ensure()
-            return
-        try:
-            await self._editor.ensure()
-        except ToolError as err:
-            if self.autolaunch is None or not self.autolaunch.would_launch(err):
-                raise
+            ch = await self._runtime.ensure()
+            limit, label = ch.inbound_limit, ch.label
+        else:
+            try:
+                ch = await self._editor.ensure()
+                limit, label = ch.inbound_limit, ch.label
+            except ToolError as err:
+                if self.autolaunch is None or not self.autolaunch.would_launch(err):
+                    raise
+                # The editor it would start takes what the bridge asks of it, else the toolkit's default.
+                limit, label = (self.settings.ws_buffer_limit_kb or DEFAULT_INBOUND_LIMIT // 1024) * 1024, EDITOR
+        # The frame forward() sends, with the longest id a request gets: never smaller than the real one.
+        encode_request({"jsonrpc": "2.0", "id": LONGEST_ID, "method": tool.method, "params": params}, label, limit)
+
+    def _request(self, tool: ToolLike, args: dict[str, Any]) -> tuple[str, dict[str, Any], screenshots.LinkPlan | None]:
+        """(channel, params, screenshot link plan) of the request forwarding a call of ``tool`` sends."""
+        channel, params = route(tool, args)
+        link: screenshots.LinkPlan | None = None
+        if "image_result" in tool.handling:
+            params, link = screenshots.toolkit_params(params, self.settings.image_mode)
+        return channel, params, link
 
     async def forward(self, tool: ToolLike, args: dict[str, Any], progress: ProgressFn | None = None) -> ToolOutcome:
         """Forward a catalogue tool call and shape its result (never raises ToolError).
@@ -432,10 +450,7 @@ class EditorBridge:
         try:
             if not tool.method:
                 raise ToolError("INTERNAL", f"{tool.name} has no toolkit method to forward")
-            channel, params = route(tool, args)
-            link: screenshots.LinkPlan | None = None
-            if "image_result" in tool.handling:
-                params, link = screenshots.toolkit_params(params, self.settings.image_mode)
+            channel, params, link = self._request(tool, args)
             return await self._forward(
                 tool.method,
                 params,

@@ -6,7 +6,9 @@ client's front end delivers it: a 2025-11-25 client through ``tasks/result`` (as
 ``elicitation/create`` request), a 2026-07-28 client through ``tasks/get`` (``inputRequests``)
 and ``tasks/update``. Outside a job ``ask`` returns None: the caller asks the way a plain call
 does. The request is an MCP input request, ``{"method": "elicitation/create", "params": {...}}``;
-the answer is the client's ``ElicitResult`` (``{"action": "accept" | "decline" | "cancel", ...}``).
+the answer is the client's ``ElicitResult`` (``{"action": "accept" | "decline" | "cancel", ...}``) as
+it was sent, whatever it is, or the ``UnusableAnswer`` its front end read in it (consent/caller.py
+``JobAsker`` reads it).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def in_job() -> bool:
     return CURRENT_JOB.get() is not None
 
 
-async def ask(request: dict[str, Any]) -> dict[str, Any] | None:
+async def ask(request: dict[str, Any]) -> Any:
     """Ask the person through the running job and wait for the answer; None outside a job."""
     job = CURRENT_JOB.get()
     if job is None:

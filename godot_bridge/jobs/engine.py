@@ -218,11 +218,11 @@ class Job:
             except Exception as exc:  # noqa: BLE001 - a client gone away must not fail the job
                 log.debug("job %s… progress not delivered: %s", self.id[:6], exc)
 
-    async def ask(self, key: str, request: dict[str, Any]) -> dict[str, Any]:
+    async def ask(self, key: str, request: dict[str, Any]) -> Any:
         """Wait for the person: the job is ``input_required`` until ``answer(key, ...)`` (asking.py)."""
         if key in self.input_requests or key in self._answers:
             raise ValueError(f"input request key {key!r} is already in use by this job")
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.input_requests[key] = request
         self._answers[key] = future
         self._set("input_required", str(request.get("params", {}).get("message") or "waiting for the person"))
@@ -233,8 +233,9 @@ class Job:
             if not self.terminal and not self.input_requests and self.status == "input_required":
                 self._set("working", None)
 
-    def answer(self, key: str, response: dict[str, Any]) -> bool:
-        """Deliver the answer to an outstanding input request; False when none has that key."""
+    def answer(self, key: str, response: Any) -> bool:
+        """Deliver the answer to an outstanding input request, as the client sent it (or, where the
+        client's front end could not read it, why): the asker reads it. False when none has that key."""
         future = self._answers.pop(key, None)
         if future is None or future.done() or key not in self.input_requests:
             return False
@@ -351,20 +352,31 @@ class JobStore:
             except Exception:  # noqa: BLE001 - a notification must not break the job
                 log.exception("job listener failed")
 
+    def refusal(self, owner: str) -> str | None:
+        """Why a job of ``owner`` cannot start now (it would be refused LIMIT); None when it can, a
+        finished job making room if need be. Asked before the person is, for a call that asks."""
+        self.sweep()
+        mine = [job for job in self._jobs.values() if job.owner == owner]
+        if len(mine) >= self.limits.per_owner and not any(job.terminal for job in mine):
+            return (f"{len(mine)} jobs of this client are still running (the limit is {self.limits.per_owner}): "
+                    "wait for one to finish or cancel one with job_cancel")
+        if len(self._jobs) >= self.limits.total and not any(job.terminal for job in self._jobs.values()):
+            return (f"{len(self._jobs)} jobs are running in this bridge (the limit is {self.limits.total}): "
+                    "wait for one to finish or cancel one")
+        return None
+
     def _make_room(self, owner: str) -> None:
+        refusal = self.refusal(owner)
+        if refusal is not None:
+            raise JobError(LIMIT, refusal)
         mine = [job for job in self._jobs.values() if job.owner == owner]
         if len(mine) >= self.limits.per_owner:
-            self._drop_oldest_finished(mine, f"{len(mine)} jobs of this client are still running (the limit is "
-                                       f"{self.limits.per_owner}): wait for one to finish or cancel one with job_cancel")
+            self._drop_oldest_finished(mine)
         if len(self._jobs) >= self.limits.total:
-            self._drop_oldest_finished(list(self._jobs.values()), f"{len(self._jobs)} jobs are running in this bridge "
-                                       f"(the limit is {self.limits.total}): wait for one to finish or cancel one")
+            self._drop_oldest_finished(list(self._jobs.values()))
 
-    def _drop_oldest_finished(self, jobs: list[Job], refusal: str) -> None:
-        finished = [job for job in jobs if job.terminal]
-        if not finished:
-            raise JobError(LIMIT, refusal)
-        oldest = min(finished, key=lambda job: job.finished or 0.0)
+    def _drop_oldest_finished(self, jobs: list[Job]) -> None:
+        oldest = min((job for job in jobs if job.terminal), key=lambda job: job.finished or 0.0)
         del self._jobs[oldest.id]
         log.info("job %s… dropped to make room", oldest.id[:6])
 

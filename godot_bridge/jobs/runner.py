@@ -15,7 +15,7 @@ import logging
 from typing import Any
 
 from godot_bridge.errors import ToolError
-from godot_bridge.jobs.engine import AfterCancel, Job, JobError, JobStore
+from godot_bridge.jobs.engine import LIMIT, AfterCancel, Job, JobError, JobStore
 from godot_bridge.tools import results
 from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
 from godot_bridge.tools.dispatch import CALL_TOOL, CallWork, ToolDispatch
@@ -42,6 +42,11 @@ class JobRunner:
     def __init__(self, store: JobStore, dispatch: ToolDispatch) -> None:
         self.store = store
         self.dispatch = dispatch
+
+    def refusal(self, tools: ToolList) -> ToolOutcome | None:
+        """What ``start_background`` would answer now instead of starting a job (no room left), or None."""
+        refusal = self.store.refusal(tools.owner)
+        return None if refusal is None else results.failure(ToolError(LIMIT, refusal))
 
     def start_background(self, tool: ToolDef, tools: ToolList, work: CallWork) -> ToolOutcome:
         try:

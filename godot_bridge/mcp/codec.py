@@ -40,22 +40,29 @@ def error(rid: Any, code: int, message: str) -> JSONRPCError:
     return JSONRPCError(jsonrpc="2.0", id=rid, error=ErrorData(code=code, message=message))
 
 
-def classify_line(line: bytes) -> SessionMessage | JSONRPCError | None:
-    """Decode one stdin line into a message, or the error to answer it with (None: blank line)."""
+Read = tuple[JSONRPCError | None, SessionMessage | None]
+
+
+def classify_line(line: bytes) -> Read:
+    """One stdin line as (the error to answer it with, the message to serve or deliver); either may be
+    absent (both for a blank line). A malformed answer to one of our requests has both: the refusal,
+    and the error response that stands for it, for the question it answers (envelope.Refused)."""
     text = line.strip()
     if not text:
-        return None
+        return None, None
     try:
         obj = decode_line(text)
     except Refused as exc:
-        return error(exc.rid, exc.code, exc.message)
+        stand_in = None if exc.in_place is None else \
+            SessionMessage(jsonrpc_message_adapter.validate_python(exc.in_place, by_name=False))
+        return error(exc.rid, exc.code, exc.message), stand_in
     except Dropped as exc:
         log.info("dropped a malformed notification: %s", exc)
-        return None
+        return None, None
     try:
-        return SessionMessage(jsonrpc_message_adapter.validate_python(obj, by_name=False))
+        return None, SessionMessage(jsonrpc_message_adapter.validate_python(obj, by_name=False))
     except ValidationError:  # envelope.check passed it: a rule of the SDK's we do not know of
-        return error(request_id(obj), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+        return error(request_id(obj), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"), None
 
 
 def encode_message(message: JSONRPCMessage) -> bytes | None:

@@ -15,7 +15,9 @@ What each member may be, and the answer when it is not:
   wrong, not the envelope; the 2026-07-28 era's envelope keys are checked here too, so the
   answer does not depend on which era or transport received them);
 * a notification (a string ``method`` and no ``id``) is answered with nothing whatever is
-  wrong inside it: ``Dropped``, which the caller logs.
+  wrong inside it: ``Dropped``, which the caller logs;
+* a response (ours are questions for the person) with a malformed ``result`` or ``error`` is
+  answered -32600 with its id, and its ``Refused.in_place`` settles the question it answers.
 
 ``params: null`` and ``_meta: null`` are read as absent, as the SDK reads them.
 """
@@ -41,11 +43,29 @@ _KINDS: tuple[tuple[type, str], ...] = (
 
 
 class Refused(Exception):
-    """A message answered with a JSON-RPC error instead of being served."""
+    """A message answered with a JSON-RPC error instead of being served.
 
-    def __init__(self, rid: str | int | None, code: int, message: str) -> None:
+    ``in_place``: for a malformed response to a request of ours (the client's answer to a question
+    for the person), the error response that stands for it, for the transport to hand to whatever
+    waits for that answer: the question ends at once with an answer that says it could not be read,
+    instead of waiting for one that already came."""
+
+    def __init__(self, rid: str | int | None, code: int, message: str,
+                 in_place: dict[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.rid, self.code, self.message = rid, code, message
+        self.rid, self.code, self.message, self.in_place = rid, code, message, in_place
+
+
+# The ``data`` of an error response standing in for a malformed one (``Refused.in_place``).
+UNREADABLE = "godot-bridge: the answer could not be read"
+
+
+def malformed_answer(rid: str | int | None, problem: str) -> Refused:
+    """The refusal of a response whose ``problem`` makes it unreadable, standing in for it when its id is usable."""
+    in_place = None if rid is None else {
+        "jsonrpc": "2.0", "id": rid,
+        "error": {"code": INVALID_REQUEST, "message": f"the answer could not be read: {problem}", "data": UNREADABLE}}
+    return Refused(rid, INVALID_REQUEST, f"Invalid Request: {problem}", in_place)
 
 
 class Dropped(Exception):
@@ -159,6 +179,9 @@ def check(obj: Any) -> None:
             raise Dropped(f"notification {obj['method']!r}: {problem}")
         prefix = "Invalid Request" if code == INVALID_REQUEST else "Invalid params"
         raise Refused(rid, code, f"{prefix}: {problem}")
-    response = _response_problem(obj) if has_id else "a message needs a method, or an id and a result or an error"
+    if not has_id:
+        raise Refused(None, INVALID_REQUEST,
+                      "Invalid Request: a message needs a method, or an id and a result or an error")
+    response = _response_problem(obj)
     if response is not None:
-        raise Refused(rid, INVALID_REQUEST, f"Invalid Request: {response}")
+        raise malformed_answer(rid, response)

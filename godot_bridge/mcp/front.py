@@ -181,6 +181,9 @@ class StdioFront:
             obj = decode_line(text)
         except Refused as exc:
             await self.write(lean.error(exc.rid, exc.code, exc.message))
+            stand_in = lean.encode(exc.in_place) if exc.in_place is not None else None
+            if stand_in is not None and (self._backend is not None or self._loading):
+                self._forward(stand_in)  # a malformed answer to a question the SDK path asked: it ends now
             return
         except Dropped as exc:
             log.info("dropped a malformed notification: %s", exc)

@@ -38,7 +38,6 @@ from mcp.shared.transport_context import TransportContext
 from mcp_types import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
-    PARSE_ERROR,
     JSONRPCNotification,
     JSONRPCRequest,
     jsonrpc_message_adapter,
@@ -60,6 +59,7 @@ from godot_bridge.mcp.http_sessions import IDLE_S, MAX_SESSIONS, SESSION_HEADER,
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import LATEST_HANDSHAKE, client_name
 from godot_bridge.mcp.server import build_server, initialization_options
+from godot_bridge.mcp import wire
 from godot_bridge.mcp.wire import request_id
 
 log = logging.getLogger(__name__)
@@ -318,9 +318,16 @@ class McpHttp:
         except _TooLarge:
             return self._too_large()
         try:
-            decoded = json.loads(body)
-        except (ValueError, RecursionError):  # bad JSON or UTF-8, huge int literals, deep nesting
-            return _json(400, _error(None, PARSE_ERROR, "Parse error: the body is not valid JSON"))
+            decoded = wire.load(body, "body")
+        except envelope.Dropped:  # a notification nested too deep: answered with nothing
+            return Response(status_code=202)
+        except envelope.Refused as exc:
+            # Not JSON, or a batch nested too deep: refused before dispatch (400). A message nested too
+            # deep is answered with its id, as a verdict on it in its era.
+            self._settle(exc, request.headers)
+            status = 400 if exc.rid is None else \
+                rules.error_status(exc.code, rules.declares_modern("", None, request.headers))
+            return _json(status, _error(exc.rid, exc.code, exc.message))
         if isinstance(decoded, list):
             return _json(400, _error(None, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are not supported"))
         headers = {k: v for k, v in request.headers.items()}
@@ -334,6 +341,7 @@ class McpHttp:
         try:
             envelope.check(decoded)
         except envelope.Refused as exc:
+            self._settle(exc, headers)
             # A verdict on a message, not a transport refusal: its code's status in its era (seed 000).
             method = decoded.get("method") if isinstance(decoded, dict) else None
             modern = isinstance(method, str) and rules.declares_modern(method, decoded.get("params"), headers)
@@ -399,6 +407,13 @@ class McpHttp:
         tools.on_change = lambda: _heard_by_its_request(peer) or session.push(LIST_CHANGED)
         self.feed.add(peer)
         return session
+
+    def _settle(self, refused: envelope.Refused, headers: Mapping[str, str]) -> None:
+        """A malformed answer to a question we asked on a session's stream: the question ends now, with
+        an answer that says it could not be read (never a wait for one that already came)."""
+        session = self._session_of(headers) if refused.in_place is not None else None
+        if session is not None and refused.in_place is not None:
+            session.answered(refused.in_place)
 
     def _session_of(self, headers: Mapping[str, str]) -> Session | None:
         sid = headers.get(SESSION_HEADER)

@@ -38,7 +38,7 @@ from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.content.pushed_errors import ERRORS_URI
 from godot_bridge.consent.caller import InputRequired, InvalidAnswer
-from godot_bridge.mcp.asking import caller
+from godot_bridge.mcp.asking import caller, keep_answers
 from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.eras import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed, ErrorListen
@@ -168,6 +168,8 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
     # The SDK wraps every request in an OpenTelemetry span; we export no traces, and the
     # middleware was ~10% of per-call CPU in the benchmark profile.
     server.middleware.clear()
+    # 2026-07-28 answers reach the consent gate as sent: one it cannot use is a tool result, not -32602.
+    server.middleware.append(keep_answers)
     # 2026-07-28 input_required answers carry a requestState only this process can read.
     server.middleware.append(SealedState())
     tasks.install(server)  # MCP tasks in both eras: its middleware, the tasks/* methods, the extension

@@ -87,13 +87,13 @@ class WireIn:
     async def __anext__(self) -> SessionMessage:
         while line := await self._lines.readline():
             try:
-                item = classify_line(line)
+                answer, item = classify_line(line)
             except Exception:  # noqa: BLE001 - no input may end the server; the codec should have caught it
                 log.exception("unexpected failure decoding an input line")
-                item = error(None, PARSE_ERROR, "Parse error: the line could not be decoded")
-            if isinstance(item, JSONRPCError):
-                await self._out.send(SessionMessage(item))
-            elif item is not None:
+                answer, item = error(None, PARSE_ERROR, "Parse error: the line could not be decoded"), None
+            if answer is not None:
+                await self._out.send(SessionMessage(answer))
+            if item is not None:
                 if isinstance(item.message, JSONRPCRequest) and item.message.method not in STREAMING_METHODS:
                     self._unanswered.started(item.message.id)
                 return item

@@ -43,12 +43,14 @@ from mcp_types import (
     SubscriptionsAcknowledgedNotification,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from godot_bridge.consent.caller import Caller, JobAsker, can_elicit_form
+from godot_bridge.consent.question import UnusableAnswer, described
 from godot_bridge.jobs.engine import FINISHED, JOB_FAILED, Job, JobError, JobStore, iso
 from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.mcp import sdk_private
+from godot_bridge.mcp.asking import unusable
 from godot_bridge.mcp.listen import AckWatch, beside
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
@@ -131,7 +133,8 @@ class TaskParams(RequestParams):
 
 
 class UpdateParams(TaskParams):
-    input_responses: dict[str, Any] = Field(alias="inputResponses")
+    # Any JSON: an answer the consent gate cannot read is a tool result that says so, not -32602.
+    input_responses: Any = Field(alias="inputResponses")
 
 
 class ListParams(RequestParams):
@@ -285,7 +288,11 @@ class Tasks:
             asked.add(key)
             body = dict(request)
             body["params"] = {**request.get("params", {}), "_meta": {RELATED_TASK_META_KEY: {"taskId": job.id}}}
-            answer = await ctx.session.send_request(ElicitRequest.model_validate(body), ElicitResult)
+            try:
+                answer = await ctx.session.send_request(ElicitRequest.model_validate(body), ElicitResult)
+            except (MCPError, ValidationError) as exc:  # no answer the job can use: it says so at once
+                job.answer(key, unusable(exc))
+                continue
             job.answer(key, answer.model_dump(mode="json", by_alias=True, exclude_none=True))
         return bool(new)
 
@@ -310,9 +317,12 @@ class Tasks:
             raise MCPError(METHOD_NOT_FOUND, "Method not found: tasks/update is the 2026-07-28 tasks extension's; "
                            "a 2025-11-25 task gets its input through tasks/result")
         job = self._job(ctx, params.task_id)
-        for key, response in params.input_responses.items():
-            if isinstance(response, dict):
-                job.answer(key, response)  # keys not outstanding are ignored, as the extension says
+        responses = params.input_responses
+        if not isinstance(responses, Mapping):  # no answer to any of its questions: each says so at once
+            refusal = UnusableAnswer(f"inputResponses is {described(responses)}, not an object")
+            responses = {key: refusal for key in list(job.input_requests)}
+        for key, response in responses.items():
+            job.answer(key, response)  # read by the question's asker; keys not outstanding are ignored
         return {}
 
 

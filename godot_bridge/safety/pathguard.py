@@ -26,10 +26,16 @@ has scanned and answers NOT_FOUND for one it does not.
 A path parameter may sit inside arrays of objects: ``frames[].texture_path`` names the
 ``texture_path`` of every item of ``frames``. ``path_literals`` lists words a parameter
 takes instead of a path (``game_start.scene_path`` accepts ``"main"``).
+
+A few parameters name a file on this machine instead (``disk_paths``: ``asset_import.source_path``,
+a file to copy into the project). Such a path never has a ``..`` segment nor a hidden part (a
+dot-leading folder or file: ``~/.ssh``, ``.env``, ``.config``), as written and once symbolic links
+are resolved: those hold settings and secrets, never an asset. The toolkit refuses the same.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -132,6 +138,41 @@ def check_path(param: str, value: Any, prefixes: Sequence[str], project: Path | 
         raise ToolError("PATH_DENIED", f"{param}={_shown(value)} refused: {reason}; allowed: {allowed}", hint=hint)
 
 
+def _hidden_part(path: str) -> str | None:
+    """The first dot-leading folder or file name of ``path`` ("." itself is no name), else None."""
+    return next((part for part in re.split(r"[\\/]", path) if part.startswith(".") and part not in (".", "..")), None)
+
+
+def _disk_reason(value: str) -> str | None:
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value):
+        return "it contains a NUL or other control character"
+    if ".." in re.split(r"[\\/]", value):
+        return "it contains a '..' segment"
+    hidden = _hidden_part(value)
+    if hidden is not None:
+        return f"it is in a hidden folder or is a hidden file ({hidden}): those hold settings and secrets, not assets"
+    try:
+        real = os.path.realpath(value)
+    except (OSError, ValueError):
+        return "it cannot be resolved on disk"
+    hidden = _hidden_part(real)
+    if hidden is not None:
+        return f"it leads into a hidden folder or file ({hidden}) through a symbolic link"
+    return None
+
+
+def check_disk_path(param: str, value: Any) -> None:
+    """Raise PATH_DENIED when ``value`` is no acceptable path on this machine for ``param`` (above)."""
+    if value is None or value == "":
+        return
+    hint = f"Pass {param} as the full path of the asset file, with no '..' and outside any hidden folder."
+    if not isinstance(value, str):
+        raise ToolError("PATH_DENIED", f"{param} must be a path string, got {type(value).__name__}", hint=hint)
+    reason = _disk_reason(value)
+    if reason:
+        raise ToolError("PATH_DENIED", f"{param}={_shown(value)} refused: {reason}", hint=hint)
+
+
 def values_at(args: Mapping[str, Any], key: str) -> Iterator[tuple[str, Any]]:
     """(label, value) for every value a path key names: "a", "a[].b", "a[].b[].c".
 
@@ -166,6 +207,8 @@ def check_paths(tool: PathGuarded, args: Mapping[str, Any], project: Path | None
     for key, prefixes in (getattr(tool, "path_params", None) or {}).items():
         for label, value in values_at(args, key):
             check_path(label, value, prefixes, project, literals.get(key, ()), resolve_uid)
+    for key in getattr(tool, "disk_paths", None) or ():
+        check_disk_path(key, args.get(key))
 
 
 @dataclass(frozen=True)

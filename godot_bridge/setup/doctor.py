@@ -29,7 +29,7 @@ from pathlib import Path
 
 from godot_bridge import __version__
 from godot_bridge.config import ALLOW_UNASKED_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
-from godot_bridge.consent.policy import Policy
+from godot_bridge.consent.policy import PRECEDENCE, resolve, unknown_names
 from godot_bridge.editor import token as tokens
 from godot_bridge.editor.launch import find_godot, probe_auth
 from godot_bridge.editor.link import DEFAULT_EDITOR_PORT, pin_origin
@@ -387,8 +387,9 @@ def check_confirm(ctx: Context) -> list[Check]:
     if bad:
         return [Check("confirm", "Asking before", "fail", "; ".join(bad), "Set GODOT_MCP_CONFIRM to irreversible, "
                       "always or never, and GODOT_MCP_CONFIRM_IN_EDITOR to 1 or 0.")]
-    policy = Policy.of(ctx.settings)
+    policy, overridden = resolve(ctx.settings)
     origin = _origin(ctx, "GODOT_MCP_CONFIRM")
+    order = "when settings disagree the stricter wins: " + "; then ".join(PRECEDENCE)
     if policy.mode == "never":
         return [Check("confirm", "Asking before", "warn",
                       f"GODOT_MCP_CONFIRM=never ({origin}): no tool call asks the person first, not even what "
@@ -399,7 +400,10 @@ def check_confirm(ctx: Context) -> list[Check]:
              else f"{len(asking)} tools ask when undo cannot take the call back ({', '.join(asking)})")
     how = ("in a dialog of the Godot editor (GODOT_MCP_CONFIRM_IN_EDITOR; an editor without a window refuses them)"
            if policy.in_editor else "through the MCP client (elicitation), else with a preview and a single-use token")
-    detail = f"GODOT_MCP_CONFIRM={policy.mode} ({origin}): {which}; asked {how}"
+    detail = f"GODOT_MCP_CONFIRM={policy.mode} ({origin}): {which}; asked {how}; {order}"
+    if overridden:
+        return [Check("confirm", "Asking before", "warn", f"{detail}. Overridden: {'; '.join(overridden)}",
+                      "Remove the setting that does not apply (or the stricter one, if the looser is what you meant).")]
     return [Check("confirm", "Asking before", "ok", detail)]
 
 
@@ -409,22 +413,26 @@ def check_unasked(ctx: Context) -> list[Check]:
     if ALLOW_UNASKED_ENV in ctx.bad_env:
         return [Check("unasked", label, "fail", ctx.bad_env[ALLOW_UNASKED_ENV],
                       f"Set {ALLOW_UNASKED_ENV} to tool names separated by commas, e.g. execute_code,save_write.")]
-    policy = Policy.of(ctx.settings)
+    policy, overridden = resolve(ctx.settings)
     tools = load_catalogue().tools
-    named = sorted(policy.unasked)
+    named = sorted(ctx.settings.allow_unasked)
     if not named:
         return [Check("unasked", label, "ok",
                       "every asking tool asks: a run where nobody can answer (claude -p, codex exec, CI) cannot use "
                       f"them; {ALLOW_UNASKED_ENV}=<tool>,<tool> in that run's entry lets the named ones run unasked")]
     origin = _origin(ctx, ALLOW_UNASKED_ENV)
-    unknown = [name for name in named if name not in tools]
+    if not policy.unasked:
+        return [Check("unasked", label, "warn", f"{ALLOW_UNASKED_ENV} ({origin}): {'; '.join(overridden)}",
+                      "Remove it from this entry, or the stricter setting if these tools should run unasked.")]
+    unknown = unknown_names(named, tools)
     never_ask = [name for name in named if name in tools and not policy.may_ask(tools[name])]
     detail = f"{ALLOW_UNASKED_ENV} ({origin}): {', '.join(named)} run without asking anyone"
     if unknown or never_ask:
         notes = ([f"not tools of the catalogue: {', '.join(unknown)}"] if unknown else []) + \
                 ([f"never ask anyway: {', '.join(never_ask)}"] if never_ask else [])
         return [Check("unasked", label, "warn", f"{detail}; {'; '.join(notes)}",
-                      "Check the spelling against docs/tools.md (an extension's tool is named as its command).")]
+                      "Check the spelling against docs/tools.md: names are case-sensitive, commas between them (an "
+                      "extension's tool is named as its command).")]
     return [Check("unasked", label, "ok", f"{detail}; keep it in the entry of the runs with nobody to ask")]
 
 

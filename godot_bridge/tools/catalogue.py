@@ -18,12 +18,13 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from dataclasses import dataclass, field, replace
 
+from godot_bridge.config import TOOL_NAME_CHARS
 from godot_bridge.tools.shapes import ShapeError, build, check_fields
 
 Channel = Literal["editor", "runtime", "lsp", "bridge"]
@@ -45,7 +46,7 @@ ANNOTATION_KEYS = frozenset({"readOnlyHint", "destructiveHint", "idempotentHint"
 
 # Names legal in MCP (extension tools are ToolDefs too, so this is not the snake_case house style,
 # which the catalogue tests pin). Methods are toolkit JSON-RPC method names.
-_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+_TOOL_NAME = TOOL_NAME_CHARS
 _METHOD = re.compile(r"^[^\s]+$")
 # "4.5"; an extension may say "4.5.1", whose patch part does not matter for gating.
 _VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?$")
@@ -73,25 +74,29 @@ class AskWhen:
     ``channel`` of a channel_arg tool the tool's own channel). ``exists``: the path in this
     argument names a file that exists now. ``over_undo_budget``: the res:// path in this argument
     (a file with its sidecars, or a folder) holds more bytes than the toolkit keeps for undo
-    (``undo_budget_bytes``, the toolkit's UNDO_BYTES_LIMIT).
+    (``undo_budget_bytes``, the toolkit's UNDO_BYTES_LIMIT). ``outside_project``: the path on disk
+    in this argument (one of the tool's ``disk_paths``) is outside the project folder once links
+    are resolved: the call reads a file the project's own tools cannot.
     """
 
     arg: str | None = None
     equals: str | bool | None = None
     exists: str | None = None
     over_undo_budget: str | None = None
+    outside_project: str | None = None
 
     def __post_init__(self) -> None:
         check_fields(self)
-        kinds = [k for k in ("arg", "exists", "over_undo_budget") if getattr(self, k) is not None]
+        kinds = [k for k in ("arg", "exists", "over_undo_budget", "outside_project") if getattr(self, k) is not None]
         if len(kinds) != 1:
-            raise ShapeError("field when: each condition names exactly one of arg, exists, over_undo_budget")
+            raise ShapeError("field when: each condition names exactly one of arg, exists, over_undo_budget, "
+                             "outside_project")
         if (self.arg is None) != (self.equals is None):
             raise ShapeError("field when: arg and equals go together")
 
     @property
     def param(self) -> str:
-        return self.arg or self.exists or self.over_undo_budget or ""
+        return self.arg or self.exists or self.over_undo_budget or self.outside_project or ""
 
 
 @dataclass(frozen=True)
@@ -100,19 +105,22 @@ class AskTarget:
 
     ``file``: the argument holding a path: its bytes (a folder: every file in it). ``read``: a
     read-only toolkit method whose answer is the state (``args``: its params, "$name" for this
-    call's argument ``name``).
+    call's argument ``name``); its refusal of what the call acts on (consent/targets.py ``REFUSED``)
+    refuses the call before anyone is asked. ``shows``: what the person is told of the read's answer
+    (``{field}`` placeholders).
     """
 
     file: str | None = None
     read: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
+    shows: str | None = None
 
     def __post_init__(self) -> None:
         check_fields(self)
         if (self.file is None) == (self.read is None):
             raise ShapeError("field target: each target names exactly one of file, read")
-        if self.args and self.read is None:
-            raise ShapeError("field target: args go with read")
+        if (self.args or self.shows) and self.read is None:
+            raise ShapeError("field target: args and shows go with read")
 
 
 @dataclass(frozen=True)
@@ -188,6 +196,9 @@ class ToolDef:
     path_params: dict[str, list[str]] = field(default_factory=dict)
     # Words a path parameter takes instead of a path (game_start.scene_path "main").
     path_literals: dict[str, list[str]] = field(default_factory=dict)
+    # Parameters holding an absolute path on this machine, outside res:// (asset_import's source_path):
+    # guarded as such (safety/pathguard.py check_disk_path); reading one outside the project may ask.
+    disk_paths: list[str] = field(default_factory=list)
     success_hint: str | None = None
     operation_param: str | None = None
     operations: list[str] | None = None
@@ -203,6 +214,9 @@ class ToolDef:
     asks: Asks | None = None
     # Set: the tool can really take long and may run as a job (the background argument, MCP tasks).
     job: JobSpec | None = None
+    # Arguments that make the call write a file (a screenshot's save_path): argument -> the values that
+    # do (null: any value given). Read-only mode refuses them, since it writes nothing (C9).
+    writes: dict[str, list[str] | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -245,6 +259,20 @@ class ToolDef:
 
     def handles(self, kind: Handling) -> bool:
         return kind in self.handling
+
+    def writing_args(self, args: Mapping[str, Any]) -> list[str]:
+        """The arguments in ``args`` that make this call write a file (``writes``), as ``name`` or
+        ``name=value``."""
+        found = []
+        for param, values in self.writes.items():
+            value = args.get(param)
+            if value is None or value == "":
+                continue
+            if values is None:
+                found.append(param)
+            elif value in values:
+                found.append(f"{param}={value}")
+        return found
 
     def operation_count(self) -> int:
         """How many distinct operations this tool stands for (an action enum counts each value)."""
@@ -381,6 +409,9 @@ def _check_schema(tool: ToolDef, where: str) -> None:
     for param in tool.path_literals:
         if param not in tool.path_params:
             raise CatalogueError(f"{where}: field path_literals: {param!r} is not in path_params")
+    for param in tool.disk_paths:
+        if param not in properties or param in tool.path_params:
+            raise CatalogueError(f"{where}: field disk_paths: {param!r} is not a parameter, or is in path_params")
     if tool.operation_param is not None:
         prop = properties.get(tool.operation_param)
         if not isinstance(prop, dict) or not prop.get("enum"):
@@ -419,6 +450,17 @@ def _check_handling(tool: ToolDef, where: str) -> None:
             )
 
 
+def _check_writes(tool: ToolDef, where: str) -> None:
+    """``writes`` names the tool's own parameters, and values of their enum."""
+    properties = tool.input_schema.get("properties", {})
+    for param, values in tool.writes.items():
+        spec = properties.get(param)
+        if not isinstance(spec, dict):
+            raise CatalogueError(f"{where}: field writes: {param!r} is not a parameter")
+        if values is not None and (not values or not set(values) <= set(spec.get("enum") or ())):
+            raise CatalogueError(f"{where}: field writes: {param!r} lists values outside its enum")
+
+
 def _check_asks(tool: ToolDef, where: str) -> None:
     """A question's placeholders, conditions and targets name the tool's own parameters."""
     asks = tool.asks
@@ -427,6 +469,11 @@ def _check_asks(tool: ToolDef, where: str) -> None:
     if tool.annotations.get("readOnlyHint") and not asks.when:
         # A read that asks on every call would be no read: it asks only when an argument makes it write.
         raise CatalogueError(f"{where}: field asks: a read-only tool asks only under a condition (when)")
+    if tool.read_only_safe:
+        # ... and, since read-only mode lists it, that argument is one read-only mode refuses.
+        unmarked = sorted({w.param for w in asks.when} - set(tool.writes))
+        if unmarked:
+            raise CatalogueError(f"{where}: field writes: a read-only tool asks when {unmarked} writes; list it")
     properties = tool.input_schema.get("properties", {})
     named = [w.param for w in asks.when] + [t.file for t in asks.target if t.file] + list(asks.show) + list(asks.absent)
     named += re.findall(r"{(\w+)}", asks.does)
@@ -434,6 +481,9 @@ def _check_asks(tool: ToolDef, where: str) -> None:
     unknown = sorted({n for n in named if n not in properties})
     if unknown:
         raise CatalogueError(f"{where}: field asks: {unknown} not in input_schema.properties")
+    outside = sorted({w.outside_project for w in asks.when if w.outside_project} - set(tool.disk_paths))
+    if outside:
+        raise CatalogueError(f"{where}: field asks: outside_project names {outside}, not in disk_paths")
     # The gate reads these paths (a file's bytes, a user:// listing): only a guarded one may be read.
     read = [w.exists or w.over_undo_budget for w in asks.when] + [t.file for t in asks.target]
     unguarded = sorted({n for n in read if n and n not in tool.path_params})
@@ -449,6 +499,7 @@ def _check_tool(tool: ToolDef, where: str) -> None:
     if tool.operations is not None and (not tool.operations or len(set(tool.operations)) != len(tool.operations)):
         raise CatalogueError(f"{where}: field operations: must be a non-empty list of distinct names")
     _check_handling(tool, where)
+    _check_writes(tool, where)
     _check_asks(tool, where)
     if tool.job is not None and tool.meta:
         raise CatalogueError(f"{where}: field job: a meta tool never runs as a job")

@@ -11,12 +11,17 @@ The facts are data (``catalogue/clients.json``), each with the client that does 
 * ``relist_after_answer``: clients that fetch the new list only once the call that changed it was
   answered, still before the model's next request: ``discover_tools`` does not wait for them either,
   and says to call the loaded tools directly.
+* ``tool_name_prefixes``: how each client names a server's tools for its model (``mcp__<key>__``,
+  ...). A model may copy such a name into ``call_tool``; only these prefixes, with our own server
+  key, are taken off it (``tools/names.py``).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,12 +33,25 @@ class ClientFacts:
     injected_arguments: dict[str, str]  # argument -> the client that adds it, and how
     never_relist: dict[str, str]  # clientInfo.name -> the client, and why
     relist_after_answer: dict[str, str]  # clientInfo.name -> the client, and when it re-lists
+    tool_name_prefixes: dict[str, str]  # a prefix with {key} / {key_} -> the clients that use it
 
 
 @functools.lru_cache(maxsize=1)
 def facts() -> ClientFacts:
     raw = json.loads((catalogue_dir() / "clients.json").read_text(encoding="utf-8"))
-    return ClientFacts(dict(raw["injected_arguments"]), dict(raw["never_relist"]), dict(raw["relist_after_answer"]))
+    prefixes = {k: v for k, v in raw["tool_name_prefixes"].items() if not k.startswith("_")}
+    return ClientFacts(dict(raw["injected_arguments"]), dict(raw["never_relist"]), dict(raw["relist_after_answer"]),
+                       prefixes)
+
+
+_NOT_NAME_CHAR = re.compile(r"[^A-Za-z0-9_]")
+
+
+def tool_name_prefixes(keys: Iterable[str]) -> tuple[str, ...]:
+    """Every prefix a client puts before our tools' names, for each server key ``keys`` (longest first)."""
+    found = {template.replace("{key}", key).replace("{key_}", _NOT_NAME_CHAR.sub("_", key))
+             for template in facts().tool_name_prefixes for key in keys if key}
+    return tuple(sorted(found, key=lambda prefix: (-len(prefix), prefix)))
 
 
 def drop_injected(arguments: Any, schema: dict[str, Any]) -> Any:

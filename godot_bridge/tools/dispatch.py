@@ -1,5 +1,12 @@
 """``tools/call``: look up → validate → guard paths → ask the person if it cannot be undone → route → shape (C3, C5, C9).
 
+Everything that can refuse a call runs before anyone is asked, in this order: the tool is known
+(else -32602), the rate limit, its arguments (schema, aliases), the Godot version, the path guard
+(``_call``); a background call's room for one more job (``_call``); then, in the consent gate,
+whether this call asks at all, and for one that does, that its channel answers and can take a
+request that large and that what it needs exists (``ConsentGate._ready``, editor/bridge.py
+``ready``). Only then is the person asked: a yes is never followed by a refusal that was known.
+
 The path guard runs once, on the validated arguments, before anything of the call can leave
 the bridge: the consent gate reads what a call acts on (``save.list`` of a user:// folder, a
 read target) and a background job runs the rest of the call, both before the forward.
@@ -54,6 +61,8 @@ PathCheck = Callable[[ToolDef, dict[str, Any]], None]
 
 class Background(Protocol):
     """Starts a call as a job (``godot_bridge/jobs/runner.py``); answers at once with its id."""
+
+    def refusal(self, tools: ToolList) -> ToolOutcome | None: ...
 
     def start_background(self, tool: ToolDef, tools: ToolList, work: CallWork) -> ToolOutcome: ...
 
@@ -169,6 +178,7 @@ class ToolDispatch:
             args = validate_arguments(apply_aliases(tool, clients.drop_injected(arguments, tool.input_schema)),
                                       tool.input_schema)
             self._check_version(tool)
+            self._check_read_only(tool, args)
             self.paths(tool, args)  # before consent, a job or the forward: nothing leaves unguarded
             if tool.name == CALL_TOOL:
                 inner, inner_args = self._by_name(args, tools)
@@ -178,7 +188,11 @@ class ToolDispatch:
             log.info("tool=%s via %s", inner.name, CALL_TOOL)
             return await self._call(inner.name, inner_args, tools, progress, caller, admitted=True)
         if tool.job is not None and args.pop(BACKGROUND_ARG, False) and self.background is not None:
-            # The person is asked on this request, before the job starts: a job runs only what was agreed.
+            # A job that could not start is refused before anyone is asked; the person is asked on this
+            # request, before the job starts: a job runs only what was agreed.
+            refused = self.background.refusal(tools)
+            if refused is not None:
+                return refused
             checked = await self._consent(tool, args, caller, progress)
             if isinstance(checked, ToolOutcome):
                 return checked
@@ -211,8 +225,8 @@ class ToolDispatch:
         return tool
 
     def _by_name(self, args: dict[str, Any], tools: ToolList) -> tuple[ToolDef, Any]:
-        """call_tool's target and its arguments; a name the model copied with its client's prefix
-        (``mcp__server__node_set_property``) is taken as the tool it ends with."""
+        """call_tool's target and its arguments; a name the model copied with its client's prefix for our
+        server (``mcp__godot-mcp-toolkit__node_set_property``) is that tool, any other name is UNKNOWN_TOOL."""
         name, arguments = self.target(CALL_TOOL, args)
         if name == CALL_TOOL:
             raise ToolError("INVALID_PARAMS", "call_tool cannot call call_tool", extra={"param": "name"},
@@ -220,7 +234,7 @@ class ToolDispatch:
         try:
             return self._find(name, tools), arguments or {}
         except UnknownTool as unknown:
-            raise ToolError("INVALID_PARAMS", str(unknown), extra={"param": "name"}) from None
+            raise ToolError("UNKNOWN_TOOL", str(unknown), extra={"param": "name"}) from None
 
     def target(self, name: Any, arguments: Any) -> tuple[Any, Any]:
         """The tool a ``tools/call`` of ``name`` really runs and its arguments (call_tool unwrapped),
@@ -275,6 +289,16 @@ class ToolDispatch:
                 f"{tool.name} is not supported on this Godot version (connected: {version[0]}.{version[1]})",
                 hint=f"{tool.name} needs Godot {bound}. Use classdb_get_info to look for alternatives.",
             )
+
+    def _check_read_only(self, tool: ToolDef, args: dict[str, Any]) -> None:
+        """Read-only mode writes nothing: a read's arguments that would write a file (the catalogue's
+        ``writes``) are refused, and the same call without them still answers."""
+        writing = tool.writing_args(args) if self.surface.read_only else []
+        if writing:
+            names = ", ".join(writing)
+            raise ToolError("INVALID_PARAMS", f"{tool.name}: {names} would write a file, and read-only mode "
+                            "(GODOT_MCP_READ_ONLY) writes nothing", extra={"param": writing[0].split("=")[0]},
+                            hint=f"Call {tool.name} again without {names}: it answers the same, without the file.")
 
     async def _consent(self, tool: ToolDef, args: dict[str, Any], caller: Any,
                        progress: ProgressFn | None) -> dict[str, Any] | ToolOutcome:

@@ -13,13 +13,13 @@ reports version and extension changes (``Surface``, shared).
 from __future__ import annotations
 
 import asyncio
-import difflib
 import logging
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from godot_bridge.tools import names
 from godot_bridge.tools.catalogue import Catalogue, GroupDef, ToolDef
 
 log = logging.getLogger(__name__)
@@ -112,6 +112,8 @@ class Surface:
     _cache: dict[tuple[Any, ...], dict[str, ToolDef]] = field(default_factory=dict)
     # How a tool is offered to clients (consent/: the parameters of a tool that asks first); None: as it is.
     offer: Callable[[ToolDef], ToolDef] | None = None
+    # Our server's keys in the clients' files: a name a client prefixed with one is that tool (own_name).
+    server_keys: tuple[str, ...] = ()
     # GODOT_MCP_TOOL_LIST: "groups" (start-up tools, groups behind discover_tools) or "all" (every group shown).
     listing: str = "groups"
 
@@ -226,24 +228,17 @@ class Surface:
         return self.offer(found) if found is not None and self.offer is not None else found
 
     def own_name(self, name: str) -> str:
-        """The tool ``name`` stands for: itself, or the longest known tool name it ends with after a
-        separator, as clients prefix our tools for their model (``mcp__server__x``, ``mcp_server_x``,
-        a namespace ``server.x``) and a model may copy that form into call_tool."""
-        if self.find(name) is not None:
-            return name
-        for i, char in enumerate(name):
-            if char in "_.:/" and i + 1 < len(name) and self.find(name[i + 1:]) is not None:
-                return name[i + 1:]
-        return name
+        """The tool ``name`` stands for: itself, or the tool a client's prefix for our server names
+        (``mcp__godot-mcp-toolkit__x``), as a model may copy it into call_tool (tools/names.py)."""
+        return names.own_name(name, lambda bare: self.find(bare) is not None, self.server_keys)
 
     def unknown_tool_message(self, name: str) -> str:
         """What the model reads for a tool it cannot call: why, and how to find the one it wants."""
         reason = self.hidden_reason(name)
         if reason:
             return f"Unknown tool: {name} ({reason})"
-        known = sorted(self.catalogue.tools)
-        guess = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        close = f" Did you mean {guess[0]}?" if guess else ""
+        guess = names.closest(name, sorted(self.catalogue.tools))
+        close = f" Did you mean {guess}?" if guess else ""
         return (f"Unknown tool: {name}.{close} Tools beyond the always-on list load in groups: call discover_tools "
                 "with no arguments to list the groups, or with {\"request\": \"<topic>\"} (e.g. \"tilemap\") to "
                 "load the matching ones.")

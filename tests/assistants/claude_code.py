@@ -38,9 +38,13 @@ def approve(sandbox: Sandbox, home_json: dict[str, object] | None = None) -> dic
 
 
 def run(sandbox: Sandbox, server: ModelServer, prompt: str, *, env: Mapping[str, str] | None = None,
-        timeout: float = 120) -> CliRun:
+        timeout: float = 120, settings: Mapping[str, object] | None = None) -> CliRun:
+    """One ``claude -p`` run; ``settings``: the person's ``~/.claude/settings.json`` (hooks, ...)."""
     home = sandbox.new_home("claude")
     (home / ".claude.json").write_text(json.dumps(approve(sandbox)), encoding="utf-8")
+    if settings is not None:
+        (home / ".claude").mkdir(exist_ok=True)
+        (home / ".claude" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     full_env = {
         **sandbox.env(home),
         "ANTHROPIC_BASE_URL": server.url,

@@ -16,6 +16,7 @@ async def run(spec: dict) -> dict:
 
     async def on_elicit(message, response_type, params, context):  # noqa: ANN001 - FastMCP's handler signature
         asked.append(message)
+        await asyncio.sleep(spec.get("reads_s", 0))  # the person reads the question
         if spec["answer"] == "accept":
             return ElicitResult(action="accept", content={"allow": True})
         return ElicitResult(action=spec["answer"])

@@ -15,6 +15,7 @@ async function run(spec) {
   if (spec.answer !== null) {
     client.setRequestHandler('elicitation/create', async () => {
       asked += 1;
+      await new Promise((resolve) => setTimeout(resolve, (spec.reads_s ?? 0) * 1000)); // the person reads it
       return spec.answer === 'accept' ? { action: 'accept', content: { allow: true } } : { action: spec.answer };
     });
   }

@@ -12,6 +12,7 @@ create lives under res://e2e/ and user://e2e/.
 from __future__ import annotations
 
 from tests.e2e.call_list import Call, Derived, FileHas, Has, Kind, Near, Read
+from tests.e2e.shader_calls import SHADER_CALLS
 
 
 def vec2(x: float, y: float) -> dict[str, object]:
@@ -32,6 +33,8 @@ EDITOR: list[Call] = [
     # --- reading the edited scene
     Call("scene_get_tree", {}, "the edited scene's tree",
          result={"scene_path": "res://scenes/main.tscn", "tree": {"name": "Main", "children": [{"name": "Player"}]}}),
+    Call("scene_get_tree", {"root_path": "Player"}, "one branch of it",
+         result={"tree": {"name": "Player", "path": "Player", "children": [{"path": "Player/Sprite"}]}}),
     Call("scene_query", {"class_filter": "Node2D"}, "every Node2D",
          result={"total_matches": 3, "nodes": [{"path": "Player"}, {"path": "Player/Sprite"}]}),
     Call("scene_spatial_map", {}, "where the 2D nodes are",
@@ -181,6 +184,8 @@ GROUPS: list[Call] = [
     Call("animationtree_list", {"node_path": "Tree"}, "the tree's nodes",
          result={"anim_player": "../Mover", "nodes": [{"name": "Start"}, {"name": "End"}]}),
     # asset_ops
+    Call("asset_list", {"limit": 2}, "the project's top folder first, and the way on",
+         result={"files": [{"path": "res://project.godot"}], "has_more": True, "next_offset": 2}),
     Call("asset_list", {"path_prefix": "res://scenes"}, "the scenes", result={"files": [{"path": "res://scenes/main.tscn"}]}),
     Call("asset_get_dependencies", {"file_path": "res://scenes/game.tscn"}, "what a scene uses",
          result={"dependencies": [{"path": "res://scripts/player.gd", "type": "GDScript"}]}),
@@ -281,6 +286,8 @@ GROUPS: list[Call] = [
     Call("scene_create_inherited", {"file_path": "res://e2e/hero.tscn", "base_scene": "res://scenes/game.tscn",
                                     "root_name": "Hero"}, "an inherited scene",
          file=FileHas("res://e2e/hero.tscn", "res://scenes/game.tscn")),
+    # shaders
+    *SHADER_CALLS,
     # signals
     Call("signal_emit", {"node_path": "Hud", "signal_name": "resized"}, "a signal emitted in the editor",
          effect=prop("Player", "resizes", 1)),

@@ -3,18 +3,20 @@
 toolkit in the engine.
 
 For every node of each scene, every property node_get_property_list shows (mask "all", page by
-page; a value too large to list read with node_get_property, one larger than any answer left
-out, since no answer holds it to write back): read it,
+page; a value too large to list read with node_get_property; one larger than any answer is read
+as its stand-in, {"omitted": true, ...}): read it,
 write the same value back with node_set_property, read again (the value each write reads back
 after writing). Each write must succeed, as "unchanged" where the property still held the value
-read, each value read again must be the one read first, and the scene saved afterwards must be
+read (a stand-in given back: "unchanged" and `kept`, the value left as stored), each value read
+again must be the one read first, and the scene saved afterwards must be
 byte for byte the file saved before the writes. (Before, not the original file: this engine
 host is not an editor, so the project's own scripts run their _ready and instanced scenes pack
 without the editor's edit state; what the host's first save changes is not the round trip's.)
 
 For every resource file: resource_load (every page), resource_write with the properties it gave
-(but one larger than an answer, which it shows by its size),
-resource_load again: the same properties, and the file unchanged.
+(one larger than an answer as the stand-in it showed, which the write keeps and names in `kept`),
+resource_load again: the same properties, and the file unchanged. The same for an
+AnimationPlayer's libraries/ (2d/skeleton, 80 KB), read and written back by node.
 """
 
 from __future__ import annotations
@@ -77,6 +79,9 @@ def judged(cls: str, item: dict[str, Any], outcome: dict[str, Any]) -> str:
         return "" if refused else f"an engine limit ({why}) must be refused as read-only, got {outcome}"
     if not outcome["success"]:
         return f"{outcome['code']} {outcome['error']}"
+    if omitted(item["value"]):
+        kept = outcome["status"] == "unchanged" and outcome.get("kept") == [item["property"]]
+        return "" if kept else f"the stand-in given back must be kept as stored, got {outcome}"
     # A write echoes a large value by its size only (it answers what it did).
     echoed = not omitted(outcome["value"]) and not omitted(outcome["previous"])
     # "updated" is right when an earlier write of the batch moved this property (an anchors preset
@@ -153,9 +158,9 @@ async def test_every_property_of_every_node_goes_back_as_it_was(
     nodes = scene_nodes(saved_before.decode("utf-8"))
     assert len(nodes) >= 5, nodes
     before = {node: await properties(stdio, node) for node in nodes}
-    # What no answer can hold whole (a value over one answer) cannot be written back from one.
+    # A value over one answer goes back as the stand-in read in its place.
     items = [{"node_path": node, "property": prop, "value": value}
-             for node, (_, values) in before.items() for prop, value in values.items() if not omitted(value)]
+             for node, (_, values) in before.items() for prop, value in values.items()]
     assert len(items) > 10 * len(before), "a real scene's nodes have many properties"
 
     problems: list[str] = []
@@ -200,10 +205,11 @@ async def test_every_property_resource_load_gives_resource_write_takes_back(
     file_before = await engine_host.read_file(path)
     cls, values, _ = await load_all(stdio, path)
     assert values, f"{path} has stored properties"
-    values = {name: value for name, value in values.items() if not omitted(value)}
+    shown_by_size = sorted(name for name, value in values.items() if omitted(value))
     written = await ok(stdio, "resource_write", {"file_path": path, "properties": values})
     assert written["status"] == "unchanged", written
-    assert written["properties_set"] == len(values)
+    assert sorted(written.get("kept", [])) == shown_by_size, written
+    assert written["properties_set"] == len(values) - len(shown_by_size)
     again_cls, again, _ = await load_all(stdio, path)
     assert again_cls == cls
     differ = [f"{key}: {values[key]!r} then {again.get(key)!r}" for key in values
@@ -237,3 +243,31 @@ async def test_a_value_larger_than_an_answer_is_sized_and_its_file_reads_in_page
     assert len(pieces) > 1, "the line came in pieces"
     # Each page is the file's bytes from where the previous one stopped: joined, they are the file.
     assert "".join(pieces) == "".join(text.splitlines(keepends=True)[line_number - 1:])
+
+
+async def test_an_animation_library_shown_by_its_size_goes_back_as_it_was(
+        stdio: BridgeProcess, engine_host: EngineHost, real_projects: None) -> None:
+    """2d/skeleton's AnimationPlayer: libraries/ (an 80 KB AnimationLibrary) is read as its stand-in;
+    given back, it is kept as stored, said in `kept`, and the scene saves as before. On a copy of the
+    file (its uid left out), since other tests edit the open original."""
+    original = await engine_host.read_file(project(engine_host, "answers_skeleton").res("res://player/player.tscn"))
+    assert original is not None
+    header, rest = original.decode("utf-8").split("\n", 1)
+    path = project(engine_host, "answers_skeleton").res("res://player/player_kept.tscn")
+    await engine_host.write_file(path, (re.sub(r' uid="[^"]*"', "", header) + "\n" + rest).encode("utf-8"))
+    try:
+        await ok(stdio, "scene_open", {"file_path": path})
+        await ok(stdio, "editor_save_scene", {})
+        saved_before = await engine_host.read_file(path)
+        read = await ok(stdio, "node_get_property", {"node_path": "AnimationPlayer", "property": "libraries/"})
+        assert omitted(read["value"]) and read["value"]["json_bytes"] > 12000, str(read)[:400]
+        back = await ok(stdio, "node_set_property", {"node_path": "AnimationPlayer", "property": "libraries/",
+                                                     "value": read["value"]})
+        assert (back["status"], back["kept"]) == ("unchanged", ["libraries/"]), back
+        again = await ok(stdio, "node_get_property", {"node_path": "AnimationPlayer", "property": "libraries/"})
+        assert again["value"] == read["value"]
+        await ok(stdio, "editor_save_scene", {})
+        assert await engine_host.read_file(path) == saved_before, "the library is as it was"
+    finally:
+        await stdio.call_tool("scene_open", {"file_path": EDITED_SCENE}, timeout=60)
+        await engine_host.remove_file(path)

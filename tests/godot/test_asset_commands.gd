@@ -15,6 +15,11 @@ const DOMAIN := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd
 const DIR := "res://tmp_tests/asset_ops"
 const DOT := DIR + "/dot.png"
 const OUTSIDE := "/tmp/mcp_asset_ops_source.png"
+## A home folder with a key under .ssh, and a text file beside it: what asset.import must not bring in.
+const HOME := "/tmp/mcp_asset_ops_home"
+const NOTES := "/tmp/mcp_asset_ops_notes.txt"
+const KEY_TEXT := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU=\n" \
+	+ "-----END OPENSSH PRIVATE KEY-----\n"
 
 var _fx: DomainFixture = null
 
@@ -29,6 +34,8 @@ func cleanup() -> void:
 		if ResourceLoader.has_cached(path):
 			load(path).resource_path = ""
 	DirAccess.remove_absolute(OUTSIDE)
+	DirAccess.remove_absolute(NOTES)
+	DomainFixture.remove_tree(HOME)
 	_fx.cleanup()
 
 
@@ -219,3 +226,80 @@ func test_import_refuses_bytes_that_are_not_what_the_name_says() -> void:
 	var mpeg_frame := PackedByteArray([0xFF, 0xFB, 0x90, 0x00])
 	Assert.eq(_fx.invoke("asset.import", {"base64_data": Marshalls.raw_to_base64(mpeg_frame),
 		"dest_path": DIR + "/a.mp3"})["status"], "created", "an MP3 without an ID3 tag")
+
+
+func test_a_file_from_disk_is_refused_in_a_hidden_folder_or_when_it_is_no_asset() -> void:
+	var key := KEY_TEXT.to_utf8_buffer()
+	_write(HOME + "/.ssh/id_rsa", key)
+	_write(HOME + "/.cache/shot.png", Image.create(3, 1, false, Image.FORMAT_RGBA8).save_png_to_buffer())
+	_write(HOME + "/key.png", key)
+	_write(NOTES, key)
+	var hidden := _fx.example("asset.import", 5)
+	Assert.contains(hidden["error"], "hidden folder or is a hidden file (.ssh)", "the hidden part is named")
+	Assert.eq(_fx.invoke("asset.import", {"source_path": HOME + "/.cache/shot.png", "dest_path": DOT})["code"],
+		"PATH_DENIED", "a real PNG in a hidden folder too")
+	Assert.eq(_fx.invoke("asset.import", {"source_path": HOME + "//./.ssh/id_rsa", "dest_path": DOT})["code"],
+		"PATH_DENIED", "not hidden by doubled slashes or ./")
+	var as_text := _fx.invoke("asset.import", {"source_path": NOTES, "dest_path": DIR + "/notes.txt"})
+	Assert.eq(as_text["code"], "INVALID_PARAMS", "a file from disk under no asset's extension")
+	Assert.contains(as_text["error"], "notes.txt: a file from disk is copied only as an asset", "saying why")
+	Assert.contains(as_text["hint"], "png, jpg", "and naming the kinds that are taken")
+	Assert.eq(_fx.invoke("asset.import", {"source_path": NOTES, "dest_path": DIR + "/notes"})["code"], "INVALID_PARAMS",
+		"nor without an extension")
+	for dest: String in [DOT, DIR + "/key.obj", DIR + "/key.tga", DIR + "/key.dae"]:
+		Assert.eq(_fx.invoke("asset.import", {"source_path": HOME + "/key.png", "dest_path": dest})["code"],
+			"INVALID_PARAMS", "a key is not the asset %s names" % dest.get_file())
+	Assert.eq(DirAccess.get_files_at(DIR), PackedStringArray(), "nothing written")
+	Assert.is_false(_fx.context.undo(), "nothing recorded")
+
+
+func test_models_and_images_without_a_signature_are_told_by_their_structure() -> void:
+	var files := {
+		"cube.obj": "# Blender 4.2\nmtllib cube.mtl\no Cube\nv 1.0 1.0 -1.0\nvn 0 1 0\nvt 0.5 0.5\ns 0\n" +
+			"usemtl Material\nf 1/1/1 1/1/1 1/1/1\n",
+		"cube.mtl": "# Blender MTL\nnewmtl Material\nNs 250\nKa 1 1 1\nKd 0.8 0.8 0.8\nmap_Bump n.png\nillum 2\n",
+		"cube.dae": "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<COLLADA xmlns=\"http://www.collada.org/2005/11/" +
+			"COLLADASchema\" version=\"1.4.1\"></COLLADA>\n",
+	}
+	for name: String in files:
+		_write(HOME + "/" + name, (files[name] as String).to_utf8_buffer())
+	# An uncompressed 2x1 true-colour TGA: the 18-byte header, then two BGR pixels.
+	var tga := PackedByteArray([0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 24, 0, 0, 0, 255, 255, 0, 0])
+	_write(HOME + "/red.tga", tga)
+	for name: String in ["cube.obj", "cube.mtl", "cube.dae", "red.tga"]:
+		var created := _fx.invoke("asset.import", {"source_path": HOME + "/" + name, "dest_path": DIR + "/" + name})
+		Assert.eq(created.get("status"), "created", "%s from disk: %s" % [name, created.get("error", "")])
+	var text := Marshalls.raw_to_base64(KEY_TEXT.to_utf8_buffer())
+	for name: String in ["k.obj", "k.mtl", "k.dae", "k.tga"]:
+		Assert.eq(_fx.invoke("asset.import", {"base64_data": text, "dest_path": DIR + "/" + name})["code"],
+			"INVALID_PARAMS", "a key as %s" % name)
+
+
+func test_inspect_source_says_what_import_would_copy_and_writes_nothing() -> void:
+	var png := Image.create(3, 1, false, Image.FORMAT_RGBA8).save_png_to_buffer()
+	_write(OUTSIDE, png)
+	_write(HOME + "/.ssh/id_rsa", KEY_TEXT.to_utf8_buffer())
+	_write(NOTES, KEY_TEXT.to_utf8_buffer())
+	var seen := _fx.example("asset.inspect_source", 0)
+	var hashing := HashingContext.new()
+	hashing.start(HashingContext.HASH_SHA256)
+	hashing.update(png)
+	Assert.eq([seen["bytes"], seen["sha256"]], [png.size(), hashing.finish().hex_encode()], "its size and sha256")
+	_fx.example("asset.inspect_source", 1)
+	_fx.example("asset.inspect_source", 2)
+	Assert.eq(_fx.invoke("asset.inspect_source", {"source_path": OUTSIDE})["code"], "INVALID_PARAMS", "dest_path too")
+	var into_toolkit := {"source_path": OUTSIDE, "dest_path": "res://addons/godot_mcp_toolkit/a.png"}
+	Assert.eq(_fx.invoke("asset.inspect_source", into_toolkit)["code"], "PATH_DENIED",
+		"a destination asset.import would refuse")
+	Assert.is_true(_fx.registry.dispatch_info("asset.inspect_source")["read_only"], "a read")
+	Assert.eq(DirAccess.get_files_at(DIR), PackedStringArray(), "nothing written")
+	Assert.is_false(_fx.context.undo(), "nothing recorded")
+
+
+func _write(path: String, data: PackedByteArray) -> void:
+	DirAccess.make_dir_recursive_absolute(path.get_base_dir())
+	var file := FileAccess.open(path, FileAccess.WRITE)
+	Assert.is_true(file != null, "%s can be written in this engine" % path)
+	if file != null:
+		file.store_buffer(data)
+		file.close()

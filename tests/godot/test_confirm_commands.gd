@@ -109,6 +109,11 @@ func test_dialog_says_what_and_takes_the_allow_click() -> void:
 			shown = (child as TextEdit).text
 	Assert.eq(shown, "The AI assistant wants to: Delete res://big.bin.", "the whole question is in the dialog")
 	Assert.eq(_dialog_answer, "", "no answer before a click")
+	var allow := dialog.dialog.get_ok_button()
+	Assert.is_true(allow.disabled, "a key typed as the dialog opens cannot allow: Allow waits until it could be read")
+	Assert.is_true(not allow.has_focus(), "and the question has the focus, not Allow")
+	dialog.allow_now()
+	Assert.is_true(not allow.disabled, "then Allow can be pressed")
 	dialog.dialog.confirmed.emit()
 	Assert.eq(_dialog_answer, "accept", "Allow is accept")
 	Assert.is_true(not dialog.dialog.visible, "the dialog closes with the answer")

@@ -1,11 +1,11 @@
 extends RefCounted
-## context/runtime_context.gd and scene/undo_action.gd: the seam commands use, over a plain
+## context/runtime_context.gd and edits/undo_action.gd: the seam commands use, over a plain
 ## UndoRedo and scene tree. Steps replay in the order they were added, methods and properties
 ## interleaved, on do, undo and redo; editor-only requests are recorded or refused clearly.
 
 const Assert := preload("assert.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
-const UndoAction := preload("res://addons/godot_mcp_toolkit/scene/undo_action.gd")
+const UndoAction := preload("res://addons/godot_mcp_toolkit/edits/undo_action.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const SCRATCH := "user://test_context"

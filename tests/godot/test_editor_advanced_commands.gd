@@ -10,7 +10,7 @@ const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const DomainFixture := preload("domain_fixture.gd")
-const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/contract/screenshot_response.gd")
+const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_response.gd")
 
 const DOMAIN := "res://addons/godot_mcp_toolkit/commands/editor/editor_commands.gd"
 const DIR := "res://tmp_tests/editor_advanced"

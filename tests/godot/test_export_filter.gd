@@ -1,8 +1,8 @@
 extends RefCounted
-## core/export_filter.gd: what an export keeps of the addon (only the inert autoload stub).
+## editor/export_filter.gd: what an export keeps of the addon (only the inert autoload stub).
 
 const Assert := preload("assert.gd")
-const ExportFilter := preload("res://addons/godot_mcp_toolkit/core/export_filter.gd")
+const ExportFilter := preload("res://addons/godot_mcp_toolkit/editor/export_filter.gd")
 
 
 func test_everything_but_the_autoload_stub_is_stripped() -> void:

@@ -3,10 +3,10 @@ extends RefCounted
 ## extension scripts written to a scratch folder.
 
 const Assert := preload("assert.gd")
-const Names := preload("res://addons/godot_mcp_toolkit/extensions/services/extension_names.gd")
-const Catalog := preload("res://addons/godot_mcp_toolkit/extensions/services/extension_catalog.gd")
-const Discovery := preload("res://addons/godot_mcp_toolkit/extensions/services/extension_discovery.gd")
-const Host := preload("res://addons/godot_mcp_toolkit/extensions/services/extension_host.gd")
+const Names := preload("res://addons/godot_mcp_toolkit/extensions/extension_names.gd")
+const Catalog := preload("res://addons/godot_mcp_toolkit/extensions/extension_catalog.gd")
+const Discovery := preload("res://addons/godot_mcp_toolkit/extensions/extension_discovery.gd")
+const Host := preload("res://addons/godot_mcp_toolkit/extensions/extension_host.gd")
 const BASE := "res://addons/godot_mcp_toolkit/extensions/mcp_toolkit_extension.gd"
 
 var _root := ""

@@ -1,8 +1,8 @@
 extends RefCounted
-## files/folders.gd: the one check for "this folder exists", with scheme roots always existing.
+## base/folders.gd: the one check for "this folder exists", with scheme roots always existing.
 
 const Assert := preload("assert.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 
 func test_scheme_roots_always_exist() -> void:

@@ -6,7 +6,7 @@ const Assert := preload("assert.gd")
 const McpJson := preload("res://addons/godot_mcp_toolkit/ui/mcp_json.gd")
 const McpJsonSync := preload("res://addons/godot_mcp_toolkit/ui/mcp_json_sync.gd")
 const JsonText := preload("res://addons/godot_mcp_toolkit/ui/json_text.gd")
-const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
+const VersionUtils := preload("res://addons/godot_mcp_toolkit/base/version_utils.gd")
 const FIXTURE := "res://tests/fixtures/toolkit/mcp_json_merge.json"
 
 var _scratch := ""

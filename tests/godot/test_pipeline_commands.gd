@@ -8,7 +8,7 @@ const MetaCommands := preload("res://addons/godot_mcp_toolkit/commands/meta/meta
 const EditorStatusCommands := preload("res://addons/godot_mcp_toolkit/commands/editor/lsp_status_commands.gd")
 const McpServer := preload("res://addons/godot_mcp_toolkit/transport/mcp_server.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 
 var _registry: CommandRegistry = null
 var _server: McpServer = null

@@ -17,7 +17,7 @@ const TITLE := DIR + "/title.tres"
 const FONT := DIR + "/pixel.tres"
 const BLOBS := DIR + "/blobs.tres"
 const BLOBS_SCRIPT := DIR + "/blobs.gd"
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 
 var _fx: DomainFixture = null
 

@@ -1,9 +1,9 @@
 extends RefCounted
-## commands/game/run_args.gd: where an engine argument goes in editor/run/main_run_args so the game
+## context/run_args.gd: where an engine argument goes in editor/run/main_run_args so the game
 ## started from the editor reads it (the editor context swaps the setting around a play).
 
 const Assert := preload("assert.gd")
-const RunArgs := preload("res://addons/godot_mcp_toolkit/commands/game/run_args.gd")
+const RunArgs := preload("res://addons/godot_mcp_toolkit/context/run_args.gd")
 
 const HEADLESS := ["--headless"]
 

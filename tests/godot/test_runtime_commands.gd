@@ -13,7 +13,7 @@ const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_t
 const GameContext := preload("res://addons/godot_mcp_toolkit/runtime/game_context.gd")
 const GameRuntimeCommands := preload("res://addons/godot_mcp_toolkit/commands/runtime/runtime_commands.gd")
 const ScreenshotCapture := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_capture.gd")
-const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/contract/screenshot_response.gd")
+const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_response.gd")
 const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runtime_server.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 

@@ -70,6 +70,10 @@ func test_set_property() -> void:
 		"PROPERTY_NOT_FOUND", "unknown property")
 	Assert.eq(_fx.invoke("runtime.set_property", {"node_path": "Player", "property": "position"})["code"],
 		"INVALID_PARAMS", "value required")
+	var stand_in := {"omitted": true, "json_bytes": 20000, "variant": "Vector2"}
+	var kept := _fx.invoke("runtime.set_property", {"node_path": "Player", "property": "position", "value": stand_in})
+	Assert.eq([kept["success"], kept["kept"], player.position], [true, ["position"], Vector2(1, 2)],
+		"a value shown by its size, given back, is kept as it is (%s)" % kept)
 
 
 func test_absolute_paths_work_without_the_context_scene() -> void:

@@ -1,10 +1,10 @@
 extends RefCounted
-## scene/save_queue.gd against a fake editor with several open scenes: each queued save reaches
+## edits/save_queue.gd against a fake editor with several open scenes: each queued save reaches
 ## the saver with exactly its own path, and a refusal or a failed save comes back through
 ## check() with a specific error code.
 
 const Assert := preload("assert.gd")
-const SaveQueue := preload("res://addons/godot_mcp_toolkit/scene/save_queue.gd")
+const SaveQueue := preload("res://addons/godot_mcp_toolkit/edits/save_queue.gd")
 
 ## The fake editor: open scenes (path -> save count), the active tab, and paths whose save fails.
 var _open := {"res://a.tscn": 0, "res://b.tscn": 0}

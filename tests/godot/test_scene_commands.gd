@@ -76,12 +76,30 @@ func test_get_tree_nests_the_scene() -> void:
 	Assert.eq(player["children"][0]["path"], "Player/Gun", "paths relative to the root")
 
 
-func test_get_tree_cut_by_max_depth_says_so() -> void:
+## A branch the cut left out is read with the same tool (root_path): the same shape, that branch whole.
+func test_get_tree_cut_by_max_depth_says_so_and_a_branch_reads_on() -> void:
 	var result := _fx.example("scene.get_tree", 1)
 	Assert.eq(result["returned"], 5, "root and its four children")
 	Assert.is_true(result["has_more"], "has more")
 	Assert.eq(result["tree"]["children"][0]["child_count"], 1, "Player's hidden child counted")
 	Assert.contains(result["hint"], "max_depth 1", "says why")
+	Assert.contains(result["hint"], "scene_get_tree root_path", "and how to read on with the same tool")
+	var branch := _fx.example("scene.get_tree", 2)
+	Assert.eq(branch["tree"]["children"][0]["path"], "HUD/Score", "the child the cut left out, its path from the root")
+	var keys := result.keys()
+	keys.erase("truncated")
+	keys.erase("hint")
+	Assert.eq(branch.keys(), keys, "the shape of a whole tree")
+	var cut := _fx.invoke("scene.get_tree", {"root_path": "Player", "max_depth": 0})
+	Assert.eq([cut["tree"]["path"], cut["tree"]["child_count"], cut["total_nodes"]], ["Player", 1, 2],
+		"max_depth counts from the branch")
+	var by_root_name := _fx.invoke("scene.get_tree", {"root_path": "Main/Player/Gun"})
+	Assert.eq([by_root_name["tree"]["class"], by_root_name["returned"]], ["Sprite2D", 1], "any path form node_path takes")
+	Assert.eq(_fx.invoke("scene.get_tree", {"root_path": "."})["total_nodes"], 7, "\".\" is the whole scene")
+	var missing := _fx.invoke("scene.get_tree", {"root_path": "Player/Nope"})
+	Assert.eq(missing["code"], "NOT_FOUND", "a path that is not there")
+	Assert.contains(missing["hint"], "Gun", "names what is there")
+	Assert.eq(_fx.invoke("scene.get_tree", {"root_path": 3})["code"], "INVALID_PARAMS", "a path is a string")
 
 
 func test_get_tree_properties_are_the_changed_ones_tagged() -> void:

@@ -1,10 +1,10 @@
 extends RefCounted
-## scene/node_lookup.gd and scene/property_access.gd: the path forms tools accept, and writes
+## scene_tree/node_lookup.gd and scene_tree/property_access.gd: the path forms tools accept, and writes
 ## verified by reading them back (stored / adjusted / failed), recorded for undo.
 
 const Assert := preload("assert.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 
 var _root: Node2D = null

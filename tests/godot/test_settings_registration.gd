@@ -1,9 +1,9 @@
 extends RefCounted
-## core/settings_registration.gd: set_int makes a change last (saved with the project settings)
+## settings/settings_registration.gd: set_int makes a change last (saved with the project settings)
 ## while a value at its default is never written to project.godot.
 
 const Assert := preload("assert.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 
 var _saves: Array[int] = []
 var _dir := ""

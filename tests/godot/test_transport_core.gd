@@ -13,7 +13,7 @@ const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runti
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const MetaCommands := preload("res://addons/godot_mcp_toolkit/commands/meta/meta_commands.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 
 const TOKEN := "secret-token"
 const TOKEN_PATH := "user://mcp_toolkit_tests/core_token"

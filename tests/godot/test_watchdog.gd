@@ -3,7 +3,7 @@ extends RefCounted
 
 const Assert := preload("assert.gd")
 const Watchdog := preload("res://addons/godot_mcp_toolkit/transport/dispatch/mutation_watchdog.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 
 var _time := {"now": 1000, "grace": 500}
 var _watchdog: Watchdog = null

@@ -28,6 +28,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from godot_bridge.consent.gate import UNATTENDED_S
 from godot_bridge.consent.policy import UNDO_BUDGET_BYTES
 from tests.bridge_process import MODERN_META, ROOT, BridgeProcess, body, bridge_env
 from tests.external import finish, install_or_skip
@@ -39,6 +40,8 @@ CODE = {"code": "1 + 1", "channel": "editor"}  # the editor's channel: the simul
 ASKING = "execute_code"
 MODERN = "2026-07-28"
 CLIENTS = ROOT / "tests" / "clients"
+# A person reads the question before answering; an answer sooner is a client's own (nobody's), which runs nothing.
+READS_S = UNATTENDED_S + 0.3
 
 
 def ran(sim: ToolkitSim) -> int:
@@ -59,6 +62,7 @@ async def sdk_call(target: Any, era: str, answer: str | None, *, confirm: bool =
 
     async def on_elicit(ctx: Any, params: Any) -> types.ElicitResult:
         asked.append(params.message)
+        await anyio.sleep(READS_S)
         if answer == "accept":
             return types.ElicitResult(action="accept", content={"allow": True})
         return types.ElicitResult(action=answer)  # type: ignore[arg-type]
@@ -162,7 +166,8 @@ async def _each_driven(command: list[str], sim: ToolkitSim, data_home: Path, pro
     async with HttpBridgeProcess(env) as bridge:
         # Each call its own code, so what reached the editor says which calls ran.
         specs = [{"server": "stdio" if where == "stdio" else bridge.url, "era": era, "answer": answer, "tool": ASKING,
-                  "arguments": {**CODE, "code": f"{i} + 1"}} for i, (where, era, answer) in enumerate(DRIVEN)]
+                  "arguments": {**CODE, "code": f"{i} + 1"}, "reads_s": READS_S}
+                 for i, (where, era, answer) in enumerate(DRIVEN)]
         answers = await drive(command, env, specs)
     for spec, got in zip(specs, answers, strict=True):
         case, result, answer = (spec, got), got["result"], spec["answer"]
@@ -211,6 +216,7 @@ async def test_input_required_then_the_answer(stdio: BridgeProcess, sim: Toolkit
     assert list(request["params"]["requestedSchema"]["properties"]) == ["allow"]
     state = first["requestState"]
     assert state.startswith("v1.") and "rs_" not in state, "sealed: the client cannot read it"
+    await asyncio.sleep(READS_S)  # the person reads the question
     done = (await modern_call(stdio, CODE, inputResponses={"confirm": ACCEPT}, requestState=state))["result"]
     assert done["resultType"] == "complete" and done["isError"] is False and ran(sim) == 1
     replayed = await modern_call(stdio, CODE, inputResponses={"confirm": ACCEPT}, requestState=state)
@@ -250,10 +256,12 @@ async def test_the_target_changed_between_question_and_answer_asks_again(stdio: 
     assert asked["resultType"] == "input_required" and "32.0 MiB" in asked["inputRequests"]["confirm"]["params"]["message"]
     with big.open("r+b") as handle:
         handle.write(b"the person's last edit")
+    await asyncio.sleep(READS_S)
     again = (await modern_call(stdio, target, tool="file_delete", inputResponses={"confirm": ACCEPT},
                                requestState=asked["requestState"]))["result"]
     assert again["resultType"] == "input_required" and "changed" in again["inputRequests"]["confirm"]["params"]["message"]
     assert not sim.requests("file.delete")
+    await asyncio.sleep(READS_S)
     done = (await modern_call(stdio, target, tool="file_delete", inputResponses={"confirm": ACCEPT},
                               requestState=again["requestState"]))["result"]
     assert done["resultType"] == "complete" and [r.params for r in sim.requests("file.delete")] == [target]
@@ -270,6 +278,7 @@ async def test_over_http_the_state_is_sealed_and_checked_too(sim: ToolkitSim, da
         bad = await post({"name": ASKING, "arguments": CODE, "inputResponses": {"confirm": ACCEPT},
                           "requestState": first["requestState"] + "x"})
         assert bad["error"]["code"] == -32602 and ran(sim) == 0
+        await asyncio.sleep(READS_S)
         good = await post({"name": ASKING, "arguments": CODE, "inputResponses": {"confirm": ACCEPT},
                            "requestState": first["requestState"]})
         assert good["result"]["isError"] is False and ran(sim) == 1
@@ -296,6 +305,7 @@ async def test_progress_flows_while_the_question_is_open(stdio: BridgeProcess, s
     question = await _question(stdio, "call-1", {"progressToken": "p1"})
     progress = await stdio.wait_notification("notifications/progress")
     assert progress["params"]["progressToken"] == "p1" and "waiting for the person" in progress["params"]["message"]
+    await asyncio.sleep(READS_S)
     await stdio.send({"jsonrpc": "2.0", "id": question["id"], "result": ACCEPT})
     result = (await asyncio.wait_for(answer, 30))["result"]
     assert result["isError"] is False and ran(sim) == 1
@@ -327,8 +337,9 @@ async def test_the_editor_dialog_asks_for_every_client(sim: ToolkitSim, spawn_br
     sent = sim.requests("editor.confirm")[-1].params
     assert "1 + 1" in sent["message"] and sent["timeout_ms"] == 120000
     sim.script("editor.confirm", {"result": {"success": True, "answer": "decline"}})
-    refused = await bridge.call_tool(ASKING, CODE)
+    refused = await bridge.call_tool(ASKING, CODE)  # answered at once: still the person's no
     assert refused["structuredContent"]["status"] == "declined" and ran(sim) == 1
+    assert "asked" not in refused["structuredContent"] and "GODOT_MCP_ALLOW_UNASKED" not in json.dumps(refused)
 
 
 async def test_a_cancelled_call_closes_the_editor_dialog(sim: ToolkitSim, spawn_bridge: Callable[..., Any]) -> None:
@@ -340,4 +351,109 @@ async def test_a_cancelled_call_closes_the_editor_dialog(sim: ToolkitSim, spawn_
     await bridge.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "dialog-1"}})
     cancel = await sim.wait_for("_cancel", timeout=20)
     assert str((cancel.frame.get("params") or {}).get("request_id")) == str(asked.frame["id"]), "that dialog closes"
+    assert ran(sim) == 0
+
+
+# -- answers no person gave, answers that cannot be used, calls that cannot run ------------------------
+
+UNUSABLE = ["yes", {}, {"action": "ACCEPT"}, {"action": "accept", "content": "yes"}]
+
+
+@pytest.mark.parametrize("lean", [True, False], ids=["lean-path", "sdk-path"])
+@pytest.mark.parametrize("answer", UNUSABLE, ids=["bare-string", "empty", "ACCEPT", "content-string"])
+async def test_a_handshake_answer_that_cannot_be_used_is_a_prompt_result(sim: ToolkitSim, spawn_bridge: Callable[..., Any],
+                                                                         lean: bool, answer: Any) -> None:
+    """Never the 120 s wait for an answer that already came, never -32602 on the tools/call."""
+    stdio = await spawn_bridge({} if lean else {"GODOT_BRIDGE_LEAN": "0"})
+    called = stdio.expect("call-u")
+    question = await _question(stdio, "call-u")
+    await asyncio.sleep(READS_S)
+    await stdio.send({"jsonrpc": "2.0", "id": question["id"], "result": answer})
+    result = (await asyncio.wait_for(called, 15))["result"]
+    assert result["isError"] is False and result["structuredContent"]["status"] == "unusable_answer", result
+    assert "could not be used" in result["structuredContent"]["message"] and ran(sim) == 0
+
+
+@pytest.mark.parametrize("responses", ["yes", {"confirm": "yes"}, {"confirm": {}}, {"confirm": {"action": "ACCEPT"}},
+                                       {"confirm": {"action": "accept", "content": "yes"}}])
+async def test_a_2026_answer_that_cannot_be_used_is_a_prompt_result(stdio: BridgeProcess, sim: ToolkitSim,
+                                                                    responses: Any) -> None:
+    state = (await modern_call(stdio, CODE))["result"]["requestState"]
+    await asyncio.sleep(READS_S)
+    answered = await modern_call(stdio, CODE, inputResponses=responses, requestState=state)
+    assert "error" not in answered, answered
+    result = answered["result"]
+    assert result["resultType"] == "complete" and result["structuredContent"]["status"] == "unusable_answer", result
+    assert ran(sim) == 0
+
+
+async def _http_handshake_question(http: Any, url: str) -> tuple[str, Any, Any]:
+    """A handshake session over HTTP whose tools/call stream carries a question: (session id, the open
+    stream's response, its line iterator) once the elicitation/create arrived on it."""
+    init = await http.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": HANDSHAKE},
+                           headers={"Accept": "application/json, text/event-stream"})
+    session = init.headers["mcp-session-id"]
+    headers = {"Accept": "application/json, text/event-stream", "Mcp-Session-Id": session,
+               "MCP-Protocol-Version": "2025-11-25"}
+    await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    return session, headers, http.stream("POST", url, headers=headers, json={
+        "jsonrpc": "2.0", "id": "call-h", "method": "tools/call", "params": {"name": ASKING, "arguments": CODE}})
+
+
+async def _sse(lines: Any) -> dict[str, Any]:
+    async for line in lines:
+        if line.startswith("data:"):
+            return dict(json.loads(line[5:]))
+    raise AssertionError("the stream ended")
+
+
+@pytest.mark.parametrize("answer", ["yes", {}], ids=["bare-string", "empty"])
+async def test_over_http_an_answer_that_cannot_be_used_is_a_prompt_result(sim: ToolkitSim, data_home: Path,
+                                                                          project_dir: Path, answer: Any) -> None:
+    async with HttpBridgeProcess(bridge_env(data_home, project_dir)) as bridge, httpx2.AsyncClient(timeout=30) as http:
+        _, headers, call = await _http_handshake_question(http, bridge.url)
+        async with call as stream:
+            lines = stream.aiter_lines()
+            question = await _sse(lines)
+            while question.get("method") != "elicitation/create":
+                question = await _sse(lines)
+            await asyncio.sleep(READS_S)
+            await http.post(bridge.url, json={"jsonrpc": "2.0", "id": question["id"], "result": answer}, headers=headers)
+            with anyio.fail_after(15):
+                result = await _sse(lines)
+                while result.get("id") != "call-h":
+                    result = await _sse(lines)
+        assert result["result"]["structuredContent"]["status"] == "unusable_answer", result
+    assert ran(sim) == 0
+
+
+async def test_an_accept_faster_than_a_person_reads_runs_nothing(stdio: BridgeProcess, sim: ToolkitSim) -> None:
+    """In both eras: an accept that comes at once is the client's own (an auto-answering hook), not a person's."""
+    called = stdio.expect("call-fast")
+    question = await _question(stdio, "call-fast")
+    await stdio.send({"jsonrpc": "2.0", "id": question["id"], "result": ACCEPT})
+    handshake = (await asyncio.wait_for(called, 15))["result"]["structuredContent"]
+    state = (await modern_call(stdio, CODE, ELICITING))["result"]["requestState"]
+    modern = (await modern_call(stdio, CODE, inputResponses={"confirm": ACCEPT}, requestState=state))["result"]
+    for result in (handshake, modern["structuredContent"]):
+        assert result["status"] == "accepted" and result["asked"] == "nobody" and result["done"] is False, result
+        assert "GODOT_MCP_ALLOW_UNASKED=execute_code" in result["hint"]
+    assert ran(sim) == 0
+
+
+async def test_a_call_too_large_to_send_is_refused_before_anyone_is_asked(stdio: BridgeProcess, sim: ToolkitSim) -> None:
+    """2 MiB of code cannot reach the editor (its buffer takes 1 MiB): refused first, in either era and
+    without elicitation, never after a question."""
+    big = {**CODE, "code": "x" * (2 * 1024 * 1024)}
+    answer = stdio.expect("call-big")
+    await stdio.request("initialize", HANDSHAKE)
+    await stdio.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    await stdio.send({"jsonrpc": "2.0", "id": "call-big", "method": "tools/call",
+                      "params": {"name": ASKING, "arguments": big}})
+    handshake = (await asyncio.wait_for(answer, 30))["result"]
+    modern = (await modern_call(stdio, big))["result"]
+    unable = (await modern_call(stdio, big, {**MODERN_META, "io.modelcontextprotocol/clientCapabilities": {}}))["result"]
+    for result in (handshake, modern, unable):
+        assert result["isError"] is True and body(result)["code"] == "REQUEST_TOO_LARGE", result
+    assert not [n for n in stdio.notifications if n.get("method") == "elicitation/create"], "nobody was asked"
     assert ran(sim) == 0

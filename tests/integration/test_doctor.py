@@ -585,6 +585,28 @@ async def test_the_tools_allowed_unasked_are_shown(godot_project: Path, data_hom
     assert "never ask anyway: scene_get_tree" in typo.detail
     bad = one(await diagnose(godot_project, data_home, GODOT_MCP_ALLOW_UNASKED="execute_code;true"), "unasked")
     assert bad.status == "fail" and bad.fix
+    spaced = one(await diagnose(godot_project, data_home, GODOT_MCP_ALLOW_UNASKED="execute_code save_write"), "unasked")
+    assert spaced.status == "fail" and "separated by commas" in spaced.detail, "only the comma separates"
+    cased = one(await diagnose(godot_project, data_home, GODOT_MCP_ALLOW_UNASKED="Execute_Code"), "unasked")
+    assert cased.status == "warn" and "Execute_Code (did you mean execute_code?)" in cased.detail
+
+
+async def test_which_setting_wins_is_shown(godot_project: Path, data_home: Path) -> None:
+    plain = one(await diagnose(godot_project, data_home), "confirm")
+    assert plain.status == "ok" and "when settings disagree the stricter wins: GODOT_MCP_CONFIRM_IN_EDITOR=1" in \
+        plain.detail and plain.detail.index("GODOT_MCP_CONFIRM=always: every change asks") < \
+        plain.detail.index("GODOT_MCP_ALLOW_UNASKED: the named tools run")
+    both = {"GODOT_MCP_CONFIRM_IN_EDITOR": "1", "GODOT_MCP_ALLOW_UNASKED": "execute_code"}
+    confirm = one(await diagnose(godot_project, data_home, **both), "confirm")
+    assert confirm.status == "warn" and "Overridden: GODOT_MCP_ALLOW_UNASKED=execute_code does not apply: " \
+        "GODOT_MCP_CONFIRM_IN_EDITOR=1 is stricter" in confirm.detail and "asked in a dialog of the Godot editor" \
+        in confirm.detail
+    unasked = one(await diagnose(godot_project, data_home, **both), "unasked")
+    assert unasked.status == "warn" and "does not apply" in unasked.detail
+    assert "run without asking" not in unasked.detail
+    always = one(await diagnose(godot_project, data_home, GODOT_MCP_CONFIRM="always",
+                                GODOT_MCP_ALLOW_UNASKED="execute_code"), "confirm")
+    assert always.status == "warn" and "GODOT_MCP_CONFIRM=always is stricter" in always.detail
 
 
 # -- a client that passes on only some variables (Codex) ------------------------------------------

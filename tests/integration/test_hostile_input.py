@@ -46,9 +46,21 @@ async def test_deep_nesting_is_answered_and_the_server_keeps_serving(bridge: Bri
         resp = await asyncio.wait_for(fut, 10)
         assert resp["error"]["code"] == -32602 and str(MAX_DEPTH) in resp["error"]["message"]
         await still_serving(bridge)
-    # Deeper than the JSON parser can go, inside the arguments: a parse error with no id.
+
+
+@pytest.mark.parametrize("lean", [True, False], ids=["lean-path", "sdk-path"])
+async def test_a_request_deeper_than_the_parser_goes_is_answered_with_its_id(spawn_bridge, lean: bool):
+    """Python's parser gives up near 1000 levels: the request is still answered, with its own id."""
+    bridge = await spawn_bridge({} if lean else {"GODOT_BRIDGE_LEAN": "0"})
+    line = '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"discover_tools","arguments":{"t":%s}}}'
+    for rid, depth in ((9, 990), ("deep-10", 3000)):
+        fut = bridge.expect(rid)
+        await bridge.send_raw(line % (json.dumps(rid), nested(depth)))
+        resp = await asyncio.wait_for(fut, 10)
+        assert resp["error"]["code"] == -32602 and str(MAX_DEPTH) in resp["error"]["message"], resp
+        await still_serving(bridge)
     fut = bridge.expect(None)
-    await bridge.send_raw(line % (9, nested(3000)))
+    await bridge.send_raw((line % (11, nested(3000)))[:-1])  # not JSON at all: nobody can say whose it was
     assert (await asyncio.wait_for(fut, 10))["error"]["code"] == -32700
     await still_serving(bridge)
 

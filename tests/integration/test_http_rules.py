@@ -257,6 +257,23 @@ async def test_transport_refusals(serve: Serve, client: httpx2.AsyncClient):
         assert chunked.status_code == 411
 
 
+@pytest.mark.parametrize("depth", [150, 990, 3000])
+async def test_a_request_nested_too_deep_is_answered_with_its_id(depth: int, url: str, client: httpx2.AsyncClient):
+    """As on stdio: deeper than the bridge accepts (or than Python's parser goes), the request still gets
+    its answer, with its id: -32602, 200 in the handshake era and 400 in 2026-07-28."""
+    deep = "[" * depth + "]" * depth
+    handshake = json.dumps(legacy("tools/call", {"name": "discover_tools", "arguments": {"t": 1}}, rid="deep-1"))
+    resp = await post(client, url, None, content=handshake.replace('"t": 1', '"t": ' + deep).encode())
+    assert resp.status_code == 200 and resp.json()["id"] == "deep-1" and error_of(resp)["code"] == -32602
+    body = json.dumps(modern_body("tools/call", {"name": "discover_tools", "arguments": {"t": 1}}, rid=7))
+    resp = await post(client, url, None, modern_headers("tools/call", "discover_tools"),
+                      content=body.replace('"t": 1', '"t": ' + deep).encode())
+    assert resp.status_code == 400 and resp.json()["id"] == 7 and error_of(resp)["code"] == -32602
+    note = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized", "params": {"a": 1}})
+    silent = await post(client, url, None, content=note.replace('"a": 1', '"a": ' + deep).encode())
+    assert silent.status_code == 202 and not silent.content
+
+
 # -- Origin and authentication -----------------------------------------------------------------------
 
 

@@ -50,8 +50,8 @@ def params(data_home: Path, project: Path, extra: dict[str, str] | None = None) 
                                  env=bridge_env(data_home, project, extra), cwd=str(ROOT))
 
 
-def mcp_json(read_only: bool | None) -> str:
-    return entry_file({} if read_only is None else {"GODOT_MCP_READ_ONLY": "1" if read_only else "0"})
+def mcp_json(read_only: bool | None, **more: str) -> str:
+    return entry_file({**more, **({} if read_only is None else {"GODOT_MCP_READ_ONLY": "1" if read_only else "0"})})
 
 
 @pytest.fixture
@@ -212,7 +212,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_legacy(data_h
             assert len((await client.list_tools()).tools) == COUNTS.read_only_at_start
 
 
-async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_home: Path, project_dir: Path):
+async def test_mcp_json_edit_cannot_lift_read_only_while_running_modern(data_home: Path, project_dir: Path):
     config = project_dir / ".mcp.json"
     config.write_text(mcp_json(True), encoding="utf-8")
     with anyio.fail_after(30):
@@ -227,14 +227,17 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_modern(data_h
                         events.append(type(event).__name__)
                         return
 
-                # The key is gone from the file: read-only mode ends.
-                await write_until(config, mcp_json(None), first_event)
+                # The assistant's own file tools could write this: read-only gone, asking before every change.
+                # The stronger half applies at once (its announcement is the sign the file was read); the
+                # weaker half waits for the next start.
+                await write_until(config, mcp_json(None, GODOT_MCP_CONFIRM="always"), first_event)
                 assert events == ["ToolsListChanged"]
                 with anyio.move_on_after(1.0):  # one announcement, not one per write or per key
                     async for event in sub:
                         events.append(type(event).__name__)
                 assert events == ["ToolsListChanged"]
-            assert len((await client.list_tools()).tools) == COUNTS.always_on
+            tools = (await client.list_tools()).tools
+            assert len(tools) == COUNTS.read_only_at_start and all(t.annotations.read_only_hint for t in tools)
 
 
 @pytest.mark.parametrize("mode", ERAS)

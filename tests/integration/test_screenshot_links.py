@@ -33,7 +33,7 @@ def params(data_home: Path, project: Path, extra: dict[str, str] | None = None) 
 
 
 def shot(png: bytes, **extra: Any) -> dict[str, Any]:
-    """A screenshot reply as the toolkit shapes it (contract/screenshot_response.gd), around a real PNG."""
+    """A screenshot reply as the toolkit shapes it (commands/runtime/screenshot_response.gd), around a real PNG."""
     return {"result": {"success": True, "mime_type": "image/png", "image_base64": base64.b64encode(png).decode(),
                        "width": 1280, "height": 720, "bytes": len(png), "image_detail": "full",
                        "returned": "64x36", **extra}}

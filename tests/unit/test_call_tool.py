@@ -103,12 +103,48 @@ async def test_it_asks_the_person_exactly_as_a_direct_call(project: Path) -> Non
     assert (await call(app, tools, "execute_code", {**code, "confirmation_token": token}, nobody))["ran"]
 
 
-@pytest.mark.parametrize("seen_as", ["mcp__godot-mcp-toolkit__scene_get_tree", "mcp_godot-mcp-toolkit_scene_get_tree",
-                                     "godot-mcp-toolkit.scene_get_tree", "scene_get_tree"])
+def _declared_names() -> list[str]:
+    """scene_get_tree as each assistant CLI names it for its model (tests/assistants/clis.py records
+    them; Codex keeps the bare name in its namespace, which a model writes joined as below)."""
+    from tests.assistants.clis import CLIS, CODEX
+
+    names = [cli.declared("scene_get_tree") for cli in CLIS if cli is not CODEX]
+    return names + [CODEX.prefix + "__scene_get_tree", CODEX.prefix + ".scene_get_tree", "scene_get_tree"]
+
+
+@pytest.mark.parametrize("seen_as", _declared_names())
 async def test_a_name_copied_with_the_clients_prefix_is_the_tool(project: Path, seen_as: str) -> None:
     app, editor = make_app(project)
     tools, _ = fresh(app)
     assert (await call(app, tools, "call_tool", {"name": seen_as, "arguments": {}}))["ran"] == "scene_get_tree"
+
+
+async def test_the_prefix_of_the_key_our_entry_really_has_is_taken_too(project: Path) -> None:
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"my-godot-mcp": {"command": "uvx"}}}))
+    app, editor = make_app(project)
+    tools, _ = fresh(app)
+    for seen_as in ("mcp__my-godot-mcp__scene_get_tree", "my-godot-mcp-scene_get_tree",
+                    "mcp__my_godot_mcp__scene_get_tree"):
+        assert (await call(app, tools, "call_tool", {"name": seen_as, "arguments": {}}))["ran"] == "scene_get_tree"
+
+
+@pytest.mark.parametrize(("name", "meant"), [
+    ("../scene_get_tree", "scene_get_tree"), ("/scene_get_tree", "scene_get_tree"),
+    ("script_read_execute_code", "execute_code"), ("x.execute_code", "execute_code"),
+    ("mcp__another-server__execute_code", "execute_code"), ("godot-mcp-toolkit.scene_get_tree", "scene_get_tree"),
+    ("Execute_Code", "execute_code"), ("mcp__godot-mcp-toolkit__", None),
+])
+async def test_any_other_name_is_an_unknown_tool_with_the_close_one(project: Path, name: str,
+                                                                   meant: str | None) -> None:
+    app, editor = make_app(project)
+    tools, _ = fresh(app)
+    person = Person(Answer.ACCEPT)
+    refused = await call(app, tools, "call_tool", {"name": name, "arguments": {"code": "1", "channel": "editor"}},
+                         Caller(owner=object(), asker=person))
+    assert refused["_is_error"] and refused["code"] == "UNKNOWN_TOOL" and refused["param"] == "name", refused
+    assert refused["error"].startswith(f"Unknown tool: {name}.")
+    assert (f"Did you mean {meant}?" in refused["error"]) if meant else "Did you mean" not in refused["error"]
+    assert editor.forwarded == [] and person.asked == [], "nothing ran and nobody was asked"
 
 
 async def test_what_call_tool_cannot_call(project: Path) -> None:

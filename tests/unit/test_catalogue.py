@@ -258,7 +258,8 @@ def test_counts(cat: Catalogue) -> None:
     assert [t.name for t in tools if t.godot_min] == ["scene_close"]
 
 
-ADDED_GROUP_NAMES = {"editor_lifecycle", "game_time", "performance", "checkpoints", "testing", "history", "jobs"}
+ADDED_GROUP_NAMES = {"editor_lifecycle", "game_time", "performance", "checkpoints", "testing", "history", "jobs",
+                     "shaders"}
 
 
 HISTORY_TOOLS = ("history", "undo", "redo")
@@ -314,6 +315,18 @@ def test_performance_tools(cat: Catalogue) -> None:
         ("runtime", "perf.snapshot"), ("runtime", "perf.sample"), ("editor", "perf.scene_counts")]
     frames = cat.tools["game_performance_sample"].input_schema["properties"]["frames"]
     assert (frames["minimum"], frames["maximum"]) == (1, 600)
+
+
+def test_shader_tools(cat: Catalogue) -> None:
+    """Reads only (read-only mode keeps them), in the editor, found by "shader" and by "material"."""
+    group = cat.groups["shaders"]
+    assert group.tools == ["shader_check", "shader_get_uniforms"]
+    assert [(cat.tools[name].channel, cat.tools[name].method, cat.tools[name].read_only_safe) for name in group.tools] == [
+        ("editor", "shader.check", True), ("editor", "shader.get_uniforms", True)]
+    assert {"shader", "material"} <= set(group.keywords)
+    assert all(cat.tools[name].path_params == {"file_path": ["res://"]} for name in group.tools)
+    assert cat.tools["shader_check"].input_schema["properties"]["shader_type"]["enum"] == [
+        "canvas_item", "spatial", "particles", "sky", "fog"]
 
 
 def test_checkpoint_tools(cat: Catalogue) -> None:
@@ -503,6 +516,22 @@ def test_a_path_the_question_reads_must_be_a_guarded_path_param(tmp_path: Path) 
     good = _write_catalogue(tmp_path / "good", {"alpha.json": {"tools": [
         _tool(**writes, path_params={"file_path": ["res://"]})]}})
     assert load_catalogue(good).tools["alpha_read"].asks is not None
+
+
+@pytest.mark.parametrize(("changes", "needle"), [
+    ({"writes": {"dest_path": None}}, "writes: 'dest_path' is not a parameter"),
+    ({"writes": {"action": ["c"]}}, "writes: 'action' lists values outside its enum"),
+    ({"asks": {"does": "Save {file_path}", "because": "No undo.", "when": [{"exists": "file_path"}]},
+      "path_params": {"file_path": ["res://"]}}, "a read-only tool asks when ['file_path'] writes; list it"),
+    ({"disk_paths": ["dest_path"]}, "disk_paths: 'dest_path' is not a parameter"),
+    ({"asks": {"does": "Copy {file_path}", "because": "Read.", "when": [{"outside_project": "file_path"}]},
+      "annotations": {}}, "outside_project names ['file_path'], not in disk_paths"),
+])
+def test_what_a_call_writes_or_reads_on_disk_names_its_own_parameters(tmp_path: Path, changes: dict[str, Any],
+                                                                       needle: str) -> None:
+    root = _write_catalogue(tmp_path, {"alpha.json": {"tools": [_tool(**changes)]}})
+    message = _load_error(root)
+    assert "alpha_read" in message and needle in message, message
 
 
 def test_required_must_be_a_property(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ def test_browse_lists_every_group_with_status(surface: ToolList):
     answer, changed = discover(surface, {})
     assert not changed
     st = statuses(answer)
-    assert len(st) == 38 and st["audio"] == "already_loaded" and st["tilemap"] == "available"
+    assert len(st) == 39 and st["audio"] == "already_loaded" and st["tilemap"] == "available"
     assert all(isinstance(t, str) for g in answer["groups"] for t in g["tools"])
 
 
@@ -101,6 +101,13 @@ def test_half_top_rule(surface: ToolList):
     assert all(2 * m.score >= top or m.query == "tile" for m in kept)
 
 
+def test_shader_and_material_find_the_shader_tools(surface: ToolList):
+    """A model writing a shader asks for "shader"; one setting a ShaderMaterial asks for "material"."""
+    for query in ("shader", "material", "gdshader", "shader parameter"):
+        picked = [m.group.name for m in rank(query, surface.groups())[0]]
+        assert picked[0] == "shaders", (query, picked)
+
+
 def test_no_match_is_reported_not_failed(surface: ToolList):
     answer, changed = discover(surface, {"request": "qqqzzz"})
     assert not changed and answer["groups"] == [] and answer["unmatched"] == ["qqqzzz"]
@@ -133,7 +140,7 @@ def test_read_only_hides_mutating_tools_and_empty_groups():
     assert len(visible) == 13
     for name in ro.group_names():
         ro.activate([name])
-    assert len(ro.visible()) == 51
+    assert len(ro.visible()) == 53
     assert all(t.annotations.get("readOnlyHint") and not t.annotations.get("destructiveHint") for t in ro.visible())
     assert len(ro.group_names()) < len(Surface(cat).group_names())
 

@@ -52,6 +52,8 @@ PAGING = {"offset", "limit", "cursor", "page"}
 NOT_PARAMETERS = {
     "collision_layer", "collision_mask", "sprite_frames", "script_read_cap_kb", "ws_buffer_kb", "save_read_cap_kb",
     "class_name",
+    # A ShaderMaterial's parameters are its properties "shader_parameter/<name>".
+    "shader_parameter",
     # A cell's keys in tilemap_set_cells, whose schema (as the reference's) does not list them.
     "source_id", "atlas_x", "atlas_y",
 }

@@ -9,6 +9,7 @@ literal name, so a layer cannot reach up even where start-up speed keeps an impo
 from __future__ import annotations
 
 import ast
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -170,3 +171,68 @@ def test_the_import_reader_sees_lazy_and_aliased_imports() -> None:
     seen = {imported for module, path in _modules() for _, imported in _imports(module, path)
             if module in ("godot_bridge.cli", "godot_bridge.mcp.front")}
     assert {"godot_bridge.setup.doctor", "godot_bridge.setup.init", "godot_bridge.mcp.server"} <= seen
+
+
+# The cycle finder the toolkit's folder check uses (scripts/gd_layers.py), so both halves are held
+# to the same rule by the same code.
+sys.path.insert(0, str(REPO / "scripts"))
+from gd_layers import cycle_groups  # noqa: E402
+
+
+def test_the_layers_form_no_cycle() -> None:
+    # Whatever RANKS says: a cycle between two packages (or a package and a top module) fails here
+    # even if someone gave them one rank.
+    graph: dict[str, set[str]] = {}
+    for module, path in _modules():
+        for _, imported in _imports(module, path):
+            if imported.startswith("godot_bridge") and _layer(imported) != _layer(module):
+                graph.setdefault(_layer(module), set()).add(_layer(imported))
+    assert cycle_groups(graph) == []
+
+
+def _module_of(name: str, modules: set[str]) -> str | None:
+    """The godot_bridge module an imported name lives in: `godot_bridge.tools.catalogue.Catalogue`
+    -> `godot_bridge.tools.catalogue`."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _import_time_imports(module: str, path: Path, modules: set[str]) -> Iterator[str]:
+    """The godot_bridge modules `module` imports while it is being imported: its top-level
+    statements, class bodies and try/if blocks, not function bodies nor `if TYPE_CHECKING:`."""
+    is_package = path.name == "__init__.py"
+    pending: list[ast.stmt] = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            pending.extend(node.orelse)
+        elif isinstance(node, ast.If | ast.Try | ast.With | ast.ClassDef):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                for child in getattr(node, field, []):
+                    pending.extend(child.body if isinstance(child, ast.ExceptHandler) else [child])
+        elif isinstance(node, ast.Import):
+            yield from filter(None, (_module_of(alias.name, modules) for alias in node.names))
+        elif isinstance(node, ast.ImportFrom):
+            base = module.split(".") if is_package else module.split(".")[:-1]
+            target = (".".join(base[: len(base) - (node.level - 1)] + ([node.module] if node.module else []))
+                      if node.level else node.module or "")
+            for alias in node.names:  # `from pkg import mod` names a module; `from mod import name` a name
+                found = _module_of(f"{target}.{alias.name}", modules)
+                if found:
+                    yield found
+
+
+def test_modules_import_no_cycle_at_import_time() -> None:
+    # Inside a package the ranks say nothing; a cycle of module-level imports there would make
+    # import order matter (a half-initialised module). Late imports inside functions may close a
+    # loop on purpose (mcp/front.py loads mcp/server.py off the event loop).
+    paths = dict(_modules())
+    graph = {module: {t for t in _import_time_imports(module, path, set(paths)) if t != module}
+             for module, path in paths.items()}
+    assert cycle_groups(graph) == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e", "d"}, "f": {"g"}, "g": {"f"}}
+    assert cycle_groups(graph) == [["a", "b", "c"], ["f", "g"]]

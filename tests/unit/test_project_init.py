@@ -182,12 +182,12 @@ def test_same_version_edited_lists_the_files(project: Path, env: dict[str, str],
     assert run_init(project, env) == 0
     addon = project / ADDON_REL
     (addon / "ui" / "dock.gd").write_text("# edited\n", encoding="utf-8")
-    (addon / "core" / "version_utils.gd").unlink()
+    (addon / "base" / "version_utils.gd").unlink()
     capsys.readouterr()
     before = snapshot(project)
     assert run_init(project, env) == 1
     err = capsys.readouterr().err
-    assert "core/version_utils.gd, ui/dock.gd" in err
+    assert "base/version_utils.gd, ui/dock.gd" in err
     assert snapshot(project) == before
 
 

@@ -7,8 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 import mcp_types as types
+import pytest
 
+from godot_bridge.consent.caller import JobAsker
+from godot_bridge.consent.question import Question, UnusableAnswer
 from godot_bridge.jobs import asking
 from godot_bridge.jobs.engine import JobStore
 from godot_bridge.mcp.peers import Peer
@@ -29,10 +33,11 @@ class Owner:
 @dataclass
 class Session:
     sent: list[Any] = field(default_factory=list)
+    answer: dict[str, Any] = field(default_factory=lambda: {"action": "accept", "content": {}})
 
     async def send_request(self, request: Any, result_type: Any) -> Any:
         self.sent.append(request)
-        return types.ElicitResult(action="accept", content={})
+        return types.ElicitResult.model_validate(self.answer)  # as the SDK reads the client's result
 
 
 @dataclass
@@ -83,3 +88,42 @@ async def test_a_modern_task_shows_its_question_and_takes_the_answer_by_update()
     done = await tasks.get(ctx, TaskParams(taskId=job.id))
     assert done["status"] == "completed" and done["result"]["structuredContent"] == {"answer": "decline"}
     assert "inputRequests" not in done
+
+
+async def asks_the_person(progress: Any) -> ToolOutcome:
+    """A job's question as the consent gate asks it (consent/caller.py ``JobAsker``)."""
+    try:
+        answer = await JobAsker(timeout_s=60).ask(Question("node_delete", "Delete res://old.tscn", "why"))
+    except UnusableAnswer as unusable:
+        return results.success({"unusable": unusable.why})
+    return results.success({"answer": answer.value})
+
+
+@pytest.mark.parametrize(("sent", "why"), [({"action": "ACCEPT"}, "action: Input should be"),
+                                           ({"action": "accept", "content": "yes"}, "content: Input should be")])
+async def test_a_handshake_task_answer_that_cannot_be_read_ends_the_question_at_once(sent: dict[str, Any],
+                                                                                     why: str) -> None:
+    store = JobStore()
+    tasks = Tasks(store, None, None)  # type: ignore[arg-type]
+    job = store.start("me", "node_delete", asks_the_person)
+    ctx = Ctx("2025-11-25", {"taskId": job.id}, Session(answer=sent))
+    with anyio.fail_after(5):  # never the question's 60 s
+        result = await tasks.result(ctx, TaskParams(taskId=job.id))
+    assert why in result["structuredContent"]["unusable"], result
+
+
+@pytest.mark.parametrize("responses", ["yes", [{"action": "accept"}], "key:yes", "key:{}", "key:ACCEPT"])
+async def test_a_modern_task_answer_that_cannot_be_read_ends_the_question_at_once(responses: Any) -> None:
+    store = JobStore()
+    tasks = Tasks(store, None, None)  # type: ignore[arg-type]
+    job = store.start("me", "node_delete", asks_the_person)
+    while job.status != "input_required":
+        await job.changed(1)
+    (key,) = job.input_requests
+    if isinstance(responses, str) and responses.startswith("key:"):
+        responses = {key: {"yes": "yes", "{}": {}, "ACCEPT": {"action": "ACCEPT"}}[responses[4:]]}
+    update = Ctx("2026-07-28", {"taskId": job.id, **TASKS_META}, method="tasks/update")
+    assert await tasks.update(update, UpdateParams(taskId=job.id, inputResponses=responses)) == {}
+    with anyio.fail_after(5):
+        await job.wait(5)
+    assert job.status == "completed" and "unusable" in job.outcome.structured, job.outcome

@@ -23,7 +23,7 @@ from gd_common import COMPAT_MAP_NAME, find_reference, functions, lex  # noqa: E
 TK = "addons/godot_mcp_toolkit"
 
 
-@pytest.mark.parametrize("script", ["gd_check.py", "gd_drift.py", "gd_compat.py", "gd_writes.py"])
+@pytest.mark.parametrize("script", ["gd_check.py", "gd_drift.py", "gd_compat.py", "gd_writes.py", "gd_layers.py"])
 def test_check_passes_on_the_tree(script: str) -> None:
     result = subprocess.run(
         [sys.executable, str(REPO / "scripts" / script)], capture_output=True, text=True, timeout=300, check=False
@@ -404,9 +404,9 @@ SETTINGS = 'extends RefCounted\nconst WS_BUFFER_KB := "mcp_toolkit/limits/ws_buf
 
 def test_settings_read_must_be_registered(tmp_path: Path) -> None:
     _toolkit(tmp_path, {
-        "core/settings_registration.gd": SETTINGS,
+        "settings/settings_registration.gd": SETTINGS,
         "ui/a.gd": (
-            'const Settings := preload("../core/settings_registration.gd")\n'
+            'const Settings := preload("../settings/settings_registration.gd")\n'
             'var a = Settings.get_int(Settings.WS_BUFFER_KB)\n'
             'var b = Settings.get_int(Settings.NOT_THERE)\n'
             'var c = ProjectSettings.get_setting("mcp_toolkit/limits/ws_buffer_kb")\n'
@@ -414,7 +414,7 @@ def test_settings_read_must_be_registered(tmp_path: Path) -> None:
             'const DENY_PREFIX := "mcp_toolkit/"\n'
         ),
     })
-    files = [Path(TK) / "core/settings_registration.gd", Path(TK) / "ui/a.gd"]
+    files = [Path(TK) / "settings/settings_registration.gd", Path(TK) / "ui/a.gd"]
     problems = gd_compat.check_settings(tmp_path, files)
     text = "\n".join(problems)
     assert len(problems) == 2

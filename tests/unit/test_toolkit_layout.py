@@ -3,12 +3,16 @@
 
 So a newcomer goes from a tool to its code in one guess: tool ``animation_player_control`` is in
 ``catalogue/tools/animation.json``, and its command is registered under ``commands/animation/``.
+
+And the toolkit's folders stand in layers (``scripts/gd_layers.py`` ranks them): each uses only the
+layers below it, nothing below ``commands/`` uses a command domain, and no folder cycle forms.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,3 +94,60 @@ def test_every_command_file_is_listed_where_it_is_registered() -> None:
     files = sorted(str(p.relative_to(TOOLKIT)) for p in COMMANDS.glob("*/*_commands.gd"))
     assert sorted(named) == files, "a command file no listing registers, or a listing naming a missing file"
     assert {f: n for f, n in named.items() if len(n) != 1} == {}
+
+
+# --- the folders in layers (scripts/gd_layers.py) -------------------------------------------------
+
+sys.path.insert(0, str(REPO / "scripts"))
+import gd_layers  # noqa: E402
+
+
+def test_the_folders_stand_in_layers_without_a_cycle() -> None:
+    # A folder uses only lower layers (nothing below commands/ uses a command domain), every folder
+    # has a rank, and no folder cycle forms, the command domains' uses of one another included.
+    assert gd_layers.check(REPO) == []
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / gd_layers.TOOLKIT / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("extends RefCounted\n" + text, encoding="utf-8")
+
+
+def test_the_layer_check_fails_on_an_upward_use_and_a_cycle(tmp_path: Path) -> None:
+    res = "res://addons/godot_mcp_toolkit"
+    _tree(tmp_path, {
+        "base/leaf.gd": "",
+        # A guard reaching into a command domain (and, rightly, down to a leaf).
+        "security/guard.gd": f'const Leaf := preload("../base/leaf.gd")\nconst X := preload("{res}/commands/a/a.gd")\n',
+        # Two domains using each other: the same rank, allowed one way, never round.
+        "commands/a/a.gd": f'const B := preload("{res}/commands/b/b.gd")\n',
+        "commands/b/b.gd": f'const PATH := "{res}/commands/a/a.gd"\n',
+        # Named in a comment only: not a use.
+        "base/other.gd": f'# preload("{res}/commands/a/a.gd")\n',
+        "newroom/thing.gd": "",
+    })
+    problems = [p for p in gd_layers.check(tmp_path) if "which holds no script" not in p]
+    text = "\n".join(problems)
+    assert len(problems) == 3, text
+    assert "security/guard.gd: uses commands/a/a.gd" in text and "nothing below commands/ may use a command" in text
+    cycle = "folder cycle: commands/a -> commands/b (commands/a/a.gd); commands/b -> commands/a (commands/b/b.gd)"
+    assert cycle in text
+    assert "newroom/: no rank" in text
+
+
+def test_the_layer_reader_sees_every_way_a_script_is_named() -> None:
+    seen = {(use.source, use.target) for use in gd_layers.uses(REPO)}
+    assert {
+        # relative preload
+        ("registry/registry_client.gd", "paths/project_key.gd"),
+        # extends "res://..."
+        ("editor/editor_context.gd", "context/toolkit_context.gd"),
+        # a path constant loaded later
+        ("core/toolkit_app.gd", "registry/registry_client.gd"),
+        # a list of command files
+        ("runtime/runtime_domains.gd", "commands/runtime/runtime_commands.gd"),
+        # a class_name
+        ("examples/mcp_extensions/word_tools_extension.gd", "extensions/mcp_toolkit_extension.gd"),
+    } <= seen

@@ -14,7 +14,7 @@ from godot_bridge.editor.timing import Timing
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG = ROOT / "addons/godot_mcp_toolkit/transport/dispatch/mutation_watchdog.gd"
-SETTINGS = ROOT / "addons/godot_mcp_toolkit/core/settings_registration.gd"
+SETTINGS = ROOT / "addons/godot_mcp_toolkit/settings/settings_registration.gd"
 
 
 def _int_after(pattern: str, text: str) -> int:

@@ -6,7 +6,7 @@ extends RefCounted
 ## Runtime-safe.
 
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const INDEX_FILE := "index.json"
 const BLOB_DIR := "blobs"

@@ -10,11 +10,11 @@ extends RefCounted
 ## A journal that cannot keep the original refuses the change: the caller gets the error and the
 ## file is untouched, so a restore can never miss a file the toolkit changed.
 ##
-## Listeners (the edit ledger, scene/edit_ledger.gd, while a tool call runs) hear the same two
+## Listeners (the edit ledger, edits/edit_ledger.gd, while a tool call runs) hear the same two
 ## announcements, so the assistant's history knows which files each call changed. A scene saved
 ## from memory (save_scene_file) is not an edit of its own and is not told to them.
 
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const TMP_SUFFIX := ".mcp_tmp"
 const PROJECT_FILE := "res://project.godot"

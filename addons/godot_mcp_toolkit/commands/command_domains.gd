@@ -43,6 +43,7 @@ const DOMAINS: Array[String] = [
 	"res://addons/godot_mcp_toolkit/commands/scene/scene_file_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/scene/scene_inheritance_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/script/script_commands.gd",
+	"res://addons/godot_mcp_toolkit/commands/shader/shader_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/signal/signal_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/spriteframes/spriteframes_commands.gd",
 	"res://addons/godot_mcp_toolkit/commands/testing/testing_commands.gd",

@@ -11,13 +11,13 @@ extends RefCounted
 ## This base names no Editor* class and answers every call with a clear "not available" so a
 ## missing override is an error, never a silent success.
 
-const UndoAction := preload("res://addons/godot_mcp_toolkit/scene/undo_action.gd")
+const UndoAction := preload("res://addons/godot_mcp_toolkit/edits/undo_action.gd")
 const LogHub := preload("res://addons/godot_mcp_toolkit/logs/log_hub.gd")
 ## The file layer every file change goes through (checkpoint journal hook); subclasses that write
 ## files (saving a scene) use it too.
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
-const EditLedger := preload("res://addons/godot_mcp_toolkit/scene/edit_ledger.gd")
+const VersionUtils := preload("res://addons/godot_mcp_toolkit/base/version_utils.gd")
+const EditLedger := preload("res://addons/godot_mcp_toolkit/edits/edit_ledger.gd")
 const SavedVersions := preload("res://addons/godot_mcp_toolkit/context/saved_versions.gd")
 const ConsentDialog := preload("res://addons/godot_mcp_toolkit/ui/consent_dialog.gd")
 
@@ -43,7 +43,7 @@ func scene_root() -> Node:
 	return null
 
 
-## A builder for one undoable action (scene/undo_action.gd) recorded in this context's history.
+## A builder for one undoable action (edits/undo_action.gd) recorded in this context's history.
 func create_undo_action(description: String, context_object: Object = null) -> UndoAction:
 	return UndoAction.new(self, description, context_object)
 
@@ -151,7 +151,7 @@ func editor_settings() -> Object:
 	return null
 
 
-# --- undo histories (the seam under scene/edit_ledger.gd and commands/history/) ---------------------
+# --- undo histories (the seam under edits/edit_ledger.gd and commands/history/) ---------------------
 # The editor keeps one undo history per open scene plus the global one, each a plain UndoRedo; the
 # runtime context keeps the same set (context/undo_histories.gd). Both answer the same calls, so
 # the assistant's history reads and steps them without knowing which it has.

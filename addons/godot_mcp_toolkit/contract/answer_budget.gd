@@ -9,6 +9,8 @@ extends RefCounted
 ## Sizes are of the JSON text the model reads: compact, strings escaped, non-ASCII as UTF-8.
 ## Pure; runtime-safe.
 
+const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
+
 ## The most bytes of JSON text one answer holds: Codex's window, the smallest of them (about
 ## 12 KB kept whole), so an answer reaches every assistant whole.
 const BYTES := 12000
@@ -85,6 +87,21 @@ static func within(serialized: Variant, room: int) -> Variant:
 	return serialized if size <= room else stand_in(serialized, size)
 
 
-## Whether `shown` is a stand_in.
+## Whether `shown` is a stand_in exactly as stand_in makes one: "omitted" true, a whole positive
+## "json_bytes", and at most one of "variant" (a type name) or "items" (a count); nothing else. A
+## write given one back keeps the value it stands for (contract/coerce.gd refuses to store one),
+## and a read shows a Dictionary of the project's of this very shape tagged, so the two never meet.
 static func is_stand_in(shown: Variant) -> bool:
-	return shown is Dictionary and (shown as Dictionary).get("omitted") == true
+	if not shown is Dictionary:
+		return false
+	var data := shown as Dictionary
+	var omitted: Variant = data.get("omitted")
+	var size: Variant = data.get("json_bytes")
+	if not omitted is bool or not omitted or not Params.is_whole_number(size) or size < 1:
+		return false
+	if data.size() == 2:
+		return true
+	var variant: Variant = data.get("variant")
+	var items: Variant = data.get("items")
+	return data.size() == 3 and ((variant is String and not (variant as String).is_empty())
+		or (Params.is_whole_number(items) and items >= 0))

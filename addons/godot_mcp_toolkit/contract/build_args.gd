@@ -6,9 +6,7 @@ extends RefCounted
 ## before it touches anything. Pure; runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
-const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
 
 ## The C7 tag key a vector or color object may carry ({"type": "Vector3", "x": ..}).
 const TAG_KEY := "type"
@@ -141,22 +139,6 @@ static func _components(raw: Variant, names: Array) -> Variant:
 		if not (value is int or value is float):
 			return null
 	return values
-
-
-## A res:// file path through the file guard, with one of `extensions`, in a folder that exists.
-static func res_file(params: Dictionary, key: String, extensions: Array) -> Dictionary:
-	if not params.has(key):
-		return {"error": ToolkitError.fail("INVALID_PARAMS", "Missing required parameter(s): %s" % key)}
-	var checked := FileGuard.check(params[key])
-	if not checked["ok"]:
-		return {"error": checked["error"]}
-	var path: String = checked["path"]
-	if not path.get_extension().to_lower() in extensions:
-		return {"error": FileGuard.wrong_extension(key, path, extensions)}
-	if not Folders.exists(path.get_base_dir()):
-		return {"error": ToolkitError.fail("PARENT_NOT_FOUND", "The folder %s does not exist" % path.get_base_dir(),
-			"Create it first with folder_create, or pick an existing folder.")}
-	return {"value": path}
 
 
 ## Runs `readers` (an Array of [name, Dictionary outcome]) in order: {"values": {name: value}} or

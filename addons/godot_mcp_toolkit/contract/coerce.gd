@@ -13,7 +13,8 @@ extends RefCounted
 ##     a file), an embedded one with its stored `properties` too (bounded: MAX_EMBED_DEPTH levels,
 ##     MAX_EMBED_PROPERTIES each); NewResource {class, properties} (input only);
 ##   a Dictionary whose keys are not all strings (or that has a string "type" key, which would
-##     read as a tag) as {"type": "Dictionary", "entries": [[key, value], ...]};
+##     read as a tag, or is shaped like an omitted value's stand-in) as {"type": "Dictionary",
+##     "entries": [[key, value], ...]}; a stand-in itself is refused (OMITTED_ERROR);
 ##   LayerMask {category, layers} (input only: layers -> int bitmask).
 ## Runtime-safe. Pure except for the Resource / NewResource / LayerMask tags, which need the
 ## resource loader, ClassDB and the project's layer names.
@@ -22,6 +23,7 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const MathValues := preload("res://addons/godot_mcp_toolkit/contract/math_values.gd")
 const PackedValues := preload("res://addons/godot_mcp_toolkit/contract/packed_values.gd")
 const ValueCompare := preload("res://addons/godot_mcp_toolkit/contract/value_compare.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const TAGS := [
 	"Vector2", "Vector3", "Vector4", "Vector2i", "Vector3i", "Color", "Rect2", "Rect2i",
@@ -49,6 +51,10 @@ const OWN_TAG_KEYS := {"NodePath": ["path"], "Resource": ["path", "class", "prop
 	"ResourceRef": ["path", "class", "properties"], "NewResource": ["class", "properties"],
 	"LayerMask": ["category", "layers"], "Dictionary": ["entries"]}
 const PACKED_TAG_KEYS := ["values", "base64"]
+## A read's stand-in for a value too large for one answer (contract/answer_budget.gd) is no value:
+## it is never stored. The writes that take back what a read gave keep the value it stands for.
+const OMITTED_ERROR := "%s stands for a value too large to show, not a value: give the property back " \
+	+ "whole as it was read (node_set_property and resource_write then keep it as stored), or pass a real value"
 
 
 ## The keys `tag` reads besides "type" (any other key is refused, never dropped in silence); []
@@ -101,6 +107,8 @@ static func _coerce(value: Variant) -> Dictionary:
 	var data: Dictionary = value
 	if data.has("type") and data["type"] is String:
 		return _coerce_tagged(data)
+	if AnswerBudget.is_stand_in(data):
+		return {"error": OMITTED_ERROR % JSON.stringify(data)}
 	var out := {}
 	for key: Variant in data:
 		var inner := _coerce(data[key])
@@ -342,8 +350,8 @@ static func _embed_properties(out: Dictionary, resource: Resource, depth: int) -
 		out["more_properties"] = skipped
 
 
-## A plain object when every key is a string (or a StringName) and no "type" key would read as a
-## tag; else entries.
+## A plain object when every key is a string (or a StringName), no "type" key would read as a
+## tag and it is not shaped like an omitted value's stand-in; else entries.
 static func _dictionary_out(data: Dictionary, origin: Node, depth: int) -> Dictionary:
 	var plain := true
 	for key: Variant in data:
@@ -354,7 +362,9 @@ static func _dictionary_out(data: Dictionary, origin: Node, depth: int) -> Dicti
 		var out := {}
 		for key: Variant in data:
 			out[str(key)] = _out(data[key], origin, depth)
-		return out
+		# A Dictionary shaped like a stand-in would be kept instead of written back: tag it.
+		if not AnswerBudget.is_stand_in(out):
+			return out
 	var entries := []
 	for key: Variant in data:
 		entries.append([_out(key, origin, depth), _out(data[key], origin, depth)])

@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## Whether two engine values are the same value, as a write is judged (scene/property_access.gd)
+## Whether two engine values are the same value, as a write is judged (scene_tree/property_access.gd)
 ## and a tagged resource is matched (contract/coerce.gd). Pure; runtime-safe.
 ##
 ## "The same" ignores what JSON cannot say: float precision (engine properties are often 32-bit,

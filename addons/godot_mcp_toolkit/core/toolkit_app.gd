@@ -10,8 +10,8 @@ extends Node
 ## debugger hook) stays in plugin.gd. Polling happens in _process (and in the server node's own
 ## _process); no threads.
 
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
-const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
+const VersionUtils := preload("res://addons/godot_mcp_toolkit/base/version_utils.gd")
 const CommandDomains := preload("res://addons/godot_mcp_toolkit/commands/command_domains.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")

@@ -134,7 +134,7 @@ func play_scene(path: String = "", extra_args: PackedStringArray = PackedStringA
 		play = Callable(EditorInterface, "play_main_scene")
 	elif not ResourceLoader.exists(path):
 		return ERR_FILE_NOT_FOUND
-	await preload("res://addons/godot_mcp_toolkit/commands/game/run_args.gd").play_with(extra_args, play, wait_frame)
+	await preload("res://addons/godot_mcp_toolkit/context/run_args.gd").play_with(extra_args, play, wait_frame)
 	return OK
 
 

@@ -1,10 +1,10 @@
 @tool
 extends EditorExportPlugin
-## Keeps the toolkit out of exported games (contract C20) by applying core/export_filter.gd to
+## Keeps the toolkit out of exported games (contract C20) by applying editor/export_filter.gd to
 ## every exported file. Editor glue (scripts/gd_common.py EDITOR_GLUE): the rule lives in the
 ## filter; the autoload stub it keeps finds no server in an export and stays inert regardless.
 
-const ExportFilter := preload("res://addons/godot_mcp_toolkit/core/export_filter.gd")
+const ExportFilter := preload("res://addons/godot_mcp_toolkit/editor/export_filter.gd")
 
 
 func _get_name() -> String:

@@ -2,16 +2,17 @@
 extends Node
 ## Editor-side owner of project extensions (contract C13, C14).
 ##
-## Thin on purpose: discovery, guarding and diffing live in services/. This node wires them to
-## the editor: it registers extensions.list / extensions.refresh, loads extensions at setup, and
-## re-syncs (debounced) when the filesystem or the project settings change, broadcasting
-## `extensions.changed` with the diff so a connected bridge can update its tool list.
+## Thin on purpose: discovery, guarding and diffing live in the extension_* files beside it. This
+## node wires them to the editor: it registers extensions.list / extensions.refresh, loads
+## extensions at setup, and re-syncs (debounced) when the filesystem or the project settings
+## change, broadcasting `extensions.changed` with the diff so a connected bridge can update its
+## tool list.
 ## The editor's filesystem arrives untyped (`filesystem_changed` is all it needs), so this file
 ## names no Editor* class and compiles anywhere; only the plugin wires it up.
 
-const ExtensionHost := preload("services/extension_host.gd")
-const ExtensionDiscovery := preload("services/extension_discovery.gd")
-const ExtensionCatalog := preload("services/extension_catalog.gd")
+const ExtensionHost := preload("extension_host.gd")
+const ExtensionDiscovery := preload("extension_discovery.gd")
+const ExtensionCatalog := preload("extension_catalog.gd")
 
 const LIST_METHOD := "extensions.list"
 const REFRESH_METHOD := "extensions.refresh"

@@ -13,7 +13,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/files/resource_file.gd"
 const EXTENSIONS := ["tres", "res"]

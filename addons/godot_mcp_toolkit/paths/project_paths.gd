@@ -7,7 +7,7 @@ extends RefCounted
 ## Export-clean.
 
 const ProjectKey := preload("project_key.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const INSTANCE_ROOT := "user://addons/godot_mcp_toolkit"
 const INSTANCE_PREFIX := "project_instance_"

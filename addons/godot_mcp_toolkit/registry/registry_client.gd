@@ -16,8 +16,8 @@ const RegistryEntry := preload("store/registry_entry.gd")
 const RegistryProjection := preload("store/registry_projection.gd")
 const RegistryLock := preload("store/registry_lock.gd")
 const AtomicFile := preload("store/atomic_file.gd")
-const VersionUtils := preload("../core/version_utils.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const VersionUtils := preload("../base/version_utils.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const NAME_SETTING := "application/config/name"
 const RUNTIME_SUFFIX := ".runtime.json"

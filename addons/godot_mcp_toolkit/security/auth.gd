@@ -8,7 +8,7 @@ extends RefCounted
 ## folder 0700 (an operator's override folder is left as it is). Runtime-safe: names no Editor* class.
 
 const ProjectPaths := preload("res://addons/godot_mcp_toolkit/paths/project_paths.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const TOKEN_FILE := "mcp_token"
 const ENV_TOKEN_PATH := "GODOT_MCP_TOKEN_PATH"

@@ -16,8 +16,8 @@ const PortConfig := preload("res://addons/godot_mcp_toolkit/transport/port_confi
 const Router := preload("res://addons/godot_mcp_toolkit/transport/dispatch/server_request_router.gd")
 const DispatchLane := preload("res://addons/godot_mcp_toolkit/transport/dispatch/dispatch_lane.gd")
 const Notifier := preload("res://addons/godot_mcp_toolkit/transport/notifier.gd")
-const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const VersionUtils := preload("res://addons/godot_mcp_toolkit/base/version_utils.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const ErrorPush := preload("res://addons/godot_mcp_toolkit/logs/error_push.gd")
 

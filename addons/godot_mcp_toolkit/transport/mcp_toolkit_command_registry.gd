@@ -8,9 +8,9 @@ extends RefCounted
 const CommandOptions := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_command_options.gd")
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
-const VersionUtils := preload("res://addons/godot_mcp_toolkit/core/version_utils.gd")
-const UndoAction := preload("res://addons/godot_mcp_toolkit/scene/undo_action.gd")
-const SaveQueue := preload("res://addons/godot_mcp_toolkit/scene/save_queue.gd")
+const VersionUtils := preload("res://addons/godot_mcp_toolkit/base/version_utils.gd")
+const UndoAction := preload("res://addons/godot_mcp_toolkit/edits/undo_action.gd")
+const SaveQueue := preload("res://addons/godot_mcp_toolkit/edits/save_queue.gd")
 
 const SOURCE_BUILTIN := "builtin"
 ## Names a non-built-in source may never take: transport-level methods and every built-in domain,

@@ -15,7 +15,7 @@ signal text_received(peer_id: int, text: String)
 signal peer_closed(peer_id: int)
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 const TcpListener := preload("res://addons/godot_mcp_toolkit/transport/peer/tcp_listener.gd")
 const SocketPeer := preload("res://addons/godot_mcp_toolkit/transport/peer/socket_peer.gd")
 const LoopPacer := preload("res://addons/godot_mcp_toolkit/transport/loop_pacer.gd")

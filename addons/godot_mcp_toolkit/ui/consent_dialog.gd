@@ -6,14 +6,20 @@ extends RefCounted
 ## dialog (decline), the time running out, or the request being cancelled (cancel: the bridge
 ## withdrew the question). The dialog is removed whatever the answer. Core classes only (no
 ## Editor*), so the engine tests drive it; editor/editor_context.gd gives it the editor to sit on.
+## The bridge takes its answer as the person's however soon it comes, so a key the person was
+## typing as it opened must not allow anything: the dialog opens with the question focused, not
+## Allow (Godot focuses a dialog's OK button), and Allow can be pressed only READ_FIRST_S later.
 
 signal settled
 
 const ALLOW := "Allow"
 const REFUSE := "Don't allow"
 const SIZE := Vector2i(720, 440)
+## No person reads the question faster (the bridge's rule for answers through the client too).
+const READ_FIRST_S := 1.5
 
 var dialog: ConfirmationDialog = null
+var _text: TextEdit = null
 var _answer := ""
 
 
@@ -24,12 +30,13 @@ func _init(title: String, message: String) -> void:
 	dialog.cancel_button_text = REFUSE
 	dialog.exclusive = false
 	# The question can carry code the person must read in full: a scrolling, read-only text.
-	var text := TextEdit.new()
-	text.text = message
-	text.editable = false
-	text.wrap_mode = TextEdit.LINE_WRAPPING_BOUNDARY
-	text.custom_minimum_size = Vector2(SIZE.x - 40, SIZE.y - 110)
-	dialog.add_child(text)
+	_text = TextEdit.new()
+	_text.text = message
+	_text.editable = false
+	_text.wrap_mode = TextEdit.LINE_WRAPPING_BOUNDARY
+	_text.custom_minimum_size = Vector2(SIZE.x - 40, SIZE.y - 110)
+	dialog.add_child(_text)
+	dialog.get_ok_button().disabled = true
 
 
 ## Shows the dialog on `parent` and returns the answer once there is one.
@@ -45,8 +52,16 @@ func ask(parent: Node, timeout_ms: int, job: RefCounted) -> String:
 		_settle("cancel")
 	if _answer.is_empty():
 		dialog.popup_centered(SIZE)
+		_text.grab_focus()
+		parent.get_tree().create_timer(READ_FIRST_S).timeout.connect(allow_now)
 		await settled
 	return _answer
+
+
+## Allow can be pressed from now on (READ_FIRST_S after the dialog opened).
+func allow_now() -> void:
+	if is_instance_valid(dialog):
+		dialog.get_ok_button().disabled = false
 
 
 ## The first answer counts; the dialog goes away with it.

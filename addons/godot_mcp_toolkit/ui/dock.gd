@@ -8,7 +8,7 @@ extends VBoxContainer
 
 const McpJson := preload("mcp_json.gd")
 const McpJsonSync := preload("mcp_json_sync.gd")
-const SettingsRegistration := preload("../core/settings_registration.gd")
+const SettingsRegistration := preload("../settings/settings_registration.gd")
 
 ## Limits shown read-only here (clamped as the server reads them); edited in Project Settings (C22).
 const LIMIT_SETTINGS := {

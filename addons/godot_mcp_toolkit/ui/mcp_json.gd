@@ -10,7 +10,7 @@ extends RefCounted
 ## Mirrored by tests/unit/test_toolkit_fixtures.py over tests/fixtures/toolkit/mcp_json_merge.json.
 ## The launch's "{version}" is this plugin's version, so the uvx form starts the bridge it belongs to.
 
-const VersionUtils := preload("../core/version_utils.gd")
+const VersionUtils := preload("../base/version_utils.gd")
 const ENTRY_FILE := "res://addons/godot_mcp_toolkit/ui/mcp_entry.json"
 const VERSION_SLOT := "{version}"
 const SERVERS := "mcpServers"

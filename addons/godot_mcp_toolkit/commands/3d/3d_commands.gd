@@ -2,12 +2,12 @@
 extends RefCounted
 ## The 3d_tools domain: add a primitive mesh (with an optional StandardMaterial3D), a
 ## WorldEnvironment (procedural sky, ambient light, tonemap, fog), a light or a camera to the edited
-## scene, each in one undo step (scene/node_adder.gd). Every param is checked before the
+## scene, each in one undo step (scene_tree/node_adder.gd). Every param is checked before the
 ## node is built; rotations are in degrees, as the inspector shows them.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const Args := preload("res://addons/godot_mcp_toolkit/contract/build_args.gd")
-const NodeAdder := preload("res://addons/godot_mcp_toolkit/scene/node_adder.gd")
+const NodeAdder := preload("res://addons/godot_mcp_toolkit/scene_tree/node_adder.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/3d/3d_commands.gd"
 const PRIMITIVES := ["box", "sphere", "cylinder", "capsule", "plane", "prism"]

@@ -9,8 +9,8 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const AnimationTreeEdit := preload("res://addons/godot_mcp_toolkit/commands/animation/animation_tree.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/animation/animation_commands.gd"

@@ -1,10 +1,13 @@
 @tool
 extends RefCounted
-## Project assets (group asset_ops): asset.list (filtered, capped, says when it truncates),
+## Project assets (group asset_ops): asset.list (filtered, the project's own files first, paged),
 ## asset.get_dependencies (ResourceLoader's own list, optionally the whole chain) and asset.import
 ## (an outside file or base64 bytes written under res:// through the file guard, undoable, then
-## handed to the editor's file index, which imports it). Runtime-safe: reaches the editor only
-## through context.refresh_files.
+## handed to the editor's file index, which imports it). A file from disk is refused when a part of
+## its path is hidden (starts with a dot) or its bytes are not the asset the destination's extension
+## names; asset.inspect_source answers what a copy would take (size, sha256, format) or why it is
+## refused, without copying: the bridge reads it before it asks the person about such a copy.
+## Runtime-safe: reaches the editor only through context.refresh_files.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
@@ -19,19 +22,22 @@ const AssetIndex := preload("res://addons/godot_mcp_toolkit/commands/asset/asset
 const FileSignature := preload("res://addons/godot_mcp_toolkit/commands/asset/file_signature.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 const Auth := preload("res://addons/godot_mcp_toolkit/security/auth.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd"
 const DEFAULT_LIMIT := 200
 const MAX_LIMIT := 2000
 const DEPENDENCIES_HINT := "Showing up to %d of %d (limit, or one answer's size); pass offset next_offset for the rest."
-const NARROW_HINT := "Showing %d of %d; narrow with path_prefix, name_glob, class_filter or extension_filter%s."
+const LIST_HINT := "More files than this page: continue with offset next_offset, or narrow with path_prefix " \
+	+ "(remaining: what is left, by folder), name_glob, class_filter or extension_filter."
+## The most folders `remaining` names (the fullest): enough to choose a narrower path_prefix.
+const MAX_REMAINING_FOLDERS := 12
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("asset.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List project files with their resource type, filtered and capped.")
+		registry.create_options().with_description("List project files with their resource type, filtered and paged.")
 		.read_only().scene_independent())
 	registry.register_command("asset.get_dependencies", Callable(script, "_cmd_dependencies").bind(context),
 		registry.create_options().with_description("List the files a resource or scene loads, or the whole chain.")
@@ -39,6 +45,12 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	registry.register_command("asset.import", Callable(script, "_cmd_import").bind(context),
 		registry.create_options().with_description("Copy outside bytes into res:// for the editor to import.")
 		.scene_independent())
+	registry.register_command("asset.inspect_source", Callable(script, "_cmd_inspect_source").bind(context),
+		registry.create_options().with_description("What asset.import would copy from source_path, without copying.")
+		.with_input_schema({"type": "object", "properties": {
+			"source_path": {"type": "string"}, "dest_path": {"type": "string"},
+		}, "required": ["source_path", "dest_path"], "additionalProperties": false})
+		.read_only().scene_independent())
 
 
 ## The whole-number limit in 1..MAX_LIMIT (a larger one is lowered), or the INVALID_PARAMS error.
@@ -62,25 +74,49 @@ static func _cmd_list(params: Dictionary, _context: RefCounted) -> Dictionary:
 	if not Folders.exists(folder):
 		return ToolkitError.fail("NOT_FOUND", "No folder at %s" % folder, "Start from res:// and narrow down.")
 	var matched: Array[Dictionary] = []
-	for path: String in AssetIndex.files_under(folder):
+	# The toolkit's own folder is off-limits to every tool (FileGuard), so it is not listed either.
+	for path: String in AssetIndex.files_under(folder, [FileGuard.TOOLKIT_FOLDERS[0]]):
 		if not path.begins_with(prefix):
 			continue
 		var entry := _listed(path, filters)
 		if not entry.is_empty():
 			matched.append(entry)
-	var limit: int = filters["limit"]
-	var files := matched.slice(0, limit)
-	var result := {"path_prefix": prefix, "files": [], "hint": NARROW_HINT % [matched.size(), matched.size(), ""]}
-	result.merge(Pagination.fields(0, matched.size(), "files"))
+	var offset: int = clampi(filters["offset"], 0, matched.size())
+	var files := matched.slice(offset, offset + int(filters["limit"]))
+	var base := folder if folder.ends_with("/") else folder + "/"
+	# Sized with what is left after `offset`; the page's own `remaining` counts fewer files (a folder
+	# the page emptied may let another, longer name in: the answer's reserve holds that).
+	var result := {"path_prefix": prefix, "files": [], "remaining": _remaining(matched, offset, base),
+		"hint": LIST_HINT}
+	result.merge(Pagination.fields(0, matched.size(), "files", offset))
 	files = files.slice(0, AnswerBudget.fitting(files, AnswerBudget.room_beside(result)))
 	result["files"] = files
-	result.merge(Pagination.fields(files.size(), matched.size(), "files"), true)
-	# asset_list takes no offset: the way on is a narrower filter, not a next page.
-	result.erase("next_offset")
-	result.erase("hint")
+	result.merge(Pagination.fields(files.size(), matched.size(), "files", offset), true)
 	if result["has_more"]:
-		result["hint"] = NARROW_HINT % [files.size(), matched.size(), ", or raise limit" if files.size() == limit else ""]
+		result["remaining"] = _remaining(matched, offset + files.size(), base)
+	else:
+		for key: String in ["next_offset", "remaining", "hint"]:
+			result.erase(key)
 	return ToolkitSuccess.ok(result)
+
+
+## What is left after `start`, counted by the folder under `base` it is in (`base` itself for its
+## own files), so a narrower path_prefix is an informed choice: the MAX_REMAINING_FOLDERS fullest.
+static func _remaining(matched: Array[Dictionary], start: int, base: String) -> Dictionary:
+	var counts := {}
+	for entry: Dictionary in matched.slice(start):
+		var inside := (entry["path"] as String).substr(base.length())
+		var key: String = base + inside.get_slice("/", 0) + "/" if inside.contains("/") else base
+		counts[key] = int(counts.get(key, 0)) + 1
+	var folders: Array = counts.keys()
+	folders.sort_custom(func(a: String, b: String) -> bool:
+		return counts[a] > counts[b] if counts[a] != counts[b] else a < b)
+	var kept := folders.slice(0, MAX_REMAINING_FOLDERS)
+	kept.sort()
+	var shown := {}
+	for key: String in kept:
+		shown[key] = counts[key]
+	return shown
 
 
 ## {"path", "type"} when `path` passes the filters, else {}.
@@ -98,11 +134,15 @@ static func _listed(path: String, filters: Dictionary) -> Dictionary:
 	return {"path": path, "type": type}
 
 
-## The checked filters of asset.list: {"ok", "prefix", "glob", "class", "extensions", "limit"}.
+## The checked filters of asset.list: {"ok", "prefix", "glob", "class", "extensions", "offset", "limit"}.
 static func _list_filters(params: Dictionary) -> Dictionary:
 	var limit := _limit(params)
 	if not limit["ok"]:
 		return limit
+	# The offset alone: the limit was checked above (a null one is the default).
+	var window := Pagination.window({"offset": params["offset"]} if params.get("offset") != null else {}, 1, 1)
+	if not window["ok"]:
+		return window
 	for key: String in ["path_prefix", "name_glob", "class_filter"]:
 		if params.get(key) != null and not params[key] is String:
 			return _invalid("%s must be a string" % key)
@@ -122,7 +162,7 @@ static func _list_filters(params: Dictionary) -> Dictionary:
 	if not wanted.is_empty() and not ClassDB.class_exists(wanted):
 		return {"ok": false, "error": ClassNames.unknown(wanted, "Resource")}
 	return {"ok": true, "prefix": checked["path"], "glob": _text(params, "name_glob", ""), "class": wanted,
-		"extensions": extensions, "limit": limit["limit"]}
+		"extensions": extensions, "offset": window["offset"], "limit": limit["limit"]}
 
 
 ## The string param `key` (already type-checked), `fallback` when absent or empty.
@@ -229,7 +269,9 @@ static func _cmd_import(params: Dictionary, context: RefCounted) -> Dictionary:
 		return ToolkitSuccess.ok(Idempotency.with_status(result, Idempotency.STATUS_RETURNED))
 	var data: PackedByteArray = source["data"]
 	# The editor imports by extension: bytes of another kind would be "created" and then not import.
-	var mismatch := FileSignature.check(dest, data)
+	# A file from disk must be such an asset at all (check_asset): nothing else is brought in.
+	var mismatch := FileSignature.check_asset(dest, data) if source["kind"] == "source_path" \
+		else FileSignature.check(dest, data)
 	if not mismatch.is_empty():
 		return ToolkitError.fail("INVALID_PARAMS", mismatch["error"], mismatch["hint"])
 	var error := FileBytes.write(dest, data)
@@ -256,23 +298,69 @@ static func _source_bytes(params: Dictionary) -> Dictionary:
 		if data.is_empty():
 			return _invalid("base64_data is not valid, non-empty base64")
 		return {"ok": true, "data": data, "kind": "base64_data"}
-	var source: Variant = params["source_path"]
+	var checked := _source_file(params["source_path"])
+	if not checked["ok"]:
+		return checked
+	var source: String = checked["path"]
+	var bytes := FileAccess.get_file_as_bytes(source)
+	if FileAccess.get_open_error() != OK:
+		return _read_failed(source)
+	return {"ok": true, "data": bytes, "kind": "source_path"}
+
+
+## {"ok", "path"} for a source_path asset.import may read, or {"ok": false, "error"}: an absolute
+## path on disk, no '..', no hidden part (a dot-leading folder or file: ~/.ssh, .env), not the
+## toolkit's own files, and a file that exists.
+static func _source_file(source: Variant) -> Dictionary:
 	if not source is String or not (source as String).is_absolute_path() or (source as String).contains("://"):
 		return _invalid("source_path must be an absolute path on disk (outside res:// and user://), got %s" % str(source))
-	if ".." in FileGuard.normalize(source).split("/"):
+	var parts := FileGuard.normalize(source).split("/")
+	if ".." in parts:
 		return {"ok": false, "error": ToolkitError.fail("PATH_DENIED", "'..' is not allowed in source_path: %s" % source,
 			"Pass the file's full path without '..'.")}
+	for part: String in parts:
+		if part.begins_with("."):
+			return {"ok": false, "error": ToolkitError.fail("PATH_DENIED",
+				"source_path is in a hidden folder or is a hidden file (%s): those hold settings and secrets, not " % part
+				+ "assets, and are never copied into the project: %s" % source, "Copy the asset out of it by hand first.")}
 	if _is_protected_source(source):
 		return {"ok": false, "error": ToolkitError.fail("PATH_DENIED",
 			"The MCP toolkit's own files (its auth token) cannot be copied into the project: %s" % source)}
 	if not FileAccess.file_exists(source):
 		return {"ok": false, "error": ToolkitError.fail("NOT_FOUND", "No file at %s" % source,
 			"source_path is read on the machine running the editor.")}
-	var bytes := FileAccess.get_file_as_bytes(source)
-	if FileAccess.get_open_error() != OK:
-		return {"ok": false, "error": ToolkitError.fail("READ_FAILED", "Could not read %s: %s" % [
-			source, error_string(FileAccess.get_open_error())])}
-	return {"ok": true, "data": bytes, "kind": "source_path"}
+	return {"ok": true, "path": source}
+
+
+static func _read_failed(source: String) -> Dictionary:
+	return {"ok": false, "error": ToolkitError.fail("READ_FAILED", "Could not read %s: %s" % [
+		source, error_string(FileAccess.get_open_error())])}
+
+
+## What asset.import would copy from source_path to dest_path, or the refusal it would answer, with
+## nothing written: the file's size, sha256 and format (the bridge binds the person's answer to it).
+static func _cmd_inspect_source(params: Dictionary, _context: RefCounted) -> Dictionary:
+	var missing := Params.require(params, ["source_path", "dest_path"])
+	if not missing.is_empty():
+		return missing
+	var target := ScriptFiles.check_path(params["dest_path"], true)
+	if not target["ok"]:
+		return target["error"]
+	var checked := _source_file(params["source_path"])
+	if not checked["ok"]:
+		return checked["error"]
+	var source: String = checked["path"]
+	var file := FileAccess.open(source, FileAccess.READ)
+	if file == null:
+		return _read_failed(source)["error"]
+	var size := file.get_length()
+	var head := file.get_buffer(mini(size, FileSignature.TEXT_WINDOW * 2))
+	file.close()
+	var mismatch := FileSignature.check_asset(target["path"], head)
+	if not mismatch.is_empty():
+		return ToolkitError.fail("INVALID_PARAMS", mismatch["error"], mismatch["hint"])
+	return ToolkitSuccess.ok({"source_path": source, "bytes": size, "sha256": FileAccess.get_sha256(source),
+		"format": FileSignature.identify(head)})
 
 
 ## True for the toolkit's user:// folder and the auth token file, on disk: copied under res:// they

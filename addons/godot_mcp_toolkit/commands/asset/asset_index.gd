@@ -9,26 +9,47 @@ extends RefCounted
 const SIDECAR_EXTENSIONS := ["import", "uid", "mcp_tmp"]
 const FIXED_TYPES := {"tscn": "PackedScene", "scn": "PackedScene", "gd": "GDScript", "gdshader": "Shader",
 	"gdshaderinc": "ShaderInclude", "cs": "CSharpScript"}
+## Plugins: listed after the project's own files.
+const ADDONS_FOLDER := "res://addons/"
 const HEADER_TYPE_PATTERN := "^\\[gd_resource[^\\]]*\\btype=\"([A-Za-z0-9_]+)\""
 
 
-## Every asset file under `folder` (recursive), sorted by path.
-static func files_under(folder: String) -> PackedStringArray:
+## Every asset file under `folder` (recursive), in listing_order; the `skipped` folders (paths
+## without a trailing slash, lower case: compared case-insensitively) are not entered.
+static func files_under(folder: String, skipped: Array = []) -> PackedStringArray:
 	var found := PackedStringArray()
-	_walk(folder, found)
-	found.sort()
-	return found
+	_walk(folder, found, skipped)
+	return listing_order(found)
 
 
-static func _walk(folder: String, found: PackedStringArray) -> void:
-	if FileAccess.file_exists(folder.path_join(".gdignore")):
+static func _walk(folder: String, found: PackedStringArray, skipped: Array) -> void:
+	if FileAccess.file_exists(folder.path_join(".gdignore")) or folder.to_lower() in skipped:
 		return
 	for file_name: String in DirAccess.get_files_at(folder):
 		if not file_name.get_extension().to_lower() in SIDECAR_EXTENSIONS:
 			found.append(folder.path_join(file_name))
 	for sub: String in DirAccess.get_directories_at(folder):
 		if not sub.begins_with("."):
-			_walk(folder.path_join(sub), found)
+			_walk(folder.path_join(sub), found, skipped)
+
+
+## `paths` in the order a listing shows them, so its first page is the game: the project's own
+## files before the plugins under res://addons/, a folder's files before those of its subfolders
+## (fewer folders deep first), then by path.
+static func listing_order(paths: PackedStringArray) -> PackedStringArray:
+	var keyed: Array = []
+	for path: String in paths:
+		keyed.append([1 if path.begins_with(ADDONS_FOLDER) else 0, path.count("/"), path])
+	keyed.sort_custom(func(a: Array, b: Array) -> bool:
+		if a[0] != b[0]:
+			return a[0] < b[0]
+		if a[1] != b[1]:
+			return a[1] < b[1]
+		return (a[2] as String) < (b[2] as String))
+	var ordered := PackedStringArray()
+	for key: Array in keyed:
+		ordered.append(key[2])
+	return ordered
 
 
 ## The resource class a file loads as, "" when it is not a resource the engine knows.

@@ -13,7 +13,7 @@ const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const FileJournal := preload("res://addons/godot_mcp_toolkit/checkpoints/file_journal.gd")
 const CheckpointRestore := preload("res://addons/godot_mcp_toolkit/checkpoints/checkpoint_restore.gd")
-const CheckpointDiff := preload("res://addons/godot_mcp_toolkit/checkpoints/checkpoint_diff.gd")
+const CheckpointDiff := preload("res://addons/godot_mcp_toolkit/commands/checkpoints/checkpoint_diff.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/checkpoints/checkpoint_commands.gd"
 const LABEL_MAX := 200

@@ -2,7 +2,7 @@
 extends RefCounted
 ## The editor itself: editor.save_scene (the edited scene, or a copy; commands/scene/scene_files.gd),
 ## editor.screenshot (its 2D/3D viewport, shaped like runtime.screenshot by
-## contract/screenshot_response.gd), editor.refresh (rescan, or update named files) and
+## commands/runtime/screenshot_response.gd), editor.refresh (rescan, or update named files) and
 ## editor.wait_for_idle (until the filesystem stops scanning/importing). The viewport, the scan and
 ## the busy state are reached through the context, so this file is runtime-safe.
 
@@ -10,8 +10,8 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
-const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/contract/screenshot_response.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_response.gd")
 const ScreenshotCapture := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_capture.gd")
 const SceneFiles := preload("res://addons/godot_mcp_toolkit/commands/scene/scene_files.gd")
 

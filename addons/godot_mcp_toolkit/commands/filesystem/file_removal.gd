@@ -12,7 +12,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 ## Never deleted: the project file, the editor's cache folder, the project root.
 const PROTECTED_FILES := ["res://project.godot"]

@@ -16,7 +16,7 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/filesystem/filesystem_commands.gd"
 ## Folders that are never deleted, nor any folder holding one.

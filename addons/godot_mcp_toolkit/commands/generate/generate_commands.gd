@@ -12,6 +12,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotency.gd")
 const Args := preload("res://addons/godot_mcp_toolkit/contract/build_args.gd")
+const FileParams := preload("res://addons/godot_mcp_toolkit/files/file_params.gd")
 const TexturePainter := preload("res://addons/godot_mcp_toolkit/commands/generate/texture_painter.gd")
 const WavEncoder := preload("res://addons/godot_mcp_toolkit/commands/generate/wav_encoder.gd")
 const LabelFont := preload("res://addons/godot_mcp_toolkit/commands/generate/label_font.gd")
@@ -49,7 +50,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 
 static func _cmd_texture(params: Dictionary, context: RefCounted) -> Dictionary:
 	var read := Args.collect([
-		["path", Args.res_file(params, "file_path", ["png"])],
+		["path", FileParams.res_file(params, "file_path", ["png"])],
 		["mode", _if_exists(params)],
 		["shape", Args.choice(params, "shape", "solid", TexturePainter.SHAPES)],
 		["width", Args.integer(params, "width", 64, 1, MAX_SIDE)],
@@ -95,7 +96,7 @@ static func _cmd_texture(params: Dictionary, context: RefCounted) -> Dictionary:
 
 static func _cmd_sound(params: Dictionary, context: RefCounted) -> Dictionary:
 	var read := Args.collect([
-		["path", Args.res_file(params, "file_path", ["wav"])],
+		["path", FileParams.res_file(params, "file_path", ["wav"])],
 		["mode", _if_exists(params)],
 		["waveform", Args.choice(params, "waveform", "sine", WavEncoder.WAVEFORMS)],
 		["duration", Args.number(params, "duration", 0.5, 0.001, MAX_SECONDS)],

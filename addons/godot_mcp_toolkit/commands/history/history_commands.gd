@@ -1,7 +1,7 @@
 @tool
 extends RefCounted
 ## The assistant steps back its own edits: history.list, history.undo and history.redo over the
-## context's edit ledger (scene/edit_ledger.gd: one entry per tool call that changed something).
+## context's edit ledger (edits/edit_ledger.gd: one entry per tool call that changed something).
 ## Only the assistant's entries are ever stepped, newest first, and only while nothing the
 ## assistant did not make sits on top of them in their undo history and no file they changed was
 ## changed since; otherwise the call is refused, naming the entry and why, and nothing changes.
@@ -12,7 +12,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
-const EditLedger := preload("res://addons/godot_mcp_toolkit/scene/edit_ledger.gd")
+const EditLedger := preload("res://addons/godot_mcp_toolkit/edits/edit_ledger.gd")
 const HistoryState := preload("res://addons/godot_mcp_toolkit/commands/history/history_state.gd")
 const HistorySteps := preload("res://addons/godot_mcp_toolkit/commands/history/history_steps.gd")
 

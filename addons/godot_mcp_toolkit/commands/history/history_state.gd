@@ -8,7 +8,7 @@ extends RefCounted
 ## did not make: the one planner history.list, history.undo and history.redo share.
 ## Runtime-safe.
 
-const EditLedger := preload("res://addons/godot_mcp_toolkit/scene/edit_ledger.gd")
+const EditLedger := preload("res://addons/godot_mcp_toolkit/edits/edit_ledger.gd")
 const JournalStore := preload("res://addons/godot_mcp_toolkit/checkpoints/journal_store.gd")
 
 const GLOBAL := 0

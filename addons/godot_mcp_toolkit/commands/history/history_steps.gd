@@ -8,7 +8,7 @@ extends RefCounted
 ## File writes go through checkpoints/project_writes.gd like any toolkit change, with the ledger
 ## told not to record them. Then scenes and files are read again for the answer. Runtime-safe.
 
-const EditLedger := preload("res://addons/godot_mcp_toolkit/scene/edit_ledger.gd")
+const EditLedger := preload("res://addons/godot_mcp_toolkit/edits/edit_ledger.gd")
 const HistoryState := preload("res://addons/godot_mcp_toolkit/commands/history/history_state.gd")
 const JournalStore := preload("res://addons/godot_mcp_toolkit/checkpoints/journal_store.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")

@@ -5,7 +5,7 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 
 ## Handlers are static functions reached through this script: on 4.2.0/4.2.1 a static function
 ## taken as a Callable inside another static function does not resolve (engine issue #86032),

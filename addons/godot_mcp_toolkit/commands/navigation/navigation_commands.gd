@@ -7,7 +7,7 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
 const Args := preload("res://addons/godot_mcp_toolkit/contract/build_args.gd")
 const ResourceFile := preload("res://addons/godot_mcp_toolkit/files/resource_working_copy.gd")
 

@@ -2,7 +2,7 @@
 extends RefCounted
 ## Nodes of the edited scene: read and set properties (verified, undoable), list them, attach a
 ## script, call a method, rename/reparent/reorder/duplicate, and group memberships. Handlers read
-## and check the params here; the work sits in commands/node/*.gd and the shared scene/ helpers.
+## and check the params here; the work sits in commands/node/*.gd and the shared scene_tree/ helpers.
 ## Runtime-safe: names no Editor* class (the context is the seam).
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
@@ -12,7 +12,7 @@ const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const NodeTarget := preload("res://addons/godot_mcp_toolkit/commands/node/node_target.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const PropertyWrite := preload("res://addons/godot_mcp_toolkit/commands/node/property_write.gd")
 const PropertyList := preload("res://addons/godot_mcp_toolkit/commands/node/property_list.gd")
 const MethodCall := preload("res://addons/godot_mcp_toolkit/commands/node/method_call.gd")
@@ -30,7 +30,7 @@ const LIST_HINT := "Continue with offset next_offset while has_more. Values too 
 const BATCH_HINT := "Results of batch[%d] on are not shown (one answer's size); every item was tried and is " \
 	+ "counted in applied and failed. failed_indexes names the failed ones: resend those for their errors."
 const TOO_LARGE_HINT := "%s takes %d bytes as JSON, more than one answer; read a part of it (a sub-property " \
-	+ "path such as \"name:sub\", or the scene file's text with script_read)."
+	+ "path such as \"name:sub\", or the scene file's text with script_read). Given back as shown, it is kept."
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -212,6 +212,8 @@ static func _set_one(context: RefCounted, item: Dictionary, action: RefCounted) 
 		outcome["warnings"] = [written["warning"]]
 	if written.has("made_unique"):
 		outcome["made_unique"] = written["made_unique"]
+	if written.get("kept", false):
+		outcome["kept"] = [property]
 	return outcome
 
 

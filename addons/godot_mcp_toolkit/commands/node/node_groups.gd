@@ -11,7 +11,7 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
 
 ## Engine-internal groups (viewports, canvas items) start with "_" and are not the user's.
 const INTERNAL_PREFIX := "_"

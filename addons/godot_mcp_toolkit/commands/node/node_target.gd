@@ -1,11 +1,11 @@
 @tool
 extends RefCounted
-## The node a node command acts on: the context's scene root plus scene/node_lookup.gd, with the
+## The node a node command acts on: the context's scene root plus scene_tree/node_lookup.gd, with the
 ## path type-checked first (lookup takes a String) and the canonical path kept for the result.
 ## Runtime-safe: names no Editor* class.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
 
 
 ## {"ok": true, "node", "root", "path"} or {"ok": false, "error": envelope}. `code` is what a

@@ -2,10 +2,11 @@
 extends RefCounted
 ## One verified property write for node.set_property (and runtime.set_property): the previous
 ## value, make_unique for a shared sub-resource, and the undo steps added to the caller's action
-## only when the write took. Verification itself is scene/property_access.gd's. Runtime-safe.
+## only when the write took. Verification itself is scene_tree/property_access.gd's. Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 
 
 ## Buffers the steps PropertyAccess.write adds, so a failed write leaves the real action untouched
@@ -35,8 +36,12 @@ class Steps:
 ## {"ok": true, "status", "value", "previous"[, "warning"]} or {"ok": false, "error": envelope}.
 ## "status" is "updated", or "unchanged" when the property already held the value (no undo steps
 ## then). The value is on the object when this returns ok; `action` (may be null) gets the steps.
+## The stand-in a read showed for a value too large for one answer, given back, leaves the value as
+## it is: "unchanged" with "kept" true (and the value shown by its size).
 static func write(object: Object, property: String, raw_value: Variant, action: RefCounted,
 		make_unique: bool) -> Dictionary:
+	if AnswerBudget.is_stand_in(raw_value):
+		return _kept(object, property)
 	var before := PropertyAccess.read(object, property) if make_unique else {"ok": true}
 	if not before["ok"]:
 		return before
@@ -66,6 +71,14 @@ static func write(object: Object, property: String, raw_value: Variant, action: 
 	if unique.has("copy"):
 		result["made_unique"] = String(unique["base"])
 	return result
+
+
+static func _kept(object: Object, property: String) -> Dictionary:
+	var read := PropertyAccess.read(object, property)
+	if not read["ok"]:
+		return read
+	var shown: Variant = AnswerBudget.within(read["value"], AnswerBudget.ECHO_BYTES)
+	return {"ok": true, "status": "unchanged", "value": shown, "previous": shown, "kept": true}
 
 
 ## For "material:albedo_color": {"base": &"material", "original", "copy"} (a duplicate of the

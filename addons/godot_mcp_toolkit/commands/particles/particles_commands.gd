@@ -8,7 +8,7 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const Args := preload("res://addons/godot_mcp_toolkit/contract/build_args.gd")
-const NodeAdder := preload("res://addons/godot_mcp_toolkit/scene/node_adder.gd")
+const NodeAdder := preload("res://addons/godot_mcp_toolkit/scene_tree/node_adder.gd")
 const Presets := preload("res://addons/godot_mcp_toolkit/commands/particles/particle_presets.gd")
 const Builder := preload("res://addons/godot_mcp_toolkit/commands/particles/particle_builder.gd")
 

@@ -8,9 +8,9 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
 const Args := preload("res://addons/godot_mcp_toolkit/contract/build_args.gd")
-const NodeAdder := preload("res://addons/godot_mcp_toolkit/scene/node_adder.gd")
+const NodeAdder := preload("res://addons/godot_mcp_toolkit/scene_tree/node_adder.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/path/path_commands.gd"
 const ACTIONS := ["set", "add", "remove", "clear"]

@@ -6,7 +6,7 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
 const SceneCounter := preload("res://addons/godot_mcp_toolkit/commands/performance/scene_counter.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/performance/scene_stats_commands.gd"

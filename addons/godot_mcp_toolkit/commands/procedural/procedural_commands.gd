@@ -8,6 +8,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const Args := preload("res://addons/godot_mcp_toolkit/contract/build_args.gd")
+const FileParams := preload("res://addons/godot_mcp_toolkit/files/file_params.gd")
 const ResourceFile := preload("res://addons/godot_mcp_toolkit/files/resource_working_copy.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/procedural/procedural_commands.gd"
@@ -61,7 +62,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 
 static func _cmd_gradient(params: Dictionary, context: RefCounted) -> Dictionary:
 	var read := Args.collect([
-		["path", Args.res_file(params, "file_path", RESOURCE_EXTENSIONS)],
+		["path", FileParams.res_file(params, "file_path", RESOURCE_EXTENSIONS)],
 		["action", Args.choice(params, "action", "set", GRADIENT_ACTIONS)],
 	])
 	if read.has("error"):
@@ -145,7 +146,7 @@ static func _gradient_points(params: Dictionary, required: bool) -> Dictionary:
 
 static func _cmd_curve(params: Dictionary, context: RefCounted) -> Dictionary:
 	var read := Args.collect([
-		["path", Args.res_file(params, "file_path", RESOURCE_EXTENSIONS)],
+		["path", FileParams.res_file(params, "file_path", RESOURCE_EXTENSIONS)],
 		["action", Args.choice(params, "action", "set", CURVE_ACTIONS)],
 	])
 	if read.has("error"):
@@ -237,7 +238,7 @@ static func _curve_points(params: Dictionary, low: float, high: float, required:
 # --- noise -----------------------------------------------------------------------------------------
 
 static func _cmd_noise(params: Dictionary, context: RefCounted) -> Dictionary:
-	var read := Args.res_file(params, "file_path", RESOURCE_EXTENSIONS)
+	var read := FileParams.res_file(params, "file_path", RESOURCE_EXTENSIONS)
 	if read.has("error"):
 		return read["error"]
 	var path: String = read["value"]

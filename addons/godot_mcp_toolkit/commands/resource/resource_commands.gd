@@ -1,13 +1,14 @@
 @tool
 extends RefCounted
 ## Resource files (group resource_io): resource.load reads a .tres/.res as its class and stored
-## properties in the C7 tagged JSON form (contract/coerce.gd, through scene/property_access.gd),
+## properties in the C7 tagged JSON form (contract/coerce.gd, through scene_tree/property_access.gd),
 ## string values untrusted-wrapped, paged (offset / limit, or the named properties) so a reply
 ## fits one answer (contract/answer_budget.gd; a value larger than that alone is shown by its
 ## size); resource.write creates one from a class name or updates the named properties of an
 ## existing one, verified after set, saved, and undoable (the in-memory resource and the file
 ## both go back). What resource.load gives, resource.write takes back
-## as it is (wrapped strings included) and stores the same resource. Runtime-safe.
+## as it is (wrapped strings included) and stores the same resource; a value resource.load showed
+## by its size only is kept as stored (`kept`), never written as that stand-in. Runtime-safe.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
@@ -16,12 +17,12 @@ const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
 const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.gd")
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
@@ -32,7 +33,9 @@ const SKIPPED_PROPERTIES := ["resource_path", "script", "resource_scene_unique_i
 
 const PAGE_HINT := "Stopped before %s to fit one answer; continue with offset %d."
 const OMITTED_HINT := "A value larger than one answer is shown by its size (omitted): script_read reads " \
-	+ "the file's text in pages."
+	+ "the file's text in pages; resource_write given it back keeps the value."
+const NO_STORED_VALUE := "%s is the stand-in for a value too large to show; a new file has no stored value " \
+	+ "to keep (nothing was written)"
 const MAX_LIMIT := 1000
 
 const STATUS_CREATED := "created"
@@ -144,6 +147,11 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 		return opened["error"]
 	var resource: Resource = opened["resource"]
 	var properties := _unwrapped(params.get("properties", {}) if params.get("properties") != null else {})
+	var kept := _kept(resource, properties, opened["created"])
+	if kept.has("error"):
+		return kept["error"]
+	for name: String in kept["names"]:
+		properties.erase(name)
 	var action: RefCounted = context.create_undo_action("MCP: write %s" % path.get_file(), resource)
 	var old := _values_of(resource, properties)
 	var written := PropertyAccess.write_many(resource, properties, action)
@@ -162,9 +170,28 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 		stored[name] = AnswerBudget.within(PropertyAccess.read(resource, name)["value"], AnswerBudget.ECHO_BYTES)
 	var result := {"file_path": path, "class": resource.get_class(), "status": status,
 		"properties_set": written["properties_set"], "properties": stored}
+	if not (kept["names"] as Array).is_empty():
+		result["kept"] = kept["names"]
 	if not (written["warnings"] as Array).is_empty():
 		result["warnings"] = written["warnings"]
 	return ToolkitSuccess.ok(result)
+
+
+## {"names": the properties given as the stand-in resource.load showed for a value too large for one
+## answer, which stay as stored} or {"error"}: an unknown name, or a new file (nothing stored to keep).
+static func _kept(resource: Resource, properties: Dictionary, created: bool) -> Dictionary:
+	var names: Array = []
+	for key: Variant in properties:
+		if not AnswerBudget.is_stand_in(properties[key]):
+			continue
+		var read := PropertyAccess.read(resource, str(key))
+		if not read["ok"]:
+			return {"error": read["error"]}
+		if created:
+			return {"error": ToolkitError.fail("INVALID_VALUE", NO_STORED_VALUE % str(key),
+				"Pass its value, or leave %s out for the class default." % str(key))}
+		names.append(str(key))
+	return {"names": names}
 
 
 ## Whether any write changed a value: writing back what the file holds saves nothing (the editor's

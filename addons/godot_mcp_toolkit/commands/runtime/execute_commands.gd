@@ -6,8 +6,8 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
-const ExpressionRunner := preload("res://addons/godot_mcp_toolkit/scene/expression_runner.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const ExpressionRunner := preload("res://addons/godot_mcp_toolkit/scene_tree/expression_runner.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/runtime/execute_commands.gd"
 

@@ -23,7 +23,7 @@ extends RefCounted
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
 
 const EVENT_TYPES := ["key", "mouse_button", "mouse_motion", "action", "click", "click_node", "send_text"]
 const SPEC_KEYS := ["event_type", "event_data", "delay_before_ms", "delay_after_ms"]

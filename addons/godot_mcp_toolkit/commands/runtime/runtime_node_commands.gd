@@ -8,7 +8,7 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
 const PropertyWrite := preload("res://addons/godot_mcp_toolkit/commands/node/property_write.gd")
 const PropertyList := preload("res://addons/godot_mcp_toolkit/commands/node/property_list.gd")
 
@@ -62,6 +62,8 @@ static func _cmd_set_property(params: Dictionary, context: RefCounted) -> Dictio
 		"previous": written["previous"]}
 	if written.has("warning"):
 		result["warnings"] = [written["warning"]]
+	if written.get("kept", false):
+		result["kept"] = [property]
 	return ToolkitSuccess.ok(result)
 
 

@@ -2,13 +2,13 @@
 extends RefCounted
 ## runtime.screenshot's capture: the game window's frame as an Image, the inline copy shrunk to
 ## image_detail, the full-res PNG written for disk/both, the reply shaped by
-## contract/screenshot_response.gd. A window that cannot draw (a minimized top-level game) is
+## commands/runtime/screenshot_response.gd. A window that cannot draw (a minimized top-level game) is
 ## RUNTIME_WINDOW_MINIMIZED unless force_foreground_game, which restores it and waits a few frames.
 ## RUNTIME-REACHABLE.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
-const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/contract/screenshot_response.gd")
+const ScreenshotResponse := preload("res://addons/godot_mcp_toolkit/commands/runtime/screenshot_response.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
 
 const ALLOWED_PREFIXES := ["user://screenshots/"]

@@ -7,7 +7,7 @@ extends RefCounted
 ## RUNTIME-REACHABLE.
 
 const Scrubber := preload("res://addons/godot_mcp_toolkit/security/scrubber.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
 
 
 ## {sent, chars_sent, focus_target, focus_source, text_changed, text_after, submitted, hint?}.

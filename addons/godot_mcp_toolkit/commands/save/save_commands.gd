@@ -13,11 +13,11 @@ const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const Scrubber := preload("res://addons/godot_mcp_toolkit/security/scrubber.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const FileBytes := preload("res://addons/godot_mcp_toolkit/files/file_bytes.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 const FilePages := preload("res://addons/godot_mcp_toolkit/commands/script/file_pages.gd")
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 

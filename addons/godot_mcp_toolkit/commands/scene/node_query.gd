@@ -15,15 +15,15 @@ const Pagination := preload("res://addons/godot_mcp_toolkit/contract/pagination.
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 
 const CHILD_COUNT_BYTES := 20
 const QUERY_HINT := "More matches than one answer holds: continue with offset next_offset."
-const TREE_HINT := "Cut at %s: nodes with child_count have more below. Read a branch with scene_query " \
-	+ "(root_path, max_depth), or pass a smaller max_depth."
+const TREE_HINT := "Cut at %s: nodes with child_count have more below. Read one's branch with scene_get_tree " \
+	+ "root_path (its path): the same tree from there."
 const DEFAULT_LIMIT := 100
 const MAX_LIMIT := 1000
 const OPERATORS := ["eq", "ne", "gt", "lt"]
@@ -41,11 +41,14 @@ const QUERY_SCHEMA := {
 }
 
 
-## The success payload of scene.get_tree; `max_depth` -1 = no limit. A tree larger than one
-## answer is cut breadth-first (the levels nearest the root kept) and says so.
-static func tree(root: Node, max_depth: int, include_properties: bool, scene_path: String) -> Dictionary:
+## The success payload of scene.get_tree: the tree from `start` (the root when null; its nodes'
+## paths are still from the root), `max_depth` levels below it (-1 = no limit). A tree larger than
+## one answer is cut breadth-first (the levels nearest `start` kept) and says so.
+static func tree(root: Node, max_depth: int, include_properties: bool, scene_path: String,
+		start: Node = null) -> Dictionary:
+	var first := root if start == null else start
 	var defaults := {}
-	var top := _entry(root, root, include_properties, defaults)
+	var top := _entry(root, first, include_properties, defaults)
 	var result := {"scene_path": scene_path, "tree": {}, "truncated": true, "hint": TREE_HINT % "max_depth 000"}
 	result.merge(Pagination.fields(0, 0, "nodes"))
 	var room := AnswerBudget.room_beside(result) - AnswerBudget.size_of(top)
@@ -53,7 +56,7 @@ static func tree(root: Node, max_depth: int, include_properties: bool, scene_pat
 	var depth_cut := false
 	var size_cut := false
 	# Breadth-first so a cut keeps the levels nearest the root.
-	var queue: Array = [[root, top, 0]]
+	var queue: Array = [[first, top, 0]]
 	while not queue.is_empty():
 		var item: Array = queue.pop_front()
 		var node: Node = item[0]
@@ -77,7 +80,7 @@ static func tree(root: Node, max_depth: int, include_properties: bool, scene_pat
 			returned += 1
 			queue.append([child, entry, item[2] + 1])
 	_free_defaults(defaults)
-	var total := count_nodes(root, root)
+	var total := count_nodes(root, first)
 	result = {"scene_path": scene_path, "tree": top}
 	result.merge(Pagination.fields(returned, total, "nodes"))
 	result.erase("next_offset")

@@ -6,14 +6,14 @@ extends RefCounted
 ## Runtime-safe: the editor is reached only through the context.
 ##
 ## Helpers: commands/scene/tree_diff.gd (the comparison), commands/scene/node_query.gd (the live
-## snapshot, scene.get_tree's shape), scene/node_lookup.gd, scene/property_access.gd.
+## snapshot, scene.get_tree's shape), scene_tree/node_lookup.gd, scene_tree/property_access.gd.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const NodeQuery := preload("res://addons/godot_mcp_toolkit/commands/scene/node_query.gd")
 const TreeDiff := preload("res://addons/godot_mcp_toolkit/commands/scene/tree_diff.gd")

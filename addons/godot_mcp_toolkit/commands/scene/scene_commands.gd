@@ -7,14 +7,14 @@ extends RefCounted
 ##
 ## Helpers: commands/scene/scene_files.gd (scene.create, scene.open; editor.save_scene uses it too),
 ## commands/scene/node_query.gd (scene.get_tree, scene.query), commands/scene/spatial_map.gd,
-## scene/node_lookup.gd (paths), scene/property_access.gd (verified writes).
+## scene_tree/node_lookup.gd (paths), scene_tree/property_access.gd (verified writes).
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotency.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
-const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene/property_access.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const SceneFiles := preload("res://addons/godot_mcp_toolkit/commands/scene/scene_files.gd")
 const NodeQuery := preload("res://addons/godot_mcp_toolkit/commands/scene/node_query.gd")
@@ -29,7 +29,8 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("scene.get_tree", Callable(script, "_cmd_get_tree").bind(context),
 		registry.create_options().with_description("The edited scene's nodes as a nested tree.")
-		.with_input_schema(_schema({"max_depth": {"type": "number"}, "include_properties": {"type": "boolean"}}))
+		.with_input_schema(_schema({"max_depth": {"type": "number"}, "include_properties": {"type": "boolean"},
+			"root_path": {"type": "string"}}))
 		.read_only())
 	registry.register_command("scene.create", Callable(script, "_cmd_create").bind(context),
 		registry.create_options().with_description("Create a .tscn file with one root node.")
@@ -78,7 +79,15 @@ static func _cmd_get_tree(params: Dictionary, context: RefCounted) -> Dictionary
 	var include_properties: Variant = params.get("include_properties", false)
 	if not include_properties is bool:
 		return ToolkitError.fail("INVALID_PARAMS", "include_properties must be true or false")
-	var result := NodeQuery.tree(root, int(depth["value"]), include_properties, context.edited_scene_path())
+	var root_path: Variant = "." if params.get("root_path") == null else params["root_path"]
+	if not root_path is String:
+		return ToolkitError.fail("INVALID_PARAMS", "root_path must be a node path string (\".\" is the root)")
+	# A branch a cut tree left out (child_count), read on in the same shape.
+	var start := NodeLookup.find(root, root_path)
+	if not start["ok"]:
+		return start["error"]
+	var result := NodeQuery.tree(root, int(depth["value"]), include_properties, context.edited_scene_path(),
+		start["node"])
 	return ToolkitSuccess.ok(result)
 
 

@@ -13,7 +13,7 @@ const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotenc
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const SCENE_EXTENSIONS := ["tscn", "scn"]
 

@@ -14,7 +14,7 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Idempotency := preload("res://addons/godot_mcp_toolkit/contract/idempotency.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/scene/scene_inheritance_commands.gd"
 const BASE_EXTENSIONS := ["tscn", "scn"]

@@ -1,12 +1,14 @@
 @tool
 extends RefCounted
 ## GDScript parse/compile diagnostics: compiling source returns only an Error code, so the
-## messages are caught on their way to the engine's log. Runtime-safe.
+## messages are caught on their way to the engine's log (logs/error_capture.gd). Runtime-safe.
 ##
 ## The parser reports its first error through the engine's error print ("Parse Error: ..." with
-## the line). Godot 4.5+ lets a Logger see those prints (OS.add_logger); on 4.2-4.4 only the
-## code is known, and the result says so. Logger cannot be named in a script that must parse on
-## 4.2, so the capturing subclass is compiled from source at run time, only on 4.5+.
+## the line). Godot 4.5+ lets a Logger see those prints; on 4.2-4.4 only the code is known, and
+## the result says so.
+
+const ErrorCapture := preload("res://addons/godot_mcp_toolkit/logs/error_capture.gd")
+const ResPaths := preload("res://addons/godot_mcp_toolkit/base/res_paths.gd")
 
 const RELOAD_FUNCTION := "GDScript::reload"
 ## A preload("path") or extends "path": a path the compiler resolves against the script's folder.
@@ -14,17 +16,6 @@ const PATH_LITERAL := "(\\b(?:preload\\s*\\(|extends)\\s*)([\"'])([^\"'\\n]+)\\2
 const MESSAGE_PREFIXES := ["Parse Error: ", "Compile Error: "]
 const NO_DETAIL := "The script does not compile (%s); this Godot version does not report the message. " \
 	+ "Open it in the script editor to see the error."
-const LOGGER_SOURCE := """extends Logger
-var entries: Array = []
-
-
-func _log_error(function: String, file: String, line: int, code: String, _rationale: String,
-		_editor_notify: bool, _error_type: int, _script_backtraces: Array) -> void:
-	if function == "%s":
-		entries.append({"file": file, "line": line, "message": code})
-""" % RELOAD_FUNCTION
-
-static var _logger_script: GDScript = null
 
 
 ## Compiles `text` as if it were the file at `path`, without touching that file or reloading its
@@ -85,7 +76,7 @@ static func _absolute_paths(text: String, folder: String) -> String:
 	for found: RegExMatch in RegEx.create_from_string(PATH_LITERAL).search_all(text):
 		var quote := found.get_string(2)
 		out += text.substr(cursor, found.get_start() - cursor) + found.get_string(1) + quote \
-			+ _resolved(found.get_string(3), folder) + quote
+			+ ResPaths.resolved(found.get_string(3), folder) + quote
 		cursor = found.get_end()
 	return out + text.substr(cursor)
 
@@ -94,26 +85,8 @@ static func _absolute_paths(text: String, folder: String) -> String:
 static func preloaded_paths(text: String, path: String) -> PackedStringArray:
 	var found := PackedStringArray()
 	for literal: RegExMatch in RegEx.create_from_string(PATH_LITERAL).search_all(text):
-		found.append(_resolved(literal.get_string(3), path.get_base_dir()))
+		found.append(ResPaths.resolved(literal.get_string(3), path.get_base_dir()))
 	return found
-
-
-static func _resolved(target: String, folder: String) -> String:
-	return target if target.contains("://") else _joined(folder, target)
-
-
-## `relative` resolved against the res:// `folder`, "." and ".." segments folded (the analyzer
-## keys the scripts it depends on by exact path, so "a/../b.gd" would not be found as "b.gd").
-static func _joined(folder: String, relative: String) -> String:
-	var parts: Array[String] = []
-	parts.assign(folder.trim_prefix("res://").split("/", false))
-	for part: String in relative.split("/", false):
-		if part == "..":
-			if not parts.is_empty():
-				parts.pop_back()
-		elif part != ".":
-			parts.append(part)
-	return "res://" + "/".join(PackedStringArray(parts))
 
 
 static func _registered_path(class_name_text: String) -> String:
@@ -126,14 +99,15 @@ static func _registered_path(class_name_text: String) -> String:
 ## Runs `compile` (returns an Error) while listening for the compiler's messages. An error met
 ## in another project file (a script this one preloads) names that file.
 static func _diagnose(compile: Callable, path: String) -> Dictionary:
-	var logger: Object = _start_capture()
+	var logger: Object = ErrorCapture.start()
 	var error: int = compile.call()
-	var entries: Array = _stop_capture(logger)
+	var entries: Array = ErrorCapture.stop(logger).filter(
+		func(entry: Dictionary) -> bool: return entry["function"] == RELOAD_FUNCTION)
 	if error == OK:
 		return {"valid": true, "errors": []}
 	var errors: Array[Dictionary] = []
 	for entry: Dictionary in entries:
-		var message := _message(str(entry["message"]))
+		var message := _message(str(entry["code"]))
 		var file := str(entry["file"])
 		if file.begins_with("res://") and file != path:
 			message = "in %s: %s" % [file, message]
@@ -148,26 +122,3 @@ static func _message(text: String) -> String:
 		if text.begins_with(prefix):
 			return text.substr(prefix.length())
 	return text
-
-
-## A registered capturing Logger, or null before Godot 4.5.
-static func _start_capture() -> Object:
-	var version := Engine.get_version_info()
-	if int(version["major"]) * 100 + int(version["minor"]) < 405 or not OS.has_method("add_logger"):
-		return null
-	if _logger_script == null:
-		_logger_script = GDScript.new()
-		_logger_script.source_code = LOGGER_SOURCE
-		if _logger_script.reload() != OK:
-			_logger_script = null
-			return null
-	var logger: Object = _logger_script.new()
-	OS.call("add_logger", logger)
-	return logger
-
-
-static func _stop_capture(logger: Object) -> Array:
-	if logger == null or not OS.has_method("remove_logger"):
-		return []
-	OS.call("remove_logger", logger)
-	return logger.get("entries")

@@ -1,8 +1,8 @@
 @tool
 extends RefCounted
 ## Script files: script.read (byte-exact pages of one answer's size, commands/script/file_pages.gd,
-## untrusted-wrapped), script.write and script.edit
-## (one shared write path, commands/script/script_files.gd), script.check (parse only) and
+## untrusted-wrapped), script.write and script.edit (one shared write path,
+## commands/script/script_files.gd; a .gd or shader answers whether it compiles), script.check (parse only) and
 ## script.delete (undoable, commands/filesystem/file_removal.gd).
 ## Runtime-safe: reaches the editor only through the context.
 
@@ -11,17 +11,21 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Untrusted := preload("res://addons/godot_mcp_toolkit/security/untrusted.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
-const Settings := preload("res://addons/godot_mcp_toolkit/core/settings_registration.gd")
+const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 const ScriptFiles := preload("res://addons/godot_mcp_toolkit/commands/script/script_files.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
 const FileRemoval := preload("res://addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 const FilePages := preload("res://addons/godot_mcp_toolkit/commands/script/file_pages.gd")
 const AnswerBudget := preload("res://addons/godot_mcp_toolkit/contract/answer_budget.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_commands.gd"
 const INVALID_HINT := "Fix the first reported error (line numbers are 1-based), then check again: " \
 	+ "the parser stops at the first error."
+const SHADER_EXTENSIONS := ["gdshader", "gdshaderinc"]
+## A shader's answer speaks for itself: the success hint of a script (attach it to a node) is no
+## advice for one.
+const SHADER_OK_HINT := "The engine compiles it; shader_get_uniforms lists a shader's parameters."
 
 
 static func register(registry: RefCounted, context: RefCounted) -> void:
@@ -30,10 +34,11 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 		registry.create_options().with_description("Read a text file under res://, optionally a line range.")
 		.read_only().scene_independent())
 	registry.register_command("script.write", Callable(script, "_cmd_write").bind(context),
-		registry.create_options().with_description("Create or overwrite a text file; .gd files are parse-checked.")
+		registry.create_options().with_description("Create or overwrite a text file; .gd and shaders are compile-checked.")
 		.scene_independent())
 	registry.register_command("script.edit", Callable(script, "_cmd_edit").bind(context),
-		registry.create_options().with_description("Replace an exact string in a text file; .gd files are parse-checked.")
+		registry.create_options()
+		.with_description("Replace an exact string in a text file; .gd and shaders are compile-checked.")
 		.scene_independent())
 	registry.register_command("script.check", Callable(script, "_cmd_check").bind(context),
 		registry.create_options().with_description("Parse-check a .gd file without changing anything.")
@@ -237,7 +242,12 @@ static func _committed(context: RefCounted, path: String, text: String, previous
 	if ToolkitError.is_failure(result):
 		return result
 	result.merge(extra)
-	if result.has("valid") and not result["valid"]:
+	if result.has("compile_hint"):
+		result["hint"] = "Written, but the shader does not compile. " + str(result["compile_hint"])
+		result.erase("compile_hint")
+	elif path.get_extension().to_lower() in SHADER_EXTENSIONS:
+		result["hint"] = SHADER_OK_HINT
+	elif result.has("valid") and not result["valid"]:
 		result["hint"] = "Written, but the script does not compile. " + INVALID_HINT
 	return ToolkitSuccess.ok(result)
 

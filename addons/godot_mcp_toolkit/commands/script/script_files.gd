@@ -2,7 +2,7 @@
 extends RefCounted
 ## Text files for the script commands: the path rules, reading, and the ONE write path that
 ## script.write and script.edit share (write, undo entry, editor reindex, reload of the loaded
-## resource, .gd diagnostics), so an edit and a whole-file write behave identically.
+## resource, .gd and shader diagnostics), so an edit and a whole-file write behave identically.
 ## Runtime-safe.
 ##
 ## The file is written before the undo entry is recorded (commit without executing), so a write
@@ -11,8 +11,10 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const GDScriptCheck := preload("res://addons/godot_mcp_toolkit/commands/script/gdscript_check.gd")
+const ShaderCompile := preload("res://addons/godot_mcp_toolkit/commands/shader/shader_compile.gd")
+const ShaderIncludes := preload("res://addons/godot_mcp_toolkit/commands/shader/shader_includes.gd")
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 ## Undo/redo steps call this file's static functions through its script resource.
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/script/script_files.gd"
@@ -77,8 +79,9 @@ static func split_lines(text: String) -> PackedStringArray:
 
 
 ## Writes `text` to `path`, records the undo entry (restore `previous`, or delete the file when
-## `previous` is null: it was created), reindexes, reloads, and diagnoses a .gd. The success
-## payload (without "success"): file_path, status, bytes, lines, and for .gd valid + errors.
+## `previous` is null: it was created), reindexes, reloads, and diagnoses a .gd or a shader. The
+## success payload (without "success"): file_path, status, bytes, lines, and for .gd, .gdshader and
+## .gdshaderinc valid + errors (as script.check and shader.check answer them).
 static func commit(context: RefCounted, path: String, text: String, previous: Variant) -> Dictionary:
 	var status := STATUS_CREATED if previous == null else STATUS_REPLACED
 	if previous is String and previous == text:
@@ -134,7 +137,8 @@ static func _refresh(context_ref: WeakRef, path: String) -> void:
 
 
 ## Brings a loaded resource up to date with the file (a loaded script recompiles in place, as
-## on an editor save) and, when `diagnose`, returns a .gd's parse result ({} for other files).
+## on an editor save; a loaded shader or include takes the new code, and the shaders including it
+## follow) and, when `diagnose`, returns a .gd's or a shader's diagnostics ({} for other files).
 static func _reload(path: String, text: String, diagnose: bool) -> Dictionary:
 	var live: Resource = load(path) if ResourceLoader.has_cached(path) else null
 	if live is GDScript:
@@ -142,9 +146,29 @@ static func _reload(path: String, text: String, diagnose: bool) -> Dictionary:
 		return live_result if diagnose else {}
 	if live is Shader:
 		(live as Shader).code = text
-	if diagnose and path.get_extension().to_lower() == "gd":
-		return GDScriptCheck.check_source(text, path)
+	elif live is ShaderInclude:
+		(live as ShaderInclude).code = text
+	if not diagnose:
+		return {}
+	var extension := path.get_extension().to_lower()
+	if extension in ["gdshader", "gdshaderinc"] and not ShaderCompile.renderer_compiles():
+		return {}
+	match extension:
+		"gd":
+			return GDScriptCheck.check_source(text, path)
+		"gdshader":
+			return _verdict(ShaderCompile.check(text, path))
+		"gdshaderinc":
+			return _verdict(ShaderIncludes.check(path, ""))
 	return {}
+
+
+## A shader check's valid + errors, with its hint as "compile_hint" (the caller words the answer's).
+static func _verdict(report: Dictionary) -> Dictionary:
+	var verdict := {"valid": report["valid"], "errors": report["errors"]}
+	if not report["valid"]:
+		verdict["compile_hint"] = report.get("hint", "")
+	return verdict
 
 
 static func _is_engine_owned(path: String) -> bool:

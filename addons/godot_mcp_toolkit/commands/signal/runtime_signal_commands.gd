@@ -9,8 +9,8 @@ extends RefCounted
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const Coerce := preload("res://addons/godot_mcp_toolkit/contract/coerce.gd")
-const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene/node_lookup.gd")
-const SignalInfo := preload("res://addons/godot_mcp_toolkit/scene/signal_info.gd")
+const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const SignalInfo := preload("res://addons/godot_mcp_toolkit/scene_tree/signal_info.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/signal/runtime_signal_commands.gd"
 const LINK_PARAMS := ["signal_name", "target_path", "method_name"]

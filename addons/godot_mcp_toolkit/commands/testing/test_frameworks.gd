@@ -10,7 +10,7 @@ extends RefCounted
 ## `root` is the project folder as this process reads it (res:// in the editor); suite paths are
 ## always res:// paths as the test process sees them. Runtime-safe.
 
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const GUT := "gut"
 const GDUNIT := "gdunit4"

@@ -19,7 +19,7 @@ const JUnitReport := preload("res://addons/godot_mcp_toolkit/commands/testing/ju
 const RunOutput := preload("res://addons/godot_mcp_toolkit/commands/testing/run_output.gd")
 # Reports live under user:// (never journalled), but every file change goes through one layer.
 const ProjectWrites := preload("res://addons/godot_mcp_toolkit/checkpoints/project_writes.gd")
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/testing/testing_commands.gd"
 const DEFAULT_TIMEOUT_MS := 300000

@@ -11,6 +11,7 @@ const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolk
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const Args := preload("res://addons/godot_mcp_toolkit/contract/build_args.gd")
+const FileParams := preload("res://addons/godot_mcp_toolkit/files/file_params.gd")
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const ResourceFile := preload("res://addons/godot_mcp_toolkit/files/resource_working_copy.gd")
 
@@ -38,7 +39,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 
 
 static func _cmd_edit(params: Dictionary, context: RefCounted) -> Dictionary:
-	var path_read := Args.res_file(params, "file_path", ["tres", "res"])
+	var path_read := FileParams.res_file(params, "file_path", ["tres", "res"])
 	if path_read.has("error"):
 		return path_read["error"]
 	var raw: Variant = params.get("edits")

@@ -10,7 +10,7 @@ extends RefCounted
 ## the old three-step tmp -> .bak -> target dance; a failed rename leaves the old file where it
 ## was on POSIX. No sibling file (such as a user's own `.bak`) is ever touched. Export-clean.
 
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const TMP_SUFFIX := ".tmp"
 

@@ -6,7 +6,7 @@ extends RefCounted
 ## lock is a directory. An owner file inside carries the holder's pid; a lock older than
 ## STALE_SECONDS is treated as left behind by a crashed process and broken. Export-clean.
 
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const OWNER_FILE := "owner"
 const STALE_SECONDS := 10

@@ -33,7 +33,7 @@ var _active_scene := Callable()
 ## `report(peer_id, request_id, progress, total, message)` for a handler's counted _progress.
 var _report := Callable()
 ## Told of every mutation's start and end (call_started(method, params) -> token, then
-## call_finished(token)): the context's edit ledger, scene/edit_ledger.gd. Null: nobody.
+## call_finished(token)): the context's edit ledger, edits/edit_ledger.gd. Null: nobody.
 var _edit_recorder: Object = null
 var _watchdog: Watchdog
 

@@ -6,7 +6,7 @@ extends RefCounted
 ## content fingerprint it was loaded from. Engine-side but editor-free, so headless tests can
 ## drive it with a fake command registry.
 
-const ExtensionBase := preload("../mcp_toolkit_extension.gd")
+const ExtensionBase := preload("mcp_toolkit_extension.gd")
 const ExtensionProxy := preload("extension_registry_proxy.gd")
 const ExtensionNames := preload("extension_names.gd")
 const ExtensionCatalog := preload("extension_catalog.gd")

@@ -9,7 +9,7 @@ extends RefCounted
 ## mistaken for extensions. The toolkit's own examples sit in a .gdignore'd folder and are
 ## never picked up.
 
-const Folders := preload("res://addons/godot_mcp_toolkit/files/folders.gd")
+const Folders := preload("res://addons/godot_mcp_toolkit/base/folders.gd")
 
 const FOLDER := "mcp_extensions"
 const ADDONS := "addons"

@@ -7,7 +7,7 @@ extends RefCounted
 ## lets history.undo step back exactly the assistant's own work and never the user's.
 ##
 ## Recorded in one place: the dispatch lane brackets every mutation (call_started/call_finished),
-## the undo builder (scene/undo_action.gd) asks for the action's name (tag) and reports the commit
+## the undo builder (edits/undo_action.gd) asks for the action's name (tag) and reports the commit
 ## (committed), and ProjectWrites tells the ledger of file changes while a call is open. One tool
 ## call is one entry however many actions it commits (a batch of 500 nodes too).
 ##

@@ -15,7 +15,7 @@ extends RefCounted
 ## manager takes it, the editor's EditorUndoRedoManager (the plugin's get_undo_redo();
 ## EditorInterface's getter is 4.4+ only) or a plain UndoRedo (runtime context, tests). The two
 ## take methods differently (object + name + varargs versus one Callable); this file is the only
-## place that knows. The seam's edit ledger (scene/edit_ledger.gd) names the action (tagged as the
+## place that knows. The seam's edit ledger (edits/edit_ledger.gd) names the action (tagged as the
 ## assistant's while a tool call runs) and hears of the commit, so every edit reaches the
 ## assistant's history through here. Without a seam commit() still applies the do steps,
 ## recording nothing.

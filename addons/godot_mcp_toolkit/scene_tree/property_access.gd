@@ -35,7 +35,7 @@ extends RefCounted
 ##       written from), never by whether it differs from the old one.
 ##       Every outcome has "name"; unchanged/stored/adjusted add "value" (JSON form of what is
 ##       stored) and "previous" (of what was there before).
-##       When `action` (scene/undo_action.gd) is given, a stored/adjusted write adds its do/undo
+##       When `action` (edits/undo_action.gd) is given, a stored/adjusted write adds its do/undo
 ##       property pair (the stored value / the old value) to it. The write has ALREADY been
 ##       applied (verification needs it); committing the action with execute=true re-applies the
 ##       same value, which is harmless; execute=false records without re-running setters.
@@ -52,7 +52,8 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const ValueCompare := preload("res://addons/godot_mcp_toolkit/contract/value_compare.gd")
 const ValueText := preload("res://addons/godot_mcp_toolkit/contract/value_text.gd")
 const PackedValues := preload("res://addons/godot_mcp_toolkit/contract/packed_values.gd")
-const NodeValues := preload("res://addons/godot_mcp_toolkit/scene/node_values.gd")
+const NodeValues := preload("res://addons/godot_mcp_toolkit/scene_tree/node_values.gd")
+const ShaderParameters := preload("res://addons/godot_mcp_toolkit/scene_tree/shader_parameters.gd")
 
 const STATUS_UNCHANGED := "unchanged"
 const STATUS_STORED := "stored"
@@ -124,6 +125,8 @@ static func resolve(object: Object, name: String) -> Dictionary:
 
 
 static func _not_found(object: Object, name: String) -> Dictionary:
+	if ShaderParameters.applies(object, name):
+		return ShaderParameters.unknown(object, name, object.get_class())
 	return {"error": _unknown_message(object, name), "hint": _suggestion_hint(object, name)}
 
 
@@ -141,6 +144,8 @@ static func _part_entry(object: Object, name: String, usage: int) -> Dictionary:
 			return {"entry": _any_value_entry(name, usage)}
 		if kind == TYPE_OBJECT and value != null:
 			if find_property(value, part).is_empty():
+				if ShaderParameters.applies(value, part):
+					return ShaderParameters.unknown(value, part, reached)
 				return {"error": "%s is a %s: it has no property '%s'" % [reached, (value as Object).get_class(), part],
 					"hint": _suggestion_hint(value, part)}
 			value = (value as Object).get(StringName(part))
