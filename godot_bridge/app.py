@@ -39,8 +39,10 @@ log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
     "Drives a live Godot 4 editor (and the game it runs) through the godot_mcp_toolkit plugin. "
-    "Always-on tools cover scenes, nodes, scripts, playtests and runtime inspection; more tools load on "
-    "demand: call discover_tools with a topic (e.g. 'tilemap', 'animation') to load a group. "
+    # True under either tool list (GODOT_MCP_TOOL_LIST) and in either era: discover_tools finds the tools of
+    # a topic (loading them where the list grows, their schemas for call_tool where it cannot).
+    "Tools cover scenes, nodes, scripts, playtests, runtime inspection and more; discover_tools finds "
+    "those for a topic (e.g. 'tilemap', 'animation'). "
     "Paths are res:// (project) or user:// (save data). Tagged values such as "
     '{"type":"Vector2","x":1,"y":2} set typed properties.'
 )
@@ -81,7 +83,8 @@ class BridgeApp:
             settings, on_change=self._editor_changed, on_connect=self._editor_connected, catalogue=self.catalogue,
             images=self.images, errors=self.errors,
         )
-        self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version)
+        self.surface = Surface(self.catalogue, read_only=settings.read_only, version=lambda: self.editor.godot_version,
+                               listing=settings.tool_list)
         self.lsp = LspService(settings, status_sink=self.editor.send_lsp_status)
         self.lifecycle = EditorLifecycle(self.editor)
         # GODOT_MCP_AUTOLAUNCH follows the live settings (a .mcp.json edit turns it on or off).
@@ -181,6 +184,11 @@ class BridgeApp:
             log.info("read-only mode %s", "on" if settings.read_only else "off")
             self.surface.set_read_only(settings.read_only)
             self._surface_changed()
+        if settings.tool_list != old.tool_list:
+            # Not a protection: it applies at once either way, announced like any change of the list.
+            log.info("tool list: %s", settings.tool_list)
+            self.surface.set_listing(settings.tool_list)
+            self._surface_changed()
 
     def _apply_policy(self, policy: Policy) -> None:
         """The confirmation policy of reloaded settings (never weaker than the running one: apply_settings)."""
@@ -192,12 +200,13 @@ class BridgeApp:
         self._surface_changed(schemas_changed=True)
 
     # -- tool lists -----------------------------------------------------------
-    def tool_list(self, owner: str | None = None) -> ToolList:
-        """A new client's own tool list (always-on tools until it loads groups); ``owner`` names the
-        client to its jobs (default: a new random one).
+    def tool_list(self, owner: str | None = None, *, fixed: bool = False) -> ToolList:
+        """A new client's own tool list (as configured: every tool, or the start-up tools until it
+        loads groups); ``owner`` names the client to its jobs (default: a new random one); ``fixed``:
+        the list of its 2026-07-28 requests, which nothing it calls changes.
 
         Kept here only weakly: the client holds it, and its listener is the client's way to be told."""
-        tools = ToolList(self.surface, owner=owner)
+        tools = ToolList(self.surface, owner=owner, fixed=fixed)
         self._lists.add(tools)
         return tools
 
@@ -214,7 +223,7 @@ class BridgeApp:
 
     def tools(self, tools: ToolList) -> list[dict[str, Any]]:
         """The MCP ``tools`` array of one client's list, built once per change of it."""
-        key = (tuple(tools.loaded), self.surface.generation, self.editor.godot_version)
+        key = (tuple(tools.shown()), self.surface.generation, self.editor.godot_version)
         cached = self._wire.get(tools)
         if cached is None or cached[0] != key:
             if self._tool_wire_generation != self.surface.generation:

@@ -150,6 +150,17 @@ def _env_confirm(env: Mapping[str, str], name: str) -> str:
     return _env_choice(env, name, CONFIRM_POLICIES)
 
 
+# GODOT_MCP_TOOL_LIST's values: what tools/list holds (tools/surface.py). "groups" (the default): the
+# start-up tools, the rest in groups behind discover_tools; "all": every tool, for clients whose model
+# searches the list instead of reading every schema on each request.
+TOOL_LIST_ENV = "GODOT_MCP_TOOL_LIST"
+TOOL_LISTS = ("groups", "all")
+
+
+def _env_tool_list(env: Mapping[str, str], name: str) -> str:
+    return _env_choice(env, name, TOOL_LISTS)
+
+
 # What a tool name is made of (MCP's rule, which extension tools follow too; the catalogue checks its
 # names with it); names are case-sensitive.
 TOOL_NAME_CHARS = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
@@ -187,6 +198,7 @@ class Settings:
     confirm_in_editor: bool = False  # ask in the Godot editor's own dialog, whatever the client can do
     # Tools run without asking, for runs with nobody to ask (CI, claude -p, codex exec): the person's own list.
     allow_unasked: frozenset[str] = frozenset()
+    tool_list: str = TOOL_LISTS[0]  # "groups" | "all": what tools/list holds
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     # What the command line pinned, so a configuration reload (live_config) keeps flag > env.
     cli: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -234,6 +246,7 @@ class Settings:
             confirm=_env_confirm(env, "GODOT_MCP_CONFIRM"),
             confirm_in_editor=_env_flag(env, "GODOT_MCP_CONFIRM_IN_EDITOR"),
             allow_unasked=_env_tool_names(env, ALLOW_UNASKED_ENV),
+            tool_list=_env_tool_list(env, TOOL_LIST_ENV),
             env=env,
             cli=cli,
         )
@@ -293,6 +306,10 @@ def _check_confirm(name: str, raw: str) -> None:
     _env_confirm({name: raw}, name)
 
 
+def _check_tool_list(name: str, raw: str) -> None:
+    _env_tool_list({name: raw}, name)
+
+
 def _check_tool_names(name: str, raw: str) -> None:
     _env_tool_names({name: raw}, name)
 
@@ -321,6 +338,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_MCP_CONFIRM": _check_confirm,
     "GODOT_MCP_CONFIRM_IN_EDITOR": _check_flag,
     ALLOW_UNASKED_ENV: _check_tool_names,
+    TOOL_LIST_ENV: _check_tool_list,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
     "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
     "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/front.py: "0" sends every stdio line through the SDK
@@ -356,6 +374,9 @@ ENV_DOCS: dict[str, str] = {
     ALLOW_UNASKED_ENV: "tool names (case-sensitive, commas between): these run without asking anyone, for runs where "
     "nobody can answer (CI, claude -p, codex exec), unless GODOT_MCP_CONFIRM=always or GODOT_MCP_CONFIRM_IN_EDITOR=1; "
     "put it only in the entry those runs use",
+    TOOL_LIST_ENV: "groups (default): tools/list holds the {always_on} start-up tools, the rest in groups behind "
+    "discover_tools; all: every tool ({tools}), for clients whose model searches its tools. init writes each "
+    "client's; use groups where the model has no tool search (Codex with a local model) (README: The tool list)",
     "GODOT_MCP_CONFIG_VERSION": "written by init and the dock into the client entry; a migration marker",
     "GODOT_MCP_LOG_LEVEL": "stderr log level: DEBUG, INFO (default: one line per tool call), WARNING, ERROR",
     "GODOT_BRIDGE_HTTP_TOKEN": "--http: every request must send Authorization: Bearer <token> (required for a "

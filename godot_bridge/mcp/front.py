@@ -41,6 +41,8 @@ from godot_bridge.mcp.protocol import (
     is_modern,
     needs_envelope_message,
     ping_result,
+    TOOLS_LIST_CACHE_SCOPE,
+    TOOLS_LIST_TTL_MS,
     tools_result,
 )
 from godot_bridge.mcp.unanswered import EOF_GRACE_S, Unanswered
@@ -100,9 +102,10 @@ class Backend(Protocol):
 class StdioFront:
     def __init__(self, app: BridgeApp, reader: LineReader, writer: LineWriter, *, lean_path: bool = True) -> None:
         self.app = app
-        # The one client on this pipe, in both eras: its own tool list (and, once the SDK path
+        # The one client on this pipe, in both eras: its own tool lists (and, once the SDK path
         # loads, its log level and subscriptions).
-        self.peer = Peer(app.tool_list(), standing=True)
+        tools = app.tool_list()
+        self.peer = Peer(tools, standing=True, fixed=app.tool_list(tools.owner, fixed=True))
         self._reader, self.writer = reader, writer
         self._lean = lean_path
         self.unanswered = Unanswered()
@@ -141,9 +144,13 @@ class StdioFront:
         except (OSError, RuntimeError) as exc:
             log.debug("dropped an answer: the client is gone (%s)", exc)
 
-    async def notify_list_changed(self) -> None:
-        if self.handshake_seen or (self._backend is not None and self._backend.handshake_seen):
-            await self.write(lean.notify("notifications/tools/list_changed"))
+    async def notify_list_changed(self, modern: bool) -> None:
+        """Tell the client its list of one era changed: the handshake list on the pipe itself, the
+        2026-07-28 list on its subscriptions/listen streams."""
+        if not modern:
+            if self.handshake_seen or (self._backend is not None and self._backend.handshake_seen):
+                await self.write(lean.notify("notifications/tools/list_changed"))
+            return
         if self._backend is None and self._loading:
             # The SDK path is loading for an earlier line, maybe the 2026-07-28 client's
             # subscriptions/listen: the change must reach the stream that request opens.
@@ -207,7 +214,7 @@ class StdioFront:
         if request.method == "tools/call":
             name, arguments = request.params.get("name"), request.params.get("arguments")
             if request.modern and declares_tasks_extension(request.params) and \
-                    self.app.dispatch.job_tool(name, self.peer.tools, arguments) is not None:
+                    self.app.dispatch.job_tool(name, self.peer.tools_for(True), arguments) is not None:
                 return False  # a job-capable tool may answer as an MCP task: the SDK path's (mcp/tasks.py)
             # A call that may ask the person goes the SDK's way too: its question travels as an
             # elicitation request, an input_required answer with a sealed state, or a preview.
@@ -314,7 +321,7 @@ class StdioFront:
             await self.write(line)
             if request.method == "tools/list":
                 self.tools_listed.set()
-                self.peer.tools.listed()
+                self.peer.tools_for(request.modern).listed()
         self.unanswered.finished(request.rid)
 
     async def _answer(self, request: lean.Request) -> bytes | None:
@@ -337,7 +344,7 @@ class StdioFront:
 
     def _tools_wire_of(self, modern: bool) -> list[dict[str, Any]] | None:
         """The tools array laid out for the wire, rebuilt when the app's list changes; None: not coverable."""
-        tools = self.app.tools(self.peer.tools)
+        tools = self.app.tools(self.peer.tools_for(modern))
         cached = self._tools_wire.get(modern)
         if cached is None or cached[0] is not tools:
             shaped = [lean.wire_tool(tool, modern) for tool in tools]
@@ -351,7 +358,7 @@ class StdioFront:
             raise RuntimeError("a tool has fields the lean layout does not cover; see lean.wire_tool")
         result = tools_result(tools, modern)
         if modern:
-            result = {"cacheScope": "private", **result, "ttlMs": 0}
+            result = {"cacheScope": TOOLS_LIST_CACHE_SCOPE, **result, "ttlMs": TOOLS_LIST_TTL_MS}
         return lean.stamped(result, modern)
 
     async def _call(self, request: lean.Request) -> bytes | None:
@@ -366,10 +373,11 @@ class StdioFront:
                 if message is not None:
                     body["message"] = message
                 await self.write(lean.notify("notifications/progress", body))
-        if self.peer.tools.client is None:  # a 2026-07-28 client says who it is on each request
-            self.peer.tools.client = client_name(params)
+        tools = self.peer.tools_for(request.modern)
+        if tools.client is None:  # a 2026-07-28 client says who it is on each request
+            tools.client = client_name(params)
         try:
-            outcome = await self.app.call_tool(params["name"], params.get("arguments"), self.peer.tools, progress)
+            outcome = await self.app.call_tool(params["name"], params.get("arguments"), tools, progress)
         except UnknownTool as exc:
             return lean.error(request.rid, INVALID_PARAMS, str(exc))
         result = call_result(outcome, request.modern, splice=lean.splice)
@@ -408,15 +416,19 @@ async def run_stdio(app: BridgeApp, *, stdin: BinaryIO | None = None, stdout: Bi
     app.prepare()
     front = StdioFront(app, reader, writer, lean_path=lean_wanted() if lean_path is None else lean_path)
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
+    changed: set[bool] = set()  # the eras whose list changed since the announcer last ran (True: 2026-07-28)
 
-    def announce() -> None:
+    def announce(modern: bool) -> None:
         # Called from sync code (surface changes); the announcer task does the I/O.
+        changed.add(modern)
         try:
             send_announce.send_nowait(None)
         except anyio.WouldBlock:
             pass  # announcements are already queued and unsent; one more would say nothing new
 
-    front.peer.tools.on_change = announce
+    front.peer.tools.on_change = lambda: announce(False)
+    assert front.peer.fixed is not None
+    front.peer.fixed.on_change = lambda: announce(True)
 
     async def announcer() -> None:
         with anyio.move_on_after(DIAL_DELAY_S):  # a client that lists no tools still gets its editor
@@ -424,7 +436,9 @@ async def run_stdio(app: BridgeApp, *, stdin: BinaryIO | None = None, stdout: Bi
         await app.start()
         async with recv_announce:
             async for _ in recv_announce:
-                await front.notify_list_changed()
+                for modern in sorted(changed):
+                    changed.discard(modern)
+                    await front.notify_list_changed(modern)
 
     try:
         await front.serve(on_ready=announcer)

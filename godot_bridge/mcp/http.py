@@ -584,20 +584,23 @@ def build_http_app(app: BridgeApp, options: HttpOptions) -> Starlette:
     server = build_server(app, bus, feed)
     init_options = initialization_options(server)
     # Requests outside a session are one client: the principal the bearer token authenticates.
-    stateless = Peer(app.tool_list(owner=principal_owner(options.token)), standing=False)
+    owner = principal_owner(options.token)
+    stateless = Peer(app.tool_list(owner=owner), standing=False, fixed=app.tool_list(owner, fixed=True))
     mcp = McpHttp(server, init_options, options, app, feed, stateless)
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
 
     def announce() -> None:
-        # Sync (surface changes). A handshake request outside a session hears a change it caused on its
-        # own stream; 2026-07-28 listen streams hear every change of this shared list.
-        _heard_by_its_request(stateless)
+        # Sync (surface changes): 2026-07-28 listen streams hear every change of the list their
+        # requests see (the configuration, extensions, the version: never a request's side effect).
         try:
             send_announce.send_nowait(None)
         except anyio.WouldBlock:
             pass  # announcements are already queued and unsent; one more says nothing new
 
-    stateless.tools.on_change = announce
+    # A handshake request outside a session hears a change it caused on its own stream.
+    stateless.tools.on_change = lambda: _heard_by_its_request(stateless)
+    assert stateless.fixed is not None
+    stateless.fixed.on_change = announce
 
     async def announcer() -> None:
         async with recv_announce:

@@ -27,14 +27,21 @@ def _always() -> bool:
 
 @dataclass(eq=False)
 class Peer:
-    tools: ToolList
+    tools: ToolList  # its handshake-era list (discover_tools may load groups into it)
     # Whether it has a channel that outlives a request (stdio, an HTTP session's GET stream):
     # without one, logging/setLevel and resources/subscribe would promise what cannot be kept.
     standing: bool
+    # Its 2026-07-28 list: the same whatever it called (same owner: one client's jobs); None for a
+    # handshake-era HTTP session, which 2026-07-28 requests never reach.
+    fixed: ToolList | None = None
     notify: Notify | None = None  # that channel, once it exists
     ready: Callable[[], bool] = _always  # stdio: not before the client's initialize
     min_level: str = "debug"  # until logging/setLevel: every level (we only ever send warning and error)
     subscribed: set[str] = field(default_factory=set)
+
+    def tools_for(self, modern: bool) -> ToolList:
+        """The list a request of this era sees and calls through."""
+        return self.fixed if modern and self.fixed is not None else self.tools
 
     def channel(self) -> Notify | None:
         """Where handshake-era notifications for this client go now; None: nowhere."""

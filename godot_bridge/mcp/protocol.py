@@ -43,6 +43,16 @@ REMOVED_IN_MODERN = frozenset({"initialize"})
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 TASKS_HANDSHAKE_CAPABILITY: dict[str, Any] = {"cancel": {}, "list": {}, "requests": {"tools": {"call": {}}}}
 
+# How long a 2026-07-28 client may keep a tools/list answer, and with whom it may share it. The list
+# is configuration (GODOT_MCP_TOOL_LIST, read-only mode, the confirmation policy), the project's
+# extension commands and the editor's Godot version: nothing a request changes. Each of those changes
+# is announced on subscriptions/listen, and a stale copy misleads no call (a tool missing from it is
+# still served by name; one gone since is answered with why), so the reference's five minutes hold.
+# Private: the list names the project's own extension commands, nothing to share beyond whoever may
+# ask this bridge.
+TOOLS_LIST_TTL_MS = 300_000
+TOOLS_LIST_CACHE_SCOPE = "private"
+
 SERVER_NAME = "godot-bridge"
 SERVER_TITLE = "Godot Bridge"
 

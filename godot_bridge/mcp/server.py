@@ -49,6 +49,8 @@ from godot_bridge.mcp.protocol import (
     SERVER_NAME,
     SERVER_TITLE,
     TASKS_HANDSHAKE_CAPABILITY,
+    TOOLS_LIST_CACHE_SCOPE,
+    TOOLS_LIST_TTL_MS,
     call_result,
     client_name,
     tools_result,
@@ -96,25 +98,28 @@ def _needs_standing(peer: Peer, method: str) -> None:
 
 def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed | None = None) -> Server[Any]:
     async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        tools = _peer(ctx).tools
+        modern = ctx.protocol_version in MODERN_VERSIONS
+        tools = _peer(ctx).tools_for(modern)
         tools.listed()  # a re-list discover_tools may be waiting for
-        return tools_result(app.tools(tools), ctx.protocol_version in MODERN_VERSIONS)
+        return tools_result(app.tools(tools), modern)
 
     async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
         async def progress(done: float, total: float | None, message: str | None) -> None:
             await ctx.session.report_progress(done, total, message)
 
         peer = _peer(ctx)
-        if peer.tools.client is None and peer.standing:  # a 2026-07-28 client says who it is on each request
-            peer.tools.client = client_name(ctx.params if isinstance(ctx.params, Mapping) else None)
+        modern = ctx.protocol_version in MODERN_VERSIONS
+        tools = peer.tools_for(modern)
+        if tools.client is None and peer.standing:  # a 2026-07-28 client says who it is on each request
+            tools.client = client_name(ctx.params if isinstance(ctx.params, Mapping) else None)
         try:
-            outcome = await app.call_tool(params.name, params.arguments, peer.tools, progress,
+            outcome = await app.call_tool(params.name, params.arguments, tools, progress,
                                           caller(ctx, params, peer))
         except (UnknownTool, InvalidAnswer) as exc:
             raise MCPError(INVALID_PARAMS, str(exc)) from None
         except InputRequired as asked:  # a 2026-07-28 client is asked through the answer itself
             return asked.result()
-        return call_result(outcome, ctx.protocol_version in MODERN_VERSIONS)
+        return call_result(outcome, modern)
 
     if feed is None:  # no transport pumps it (tests building a bare server)
         feed = ErrorFeed(app.errors, bus)
@@ -146,8 +151,9 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         version=__version__,
         title=SERVER_TITLE,
         instructions=INSTRUCTIONS,
-        # Never reuse: the list changes with discover_tools, the editor version and extensions.
-        cache_hints={"tools/list": CacheHint(0, "private"), "server/discover": CacheHint(0, "private"),
+        # tools/list: see protocol.TOOLS_LIST_TTL_MS. server/discover: never reused (its answer is cheap).
+        cache_hints={"tools/list": CacheHint(TOOLS_LIST_TTL_MS, TOOLS_LIST_CACHE_SCOPE),
+                     "server/discover": CacheHint(0, "private"),
                      **CONTENT_CACHE_HINTS},
         on_list_tools=list_tools,
         on_call_tool=call_tool,

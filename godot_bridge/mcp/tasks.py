@@ -178,7 +178,8 @@ class Tasks:
             return await call_next(ctx)
         peer = _peer(ctx)
         name, arguments = self.dispatch.target(params["name"], params.get("arguments"))
-        tool = self.dispatch.job_tool(name, peer.tools)
+        tools = peer.tools_for(modern)
+        tool = self.dispatch.job_tool(name, tools)
         if tool is None:
             if modern or self.dispatch.surface.find(name) is None:
                 return await call_next(ctx)  # the server decides (a plain call), or the unknown-tool error
@@ -187,7 +188,7 @@ class Tasks:
             # A question asked inside the task waits for the client's answer through the task,
             # when the client declared form elicitation; otherwise the call previews with a token.
             asker = JobAsker() if can_elicit_form(ctx.session.client_capabilities) else None
-            job = self.runner.start_call(tool, arguments, peer.tools,
+            job = self.runner.start_call(tool, arguments, tools,
                                          None if modern else _requested_ttl(params), Caller(peer, asker=asker))
         except JobError as err:
             raise MCPError(INVALID_REQUEST, str(err)) from None

@@ -15,7 +15,8 @@ The one path every tool call takes. Names of tools appear nowhere here: the
 catalogue says which channel a tool uses and the caller's ``ToolList`` says whether
 it is callable now. A tool of a group the caller has not loaded is loaded for it
 (and the caller told its list changed) rather than refused: the caller named the
-tool, so it wants it, and another client's reset must never break its calls.
+tool, so it wants it, and another client's reset must never break its calls. A list
+nothing loads into (a 2026-07-28 client's) runs the call and stays as it is.
 """
 
 from __future__ import annotations
@@ -252,10 +253,13 @@ class ToolDispatch:
 
     def load_for(self, name: str, tools: ToolList) -> ToolDef | None:
         """A tool of a group this client has not loaded (or unloaded, or another client's reset
-        never touched): load the group into its list, tell it, and serve the call."""
+        never touched): load the group into its list, tell it, and serve the call. A list that does
+        not load (2026-07-28: no request changes it) serves the call and stays as it is."""
         tool = self.surface.find(name)
         if tool is None or tool.group is None or not self.surface.allowed(tool):
             return None
+        if not tools.loads:
+            return tool
         if not tools.activate([tool.group]):
             return None
         log.info("tool=%s: loaded group %s for this client's call", name, tool.group)

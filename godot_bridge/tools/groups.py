@@ -103,6 +103,8 @@ def _entry(view: GroupView, status: str, with_schema: bool, **extra: Any) -> dic
 
 def discover(tools: ToolList, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """Apply one discover_tools call. Returns (answer payload, whether the visible tool list changed)."""
+    if not tools.loads:
+        return _find_only(tools, args), False
     before = [t.name for t in tools.visible()]
     with_schema = bool(args.get("include_schemas", False))
     activate = args.get("activate", True) is not False
@@ -178,6 +180,60 @@ def explain_activated(answer: dict[str, Any], listed: bool | None) -> dict[str, 
 def _match_and_load(
     tools: ToolList, views: list[GroupView], queries: list[str], activate: bool, with_schema: bool
 ) -> dict[str, Any]:
+    out = _match(views, queries)
+    entries = []
+    for view in out.pop("picked"):
+        if view.name in tools.loaded:
+            entries.append(_entry(view, "already_loaded", with_schema))
+        elif activate:
+            tools.activate([view.name])
+            entries.append(_entry(view, "activated", with_schema))
+        else:
+            entries.append(_entry(view, "available", with_schema, description=view.description))
+    return {"groups": entries, **out}
+
+
+# -- a list nothing loads into ------------------------------------------------------------------
+# Under GODOT_MCP_TOOL_LIST=all every tool is listed already; a 2026-07-28 client's list never
+# changes with what it calls. discover_tools there finds tools by topic and loads nothing.
+ALL_LISTED = ("Every tool is already in your list; this finds them by topic. request: keywords or group names; "
+              "none lists the groups.")
+FIXED_LIST = ("Find more tools by topic: answers their schemas, to call through call_tool. request: group names or "
+              "keywords; none lists every group.")
+CALL_LISTED = "These are in your tool list: call them by name."
+CALL_FIXED = ('Your tool list does not change: call these through call_tool {"name": "<tool>", "arguments": {...}} '
+              "(or by name) with the schemas shown.")
+
+
+def _find_only(tools: ToolList, args: dict[str, Any]) -> dict[str, Any]:
+    """discover_tools for a list that does not load: the matching groups' tools, and how to call them."""
+    views = tools.groups()
+    reset = args.get("reset")
+    if reset not in (None, False, True):
+        unknown = [n for n in parse_names(reset, "reset") if n not in tools.group_names()]
+        if unknown:
+            raise ToolError("INVALID_PARAMS", f"reset: unknown group(s) {', '.join(unknown)}",
+                            hint=f"Groups: {', '.join(tools.group_names())}")
+    request = args.get("request")
+    listed = tools.surface.lists_all
+    if request is None or request == "" or request == []:
+        return {"groups": [{"name": v.name, "description": v.description,
+                            "tools": [tool_summary(t, bool(args.get("include_schemas"))) for t in v.tools]}
+                           for v in views]}
+    # Schemas by default where the list lacks the tools (call_tool needs them); names where it holds them.
+    report_only = args.get("activate", True) is False
+    with_schema = bool(args.get("include_schemas", not listed and not report_only))
+    answer = _match(views, parse_names(request, "request"))
+    answer["groups"] = [{"name": v.name, **({"description": v.description} if report_only else {}),
+                         "tools": [compact_tool(t) if with_schema else t.name for t in v.tools]}
+                        for v in answer.pop("picked")]
+    if answer["groups"]:
+        answer["how_to_call"] = CALL_LISTED if listed else CALL_FIXED
+    return answer
+
+
+def _match(views: list[GroupView], queries: list[str]) -> dict[str, Any]:
+    """The groups ``queries`` pick (``picked``), with what more matched and what matched nothing."""
     by_name = {v.name: v for v in views}
     picked: dict[str, GroupView] = {}
     exact: list[str] = []
@@ -199,17 +255,7 @@ def _match_and_load(
         more += len(keyword_picks) - PER_CALL_CAP
         drop = set(keyword_picks[PER_CALL_CAP:])
         picked = {n: v for n, v in picked.items() if n not in drop}
-
-    entries = []
-    for name, view in picked.items():
-        if name in tools.loaded:
-            entries.append(_entry(view, "already_loaded", with_schema))
-        elif activate:
-            tools.activate([name])
-            entries.append(_entry(view, "activated", with_schema))
-        else:
-            entries.append(_entry(view, "available", with_schema, description=view.description))
-    out: dict[str, Any] = {"groups": entries}
+    out: dict[str, Any] = {"picked": list(picked.values())}
     if more:
         out["more_matches"] = more
         out["hint"] = f"{more} more group(s) matched; use a more specific keyword or an exact group name."
@@ -221,7 +267,12 @@ def _match_and_load(
 
 
 def description(base: str, tools: ToolList) -> str:
-    """discover_tools' own description: the base text plus every group, loaded or available."""
+    """discover_tools' own description: the base text plus every group, loaded or available (for a
+    list that does not load: what it does there instead)."""
+    if tools.surface.lists_all:
+        return ALL_LISTED
+    if tools.fixed:
+        return f"{FIXED_LIST} Available: {', '.join(tools.group_names())}."
     loaded = set(tools.loaded)
     names = tools.group_names()
     parts = [base.rstrip()]

@@ -1,10 +1,13 @@
 """What ``tools/list`` shows right now (contract C8, C9, C12, C13).
 
-The visible set = always-on tools + meta tools + tools of loaded groups +
+The visible set = always-on tools + meta tools + tools of the groups shown +
 extension tools, minus what read-only mode or the connected Godot version
-excludes. Pure state over data: the MCP layer asks, the editor link reports
-version and extension changes (``Surface``, shared), ``discover_tools`` loads and
-unloads groups in the calling client's own ``ToolList``.
+excludes. Which groups are shown is configuration (GODOT_MCP_TOOL_LIST, ``Surface.listing``):
+``all`` shows every group in every list; ``groups`` shows none at start, and a handshake-era
+client's ``discover_tools`` loads groups into its own ``ToolList``. A 2026-07-28 client's list is
+*fixed*: the revision forbids a list that changes as a side effect of other requests, so what it
+calls never loads anything into it. Pure state over data: the MCP layer asks, the editor link
+reports version and extension changes (``Surface``, shared).
 """
 
 from __future__ import annotations
@@ -111,6 +114,12 @@ class Surface:
     offer: Callable[[ToolDef], ToolDef] | None = None
     # Our server's keys in the clients' files: a name a client prefixed with one is that tool (own_name).
     server_keys: tuple[str, ...] = ()
+    # GODOT_MCP_TOOL_LIST: "groups" (start-up tools, groups behind discover_tools) or "all" (every group shown).
+    listing: str = "groups"
+
+    @property
+    def lists_all(self) -> bool:
+        return self.listing == "all"
 
     # -- extensions -------------------------------------------------------
     def set_extensions(self, commands: Iterable[dict[str, Any]]) -> None:
@@ -136,6 +145,11 @@ class Surface:
         """Flip read-only mode (a configuration reload). Loaded groups stay loaded: a group
         hidden by read-only mode shows its tools again when the mode is turned off."""
         self.read_only = read_only
+        self._stale()
+
+    def set_listing(self, listing: str) -> None:
+        """GODOT_MCP_TOOL_LIST changed (a configuration reload): every list is rebuilt."""
+        self.listing = listing
         self._stale()
 
     def set_offer(self, offer: Callable[[ToolDef], ToolDef] | None) -> None:
@@ -250,11 +264,15 @@ class ToolList:
     has its own, so one client's ``discover_tools`` (or reset) changes what that client sees and
     nobody else's. ``on_change`` tells the client its list changed; ``announce_if_changed`` calls
     it only when the visible names really differ from the last ones announced.
+
+    A ``fixed`` list (a client's 2026-07-28 requests) never loads a group: it holds what the
+    configuration says and changes only with the surface (extensions, version, settings).
     """
 
     def __init__(self, surface: Surface, on_change: Callable[[], None] | None = None, *,
-                 owner: str | None = None) -> None:
+                 owner: str | None = None, fixed: bool = False) -> None:
         self.surface = surface
+        self.fixed = fixed
         # Who this client is to the jobs it starts (godot_bridge/jobs): unguessable, one per list.
         self.owner = owner or secrets.token_urlsafe(12)
         self.loaded: list[str] = []  # group names, in load order
@@ -281,8 +299,22 @@ class ToolList:
     def group_names(self) -> list[str]:
         return self.surface.group_names()
 
+    @property
+    def loads(self) -> bool:
+        """Whether discover_tools (or a call by name) can load a group into this list: only a
+        handshake-era list under the ``groups`` setting; otherwise every group is listed or none is."""
+        return not self.fixed and not self.surface.lists_all
+
+    def shown(self) -> list[str]:
+        """The groups whose tools this list holds."""
+        if self.surface.lists_all:
+            return self.group_names()
+        return [] if self.fixed else self.loaded
+
     def activate(self, names: Sequence[str]) -> list[str]:
-        """Load groups; returns the names newly loaded."""
+        """Load groups; returns the names newly loaded (none when this list does not load)."""
+        if not self.loads:
+            return []
         known = set(self.group_names())
         added = [n for n in dict.fromkeys(names) if n in known and n not in self.loaded]
         self.loaded.extend(added)
@@ -300,13 +332,13 @@ class ToolList:
         self.loaded = [g for g in self.loaded if g in known]
 
     def visible(self) -> list[ToolDef]:
-        return list(self.surface.visible(self.loaded).values())
+        return list(self.surface.visible(self.shown()).values())
 
     def lookup(self, name: str) -> ToolDef | None:
-        return self.surface.visible(self.loaded).get(name)
+        return self.surface.visible(self.shown()).get(name)
 
     def names(self) -> list[str]:
-        return list(self.surface.visible(self.loaded))
+        return list(self.surface.visible(self.shown()))
 
     def announce_if_changed(self, schemas_changed: bool = False) -> bool:
         """Tell the client when its visible list differs from the one last announced (or, with

@@ -15,6 +15,7 @@ from mcp.client.stdio import StdioServerParameters
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.counts import count
 from tests.bridge_process import ROOT, bridge_env
+from tests.client_file import mcp_json, write_until
 
 COUNTS = count(load_catalogue())  # what tools/list holds at start, from the one place that defines it
 
@@ -36,9 +37,14 @@ async def test_client_lists_and_calls(mode: str, data_home: Path, project_dir: P
                 assert client.server_capabilities.tools and client.server_capabilities.tools.list_changed
             result = await client.call_tool("discover_tools", {"request": "audio"})
             assert not result.is_error
-            assert any(g["status"] == "activated" for g in json.loads(result.content[0].text)["groups"])
+            answer = json.loads(result.content[0].text)
             names = [t.name for t in (await client.list_tools()).tools]
-            assert "audiobus_list" in names
+            if mode == "legacy":
+                assert any(g["status"] == "activated" for g in answer["groups"]) and "audiobus_list" in names
+            else:  # 2026-07-28: no call changes the list; the answer has what call_tool needs
+                assert "call_tool" in answer["how_to_call"] and len(names) == COUNTS.always_on
+                reached = await client.call_tool("call_tool", {"name": "audiobus_list", "arguments": {}})
+                assert json.loads(reached.content[0].text)["code"] == "CONNECT_FAILED"  # past every check
             failed = await client.call_tool("scene_get_tree", {})
             assert failed.is_error and json.loads(failed.content[0].text)["code"] == "CONNECT_FAILED"
             with warnings.catch_warnings():  # the SDK marks ping deprecated in 2026-07-28; clients still send it
@@ -47,15 +53,23 @@ async def test_client_lists_and_calls(mode: str, data_home: Path, project_dir: P
 
 
 async def test_modern_client_listen_receives_tools_list_changed(data_home: Path, project_dir: Path):
+    """The list a 2026-07-28 client sees changes with the configuration (here GODOT_MCP_TOOL_LIST in
+    .mcp.json), and the listen stream says so."""
     with anyio.fail_after(30):
         async with Client(params(data_home, project_dir), mode="2026-07-28", cache=None) as client:
+            assert len((await client.list_tools()).tools) == COUNTS.always_on
             async with client.listen(tools_list_changed=True) as sub:
-                await client.call_tool("discover_tools", {"request": "tilemap"})
-                async for event in sub:
-                    assert type(event).__name__ == "ToolsListChanged"
-                    break
+                events: list[str] = []
+
+                async def first_event() -> None:
+                    async for event in sub:
+                        events.append(type(event).__name__)
+                        return
+
+                await write_until(project_dir / ".mcp.json", mcp_json({"GODOT_MCP_TOOL_LIST": "all"}), first_event)
+                assert events == ["ToolsListChanged"]
             names = [t.name for t in (await client.list_tools()).tools]
-            assert "tilemap_set_cells" in names
+            assert "tilemap_set_cells" in names  # every tool but the version-bound ones: no editor here
 
 
 async def test_legacy_client_sees_list_changed_notification(data_home: Path, project_dir: Path):

@@ -237,7 +237,8 @@ def test_opencode_jsonc_is_the_file_written_when_the_project_has_it(tmp_path: Pa
     entry = json_text.loads(after, comments=True)["mcp"][KEY]
     command = launch.choose(None, client_entry.os_name()).as_entry()
     assert entry == {"type": "local", "command": [command["command"], *command["args"]],
-                     "environment": {"GODOT_MCP_CONFIG_VERSION": "1"}, "timeout": client_limits.longest_call_s() * 1000}
+                     "environment": {"GODOT_MCP_TOOL_LIST": "groups", "GODOT_MCP_CONFIG_VERSION": "1"},
+                     "timeout": client_limits.longest_call_s() * 1000}
     assert uninstall.main(["--project", str(project), "--client", "opencode"], env) == 0
     assert (project / "opencode.jsonc").read_text(encoding="utf-8") == REALISTIC["opencode"]
 
@@ -249,8 +250,8 @@ def test_an_entry_in_place_stays_byte_for_byte_whatever_its_key_order(tmp_path: 
     project = make_project(tmp_path)
     command = launch.choose(None, client_entry.os_name()).as_entry()
     longer = client_limits.longest_call_s() * 1000 + 60000
-    text = ('{"mcpServers": {"%s": {"timeout": %d, "env": {"GODOT_MCP_CONFIG_VERSION": "1"}, "trust": true, '
-            '"args": %s, "command": %s}}}\n'
+    text = ('{"mcpServers": {"%s": {"timeout": %d, "env": {"GODOT_MCP_TOOL_LIST": "groups", '
+            '"GODOT_MCP_CONFIG_VERSION": "1"}, "trust": true, "args": %s, "command": %s}}}\n'
             % (KEY, longer, json.dumps(command["args"]), json.dumps(command["command"])))
     (project / ".mcp.json").write_text(text, encoding="utf-8")
     assert init.main(["--project", str(project), "--client", "qwen", "copilot", "claude"], env) == 0
@@ -285,9 +286,9 @@ def test_what_codex_would_drop_is_written_into_its_entry_only(tmp_path: Path, en
     assert init.main(["--project", str(project), "--client", "codex", "claude"], custom) == 0
     codex = tomllib.loads((project / ".codex" / "config.toml").read_text(encoding="utf-8"))["mcp_servers"][KEY]
     assert codex["env"] == {"GODOT_MCP_CONFIG_VERSION": "1", "XDG_DATA_HOME": env["XDG_DATA_HOME"],
-                            "GODOT_BIN": "/opt/godot/godot"}
+                            "GODOT_BIN": "/opt/godot/godot", "GODOT_MCP_TOOL_LIST": "all"}
     claude = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"][KEY]
-    assert claude["env"] == {"GODOT_MCP_CONFIG_VERSION": "1"}
+    assert claude["env"] == {"GODOT_MCP_TOOL_LIST": "all", "GODOT_MCP_CONFIG_VERSION": "1"}
     # The default folder changes nothing: not written. A value already in the entry stays.
     default = {**env, "XDG_DATA_HOME": str(Path.home() / ".local" / "share")}
     other = make_project(tmp_path / "other")
