@@ -29,7 +29,7 @@ from tests.assistants import claude_code, codex, copilot
 from tests.assistants import scenarios as sc
 from tests.assistants.anthropic import SEARCH_TOOL as CLAUDE_SEARCH
 from tests.assistants.anthropic import AnthropicAdapter
-from tests.assistants.model_server import Adapter, CallReply, Say, ToolCall
+from tests.assistants.model_server import Adapter, CallReply, ModelServer, Say, ToolCall
 from tests.assistants.openai_responses import SEARCH_TOOL as CODEX_SEARCH
 from tests.assistants.openai_responses import searched
 from tests.assistants.sandbox import ROOT, Editor, Sandbox
@@ -86,6 +86,9 @@ class Searcher:
     arguments: Callable[[Task], dict[str, Any]]
     found: Found
     prefix: str
+    # A first search that waits for our server to connect (Claude Code may send its first request, and so
+    # a first keyword search, before the server is up: that search finds none of its tools).
+    warmup: ToolCall | None = None
 
     def turn(self, task: Task) -> ToolCall:
         return ToolCall(self.tool, self.arguments(task))
@@ -96,7 +99,8 @@ class Searcher:
 
 
 CLAUDE = Searcher("claude", AnthropicAdapter, claude_code.run, CLAUDE_SEARCH,
-                  lambda t: {"query": t.query, "max_results": RESULTS}, referenced, claude_code.PREFIX)
+                  lambda t: {"query": t.query, "max_results": RESULTS}, referenced, claude_code.PREFIX,
+                  ToolCall(CLAUDE_SEARCH, {"query": f"select:{claude_code.PREFIX}discover_tools"}))
 CODEX = Searcher("codex", codex.adapter, codex.run_searching, CODEX_SEARCH,
                  lambda t: {"query": t.query, "limit": RESULTS}, codex_found, codex.NAMESPACE)
 COPILOT = Searcher("copilot", AnthropicAdapter, copilot.run_searching, copilot.SEARCH_TOOL,
@@ -120,19 +124,31 @@ class Reach:
         return bool(set(self.ours) & self.task.doing)
 
 
+class NotConnected(RuntimeError):
+    """The CLI searched before our server was connected: the run measures nothing."""
+
+
 def search(searcher: Searcher, sandbox: Sandbox, editor: Editor | None, tasks: Sequence[Task]) -> list[Reach]:
     """Every task's search in ONE run of the CLI (the entry ``init`` wrote in ``sandbox``), in order."""
-    turns = [searcher.turn(t) for t in tasks]
-    session = sc.play(sandbox, editor, searcher.adapter(), searcher.run, [*turns, Say("done")])
-    server = session.server
+    warmup = [searcher.warmup] if searcher.warmup else []
+    turns = [*warmup, *(searcher.turn(t) for t in tasks), Say("done")]
+    session = sc.play(sandbox, editor, searcher.adapter(), searcher.run, turns)
+    if warmup and not searcher.ours(returned(searcher, session.server, 0) or []):
+        raise NotConnected(f"{searcher.client}: our server was not connected by the first search\n"
+                           + session.run.describe())
     reaches = []
-    for index, task in enumerate(tasks):
-        served = server.call_of(index)
-        returned = None
-        if served is not None and isinstance(served.reply, CallReply):
-            later = server.requests[served.request_index + 1:]
-            returned = next((found for r in later if isinstance(r.json, dict)
-                             and (found := searcher.found(r.json, served.reply.call_id)) is not None), None)
-        first = searcher.ours((returned or [])[:RESULTS])
-        reaches.append(Reach(task, None if returned is None else tuple(returned), tuple(first)))
+    for index, task in enumerate(tasks, start=len(warmup)):
+        found = returned(searcher, session.server, index)
+        first = searcher.ours((found or [])[:RESULTS])
+        reaches.append(Reach(task, None if found is None else tuple(found), tuple(first)))
     return reaches
+
+
+def returned(searcher: Searcher, server: ModelServer, turn: int) -> list[str] | None:
+    """What the search of ``turn`` brought back, read from the first later request that carries it."""
+    served = server.call_of(turn)
+    if served is None or not isinstance(served.reply, CallReply):
+        return None
+    call_id = served.reply.call_id
+    return next((found for r in server.requests[served.request_index + 1:]
+                 if isinstance(r.json, dict) and (found := searcher.found(r.json, call_id)) is not None), None)
