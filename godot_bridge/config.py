@@ -359,7 +359,8 @@ ENV_DOCS: dict[str, str] = {
     ALLOW_UNASKED_ENV: "tool names (commas between): these run without asking anyone, for runs where nobody can "
     "answer (CI, claude -p, codex exec); put it only in the entry those runs use",
     TOOL_LIST_ENV: "groups (default): tools/list holds the {always_on} start-up tools, the rest in groups behind "
-    "discover_tools; all: every tool ({tools}), for clients whose model searches its tools (README: The tool list)",
+    "discover_tools; all: every tool ({tools}), for clients whose model searches its tools. init writes each "
+    "client's; use groups where the model has no tool search (Codex with a local model) (README: The tool list)",
     "GODOT_MCP_CONFIG_VERSION": "written by init and the dock into the client entry; a migration marker",
     "GODOT_MCP_LOG_LEVEL": "stderr log level: DEBUG, INFO (default: one line per tool call), WARNING, ERROR",
     "GODOT_BRIDGE_HTTP_TOKEN": "--http: every request must send Authorization: Bearer <token> (required for a "

@@ -1,7 +1,8 @@
 """``godot-bridge doctor``'s checks of the MCP client files: each one parses and names the bridge
 (``check_mcp_json``), the bridge its client starts reaches the editor's registry though the
-client filters the environment (``check_client_env``), and its entry starts, as that client
-starts it, a bridge of the plugin's version (``check_entry_start``)."""
+client filters the environment (``check_client_env``), which tool list each entry gives its
+clients (``check_tool_list``), and its entry starts, as that client starts it, a bridge of the
+plugin's version (``check_entry_start``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import shlex
 from collections.abc import Mapping
 
 from godot_bridge import __version__
-from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, ConfigError, check_env_value
+from godot_bridge.config import EDITOR_ONLY_ENV, ENV_CHECKS, TOOL_LIST_ENV, TOOL_LISTS, ConfigError, check_env_value
 from godot_bridge.editor.registry import registry_path
-from godot_bridge.setup import client_config, client_entry, client_env, entry_probe
+from godot_bridge.setup import client_config, client_entry, client_env, client_tool_list, entry_probe
+from godot_bridge.setup.client_files import project_path
 from godot_bridge.setup.check import Check, Context, suggest
 from godot_bridge.setup.toolkit_files import ADDON_REL, read_version
 
@@ -101,6 +103,44 @@ def check_client_env(ctx: Context) -> list[Check]:
         user = " --user" if cfg.root is None else ""
         lines.append(Check("client_env", title, "fail", detail,
                            f"Write them into the entry: {suggest(ctx, 'init')} --client {client.name}{user}"))
+    return lines
+
+
+def _readers(cfg: client_config.ClientConfig) -> list[client_entry.ClientSpec]:
+    """The clients that read ``cfg``'s entry: every one whose project file it is (.mcp.json: three)."""
+    if cfg.root is None:
+        return [cfg.client] if cfg.client is not None else []
+    return [c for c in client_entry.definition().clients.values() if project_path(c, cfg.root) == cfg.path]
+
+
+def check_tool_list(ctx: Context) -> list[Check]:
+    """What tools/list holds for each entry's clients (GODOT_MCP_TOOL_LIST): every tool, or the start-up set
+    with groups; a warning where a client that sends every listed tool in each request gets every tool."""
+    lines: list[Check] = []
+    for cfg in ctx.configs:
+        if cfg.problem is not None or cfg.key is None:
+            continue
+        readers = _readers(cfg)
+        raw = cfg.env.get(TOOL_LIST_ENV, "").strip().lower()
+        value = raw or TOOL_LISTS[0]
+        shown = f"{value}{'' if raw else ' (default)'}"
+        detail = (f"{TOOL_LIST_ENV}={shown}: " + ("every tool in tools/list" if value == "all" else
+                  "the start-up tools, the rest behind discover_tools")) if value in TOOL_LISTS else ""
+        title = f"{cfg.label} tool list"
+        if not detail:
+            lines.append(Check("tool_list", title, "fail", f"{TOOL_LIST_ENV}={raw!r} is not one of "
+                               f"{', '.join(TOOL_LISTS)}: the bridge refuses to start", "Set groups or all."))
+            continue
+        heavy = [c.label for c in readers if client_tool_list.of(c) == "groups"]
+        if value == "all" and heavy:
+            # Its only readers put every listed tool in each request: warn. Shared with clients that search
+            # (.mcp.json), the person chose for those: say what the others pay.
+            status = "warn" if len(heavy) == len(readers) else "ok"
+            lines.append(Check("tool_list", title, status, f"{detail}; {' and '.join(heavy)} would "
+                               "carry every tool in each request", f"Set {TOOL_LIST_ENV}=groups in this entry if "
+                               "you use that client here (README: The tool list)."))
+            continue
+        lines.append(Check("tool_list", title, "ok", detail))
     return lines
 
 

@@ -46,7 +46,7 @@ from godot_bridge.errors import BRIDGE_HINTS, ToolError
 from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint
 from godot_bridge.setup import client_config, usage
 from godot_bridge.setup.check import SYMBOLS, Check, Context, Status, home_folder, suggest
-from godot_bridge.setup.client_checks import check_client_env, check_entry_start, check_mcp_json
+from godot_bridge.setup.client_checks import check_client_env, check_entry_start, check_mcp_json, check_tool_list
 from godot_bridge.setup.locate import locate
 from godot_bridge.tools.catalogue import load_catalogue
 
@@ -430,7 +430,8 @@ def check_unasked(ctx: Context) -> list[Check]:
 
 ORDER: tuple[Callable[[Context], object], ...] = (
     check_python, check_packages, check_project, check_registry, check_token_privacy, check_token,
-    check_editor, check_game, check_lsp, check_mcp_json, check_client_env, check_entry_start, check_limits,
+    check_editor, check_game, check_lsp, check_mcp_json, check_client_env, check_tool_list, check_entry_start,
+    check_limits,
     check_autolaunch, check_confirm, check_unasked,
 )
 

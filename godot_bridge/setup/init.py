@@ -26,12 +26,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from godot_bridge.config import ENV_CHECKS, ConfigError, check_env_value
+from godot_bridge.config import ENV_CHECKS, TOOL_LIST_ENV, ConfigError, check_env_value
 from godot_bridge.setup import (
     addon_install,
     client_entry,
     client_env,
     client_limits,
+    client_tool_list,
     doctor,
     file_batch,
     project_godot,
@@ -161,7 +162,8 @@ def _shown(path: Path, where: Location, env: Mapping[str, str]) -> str:
 
 
 def _plan_client(plan: Plan, client: ClientSpec, path: Path, env_overrides: dict[str, str | None],
-                 env: Mapping[str, str]) -> None:
+                 env: Mapping[str, str], readers: list[ClientSpec]) -> None:
+    """Merge our entry for ``client`` into ``path``, which the run's ``readers`` read (``client`` among them)."""
     # A file another client of this run reads too (.mcp.json) is merged into what that one planned.
     file = ClientFile(client, path, plan.drafts[path]) if path in plan.drafts else ClientFile.read(client, path)
     existing = file.data()
@@ -172,7 +174,8 @@ def _plan_client(plan: Plan, client: ClientSpec, path: Path, env_overrides: dict
     before = client_entry.common((existing.get(client.servers) or {}).get(key) or {}, client).get("env") or {}
     # What the client would not pass on, unless the entry already names it (a value set by hand stays).
     carried = {k: v for k, v in client_env.carried(client, env).items() if k not in before}
-    merged = client_entry.merge(existing, client_entry.os_name(), {**carried, **env_overrides},
+    listing = _tool_list(plan, path, before, env_overrides, readers)
+    merged = client_entry.merge(existing, client_entry.os_name(), {**carried, **listing, **env_overrides},
                                 launch=plan.launch.as_entry(), client=client, floors=client_limits.floors(client))
     entry = merged[client.servers][key]
     shown = _shown(path, plan.where, env)
@@ -193,8 +196,27 @@ def _plan_client(plan: Plan, client: ClientSpec, path: Path, env_overrides: dict
     command = client_entry.common(entry, client)
     plan.lines.append(f"{verb} {shown} for {client.label}: {client.servers}.{key} runs "
                       f"{shlex.join([command['command'], *command['args']])}{kept}{_shared(client, path, plan)}")
+    if listing and first == client.label:
+        others = [c for c in clients().values() if c not in readers and project_path(c, plan.where.root) == path]
+        plan.lines.append(f"{shown}: " + client_tool_list.why(listing[TOOL_LIST_ENV], readers, others))
     if client.note:
         plan.notes.append(client.note)
+
+
+def _tool_list(plan: Plan, path: Path, before: Mapping[str, object], env_overrides: Mapping[str, str | None],
+               readers: list[ClientSpec]) -> dict[str, str]:
+    """GODOT_MCP_TOOL_LIST for the entry ``readers`` read: the value their clients call for, unless
+    ``--env`` names one or the entry holds one already (the person's choice, which stays)."""
+    if TOOL_LIST_ENV in env_overrides:
+        return {}
+    wanted = client_tool_list.for_entry(readers)
+    if TOOL_LIST_ENV not in before:
+        return {TOOL_LIST_ENV: wanted}
+    held = str(before[TOOL_LIST_ENV])
+    if held.strip().lower() != wanted and path not in plan.readers:
+        plan.lines.append(f"keep {TOOL_LIST_ENV}={held} already in the entry ({wanted} is what "
+                          f"{' and '.join(c.label for c in readers)} would get: --env {TOOL_LIST_ENV}={wanted} sets it)")
+    return {}
 
 
 def _shared(client: ClientSpec, path: Path, plan: Plan) -> str:
@@ -216,10 +238,11 @@ def build_plan(where: Location, names: Sequence[str], env_overrides: dict[str, s
     if where.below_root and not user and "GODOT_MCP_PROJECT_PATH" not in overrides:
         # The client starts the bridge in the repository root: the entry names the project below it.
         overrides["GODOT_MCP_PROJECT_PATH"] = str(where.project)
-    for name in dict.fromkeys(names):
-        client = clients()[name]
+    paths = {name: client_path(clients()[name], where, user, env) for name in dict.fromkeys(names)}
+    for name, path in paths.items():
+        readers = [clients()[other] for other, shared in paths.items() if shared == path]
         try:
-            _plan_client(plan, client, client_path(client, where, user, env), overrides, env)
+            _plan_client(plan, clients()[name], path, overrides, env, readers)
         except ClientFileError as exc:
             raise InitError(str(exc)) from None
     plan.changes += [file_batch.Change(path, text.encode("utf-8")) for path, text in plan.drafts.items()]

@@ -109,7 +109,8 @@ async def test_all_checks_pass_with_a_running_editor_and_game(
     assert set(statuses.values()) == {"ok"}, [c for c in found["_all"] if c.status != "ok"]
     assert list(statuses) == [
         "python", "packages", "project", "registry", "registry_entry", "registry_stale", "token",
-        "editor_port", "editor_auth", "toolkit_version", "game_port", "lsp", "mcp_json", "entry_start", "limits",
+        "editor_port", "editor_auth", "toolkit_version", "game_port", "lsp", "mcp_json", "tool_list", "entry_start",
+        "limits",
         "autolaunch", "confirm", "unasked",
     ]
     assert "godot-bridge 0.1.0 answered initialize" in one(found, "entry_start").detail
@@ -388,6 +389,23 @@ async def test_mcp_json_env_steers_the_other_checks(sim: ToolkitSim, godot_proje
     write_mcp_json(godot_project, entry({"GODOT_MCP_EDITOR_PORT": str(pin)}))
     check = one(await diagnose(godot_project, data_home), "editor_port")
     assert check.status == "fail" and f"GODOT_MCP_EDITOR_PORT={pin}" in check.detail
+
+
+async def test_the_tool_list_of_each_entry(godot_project: Path, data_home: Path) -> None:
+    """Every entry's GODOT_MCP_TOOL_LIST: .mcp.json (Claude Code, Copilot CLI and Qwen Code) lists every
+    tool, and says what Qwen Code would pay; Gemini CLI's own file with every tool warns; unset is groups."""
+    write_mcp_json(godot_project, entry({"GODOT_MCP_TOOL_LIST": "all"}))
+    gemini = godot_project / ".gemini" / "settings.json"
+    gemini.parent.mkdir()
+    gemini.write_text(json.dumps(entry({"GODOT_MCP_TOOL_LIST": "ALL"})), encoding="utf-8")
+    found = {c.title: c for c in (await diagnose(godot_project, data_home))["tool_list"]}
+    shared, own = found[".mcp.json tool list"], found[".gemini/settings.json tool list"]
+    assert shared.status == "ok" and "GODOT_MCP_TOOL_LIST=all" in shared.detail and "Qwen Code" in shared.detail
+    assert own.status == "warn" and "Gemini CLI" in own.detail and "groups" in own.fix
+    gemini.write_text(json.dumps(entry()), encoding="utf-8")
+    found = {c.title: c for c in (await diagnose(godot_project, data_home))["tool_list"]}
+    assert found[".gemini/settings.json tool list"].status == "ok"
+    assert "GODOT_MCP_TOOL_LIST=groups (default)" in found[".gemini/settings.json tool list"].detail
 
 
 # -- read-only and rate limits ---------------------------------------------------------------------

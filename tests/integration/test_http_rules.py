@@ -20,6 +20,7 @@ import pytest
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
 from godot_bridge.mcp.http import HttpOptions
+from tests.client_file import mcp_json, write_until
 from tests.http_bridge import JSON_AND_SSE, free_port, modern_body, modern_headers, serve_in_process, sse_messages
 
 Serve = Callable[..., AbstractAsyncContextManager[str]]
@@ -323,7 +324,7 @@ async def test_handshake_list_changed_rides_the_calls_own_sse_stream(url: str, c
     assert plain.headers["content-type"] == "application/json" and plain.json()["result"]["isError"] is False
 
 
-async def test_modern_list_changed_reaches_a_listen_stream(serve: Serve):
+async def test_modern_list_changed_reaches_a_listen_stream(serve: Serve, project_dir: Path):
     import anyio
 
     async with serve(HttpOptions(keepalive_s=0.05)) as url, httpx2.AsyncClient(timeout=20) as client:
@@ -339,16 +340,21 @@ async def test_modern_list_changed_reaches_a_listen_stream(serve: Serve):
                     seen.append(line)
                     if line.startswith(": keepalive"):  # acknowledged, then idle: kept alive
                         break
+                # A call changes no 2026-07-28 list; the configuration does.
                 call = modern_body("tools/call", {"name": "discover_tools", "arguments": {"request": "theme"}})
                 resp = await post(client, url, call, modern_headers("tools/call", "discover_tools"))
                 assert resp.status_code == 200
+
+            async def heard() -> None:
                 async for line in lines:
                     seen.append(line)
                     if "tools/list_changed" in line:
-                        break
+                        return
+
+            await write_until(project_dir / ".mcp.json", mcp_json({"GODOT_MCP_TOOL_LIST": "all"}), heard)
         assert "subscriptions/acknowledged" in next(line for line in seen if line.startswith("data:"))
         changed = [json.loads(line[5:]) for line in seen if "tools/list_changed" in line]
-        assert changed and changed[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]
+        assert len(changed) == 1 and changed[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]
 
 
 async def test_listen_needs_an_sse_accept(url: str, client: httpx2.AsyncClient):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.counts import count
 from tests.bridge_process import MODERN, MODERN_META, BridgeProcess
+from tests.client_file import mcp_json, write_until
 
 COUNTS = count(load_catalogue())  # what tools/list holds at start, from the one place that defines it
 
@@ -88,8 +90,15 @@ async def test_modern_tools_list_shape_and_handshake_shape(bridge: BridgeProcess
     assert modern["_meta"][SERVER_INFO]["version"]
     legacy = (await bridge.request("tools/list"))["result"]
     assert set(legacy) == {"tools"}
-    # The same tools; the handshake era also says which may run as MCP tasks (2026-07-28 has no such field).
-    assert [{k: v for k, v in t.items() if k != "execution"} for t in legacy["tools"]] == modern["tools"]
+    # The same tools; the handshake era also says which may run as MCP tasks (2026-07-28 has no such field),
+    # and discover_tools says what it does in each: loads groups, or answers schemas for call_tool.
+    def same(tool: dict) -> dict:
+        return {k: v for k, v in tool.items()
+                if k != "execution" and (k, tool["name"]) != ("description", "discover_tools")}
+
+    assert [same(t) for t in legacy["tools"]] == [same(t) for t in modern["tools"]]
+    descriptions = {t["description"] for t in legacy["tools"] + modern["tools"] if t["name"] == "discover_tools"}
+    assert len(descriptions) == 2 and any("call_tool" in d for d in descriptions)
     tasks = {t["name"]: t["execution"] for t in legacy["tools"] if "execution" in t}
     assert tasks == {"game_start": {"taskSupport": "optional"}}
 
@@ -195,16 +204,25 @@ async def test_list_change_announced_in_handshake_era(bridge: BridgeProcess):
     assert len(changes) == 1  # exactly one for the call that loaded two groups, none for browsing
 
 
-async def test_list_change_announced_on_modern_listen_stream(bridge: BridgeProcess):
+async def test_list_change_announced_on_modern_listen_stream(bridge: BridgeProcess, project_dir: Path):
     listen_id = "listen-1"
     params = {"notifications": {"toolsListChanged": True}, "_meta": MODERN_META}
     await bridge.send({"jsonrpc": "2.0", "id": listen_id, "method": "subscriptions/listen", "params": params})
     ack = await bridge.wait_notification("notifications/subscriptions/acknowledged")
     assert ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen_id
     mark = len(bridge.notifications)
+    # What a 2026-07-28 request calls never changes its list: only the configuration (and the editor) does.
     await bridge.request("tools/call", {"name": "discover_tools", "arguments": {"request": "audio"}}, modern=True)
-    note = await bridge.wait_notification("notifications/tools/list_changed", start=mark)
-    assert note["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen_id
+    before = await bridge.tool_names(modern=True)
+
+    async def heard() -> None:
+        await bridge.wait_notification("notifications/tools/list_changed", start=mark, timeout=30)
+
+    await write_until(project_dir / ".mcp.json", mcp_json({"GODOT_MCP_TOOL_LIST": "all"}), heard)
+    notes = [n for n in bridge.notifications[mark:] if n.get("method") == "notifications/tools/list_changed"]
+    assert len(notes) == 1 and notes[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen_id
+    after = await bridge.tool_names(modern=True)
+    assert len(before) == COUNTS.always_on and len(after) > len(before) and "audiobus_list" in after
 
 
 async def test_stdout_carries_protocol_messages_only(bridge: BridgeProcess):

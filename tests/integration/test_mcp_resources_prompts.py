@@ -14,11 +14,15 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
-from mcp_types import PromptReference, ResourceTemplateReference
+from mcp_types import PromptReference, ResourceTemplateReference, Tool
 
+from godot_bridge.app import BridgeApp
+from godot_bridge.config import Settings
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.counts import count
 from tests.bridge_process import ROOT, bridge_env
+from tests.client_file import mcp_json as entry_file
+from tests.client_file import write_until
 from tests.http_bridge import HttpBridgeProcess
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
@@ -47,22 +51,7 @@ def params(data_home: Path, project: Path, extra: dict[str, str] | None = None) 
 
 
 def mcp_json(read_only: bool | None) -> str:
-    env = {"GODOT_MCP_CONFIG_VERSION": "1"}
-    if read_only is not None:
-        env["GODOT_MCP_READ_ONLY"] = "1" if read_only else "0"
-    return json.dumps({"mcpServers": {"someone-else": {"command": "x"},
-                                      "godot-mcp-toolkit": {"command": "uvx", "args": ["godot-bridge"], "env": env}}})
-
-
-async def write_until(config: Path, text: str, arrived: Any) -> None:
-    """Write the file until ``arrived()`` returns: a write that lands before the bridge's watch is
-    up is only seen on the next one (rewriting identical content announces nothing new)."""
-    for _ in range(20):
-        config.write_text(text, encoding="utf-8")
-        with anyio.move_on_after(1.0):
-            await arrived()
-            return
-    raise AssertionError(f"no tool-list change after writing {config}")
+    return entry_file({} if read_only is None else {"GODOT_MCP_READ_ONLY": "1" if read_only else "0"})
 
 
 @pytest.fixture
@@ -260,8 +249,16 @@ async def test_discover_tools_result_holds_the_activated_schemas(mode: str, data
             assert len(wire.encode()) <= 19_500
             result = await client.call_tool("discover_tools", {"request": "audio"})
             answer = json.loads(result.content[0].text)
-            activated = {t["name"]: t for t in answer["activated_tools"]}
-            listed = {t.name: t for t in (await client.list_tools()).tools}
+            if mode == "legacy":
+                activated = {t["name"]: t for t in answer["activated_tools"]}
+                listed = {t.name: t for t in (await client.list_tools()).tools}
+            else:
+                # A 2026-07-28 list never grows: the answer carries the schemas, to call through call_tool.
+                assert [t.name for t in (await client.list_tools()).tools] == [t.name for t in startup]
+                assert "call_tool" in answer["how_to_call"]
+                activated = {t["name"]: t for group in answer["groups"] for t in group["tools"]}
+                every = BridgeApp(Settings(project_path=project_dir, tool_list="all"))
+                listed = {t["name"]: Tool.model_validate(t) for t in every.tools(every.tool_list())}
             assert set(activated) == {"audiobus_edit", "audiobus_list"}
             for name, tool in activated.items():
                 assert tool["inputSchema"] == listed[name].input_schema

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.bridge_process import BridgeProcess, body, bridge_env
+from tests.client_file import mcp_json, write_until
 
 LIST_CHANGED = "notifications/tools/list_changed"
 
@@ -83,10 +84,11 @@ async def test_a_client_that_never_relists_reaches_loaded_tools_through_call_too
         assert body(result)["code"] == "GODOT_NOT_FOUND"
 
 
-async def test_a_modern_client_listening_hears_the_change_even_while_the_sdk_path_loads(env: dict[str, str]) -> None:
-    """2026-07-28 over stdio (as Copilot CLI speaks it): subscriptions/listen loads the SDK path, and a
-    discover_tools sent right after it changes the list before that path is there; the change still
-    reaches the listen stream, and the answer waits for the re-list it causes."""
+async def test_a_modern_client_reaches_group_tools_through_call_tool_and_hears_a_real_change(
+        env: dict[str, str]) -> None:
+    """2026-07-28 over stdio (as Copilot CLI speaks it): discover_tools changes nothing in the list and
+    answers at once with the schemas, to call through call_tool, which reaches them; a change of the
+    configuration reaches the listen stream (which loaded the SDK path)."""
     meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientInfo": {"name": "modern-client", "version": "1"},
             "io.modelcontextprotocol/clientCapabilities": {}}
@@ -94,13 +96,22 @@ async def test_a_modern_client_listening_hears_the_change_even_while_the_sdk_pat
         await bridge.request("server/discover", {"_meta": meta}, timeout=30)
         await bridge.send({"jsonrpc": "2.0", "id": "listen", "method": "subscriptions/listen",
                            "params": {"_meta": meta, "notifications": {"toolsListChanged": True}}})
-        await bridge.request("tools/list", {"_meta": meta})
-        answered = bridge.expect("discover")
-        await bridge.send({"jsonrpc": "2.0", "id": "discover", "method": "tools/call",
-                           "params": {"_meta": meta, "name": "discover_tools", "arguments": {"request": "classdb"}}})
-        await bridge.wait_notification(LIST_CHANGED, timeout=20)
-        assert not answered.done()
+        before = (await bridge.request("tools/list", {"_meta": meta}))["result"]["tools"]
+        answer = answer_of(await bridge.request("tools/call", {
+            "_meta": meta, "name": "discover_tools", "arguments": {"request": "classdb"}}, timeout=10))
+        assert "call_tool" in answer["how_to_call"], answer
+        found = {t["name"]: t for group in answer["groups"] for t in group["tools"]}
+        assert "inputSchema" in found["classdb_search"]
+        assert (await bridge.request("tools/list", {"_meta": meta}))["result"]["tools"] == before
+        reached = await bridge.request("tools/call", {"_meta": meta, "name": "call_tool", "arguments": {
+            "name": "classdb_search", "arguments": {"pattern": "Sprite"}}})
+        assert body(reached["result"])["code"] == "CONNECT_FAILED"  # past every check: no editor runs here
+        assert not [n for n in bridge.notifications if n.get("method") == LIST_CHANGED]
+
+        async def heard() -> None:
+            await bridge.wait_notification(LIST_CHANGED, timeout=30)
+
+        project = Path(env["GODOT_MCP_PROJECT_PATH"])
+        await write_until(project / ".mcp.json", mcp_json({"GODOT_MCP_TOOL_LIST": "all"}), heard)
         listed = await bridge.request("tools/list", {"_meta": meta})
         assert "classdb_search" in [t["name"] for t in listed["result"]["tools"]]
-        answer = answer_of(await asyncio.wait_for(answered, 10))
-        assert "prefix" in answer["how_to_call"], answer

@@ -73,8 +73,11 @@ def test_fresh_project(project: Path, env: dict[str, str], capsys: pytest.Captur
     config = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))
     # The entry runs the bridge that ran init (installed from this checkout: its own script).
     # Its time limit outlasts the longest call (client_limits.py); Claude Code, Copilot CLI and Qwen Code read it.
-    assert config == {"mcpServers": {OUR_KEY: {**LAUNCH, "env": {"GODOT_MCP_CONFIG_VERSION": "1"},
+    # Claude Code searches its tools: every tool is listed (Qwen Code, which reads the file too, would not want it).
+    assert config == {"mcpServers": {OUR_KEY: {**LAUNCH, "env": {"GODOT_MCP_TOOL_LIST": "all",
+                                                                 "GODOT_MCP_CONFIG_VERSION": "1"},
                                                "timeout": client_limits.longest_call_s() * 1000}}}
+    assert "GODOT_MCP_TOOL_LIST=all" in out and "--client qwen" in out
     assert Path(config["mcpServers"][OUR_KEY]["command"]).name == "godot-bridge"
     assert record["launch"] == {**LAUNCH, "how": "installed"}, "the dock reads what init chose"
     # It ends with doctor, which started the entry, and says what is left: the editor, not failures.
@@ -236,8 +239,8 @@ def test_existing_client_configs_keep_every_other_server(project: Path, env: dic
     assert config["note"] == "team"
     claude = client_entry.definition().clients["claude"]
     assert config["mcpServers"][OUR_KEY] == client_entry.merge(
-        {}, client_entry.os_name(), launch=LAUNCH, client=claude, floors=client_limits.floors(claude))[
-        "mcpServers"][OUR_KEY]
+        {}, client_entry.os_name(), {"GODOT_MCP_TOOL_LIST": "all"}, launch=LAUNCH, client=claude,
+        floors=client_limits.floors(claude))["mcpServers"][OUR_KEY]
     text = (project / ".mcp.json").read_bytes()
     assert text.startswith(before[:before.index(b"}}") + 1]), "the other servers' text is untouched"
     vscode = json.loads((project / ".vscode" / "mcp.json").read_text(encoding="utf-8"))
@@ -251,7 +254,8 @@ def test_env_options_land_in_the_entry_and_keep_the_users(project: Path, env: di
         "command": "uvx", "args": [], "env": {"UV_PYTHON": "3.12", "GODOT_MCP_READ_ONLY": "1"}}}}), encoding="utf-8")
     assert run_init(project, env, "--env", "GODOT_MCP_IMAGE_MODE=link", "--env", "GODOT_MCP_READ_ONLY=") == 0
     entry = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"][OUR_KEY]
-    assert entry["env"] == {"UV_PYTHON": "3.12", "GODOT_MCP_IMAGE_MODE": "link", "GODOT_MCP_CONFIG_VERSION": "1"}
+    assert entry["env"] == {"UV_PYTHON": "3.12", "GODOT_MCP_TOOL_LIST": "all", "GODOT_MCP_IMAGE_MODE": "link",
+                            "GODOT_MCP_CONFIG_VERSION": "1"}
 
 
 @pytest.mark.parametrize(("flag", "message"), [
