@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.context_cost import CONFIGURATIONS, init_args
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 CLIENTS = ("claude", "codex", "copilot")
-TOOL_LISTS = ("init", "groups", "all")
-TOOL_LIST_ENV = "GODOT_MCP_TOOL_LIST"
 
 
 @dataclass(frozen=True)
@@ -53,10 +53,6 @@ class Run:
                 "searches": [{"query": r.task.query, "pattern": r.task.pattern, "doing": sorted(r.task.doing),
                               "returned": r.returned, "ours_in_first_8": list(r.ours), "reached": r.reached}
                              for r in self.reaches]}
-
-
-def init_args(tool_list: str) -> list[str]:
-    return [] if tool_list == "init" else ["--env", f"{TOOL_LIST_ENV}={tool_list}"]
 
 
 def measure(client: str, tool_list: str, tasks: list[Any], attempts: int = 2) -> Run:
@@ -102,13 +98,13 @@ def table(runs: list[Run]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.tool_search", description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", default=",".join(CLIENTS), help="comma-separated: " + ", ".join(CLIENTS))
-    parser.add_argument("--tool-list", default="init", help="comma-separated: " + ", ".join(TOOL_LISTS))
+    parser.add_argument("--tool-list", default="init", help="comma-separated: " + ", ".join(CONFIGURATIONS))
     parser.add_argument("--tasks", type=Path, default=None, help="a task file (default bench/search_tasks.json)")
     args = parser.parse_args(argv)
     clients = [c for c in args.clients.split(",") if c]
     lists = [t for t in args.tool_list.split(",") if t]
-    if bad := [c for c in clients if c not in CLIENTS] + [t for t in lists if t not in TOOL_LISTS]:
-        parser.error(f"unknown: {', '.join(bad)}; clients {', '.join(CLIENTS)}; tool lists {', '.join(TOOL_LISTS)}")
+    if bad := [c for c in clients if c not in CLIENTS] + [t for t in lists if t not in CONFIGURATIONS]:
+        parser.error(f"unknown: {', '.join(bad)}; clients {', '.join(CLIENTS)}; tool lists {', '.join(CONFIGURATIONS)}")
     from tests.assistants.tool_search import TASKS, load_tasks
 
     tasks = load_tasks(args.tasks or TASKS)

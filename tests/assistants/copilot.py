@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from tests.assistants.anthropic import REGEX_SEARCH_TOOL as SEARCH_TOOL
 from tests.assistants.model_server import ModelServer
 from tests.assistants.openai_chat import ChatAdapter
 from tests.assistants.sandbox import SERVER_KEY, CliRun, Sandbox
@@ -34,7 +35,6 @@ def prefix(key: str) -> str:
 
 PREFIX = prefix(SERVER_KEY)
 MODEL = "gpt-4.1"  # a model id Copilot knows: its tool support and token limits apply
-SEARCH_TOOL = "tool_search_tool"
 SEARCH_ENV = {"COPILOT_PROVIDER_TYPE": "anthropic", "COPILOT_MODEL": "claude-sonnet-4.5"}
 
 

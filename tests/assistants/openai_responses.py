@@ -94,7 +94,9 @@ class ResponsesAdapter:
             return ModelRequest(request, auxiliary=True, kind=request.route)
         items = body.get("input", [])
         items = items if isinstance(items, list) else []
-        return ModelRequest(request, declarations(body.get("tools", [])), results(items))
+        # A tool a search found is callable from then on, though the request does not declare it.
+        found = [t for i in items if i.get("type") == "tool_search_output" for t in i.get("tools") or []]
+        return ModelRequest(request, declarations([*body.get("tools", []), *found]), results(items))
 
     def respond(self, reply: Reply, request: ModelRequest) -> Response:
         self._answers += 1
@@ -122,4 +124,9 @@ class ResponsesAdapter:
         return Response.json({"object": "list", "data": []})
 
     def unlock(self, tool: str, request: ModelRequest) -> CallReply | None:
-        return None  # Codex declares every listed tool; nothing is deferred
+        """A model that searches (``tool_search`` declared) searches for a tool it lacks by its name's words;
+        otherwise Codex declared every tool it listed and there is nothing to unlock."""
+        if not any(t.name == SEARCH_TOOL and not t.namespace for t in request.tools):
+            return None
+        return CallReply(SEARCH_TOOL, {"query": tool.replace("_", " "), "limit": 8},
+                         f"call_search_{len(request.results):03d}")
