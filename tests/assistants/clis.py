@@ -6,15 +6,19 @@ its own test module; what differs between CLIs in a way the shared checks take i
 field here: how it names a server's tools, whether it re-lists after ``discover_tools`` (else the
 loaded tools are reached through ``call_tool``), whether it asks (elicitation, which a headless run
 cancels or declines) or gets the bridge's preview, the arguments it adds to every call, and what the
-entry's timeout bounds.
+entry's timeout bounds. Whether the entry ``init`` wrote lists every tool (GODOT_MCP_TOOL_LIST=all,
+from ``catalogue/clients.json`` ``tool_list``) is read from the entry: then discover_tools loads
+nothing, and a group's tool is called by its own name from the first request on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from godot_bridge.config import TOOL_LIST_ENV
 from tests.assistants import claude_code, codex, copilot, gemini_cli, opencode, qwen
 from tests.assistants import scenarios as sc
 from tests.assistants.anthropic import AnthropicAdapter
@@ -54,6 +58,10 @@ class Cli:
     def entry(self) -> EntryFile:
         return EntryFile(self.client)
 
+    def lists_all(self, project: Path) -> bool:
+        """Its entry in ``project`` lists every tool (GODOT_MCP_TOOL_LIST=all)."""
+        return self.entry.env(project).get(TOOL_LIST_ENV) == "all"
+
     @property
     def prefix(self) -> str:
         """Our tools' declared names: prefix + tool."""
@@ -63,9 +71,10 @@ class Cli:
         """The name the model calls ``tool`` of the server ``key`` by."""
         return self.naming(key) + tool
 
-    def loaded(self, turn: ToolCall) -> ToolCall:
-        """How the model calls ``turn``, a tool of a group discover_tools just loaded."""
-        return turn if self.relists else call_tool(turn)
+    def loaded(self, turn: ToolCall, listed: bool) -> ToolCall:
+        """How the model calls ``turn``, a tool of the group discover_tools just found: by its name when
+        every tool is ``listed`` or the CLI re-lists, else through call_tool."""
+        return turn if listed or self.relists else call_tool(turn)
 
     def as_model_calls(self, turn: ToolCall) -> ToolCall:
         """``turn`` with the arguments this CLI adds filled in, as a model may."""
@@ -75,14 +84,16 @@ class Cli:
         return sc.play(sandbox, editor, self.adapter(), self.run, turns)
 
 
+# Claude Code and Copilot CLI speak MCP 2026-07-28 (server/discover, subscriptions/listen, no initialize), whose
+# tools/list no call changes: under GODOT_MCP_TOOL_LIST=groups what discover_tools finds goes through call_tool.
 CLAUDE = Cli("claude", AnthropicAdapter, claude_code.run, claude_code.prefix, claude_footprint,
-             relists=True, elicits=True)
+             relists=False, elicits=True)
 GEMINI = Cli("gemini", GeminiAdapter, gemini_cli.run, gemini_cli.prefix, schema_bytes,
              relists=True, elicits=False, injected={"wait_for_previous": True})
 CODEX = Cli("codex", codex.adapter, codex.run, codex.prefix,
             lambda r: responses_footprint(r, codex.NAMESPACE).total, relists=False, elicits=True)
 COPILOT = Cli("copilot", copilot.adapter, copilot.run, copilot.prefix,
-              lambda r: chat_footprint(r, copilot.PREFIX).total, relists=True, elicits=True)
+              lambda r: chat_footprint(r, copilot.PREFIX).total, relists=False, elicits=True)
 QWEN = Cli("qwen", qwen.adapter, qwen.run_approved, qwen.prefix,
            lambda r: chat_footprint(r, qwen.PREFIX).total, relists=False, elicits=False)
 OPENCODE = Cli("opencode", opencode.adapter, opencode.run, opencode.prefix,

@@ -62,6 +62,10 @@ class EntryFile:
         document = self._load(self.path(project).read_text(encoding="utf-8"))
         return json.loads(json.dumps(document[self.spec["servers"]][SERVER_KEY]))
 
+    def env(self, project: Path) -> dict[str, str]:
+        """Our entry's env (opencode's ``environment``)."""
+        return dict(self.read(project).get(str(self.spec.get("env_key", "env")), {}))
+
     def call_timeout(self, project: Path) -> float:
         """The entry's limit on one tool call, in seconds."""
         key, unit = self._call_timeout_key()

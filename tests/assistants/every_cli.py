@@ -48,7 +48,15 @@ class EveryCli:
         else:
             ws.check_dropped_at_start_up(session, cli)
 
-    def test_loaded_tools_are_reached_by_a_fast_and_a_slow_model(self, cli: Cli, session: sc.Session) -> None:
-        """Declared in the next request (a CLI that re-lists), else through call_tool."""
-        sc.check_loaded(session, sc.DISCOVER, ws.loaded(cli), relists=cli.relists)
-        sc.check_loaded(session, sc.SLOW_DISCOVER, ws.slow_loaded(cli), relists=cli.relists)
+    def test_group_tools_are_reached_by_a_fast_and_a_slow_model(self, cli: Cli, configured: Sandbox,
+                                                                session: sc.Session) -> None:
+        """Every tool listed from the start (an entry init wrote GODOT_MCP_TOOL_LIST=all into); else loaded
+        by discover_tools and declared in the next request (a CLI that re-lists), or reached through
+        call_tool."""
+        listed = cli.lists_all(configured.project)
+        steps = ((sc.DISCOVER, ws.loaded(cli, listed)), (sc.SLOW_DISCOVER, ws.slow_loaded(cli, listed)))
+        for discover, loaded in steps:
+            if listed:
+                sc.check_listed(session, discover, loaded)
+            else:
+                sc.check_loaded(session, discover, loaded, relists=cli.relists)

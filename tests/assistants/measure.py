@@ -72,7 +72,7 @@ def _play(client: str) -> Figures:
         sandbox.init(client)
         tree = sc.big_tree()
         editor.script("scene.get_tree", {"result": tree})
-        loaded = cli.loaded(sc.GROUP_TOOL)
+        loaded = cli.loaded(sc.GROUP_TOOL, cli.lists_all(sandbox.project))
         turns: list[Turn] = [sc.ALWAYS_ON, sc.MISSING_NODE, sc.BIG, sc.DISCOVER, loaded, Say("done")]
         session = cli.play(sandbox, editor, turns)
         return Figures.of(client, session, cli.footprint, discover=sc.DISCOVER, success=sc.ALWAYS_ON,

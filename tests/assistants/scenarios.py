@@ -126,6 +126,19 @@ def succeeded(answer: ToolResult) -> bool:
 # -- the checks every CLI's tests make (a CLI's own ways are passed in) ------------------------------
 
 
+def check_listed(session: Session, discover: ToolCall, loaded: ToolCall) -> None:
+    """Every tool is listed (GODOT_MCP_TOOL_LIST=all): the CLI knew ``loaded`` from its first request
+    that carried our tools, discover_tools loaded nothing and says the tools are in the list, and the
+    model's call of the tool by the name the same-prefix rule gives succeeds."""
+    told = session.result(discover).text
+    assert "in your tool list" in told and "activated" not in told, told
+    expected = same_prefix(session.declared(discover), loaded.tool)
+    first = next(r for r in session.run.requests if r.knows(session.declared(discover)))
+    assert first.knows(expected), (expected, session.run.describe())
+    assert session.declared(loaded) == expected, session.declared(loaded)
+    assert succeeded(session.result(loaded)), session.result(loaded)
+
+
 def check_loaded(session: Session, discover: ToolCall, loaded: ToolCall, *, relists: bool) -> None:
     """discover_tools loaded the group of ``loaded`` (a tool of it, or call_tool of one). A CLI that
     re-lists: the answer tells the same-prefix rule, the very next request knows the tool under that

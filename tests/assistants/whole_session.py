@@ -46,7 +46,7 @@ def play(cli: Cli, sandbox: Sandbox, editor: Editor, copies: Sequence[Copy] = ()
          more: Sequence[ToolCall] = ()) -> sc.Session:
     """The CLI's run through every step, the copy with a short timeout and ``copies`` beside our entry;
     ``more``: the model's calls to those, right after the long call."""
-    session = turns(cli, more)
+    session = turns(cli, more, cli.lists_all(sandbox.project))
     script(editor, session)
     with cli.entry.with_copies(sandbox.project, [cut_copy(cli), *copies]):
         return cli.play(sandbox, editor, session)
@@ -69,22 +69,23 @@ def always_on(cli: Cli) -> ToolCall:
     return cli.as_model_calls(sc.ALWAYS_ON)
 
 
-def loaded(cli: Cli) -> ToolCall:
-    """The fast model's call of a tool of the group it loaded (the tool, or call_tool of it)."""
-    return cli.loaded(sc.GROUP_TOOL)
+def loaded(cli: Cli, listed: bool) -> ToolCall:
+    """The fast model's call of a tool of the group it found (the tool, or call_tool of it); ``listed``:
+    the entry lists every tool."""
+    return cli.loaded(sc.GROUP_TOOL, listed)
 
 
-def slow_loaded(cli: Cli) -> ToolCall:
+def slow_loaded(cli: Cli, listed: bool) -> ToolCall:
     """The same from a slow model, after the second discover_tools."""
-    return cli.loaded(sc.slow(sc.SLOW_GROUP_TOOL))
+    return cli.loaded(sc.slow(sc.SLOW_GROUP_TOOL), listed)
 
 
-def turns(cli: Cli, more: Sequence[ToolCall] = ()) -> list[Turn]:
+def turns(cli: Cli, more: Sequence[ToolCall] = (), listed: bool = False) -> list[Turn]:
     """The session. The long calls come first, so they are the ones the editor's scripted slow answers
     go to (the always-on call reads the same method)."""
     cut = [cut_long(cli)] if cli.timeout_cuts_calls else []
     return [sc.LONG, *cut, *more, always_on(cli), sc.BIG, sc.ASK_NO_GAME, sc.ASK, ALLOWED,
-            sc.DISCOVER, loaded(cli), sc.SLOW_DISCOVER, slow_loaded(cli), Say("done")]
+            sc.DISCOVER, loaded(cli, listed), sc.SLOW_DISCOVER, slow_loaded(cli, listed), Say("done")]
 
 
 def script(editor: Editor, session: Sequence[Turn]) -> None:
