@@ -110,6 +110,6 @@ CODEX_SEARCH = Cli("codex", codex.adapter, codex.run_searching, codex.prefix,
                    lambda r: responses_search_footprint(r, codex.NAMESPACE).total, relists=False, elicits=True,
                    label="codex-search")
 COPILOT_SEARCH = Cli("copilot", AnthropicAdapter, copilot.run_searching, copilot.prefix,
-                     lambda r: anthropic_deferring_footprint(r, copilot.PREFIX).total, relists=True, elicits=True,
+                     lambda r: anthropic_deferring_footprint(r, copilot.PREFIX).total, relists=False, elicits=True,
                      label="copilot-search")
 SEARCHING = (CODEX_SEARCH, COPILOT_SEARCH)
