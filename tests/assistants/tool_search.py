@@ -64,8 +64,9 @@ def referenced(body: Mapping[str, Any], call_id: str) -> list[str] | None:
             if not str(block.get("tool_use_id", "")).endswith(call_id):
                 continue
             inner = block.get("content")
-            return [str(r.get("tool_name", "")) for r in inner if isinstance(r, dict) and r.get("type") == "tool_reference"] \
-                if isinstance(inner, list) else []
+            refs = inner if isinstance(inner, list) else []
+            return [str(r.get("tool_name", "")) for r in refs
+                    if isinstance(r, dict) and r.get("type") == "tool_reference"]
     return None
 
 
