@@ -1,6 +1,7 @@
 """What a bridge costs every model request, measured inside the real assistants.
 
-    .venv/bin/python -m bench.context_cost [--clients claude,codex,...] [--no-reference] [--no-peers]
+    .venv/bin/python -m bench.context_cost [--clients claude,codex,...] [--tool-list groups,all]
+                                           [--no-reference] [--no-peers]
 
 For each assistant CLI (pinned: ``scripts/assistants.sh``; Claude Code, Codex, Gemini CLI, Copilot CLI,
 Qwen Code, opencode) and each bridge (this one, configured by
@@ -17,6 +18,13 @@ CLI sent its model:
 * success / error -- the size in which the always-on read and a typical error (a missing node) reach
   the model (the tool-result part of the next request, as the CLI wrapped it);
 * group tool -- whether the loaded group's tool was reached (``call_tool`` for a CLI that does not re-list).
+
+Each configuration of ``--tool-list`` runs every CLI with the entry ``init`` writes for it and
+``GODOT_MCP_TOOL_LIST`` set so (``init``: as ``init`` writes it): ``groups``, the start-up tools with the
+rest behind ``discover_tools``; ``all``, every tool. ``codex-search`` and ``copilot-search`` are Codex with a
+model whose catalog entry says ``supports_search_tool`` and Copilot CLI with an Anthropic provider: both
+defer every MCP tool behind a search, and their model loads a tool by searching for it (``opening``: our
+bytes in the very first request, before any search).
 
 Then the ``tools/list`` bytes of the other Godot MCP servers that start without an editor
 (``bench/peers.py``). Prints a table, writes JSON to ``bench/results/``. Nothing is asserted: the
@@ -39,17 +47,21 @@ from typing import Any
 import tomlkit
 
 from bench.peers import REFERENCE, measure_all
+from godot_bridge.config import TOOL_LIST_ENV, TOOL_LISTS
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-CLIENTS = ("claude", "codex", "gemini", "copilot", "qwen", "opencode")
+CLIENTS = ("claude", "codex", "gemini", "copilot", "qwen", "opencode", "codex-search", "copilot-search")
+CONFIGURATIONS = ("init", *TOOL_LISTS)
 
 
 @dataclass(frozen=True)
 class Cost:
     client: str
     bridge: str
-    first: int  # the bridge's bytes in the first model request
+    tool_list: str  # GODOT_MCP_TOOL_LIST of the entry ("init": as init writes it; "-": the reference)
+    opening: int  # the bridge's bytes in the very first model request (before any search)
+    first: int  # the bridge's bytes in the first model request that carries any
     after: int  # ... in the request after discover_tools answered
     success: int | None  # bytes of the always-on read as the model got it
     error: int | None  # bytes of a typical error as the model got it
@@ -61,9 +73,14 @@ def _size(text: str | None) -> int | None:
 
 
 def _cli(name: str) -> Any:
-    from tests.assistants.clis import CLIS
+    from tests.assistants.clis import CLIS, SEARCHING
 
-    return next(cli for cli in CLIS if cli.client == name)
+    return next(cli for cli in (*CLIS, *SEARCHING) if str(cli) == name)
+
+
+def init_args(tool_list: str) -> list[str]:
+    """What ``godot-bridge init`` is given for the configuration ``tool_list`` (``init``: nothing)."""
+    return [] if tool_list in ("init", "-") else ["--env", f"{TOOL_LIST_ENV}={tool_list}"]
 
 
 def _use_reference(cli: Any, project: Path, data_home: Path) -> None:
@@ -87,7 +104,7 @@ def _use_reference(cli: Any, project: Path, data_home: Path) -> None:
     path.write_text(entries._dump(document), encoding="utf-8")
 
 
-def measure(client: str, bridge: str) -> Cost:
+def measure(client: str, bridge: str, tool_list: str = "init") -> Cost:
     from tests.assistants import scenarios as sc
     from tests.assistants.clis import call_tool
     from tests.assistants.model_server import Say, ToolCall
@@ -100,7 +117,7 @@ def measure(client: str, bridge: str) -> Cost:
     sandbox = Sandbox.create(root, install())
     editor = Editor(sandbox.data_home, sandbox.project)
     try:
-        sandbox.init(client)
+        sandbox.init(cli.client, *init_args(tool_list))
         if bridge == "reference":
             _use_reference(cli, sandbox.project, sandbox.data_home)
         session = sc.play(sandbox, editor, cli.adapter(), cli.run, turns)
@@ -116,7 +133,8 @@ def measure(client: str, bridge: str) -> Cost:
         reached = seen(loaded) is not None
         how = ("via call_tool" if loaded.tool == "call_tool" else "called") if reached else \
             ("not declared" if served is None or served.declared is None else "no result")
-        return Cost(client, bridge, cli.footprint(carrying[0]) if carrying else 0,
+        opening = cli.footprint(session.run.requests[0]) if session.run.requests else 0
+        return Cost(client, bridge, tool_list, opening, cli.footprint(carrying[0]) if carrying else 0,
                     cli.footprint(after) if after else 0, _size(seen(sc.ALWAYS_ON)), _size(seen(sc.MISSING_NODE)), how)
     finally:
         editor.stop()
@@ -128,12 +146,13 @@ def _ratio(ours: int | None, ref: int | None) -> str:
 
 
 def table(costs: list[Cost], peers: dict[str, dict[str, Any]]) -> str:
-    lines = ["| assistant | bridge | first request | after discover_tools | success | error | loaded tool |",
-             "| --- | --- | ---: | ---: | ---: | ---: | --- |"]
-    by = {(c.client, c.bridge): c for c in costs}
+    lines = ["| assistant | bridge | tool list | opening request | first request with ours | after discover_tools "
+             "| success | error | loaded tool |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+    by = {(c.client, c.bridge): c for c in costs if c.bridge == "reference" or c.tool_list in ("init", "groups")}
     for c in costs:
-        lines.append(f"| {c.client} | {c.bridge} | {c.first:,} | {c.after:,} | {c.success or '-'} | "
-                     f"{c.error or '-'} | {c.group_tool} |")
+        lines.append(f"| {c.client} | {c.bridge} | {c.tool_list} | {c.opening:,} | {c.first:,} | {c.after:,} | "
+                     f"{c.success or '-'} | {c.error or '-'} | {c.group_tool} |")
     lines.append("")
     lines.append("| assistant | first request, ours / reference | after discover_tools |")
     lines.append("| --- | ---: | ---: |")
@@ -154,13 +173,17 @@ def table(costs: list[Cost], peers: dict[str, dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.context_cost", description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", default=",".join(CLIENTS), help="comma-separated: " + ", ".join(CLIENTS))
+    parser.add_argument("--tool-list", default=",".join(TOOL_LISTS),
+                        help="comma-separated configurations of this bridge: " + ", ".join(CONFIGURATIONS))
     parser.add_argument("--no-reference", action="store_true", help="this bridge only")
     parser.add_argument("--no-peers", action="store_true", help="skip the other servers' tools/list")
     args = parser.parse_args(argv)
     clients = [c for c in args.clients.split(",") if c]
-    unknown = [c for c in clients if c not in CLIENTS]
+    lists = [t for t in args.tool_list.split(",") if t]
+    unknown = [c for c in clients if c not in CLIENTS] + [t for t in lists if t not in CONFIGURATIONS]
     if unknown:
-        parser.error(f"unknown client(s) {', '.join(unknown)}; choose from {', '.join(CLIENTS)}")
+        parser.error(f"unknown {', '.join(unknown)}; clients: {', '.join(CLIENTS)}; "
+                     f"tool lists: {', '.join(CONFIGURATIONS)}")
     bridges = ["ours"] if args.no_reference else ["ours", "reference"]
     if "reference" in bridges and not REFERENCE.installed():
         print("bench.context_cost: the reference bridge is not installed: run bench/install_peers.sh "
@@ -168,9 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     costs = []
     for client in clients:
-        for bridge in bridges:
-            print(f"bench.context_cost: {client} with {bridge}", file=sys.stderr, flush=True)
-            costs.append(measure(client, bridge))
+        runs = [("ours", t) for t in lists] + [("reference", "-")] * ("reference" in bridges)
+        for bridge, tool_list in runs:
+            print(f"bench.context_cost: {client} with {bridge} ({tool_list})", file=sys.stderr, flush=True)
+            costs.append(measure(client, bridge, tool_list))
     peers = {} if args.no_peers else asyncio.run(measure_all())
     print(table(costs, peers))
     RESULTS.mkdir(parents=True, exist_ok=True)

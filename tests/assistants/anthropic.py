@@ -5,13 +5,15 @@ a title for the session, ...): those are auxiliary and get a short text. ``count
 Claude Code defers MCP tools behind its ToolSearch tool: a deferred tool is declared with
 ``defer_loading: true`` and becomes callable once a ToolSearch result has referenced it; until then it
 is only named, one line each, in a "deferred tools" listing (``ModelRequest.announced``). ``unlock``
-answers a call of an undeclared tool with ``ToolSearch({"query": "select:<announced name>"})``.
+answers a call of an undeclared tool with ``ToolSearch({"query": "select:<announced name>"})`` (Copilot CLI's
+regex search, ``tool_search_tool``, with a pattern for its name).
 ``footprint`` measures what one MCP server adds to a request (schemas, names, instructions).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +22,7 @@ from tests.assistants.model_server import ToolDeclaration, ToolResult, declared_
 
 MODEL = "claude-sonnet-4-5"
 SEARCH_TOOL = "ToolSearch"
+REGEX_SEARCH_TOOL = "tool_search_tool"  # Copilot CLI's, with an Anthropic provider: {"pattern", "limit"}
 
 
 def tool_results(messages: list[Any]) -> tuple[ToolResult, ...]:
@@ -105,6 +108,9 @@ class AnthropicAdapter:
         """ToolSearch for a deferred tool: ``select:<name>`` when the request names it (deferred tools
         are listed by name in a reminder), else the bare name as keywords (ToolSearch then waits for
         servers still connecting, as Claude Code's prompt tells the model)."""
+        if resolve(REGEX_SEARCH_TOOL, request.tools) is not None:
+            return CallReply(REGEX_SEARCH_TOOL, {"pattern": re.escape(tool) + "$", "limit": 8},
+                             f"toolu_unlock_{len(request.results):03d}")
         if resolve(SEARCH_TOOL, request.tools) is None:
             return None
         named = resolve(tool, [ToolDeclaration(n, {}) for n in request.announced])

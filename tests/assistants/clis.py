@@ -23,7 +23,8 @@ from tests.assistants import claude_code, codex, copilot, gemini_cli, opencode, 
 from tests.assistants import scenarios as sc
 from tests.assistants.anthropic import AnthropicAdapter
 from tests.assistants.entries import EntryFile
-from tests.assistants.footprints import chat_footprint, claude_footprint, responses_footprint, schema_bytes
+from tests.assistants.footprints import anthropic_deferring_footprint, chat_footprint, claude_footprint
+from tests.assistants.footprints import responses_footprint, responses_search_footprint, schema_bytes
 from tests.assistants.gemini import GeminiAdapter
 from tests.assistants.model_server import Adapter, ModelRequest, ToolCall, Turn
 from tests.assistants.sandbox import SERVER_KEY, Editor, Sandbox
@@ -48,9 +49,10 @@ class Cli:
     # The entry's timeout bounds each call; else (opencode: a call's timer restarts on every progress
     # report) it shows only at start-up.
     timeout_cuts_calls: bool = True
+    label: str = ""  # the id of a variant of the client (another model); else the client
 
     def __str__(self) -> str:
-        return self.client
+        return self.label or self.client
 
     @property
     def entry(self) -> EntryFile:
@@ -100,3 +102,14 @@ OPENCODE = Cli("opencode", opencode.adapter, opencode.run, opencode.prefix,
 
 CLIS = (CLAUDE, GEMINI, CODEX, COPILOT, QWEN, OPENCODE)
 BY_CLIENT = {c.client: c for c in CLIS}
+
+# The same CLIs with a model they defer MCP tools for (tool_search.py): Codex with a model whose catalog entry
+# says supports_search_tool, Copilot CLI with an Anthropic provider. The model loads a tool it lacks by
+# searching for it (each adapter's ``unlock``). Not in CLIS: the shared tests run the default models.
+CODEX_SEARCH = Cli("codex", codex.adapter, codex.run_searching, codex.prefix,
+                   lambda r: responses_search_footprint(r, codex.NAMESPACE).total, relists=False, elicits=True,
+                   label="codex-search")
+COPILOT_SEARCH = Cli("copilot", AnthropicAdapter, copilot.run_searching, copilot.prefix,
+                     lambda r: anthropic_deferring_footprint(r, copilot.PREFIX).total, relists=False, elicits=True,
+                     label="copilot-search")
+SEARCHING = (CODEX_SEARCH, COPILOT_SEARCH)

@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from godot_bridge.app import INSTRUCTIONS
-from tests.assistants.anthropic import Footprint, footprint
+from tests.assistants.anthropic import Footprint, footprint, texts
 from tests.assistants.model_server import ModelRequest, declared_bytes, ours, parts_text
 from tests.assistants.openai_responses import namespace
 from tests.assistants.sandbox import SERVER_KEY
@@ -35,6 +35,25 @@ def responses_footprint(request: ModelRequest, space: str) -> Footprint:
     tools = [t for t in request.tools if t.namespace == space]
     declarations = declared_bytes(tools)
     return Footprint(declarations, 0, _compact(ns) - declarations)
+
+
+def responses_search_footprint(request: ModelRequest, space: str) -> Footprint:
+    """Codex with a model that searches: our namespace in the tools (none: every MCP tool is deferred) and
+    each of our namespaces a search brought back (``tool_search_output`` in the input: the tools found)."""
+    base = responses_footprint(request, space)
+    items = (request.request.json or {}).get("input", [])
+    found = [t for i in items if isinstance(i, dict) and i.get("type") == "tool_search_output"
+             for t in i.get("tools") or [] if t.get("name") == space]
+    return Footprint(base.declarations, sum(_compact(t) for t in found), base.instructions)
+
+
+def anthropic_deferring_footprint(request: ModelRequest, prefix: str) -> Footprint:
+    """Copilot CLI with an Anthropic provider: our tools it declared without ``defer_loading`` or loaded by a
+    search (what the model reads; a deferred schema is left out of the model's context by the API), and each
+    copy of our instructions."""
+    mine = [t for t in request.tools if t.name.startswith(prefix)]
+    copies = sum(text.count(INSTRUCTIONS) for text in texts(request.request.json or {}))
+    return Footprint(declared_bytes(mine), 0, copies * len(INSTRUCTIONS.encode()))
 
 
 def chat_footprint(request: ModelRequest, prefix: str) -> Footprint:

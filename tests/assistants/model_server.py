@@ -200,9 +200,10 @@ class Served:
 
 
 def resolve(tool: str, tools: Sequence[ToolDeclaration]) -> ToolDeclaration | None:
-    """The declaration for bare name ``tool``: exact, else ``...__tool``, else ``..._tool`` (shortest
-    wins: our tools share one prefix, so the shortest is the one whose rest is exactly ``tool``)."""
-    for suffix in ("", "__", "_"):
+    """The declaration for bare name ``tool``: exact, else ``...__tool``, else ``..._tool``, else ``...-tool``
+    (Copilot CLI's names where no adapter splits them; shortest wins: our tools share one prefix, so the
+    shortest is the one whose rest is exactly ``tool``)."""
+    for suffix in ("", "__", "_", "-"):
         found = [t for t in tools if _matches(t, tool, suffix)]
         if found:
             return min(found, key=lambda t: len(t.qualified))
