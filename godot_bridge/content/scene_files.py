@@ -7,7 +7,8 @@ whose children the scene edits (``[editable path=...]``). Those files are read t
 ``load`` (which guards the path and bounds the size), at most ``MAX_DEPTH`` files deep and
 ``MAX_FILES`` files in all, so the tree has their nodes, classes and scripts.
 
-Which nodes are listed is the editor's rule (the toolkit's commands/scene/node_query.gd): the
+Which nodes are listed is the editor's rule (the toolkit's commands/scene/node_query.gd; both run
+the cases of tests/fixtures/toolkit/scene_listing_cases.json): the
 scene's own nodes (its root's, and an inherited base's), and the insides of an instanced
 sub-scene only when it is editable. A node stays ``instance``: its file. ``index`` places a node
 among its siblings as Godot does. A file that cannot be read (binary, imported such as a

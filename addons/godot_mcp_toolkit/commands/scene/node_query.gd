@@ -6,6 +6,7 @@ extends RefCounted
 ## Which nodes count as the scene's: the root and every node it owns, plus nodes with no owner
 ## (added at runtime); the insides of an instanced sub-scene (owned by that instance) are left
 ## out, as the editor's Scene dock does, and the instance node carries "instance": its file.
+## The bridge reads a .tscn by the same rule (tests/fixtures/toolkit/scene_listing_cases.json).
 ## Free text read back (String property values) is wrapped in the untrusted envelope (C21).
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
