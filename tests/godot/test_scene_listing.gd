@@ -4,6 +4,7 @@ extends RefCounted
 ## the same nodes listed, each read the same way.
 
 const Assert := preload("assert.gd")
+const EditableInstances := preload("e2e/host/editable_instances.gd")
 const NodeQuery := preload("res://addons/godot_mcp_toolkit/commands/scene/node_query.gd")
 const CASES := "res://tests/fixtures/toolkit/scene_listing_cases.json"
 const FIELDS := ["name", "class", "path", "instance", "script"]
@@ -21,21 +22,11 @@ func test_a_scene_lists_what_its_file_lists() -> void:
 		if packed == null:
 			continue
 		var root := packed.instantiate()
-		_mark_editable(root, path)
+		EditableInstances.mark(root, path)  # as the editor's edit state has them
 		var listed: Dictionary = NodeQuery.tree(root, -1, false, path)
 		Assert.eq(_fields(listed["tree"]), case["tree"], "%s: %s" % [path, case["what"]])
 		Assert.eq(listed["total_nodes"], _count(case["tree"]), path + ": total_nodes")
 		root.free()
-
-
-## The editor keeps a scene's [editable path=...] instances in its edit state; an instantiated
-## scene outside the editor has none, so they are marked as the editor marks them.
-static func _mark_editable(root: Node, path: String) -> void:
-	var editable := RegEx.create_from_string('(?m)^\\[editable path="([^"]*)"\\]')
-	for found: RegExMatch in editable.search_all(FileAccess.get_file_as_string(path)):
-		var instance := root.get_node_or_null(NodePath(found.get_string(1)))
-		if instance != null:
-			root.set_editable_instance(instance, true)
 
 
 ## The fields both halves give a node (an uncut tree has no child_count).
