@@ -32,6 +32,7 @@ from godot_bridge.errors import ToolError
 from godot_bridge.safety.pathguard import check_paths
 from godot_bridge.tools import ceiling, clients, groups, results
 from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
+from godot_bridge.tools.channels import EDITOR, RUNTIME, call_channel
 from godot_bridge.tools.discover_fit import within_one_answer
 from godot_bridge.tools.progress import ProgressFn, WaitReporter
 from godot_bridge.tools.results import ToolOutcome
@@ -81,9 +82,12 @@ def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
 
 def waits_for(tool: ToolDef, args: dict[str, Any]) -> str:
     """What a call of ``tool`` waits for while nothing answers (its progress line's idle message)."""
-    channel = args.get("channel") if "channel_arg" in tool.handling else tool.channel
-    who = {"editor": "the Godot editor to answer", "runtime": "the running game to answer",
-           "game": "the running game to answer", "lsp": "Godot's language server to answer"}
+    try:
+        channel: str | None = call_channel(tool, args)
+    except ToolError:
+        channel = None  # a channel the call names none of: forwarding refuses it
+    who = {EDITOR: "the Godot editor to answer", RUNTIME: "the running game to answer",
+           "lsp": "Godot's language server to answer"}
     return f"{tool.name}: waiting for {who.get(str(channel), 'it to finish')}"
 
 
