@@ -4,7 +4,7 @@ Everything that can refuse a call runs before anyone is asked, in this order: th
 (else -32602), the rate limit, its arguments (schema, aliases), the Godot version, the path guard
 (``_call``); a background call's room for one more job (``_call``); then, in the consent gate,
 whether this call asks at all, and for one that does, that its channel answers and can take a
-request that large and that what it needs exists (``ConsentGate._ready``, editor/bridge.py
+request that large and that what it needs exists (``ConsentGate._ready``, editor/forwarder.py
 ``ready``). Only then is the person asked: a yes is never followed by a refusal that was known.
 
 The path guard runs once, on the validated arguments, before anything of the call can leave
