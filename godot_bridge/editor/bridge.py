@@ -27,7 +27,7 @@ from godot_bridge.content.pushed_errors import CRASHED, REPORTED, ErrorStore
 from godot_bridge.editor import limits
 from godot_bridge.editor.autolaunch import AutoLaunch
 from godot_bridge.editor.channel import WsChannel
-from godot_bridge.editor.facts import EditorFacts, commands, parse_version
+from godot_bridge.editor.facts import EditorFacts, commands
 from godot_bridge.editor.forwarder import Forwarder
 from godot_bridge.editor.link import EditorLink
 from godot_bridge.editor.lsp_status import LspStatus
@@ -37,8 +37,6 @@ from godot_bridge.editor.timing import Timing
 from godot_bridge.editor.watch import RegistryWatcher
 from godot_bridge.errors import ToolError
 from godot_bridge.tools.catalogue import Catalogue
-
-__all__ = ["EditorBridge", "parse_version"]
 
 log = logging.getLogger(__name__)
 
