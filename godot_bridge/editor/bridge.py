@@ -28,15 +28,20 @@ from godot_bridge.editor import limits
 from godot_bridge.editor.autolaunch import AutoLaunch
 from godot_bridge.editor.channel import WsChannel
 from godot_bridge.editor.facts import EditorFacts, commands
+from godot_bridge.editor.forward import ToolLike
 from godot_bridge.editor.forwarder import Forwarder
 from godot_bridge.editor.link import EditorLink
 from godot_bridge.editor.lsp_status import LspStatus
 from godot_bridge.editor.registry import RegistryEntry, registry_path
+from godot_bridge.editor.rpc import OnProgress
 from godot_bridge.editor.runtime import RuntimeLink
 from godot_bridge.editor.timing import Timing
 from godot_bridge.editor.watch import RegistryWatcher
 from godot_bridge.errors import ToolError
 from godot_bridge.tools.catalogue import Catalogue
+from godot_bridge.tools.channels import EDITOR
+from godot_bridge.tools.progress import ProgressFn
+from godot_bridge.tools.results import ToolOutcome
 
 log = logging.getLogger(__name__)
 
@@ -83,10 +88,6 @@ class EditorBridge:
         self.forwarder = Forwarder(self._editor, self._runtime, settings=lambda: self.settings, facts=self.facts,
                                    images=images if images is not None else ImageStore(),
                                    game_log=catalogue.handling("game_log"))
-        # Moving a call is the forwarder's: the door hands it on.
-        self.call = self.forwarder.call
-        self.ready = self.forwarder.ready
-        self.forward = self.forwarder.forward
 
     # -- what the bridge knows of the editor -------------------------------------
 
@@ -130,6 +131,21 @@ class EditorBridge:
     @autolaunch.setter
     def autolaunch(self, value: AutoLaunch | None) -> None:
         self.forwarder.autolaunch = value
+
+    # -- moving a call is the forwarder's: the door hands it on ------------------
+
+    async def call(self, method: str, params: dict[str, Any] | None = None, *, channel: str = EDITOR,
+                   timeout: float | None = None, on_progress: OnProgress | None = None) -> Any:
+        """The raw toolkit result of one request; raises ToolError."""
+        return await self.forwarder.call(method, params, channel=channel, timeout=timeout, on_progress=on_progress)
+
+    async def ready(self, tool: ToolLike, args: dict[str, Any]) -> None:
+        """Raise what a call of ``tool`` would fail with before the toolkit runs it (``Forwarder.ready``)."""
+        await self.forwarder.ready(tool, args)
+
+    async def forward(self, tool: ToolLike, args: dict[str, Any], progress: ProgressFn | None = None) -> ToolOutcome:
+        """A catalogue tool call forwarded and its result shaped; never raises ToolError (``Forwarder.forward``)."""
+        return await self.forwarder.forward(tool, args, progress)
 
     # -- lifecycle -----------------------------------------------------------
 

@@ -60,4 +60,4 @@ def test_the_bridge_is_given_its_catalogue(tmp_path) -> None:
     with pytest.raises(TypeError):
         EditorBridge(settings(tmp_path), registry_file=tmp_path / "projects.json")  # type: ignore[call-arg]
     bridge = EditorBridge(settings(tmp_path), catalogue=CATALOGUE, registry_file=tmp_path / "projects.json")
-    assert bridge.forward == bridge.forwarder.forward
+    assert bridge.godot_version is None and bridge.extension_commands == []
