@@ -21,6 +21,7 @@ the handler task) propagates, after the channel has sent ``_cancel`` for the in-
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -61,7 +62,9 @@ LONGEST_ID = 2**53
 CRASH_LOG_LIMIT = 40
 
 
-@dataclass(frozen=True)
+# Not frozen (every call builds one, and a frozen dataclass pays a setattr per field); a hook that
+# changes the plan returns a new one (``dataclasses.replace``).
+@dataclass(slots=True)
 class ForwardPlan:
     """One call as it is sent: built once (``plan``), read by every stage and hook."""
 
@@ -94,7 +97,7 @@ def plan(tool: ToolLike, args: dict[str, Any], settings: Settings) -> ForwardPla
         wait_message=getattr(tool, "wait_message", None),
         wait_for_runtime=args.get("wait_for_runtime") is not False,
     )
-    for hook in hooks_of(made):
+    for hook in hooks_of(made.handling):
         if hook.prepare is not None:
             made = hook.prepare(made, settings)
     return made
@@ -189,7 +192,8 @@ class Forwarder:
 
     async def send(self, request: ForwardPlan, waits: WaitReporter) -> ToolOutcome:
         """Send one plan and shape its reply; raises ToolError (with crash context for the game's)."""
-        for hook in hooks_of(request):
+        hooks = hooks_of(request.handling)
+        for hook in hooks:
             if hook.before is not None:
                 request = await hook.before(self, request)
         if request.wait_message is not None:
@@ -200,14 +204,14 @@ class Forwarder:
             raise await self._explain(err, request.channel) from None
         waits.done()
         if isinstance(payload, dict) and payload.get("success") is not False:
-            for hook in hooks_of(request):
+            for hook in hooks:
                 if hook.after is not None:
                     payload = await hook.after(self, request, payload, waits)
         if request.channel == RUNTIME and toolkit_failure_code(payload) in CRASH_CONTEXT_CODES:
             lines = await self._crash_context()
             if lines:
                 payload = {**payload, "crash_context": lines}
-        for hook in hooks_of(request):
+        for hook in hooks:
             if hook.result is not None:
                 return await hook.result(self, request, payload)
         return shape(payload, request.success_hint)
@@ -369,8 +373,10 @@ HOOKS: dict[str, Hook] = {
 }
 
 
-def hooks_of(request: ForwardPlan) -> list[Hook]:
-    return [hook for kind, hook in HOOKS.items() if kind in request.handling]
+@functools.cache
+def hooks_of(handling: tuple[str, ...]) -> tuple[Hook, ...]:
+    """The rows of ``HOOKS`` a call's handling names, in the table's order."""
+    return tuple(hook for kind, hook in HOOKS.items() if kind in handling)
 
 
 def _counted(note: dict[str, Any]) -> tuple[float, float, str] | None:
