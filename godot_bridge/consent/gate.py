@@ -52,7 +52,7 @@ ROUNDS = 3
 # whatever it says (outcomes.unattended). The editor's dialog is exempt: only a person answers it.
 UNATTENDED_S = 1.5
 # What a call checks before anyone is asked: the channel it goes to answers and can take a request
-# that large (editor/bridge.py ``ready``).
+# that large (editor/forwarder.py ``ready``).
 Ready = Callable[[ToolDef, dict[str, Any]], Awaitable[None]]
 CHANGED = "what it acts on changed since the person was asked"
 

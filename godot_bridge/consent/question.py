@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any
 
 from godot_bridge.tools.catalogue import ToolDef
+from godot_bridge.tools.channels import CHANNEL_ARG, call_channel, takes_channel_arg
 
 # The form's one field; an accepted form counts as "yes" only when it is true.
 FIELD = "allow"
@@ -149,14 +150,14 @@ def _shown(value: Any) -> str:
 
 def argument(tool: ToolDef, args: Mapping[str, Any], name: str) -> Any:
     """An argument as the call will use it: given, else its schema default (for a channel_arg
-    tool's ``channel``, the tool's own channel)."""
+    tool's ``channel``, the channel the call goes to: tools/channels.py)."""
+    if name == CHANNEL_ARG and takes_channel_arg(tool):
+        return call_channel(tool, args)
     if name in args:
         return args[name]
     spec = tool.input_schema.get("properties", {}).get(name)
     if isinstance(spec, Mapping) and "default" in spec:
         return spec["default"]
-    if name == "channel" and "channel_arg" in tool.handling:
-        return tool.channel
     return None
 
 

@@ -2,10 +2,9 @@
 
 Kept free of sockets so the rules are unit-testable:
 
-* ``route``: which channel a call goes to and which params the toolkit gets. A tool
-  whose catalogue ``handling`` says ``channel_arg`` (``execute_code``, ``signal_emit``)
-  takes ``channel: editor|runtime`` (``game`` is accepted as an alias of ``runtime``);
-  the toolkit handlers do not read that argument, so it is stripped before sending.
+* ``route``: which channel a call goes to (tools/channels.py ``call_channel``, the one rule)
+  and which params the toolkit gets: a ``channel_arg`` tool's ``channel`` argument is not
+  read by the toolkit handlers, so it is stripped before sending.
 * ``shape``: a toolkit reply as a ``ToolOutcome`` (verbatim, keys sorted; a tool with
   ``image_result`` handling as image + metadata; a link to a kept image is content/screenshots.py's).
 * ``crash_lines``: a few recent lines from a ``debugger.get_log`` reply, appended
@@ -20,12 +19,9 @@ from typing import Any, Protocol
 
 from godot_bridge.errors import ToolError
 from godot_bridge.tools import results
+from godot_bridge.tools.channels import CHANNEL_ARG, EDITOR, RUNTIME, call_channel, takes_channel_arg
 from godot_bridge.tools.results import ToolOutcome
 
-EDITOR = "editor"
-RUNTIME = "runtime"
-CHANNEL_ALIASES = {"editor": EDITOR, "runtime": RUNTIME, "game": RUNTIME}
-CHANNEL_ARG = "channel"
 # Runtime failures worth explaining with the game's last words.
 CRASH_CONTEXT_CODES = frozenset({"TIMEOUT", "GAME_NOT_RUNNING", "COMPILATION_FAILED"})
 CRASH_LINES = 8
@@ -43,28 +39,14 @@ class ToolLike(Protocol):
     handling: Sequence[str]
 
 
-def takes_channel_arg(tool: ToolLike) -> bool:
-    """The caller picks the channel per call (contract: execute.code / signal.emit exist in both modes)."""
-    return "channel_arg" in tool.handling
-
-
 def route(tool: ToolLike, args: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     """(channel, params) for a catalogue tool call."""
     if tool.channel not in (EDITOR, RUNTIME):
         raise ToolError("INTERNAL", f"{tool.name} is a {tool.channel}-channel tool and is not forwarded to Godot")
+    channel = call_channel(tool, args)
     params = dict(args)
-    if not takes_channel_arg(tool):
-        return tool.channel, params
-    raw = params.pop(CHANNEL_ARG, None)
-    if raw is None or raw == "":
-        return tool.channel, params
-    channel = CHANNEL_ALIASES.get(raw) if isinstance(raw, str) else None
-    if channel is None:
-        raise ToolError(
-            "INVALID_PARAMS",
-            f"channel={raw!r} is not one of 'editor', 'runtime' (or 'game')",
-            hint="Use channel='editor' for the edited scene or channel='runtime' for the running game.",
-        )
+    if takes_channel_arg(tool):
+        params.pop(CHANNEL_ARG, None)
     return channel, params
 
 

@@ -4,7 +4,7 @@ Everything that can refuse a call runs before anyone is asked, in this order: th
 (else -32602), the rate limit, its arguments (schema, aliases), the Godot version, the path guard
 (``_call``); a background call's room for one more job (``_call``); then, in the consent gate,
 whether this call asks at all, and for one that does, that its channel answers and can take a
-request that large and that what it needs exists (``ConsentGate._ready``, editor/bridge.py
+request that large and that what it needs exists (``ConsentGate._ready``, editor/forwarder.py
 ``ready``). Only then is the person asked: a yes is never followed by a refusal that was known.
 
 The path guard runs once, on the validated arguments, before anything of the call can leave
@@ -32,6 +32,7 @@ from godot_bridge.errors import ToolError
 from godot_bridge.safety.pathguard import check_paths
 from godot_bridge.tools import ceiling, clients, groups, results
 from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
+from godot_bridge.tools.channels import EDITOR, RUNTIME, call_channel
 from godot_bridge.tools.discover_fit import within_one_answer
 from godot_bridge.tools.progress import ProgressFn, WaitReporter
 from godot_bridge.tools.results import ToolOutcome
@@ -81,9 +82,12 @@ def apply_aliases(tool: ToolDef, arguments: Any) -> Any:
 
 def waits_for(tool: ToolDef, args: dict[str, Any]) -> str:
     """What a call of ``tool`` waits for while nothing answers (its progress line's idle message)."""
-    channel = args.get("channel") if "channel_arg" in tool.handling else tool.channel
-    who = {"editor": "the Godot editor to answer", "runtime": "the running game to answer",
-           "game": "the running game to answer", "lsp": "Godot's language server to answer"}
+    try:
+        channel: str | None = call_channel(tool, args)
+    except ToolError:
+        channel = None  # a channel the call names none of: forwarding refuses it
+    who = {EDITOR: "the Godot editor to answer", RUNTIME: "the running game to answer",
+           "lsp": "Godot's language server to answer"}
     return f"{tool.name}: waiting for {who.get(str(channel), 'it to finish')}"
 
 

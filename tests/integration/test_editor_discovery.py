@@ -12,6 +12,7 @@ import pytest
 from godot_bridge.config import Settings
 from godot_bridge.editor.bridge import EditorBridge
 from godot_bridge.editor.watch import RegistryWatcher
+from godot_bridge.tools.catalogue import load_catalogue
 from tests.sim.fixtures import FAST, BridgeFactory, fast, registry_file, tool, until
 from tests.sim.server import ToolkitSim
 
@@ -239,7 +240,7 @@ async def test_lsp_status_is_deduplicated_and_resent_after_a_reconnect(sim: Tool
 
 async def test_start_never_raises_and_returns_at_once(tmp_path: Path):
     settings = Settings(project_path=tmp_path, env={"XDG_DATA_HOME": str(tmp_path / "no" / "such" / "dir")})
-    bridge = EditorBridge(settings, timing=FAST)
+    bridge = EditorBridge(settings, catalogue=load_catalogue(), timing=FAST)
     await asyncio.wait_for(bridge.start(), 0.5)
     await bridge.start()  # idempotent
     assert bridge.godot_version is None and bridge.extension_commands == [] and not bridge.connected
@@ -248,7 +249,8 @@ async def test_start_never_raises_and_returns_at_once(tmp_path: Path):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG_DATA_HOME is the Linux registry root")
 async def test_registry_location_comes_from_the_environment(sim: ToolkitSim, data_home: Path, project: Path):
-    bridge = EditorBridge(Settings(project_path=project, env={"XDG_DATA_HOME": str(data_home)}), timing=FAST)
+    bridge = EditorBridge(Settings(project_path=project, env={"XDG_DATA_HOME": str(data_home)}),
+                          catalogue=load_catalogue(), timing=FAST)
     assert bridge.registry_file == registry_file(data_home)
     try:
         await bridge.start()

@@ -67,7 +67,7 @@ async def test_startup_line_describes_the_registry(sim_process: SimProcess, tmp_
 async def test_a_bridge_drives_the_process_and_it_reports_what_it_got(sim_process: SimProcess, tmp_path: Path):
     info = sim_process.info
     settings = Settings(project_path=Path(info["project"]), env={"XDG_DATA_HOME": info["data_home"]})
-    bridge = EditorBridge(settings, timing=FAST)
+    bridge = EditorBridge(settings, catalogue=load_catalogue(), timing=FAST)
     tools = load_catalogue().tools
     try:
         await bridge.start()
@@ -101,7 +101,7 @@ async def test_instant_mode_and_sigterm(tmp_path: Path):
     sp = await _spawn("--data-home", str(tmp_path / "d"), "--instant", "--project", str(tmp_path / "p"))
     try:
         settings = Settings(project_path=Path(sp.info["project"]), env={"XDG_DATA_HOME": sp.info["data_home"]})
-        bridge = EditorBridge(settings, timing=FAST)
+        bridge = EditorBridge(settings, catalogue=load_catalogue(), timing=FAST)
         try:
             outs = await asyncio.gather(*(bridge.call("node.get_property", {"i": i}) for i in range(200)))
             assert [o["params"]["i"] for o in outs] == list(range(200))
@@ -127,7 +127,7 @@ async def test_bad_control_lines_do_not_kill_it(sim_process: SimProcess):
 async def test_control_pushes_errors_on_either_channel_and_crashes_the_game(sim_process: SimProcess):
     info = sim_process.info
     settings = Settings(project_path=Path(info["project"]), env={"XDG_DATA_HOME": info["data_home"]})
-    bridge = EditorBridge(settings, timing=FAST)
+    bridge = EditorBridge(settings, catalogue=load_catalogue(), timing=FAST)
     entry = {"id": 1, "severity": "error", "message": "boom", "file": "", "line": 0, "function": "", "stack": [],
              "count": 1, "time_ms": 5}
     try:

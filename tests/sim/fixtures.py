@@ -102,6 +102,7 @@ async def make_bridge(data_home: Path, project: Path) -> AsyncIterator[BridgeFac
         full_env = {"XDG_DATA_HOME": str(data_home), **(env or {})}
         bridge = EditorBridge(
             Settings(project_path=project, env=full_env, **settings),
+            catalogue=load_catalogue(),
             on_change=on_change,
             timing=timing,
             registry_file=registry_file(data_home),

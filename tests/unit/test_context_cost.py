@@ -42,7 +42,7 @@ def gemini_bytes(tools: list[dict[str, Any]]) -> int:
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> BridgeApp:
     app = BridgeApp(Settings(project_path=tmp_path_factory.mktemp("project")))
-    app.editor._set_version("4.6", "test")  # what the editor's handshake does: the list is final
+    app.editor.facts.set_version("4.6", "test")  # what the editor's handshake does: the list is final
     return app
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from godot_bridge.editor.bridge import parse_version
+from godot_bridge.editor.facts import parse_version
 from godot_bridge.editor.forward import CRASH_LINE_CHARS, crash_lines, route, shape, timeout_seconds, toolkit_failure_code
 from godot_bridge.errors import ToolError
 from godot_bridge.tools.catalogue import load_catalogue

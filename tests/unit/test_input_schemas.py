@@ -103,7 +103,7 @@ def reference() -> dict[str, dict[str, Any]]:
 def served(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """The inputSchema of every tool as tools/list serves it with every group loaded."""
     app = BridgeApp(Settings(project_path=tmp_path_factory.mktemp("project")))
-    app.editor._set_version("4.7", "test")  # what a 4.7 handshake does; shows the version-gated scene_close
+    app.editor.facts.set_version("4.7", "test")  # what a 4.7 handshake does; shows the version-gated scene_close
     tools = app.tool_list()
     tools.activate(tools.group_names())
     return {entry["name"]: entry["inputSchema"] for entry in app.tools(tools)}

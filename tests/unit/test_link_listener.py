@@ -11,6 +11,7 @@ from godot_bridge.editor.channel import WsChannel
 from godot_bridge.editor.link import EditorLink, LinkListener
 from godot_bridge.editor.registry import RegistryEntry
 from godot_bridge.editor.timing import Timing
+from godot_bridge.tools.catalogue import load_catalogue
 from tests.lsp.registry_util import entry, write_registry
 
 
@@ -45,7 +46,8 @@ def test_every_registry_read_reaches_the_listener(tmp_path: Path) -> None:
 
 
 def test_the_bridge_is_a_link_listener(tmp_path: Path) -> None:
-    bridge = EditorBridge(Settings(project_path=tmp_path), registry_file=tmp_path / "projects.json")
+    bridge = EditorBridge(Settings(project_path=tmp_path), catalogue=load_catalogue(),
+                          registry_file=tmp_path / "projects.json")
     assert isinstance(bridge, LinkListener)
     assert isinstance(Recorder(), LinkListener)
     assert not isinstance(object(), LinkListener)

@@ -67,7 +67,7 @@ def test_read_only_still_filters_every_listed_tool() -> None:
 
 def test_a_change_of_the_setting_is_told_to_every_list_once(tmp_path: Path) -> None:
     app = BridgeApp(Settings(project_path=tmp_path))
-    app.editor._set_version("4.6", "test")
+    app.editor.facts.set_version("4.6", "test")
     told: list[str] = []
     handshake, fixed = app.tool_list(), app.tool_list(fixed=True)
     handshake.on_change, fixed.on_change = (lambda: told.append("handshake")), (lambda: told.append("fixed"))
