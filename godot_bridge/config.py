@@ -61,7 +61,7 @@ def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
 
 
 # GODOT_MCP_IMAGE_MODE's values: how a screenshot comes back when the call names no
-# image_response_mode (content/screenshots.py). Kept here, not imported, so config stays a leaf module.
+# image_response_mode (editor/screenshots.py). Kept here, not imported, so config stays a leaf module.
 IMAGE_MODES = ("inline", "link")
 
 

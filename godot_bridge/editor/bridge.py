@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge.config import Settings
-from godot_bridge.content import screenshots
-from godot_bridge.content.images import ImageStore
-from godot_bridge.content.pushed_errors import CRASHED, REPORTED, ErrorStore
+from godot_bridge.editor import screenshots
+from godot_bridge.editor.screenshot_store import ImageStore
+from godot_bridge.editor.pushed_errors import CRASHED, REPORTED, ErrorStore
 from godot_bridge.editor.autolaunch import AutoLaunch
 from godot_bridge.editor.channel import DEFAULT_INBOUND_LIMIT, WsChannel, encode_request
 from godot_bridge.editor.forward import (

@@ -7,7 +7,7 @@ Kept free of sockets so the rules are unit-testable:
   takes ``channel: editor|runtime`` (``game`` is accepted as an alias of ``runtime``);
   the toolkit handlers do not read that argument, so it is stripped before sending.
 * ``shape``: a toolkit reply as a ``ToolOutcome`` (verbatim, keys sorted; a tool with
-  ``image_result`` handling as image + metadata; a link to a kept image is content/screenshots.py's).
+  ``image_result`` handling as image + metadata; a link to a kept image is editor/screenshots.py's).
 * ``crash_lines``: a few recent lines from a ``debugger.get_log`` reply, appended
   to runtime failures so the model sees why the game died.
 """

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from godot_bridge.content.godot_files import value_end
+from godot_bridge.godot_files.text_format import value_end
 
 PLUGINS_SECTION = "editor_plugins"
 ENABLED_KEY = "enabled"

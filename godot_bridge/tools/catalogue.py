@@ -32,7 +32,7 @@ Channel = Literal["editor", "runtime", "lsp", "bridge"]
 # What the bridge does for a tool beyond forwarding it, by name in the tool's "handling" list:
 #   channel_arg       its "channel" argument (editor|runtime) picks the channel per call, and is not sent
 #   image_result      the reply is a screenshot: an image block plus the metadata, or with
-#                     image_response_mode link a resource_link to the kept image (content/screenshots.py)
+#                     image_response_mode link a resource_link to the kept image (editor/screenshots.py)
 #   game_log          reads the game's log: the game while one runs, else the editor's copy;
 #                     the bridge also calls its method to explain runtime failures (crash context)
 #   starts_game       after success, wait (bounded) for the game's runtime channel and report it

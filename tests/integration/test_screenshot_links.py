@@ -16,7 +16,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from godot_bridge.content.images import DEFAULT_MAX_COUNT
+from godot_bridge.editor.screenshot_store import DEFAULT_MAX_COUNT
 from tests.bridge_process import ROOT, bridge_env
 from tests.pngs import make_png
 from tests.sim.fixtures import tool

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from godot_bridge.content.images import URI_PREFIX, ImageStore, ImageTooLarge
-from godot_bridge.content.png import PngError, png_size
-from godot_bridge.content.screenshots import LinkPlan, link_result, toolkit_params
+from godot_bridge.editor.screenshot_store import URI_PREFIX, ImageStore, ImageTooLarge
+from godot_bridge.godot_files.png import PngError, png_size
+from godot_bridge.editor.screenshots import LinkPlan, link_result, toolkit_params
 from godot_bridge.errors import ToolError
 from tests.pngs import make_png
 

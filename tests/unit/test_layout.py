@@ -19,7 +19,8 @@ PACKAGE = REPO / "godot_bridge"
 
 # The only modules at the top of godot_bridge/; everything else belongs in a package.
 TOP_MODULES = frozenset({"__init__", "__main__", "app", "cli", "config", "errors", "live_config", "heap"})
-PACKAGES = frozenset({"tools", "jobs", "content", "setup", "safety", "editor", "lsp", "mcp", "consent"})
+PACKAGES = frozenset({"tools", "jobs", "content", "godot_files", "setup", "safety", "editor", "lsp", "mcp",
+                      "consent"})
 
 # A layer is a top module or a package. A layer may import its own modules and any layer of a
 # lower rank, never one of the same or a higher rank.
@@ -34,12 +35,15 @@ RANKS = {
     "tools": 2,
     # Long calls in the background: the job engine, started from the tool-call path.
     "jobs": 3,
-    # Resources, prompts, completions, screenshots, pushed errors, Godot's own files.
-    "content": 3,
-    # The editor and game links, and the registry of open editors; the language server, found
-    # through that registry (lsp/endpoint.py reads it and probes with its tcp_accepts).
+    # Reading Godot's own files: project.godot, .tscn, uids, a PNG's header.
+    "godot_files": 3,
+    # The editor and game links, the registry of open editors, what they push (errors, screenshots
+    # kept for links); the language server, found through that registry (lsp/endpoint.py reads it
+    # and probes with its tcp_accepts).
     "editor": 4,
     "lsp": 5,
+    # What the bridge serves over MCP besides tools: resources, prompts, completions.
+    "content": 5,
     # Asking the person before what cannot be taken back: reads targets through the editor link.
     "consent": 5,
     # `godot-bridge init` and `doctor`: terminal commands that check and set up everything below.
@@ -153,7 +157,7 @@ def test_package_inits_re_export_nothing() -> None:
 
 
 def test_the_new_packages_say_what_they_are_for() -> None:
-    for name in ("tools", "content", "setup", "safety", "consent"):
+    for name in ("tools", "content", "godot_files", "setup", "safety", "consent"):
         doc = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8")))
         assert doc, f"godot_bridge/{name}/__init__.py has no docstring"
 

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from godot_bridge.content.png import png_size
+from godot_bridge.godot_files.png import png_size
 
 URI_PREFIX = "godot://screenshots/"
 URI_SUFFIX = ".png"
