@@ -26,9 +26,9 @@ from godot_bridge.jobs.background import JobTools
 from godot_bridge.jobs.engine import JobStore
 from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.live_config import LiveConfig, hold_weakenings
-from godot_bridge.setup.client_entry import EntryError, definition
-from godot_bridge.setup.toolkit_files import ToolkitMissing
 from godot_bridge.safety.pathguard import CallGuard
+from godot_bridge.shipped.mcp_entry import EntryError, definition
+from godot_bridge.shipped.toolkit_files import ToolkitMissing
 from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
 from godot_bridge.tools.dispatch import CALL_TOOL, ProgressFn, RateLimiter, ToolDispatch

@@ -345,7 +345,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it
 }
 # What each variable does, for `godot-bridge --help` and the README's Environment table (both
-# rendered from this, with the catalogue's counts in place of "{name}": setup/usage.py env_docs;
+# rendered from this, with the catalogue's counts in place of "{name}": usage.py env_docs;
 # tests/unit/test_cli_docs.py holds them together). MCP_ALLOWED_ORIGINS is read by
 # mcp/http_config.py and needs no value check.
 ENV_DOCS: dict[str, str] = {

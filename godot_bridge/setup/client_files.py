@@ -38,7 +38,7 @@ import tomlkit.exceptions
 import tomlkit.items
 
 from godot_bridge.setup import json_text
-from godot_bridge.setup.client_entry import ClientSpec, definition
+from godot_bridge.shipped.mcp_entry import ClientSpec, definition, our_key
 
 
 class ClientFileError(ValueError):
@@ -47,14 +47,6 @@ class ClientFileError(ValueError):
 
 def clients() -> dict[str, ClientSpec]:
     return definition().clients
-
-
-def our_key(servers: dict[str, Any]) -> str | None:
-    """Our entry's key, else the first key (sorted) naming one of the hints: a hand-written entry."""
-    spec = definition()
-    if spec.server_key in servers:
-        return spec.server_key
-    return next((k for k in sorted(servers) if any(h in k for h in spec.key_hints)), None)
 
 
 def present(client: ClientSpec, path: Path) -> Path:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from godot_bridge.config import TOOL_LIST_ENV, TOOL_LISTS
-from godot_bridge.setup.client_entry import ClientSpec
+from godot_bridge.shipped.mcp_entry import ClientSpec
 from godot_bridge.tools.catalogue import catalogue_dir
 
 ALL, GROUPS = "all", "groups"

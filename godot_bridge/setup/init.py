@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from godot_bridge import usage
 from godot_bridge.config import ENV_CHECKS, TOOL_LIST_ENV, ConfigError, check_env_value
 from godot_bridge.setup import (
     addon_install,
@@ -36,13 +37,13 @@ from godot_bridge.setup import (
     doctor,
     file_batch,
     project_godot,
-    usage,
 )
-from godot_bridge.setup.client_entry import ClientSpec
 from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, project_path, user_path
 from godot_bridge.setup.launch import Launch, choose
 from godot_bridge.setup.locate import Location, locate
-from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, ToolkitMissing, read_version, toolkit_dir
+from godot_bridge.shipped import mcp_entry
+from godot_bridge.shipped.mcp_entry import ClientSpec
+from godot_bridge.shipped.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, ToolkitMissing, read_version, toolkit_dir
 
 DEFAULT_CLIENTS = ("claude",)
 # doctor checks that cannot pass until an editor with the plugin runs: right after init, they wait.
@@ -170,7 +171,7 @@ def _plan_client(plan: Plan, client: ClientSpec, path: Path, env_overrides: dict
     problem = client_entry.validate(existing, client.servers, client.env_key)
     if problem:
         raise InitError(f"{path}: {problem}; fix it by hand first")
-    key = client_entry.definition().server_key
+    key = mcp_entry.definition().server_key
     before = client_entry.common((existing.get(client.servers) or {}).get(key) or {}, client).get("env") or {}
     # What the client would not pass on, unless the entry already names it (a value set by hand stays).
     carried = {k: v for k, v in client_env.carried(client, env).items() if k not in before}
@@ -359,7 +360,7 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
                           launch=launch, user=args.user, env=env)
     except InitUsageError as exc:
         return usage.usage_error(usage.INIT, str(exc))
-    except (InitError, ToolkitMissing, client_entry.EntryError) as exc:
+    except (InitError, ToolkitMissing, mcp_entry.EntryError) as exc:
         return usage.failure(usage.INIT, str(exc))
     except OSError as exc:
         return usage.read_failure(usage.INIT, exc)

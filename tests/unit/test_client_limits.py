@@ -10,7 +10,7 @@ import math
 from godot_bridge.editor.autolaunch import DEFAULT_TIMEOUT_S
 from godot_bridge.editor.forward import WAIT_MARGIN_S
 from godot_bridge.setup import client_limits
-from godot_bridge.setup.client_entry import definition
+from godot_bridge.shipped.mcp_entry import definition
 from godot_bridge.tools.catalogue import Catalogue, load_catalogue
 
 

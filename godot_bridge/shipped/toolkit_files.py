@@ -30,7 +30,7 @@ class ToolkitMissing(RuntimeError):
 
 def toolkit_dir() -> Path:
     """The shipped toolkit: inside the installed package, else at the top of a checkout."""
-    package = Path(__file__).resolve().parents[1]  # godot_bridge/, this module being godot_bridge/setup/toolkit_files.py
+    package = Path(__file__).resolve().parents[1]  # godot_bridge/, this module being godot_bridge/shipped/toolkit_files.py
     # The wheel ships addons/godot_mcp_toolkit/ as the data directory godot_bridge/toolkit (see pyproject.toml).
     candidates = (package / "toolkit", package.parent / "addons" / ADDON_NAME)
     for candidate in candidates:
