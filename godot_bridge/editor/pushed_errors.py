@@ -1,4 +1,4 @@
-"""The errors and warnings Godot pushes (issue 16, item 3): parsed, kept, bounded.
+"""The errors and warnings Godot pushes: parsed, kept, bounded.
 
 The editor's toolkit and the game's runtime server push ``errors.reported``
 (``{"source", "entries": [...]}``); the editor pushes ``game_crashed`` when the game

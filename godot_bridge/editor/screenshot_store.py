@@ -1,4 +1,4 @@
-"""The screenshots the bridge keeps for ``image_response_mode: link`` (issue 16, part 4).
+"""The screenshots the bridge keeps for ``image_response_mode: link``.
 
 A linked screenshot costs the model a few dozen tokens (a ``resource_link``) instead of the whole
 image; the client reads the bytes with ``resources/read`` when it wants them. The bridge has to

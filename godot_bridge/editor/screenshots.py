@@ -1,4 +1,4 @@
-"""``image_response_mode: link`` for the screenshot tools (issue 16, part 4).
+"""``image_response_mode: link`` for the screenshot tools.
 
 The toolkit (ours and the reference's) knows only inline | disk | both. For ``link`` the bridge
 asks it for the image inline (``both`` when the caller gave a ``save_path``, so the file is still

@@ -12,7 +12,7 @@ dock offers the same list):
   or ``.codex/config.toml`` in a project Codex trusts (developers.openai.com/codex/mcp);
 * Gemini CLI: ``.gemini/settings.json`` in the project, ``~/.gemini/settings.json`` for the user,
   ``mcpServers`` (geminicli.com/docs/tools/mcp-server); comments are allowed there (its loader strips
-  them: google-gemini/gemini-cli pull request 422);
+  them);
 * GitHub Copilot CLI and Qwen Code: ``.mcp.json``, ``mcpServers``, the file Claude Code reads, so one
   entry serves all three (Copilot CLI 1.0 reads it, or ``.github/mcp.json``, in a folder the person
   trusts; Qwen Code 0.24 starts it once the person approves it, an approval bound to the entry's

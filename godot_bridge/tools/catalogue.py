@@ -179,7 +179,7 @@ BACKGROUND_SCHEMA: dict[str, Any] = {
 class ToolDef:
     """One MCP tool: how it is shown (description, schema, annotations) and where it goes.
 
-    A plain frozen dataclass checked by ``shapes`` (issue 18: no pydantic at start-up).
+    A plain frozen dataclass checked by ``shapes`` (no pydantic at start-up).
     """
 
     name: str

@@ -1,6 +1,6 @@
 """Plain validation of JSON data against a dataclass's field types (the catalogue and prompts files).
 
-Issue 18: the catalogue used to be pydantic models, and importing pydantic (with its plugin
+Why not pydantic: importing it (with its plugin
 lookup through importlib.metadata) was a tenth of start-up. The files are small and their
 types simple, so this checks exactly the types those dataclasses use: ``str``, ``bool``,
 ``int``, ``Any``, ``X | None``, ``Literal[...]``, ``list[X]``, ``dict[str, X]`` and nested

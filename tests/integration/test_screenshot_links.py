@@ -1,4 +1,4 @@
-"""Screenshots as links (issue 16, part 4): the SDK client against the real bridge process and the
+"""Screenshots as links: the SDK client against the real bridge process and the
 simulator answering with real PNGs, in both protocol eras. A link is returned, listed and read back
 byte-exact; the oldest is dropped beyond the store's bounds; an unknown id is a clear not-found."""
 

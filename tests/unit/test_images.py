@@ -1,4 +1,4 @@
-"""The screenshot store and the PNG header it reads (issue 16, part 4), and the link shaping."""
+"""The screenshot store and the PNG header it reads, and the link shaping."""
 
 from __future__ import annotations
 
