@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from godot_bridge import __version__
 from godot_bridge.config import ConfigError, Settings, parse_port
 from godot_bridge import usage
+from godot_bridge.errors import SettingsError
 
 # The flags, as --help and the README list them (usage.py defines each once).
 _ACTIONS = {"--tools-count", "--list-eager", "--help", "-h", "--version"}
@@ -26,7 +27,7 @@ assert _ACTIONS | _SWITCHES | _VALUE_FLAGS == usage.SERVER.flags(), "cli.py and 
 _COMMANDS = ("init", "doctor", "uninstall")
 
 
-class UsageError(Exception):
+class UsageError(SettingsError):
     pass
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from godot_bridge.config import ALLOW_UNASKED_ENV, ConfigError, Settings
 from godot_bridge.consent.policy import MODE_STRENGTH
 from godot_bridge.editor.watch import RegistryWatcher
+from godot_bridge.errors import SettingsError
 from godot_bridge.shipped.mcp_entry import definition, our_key
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ def config_file(settings: Settings, cwd: Path | None = None) -> Path:
     return settings.project_path / FILE_NAME
 
 
-class ConfigFileError(ValueError):
+class ConfigFileError(SettingsError, ValueError):
     """``.mcp.json`` cannot be used; the message says why."""
 
 

@@ -44,7 +44,7 @@ from godot_bridge.editor.screenshot_store import URI_PREFIX as SCREENSHOT_PREFIX
 from godot_bridge.editor.screenshot_store import ImageStore
 from godot_bridge.editor.pushed_errors import ERRORS_URI, ErrorStore
 from godot_bridge.godot_files.scenes import Loaded, SceneFormatError, count_nodes, cut_tree, read_scene
-from godot_bridge.errors import ToolError
+from godot_bridge.errors import RequestError, ToolError
 from godot_bridge.safety import untrusted
 from godot_bridge.safety.pathguard import check_path
 from godot_bridge.tools.answer_budget import budget_bytes, text_size
@@ -64,7 +64,7 @@ SCENE_CUT_HINT = ("Cut at one answer's size: nodes with child_count have more be
 _ATTR_UNSAFE = re.compile(r"[^A-Za-z0-9_.:/-]")
 
 
-class ResourceError(Exception):
+class ResourceError(RequestError):
     """A read that cannot be answered; ``not_found`` distinguishes a missing file from a bad request."""
 
     def __init__(self, message: str, *, not_found: bool = False) -> None:

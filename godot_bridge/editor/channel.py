@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from godot_bridge.editor.rpc import Kind, OnProgress, PendingCall, RpcCorrelator
-from godot_bridge.errors import ToolError
+from godot_bridge.errors import PeerError, ToolError
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
 
 
-class _NotYetRaised(Exception):
+class _NotYetRaised(PeerError):
     """Stands in for websockets' ConnectionClosed until the first dial imports websockets."""
 
 

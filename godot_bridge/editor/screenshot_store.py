@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from godot_bridge.errors import PeerError
 from godot_bridge.godot_files.png import png_size
 
 URI_PREFIX = "godot://screenshots/"
@@ -26,7 +27,7 @@ DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 _ID = re.compile(r"^[0-9a-f]{24}$")
 
 
-class ImageTooLarge(ValueError):
+class ImageTooLarge(PeerError, ValueError):
     """One image is larger than the whole store may hold."""
 
 

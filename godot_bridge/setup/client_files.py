@@ -37,11 +37,12 @@ import tomlkit
 import tomlkit.exceptions
 import tomlkit.items
 
+from godot_bridge.errors import SetupError
 from godot_bridge.setup import json_text
 from godot_bridge.shipped.mcp_entry import ClientSpec, definition, our_key
 
 
-class ClientFileError(ValueError):
+class ClientFileError(SetupError, ValueError):
     """The file cannot be read or changed safely; the message says why (the file is left as it is)."""
 
 

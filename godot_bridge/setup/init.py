@@ -28,6 +28,7 @@ from pathlib import Path
 
 from godot_bridge import usage
 from godot_bridge.config import ENV_CHECKS, TOOL_LIST_ENV, ConfigError, check_env_value
+from godot_bridge.errors import SetupError
 from godot_bridge.setup import (
     addon_install,
     client_entry,
@@ -50,7 +51,7 @@ DEFAULT_CLIENTS = ("claude",)
 WAITING = frozenset({"registry", "registry_entry", "registry_stale", "editor_port"})
 
 
-class InitError(Exception):
+class InitError(SetupError):
     """Planning found a problem; nothing was written. The message says what and how to fix it."""
 
 

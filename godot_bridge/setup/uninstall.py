@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from godot_bridge import usage
+from godot_bridge.errors import SetupError
 from godot_bridge.setup import addon_install, doctor, file_batch
 from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, project_path, user_path
 from godot_bridge.setup.init import InitError, plugin_line_change
@@ -34,7 +35,7 @@ from godot_bridge.shipped.mcp_entry import ClientSpec
 from godot_bridge.shipped.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
 
 
-class UninstallError(Exception):
+class UninstallError(SetupError):
     """Planning found a problem; nothing was changed."""
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from godot_bridge import __version__
+from godot_bridge.errors import DefinitionError
 from godot_bridge.shipped.toolkit_files import CLIENT_ENTRY, toolkit_dir
 
 VERSION_SLOT = "{version}"
@@ -72,7 +73,7 @@ def _client(name: str, c: dict[str, Any]) -> ClientSpec:
         passes_env=None if passes is None else {str(k): tuple(str(n) for n in v) for k, v in passes.items()})
 
 
-class EntryError(ValueError):
+class EntryError(DefinitionError, ValueError):
     """The toolkit's entry definition is missing or malformed (a broken install)."""
 
 

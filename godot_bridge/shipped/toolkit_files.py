@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from godot_bridge.errors import DefinitionError
+
 ADDON_NAME = "godot_mcp_toolkit"
 # Where the plugin lives inside a Godot project, as a relative path and as Godot names it.
 ADDON_REL = f"addons/{ADDON_NAME}"
@@ -24,7 +26,7 @@ _SECTION = re.compile(r"^\s*\[(?P<name>[^\]]+)\]\s*$")
 _VERSION = re.compile(r'^\s*version\s*=\s*"(?P<value>[^"\\]*)"\s*$')
 
 
-class ToolkitMissing(RuntimeError):
+class ToolkitMissing(DefinitionError, RuntimeError):
     """Neither the installed package nor a checkout holds the toolkit."""
 
 

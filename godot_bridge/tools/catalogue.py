@@ -25,6 +25,7 @@ from typing import Any, Literal
 from dataclasses import dataclass, field, replace
 
 from godot_bridge.config import TOOL_NAME_CHARS
+from godot_bridge.errors import DefinitionError
 from godot_bridge.tools.shapes import ShapeError, build, check_fields
 
 Channel = Literal["editor", "runtime", "lsp", "bridge"]
@@ -52,7 +53,7 @@ _METHOD = re.compile(r"^[^\s]+$")
 _VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?$")
 
 
-class CatalogueError(Exception):
+class CatalogueError(DefinitionError):
     """The catalogue on disk is malformed; the message names the file, the tool and the field."""
 
 

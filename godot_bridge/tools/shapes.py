@@ -17,10 +17,12 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
+from godot_bridge.errors import DefinitionError
+
 T = TypeVar("T")
 
 
-class ShapeError(ValueError):
+class ShapeError(DefinitionError, ValueError):
     """Data that does not fit its dataclass; the message names the field."""
 
 
