@@ -24,6 +24,7 @@ from typing import Any
 from godot_bridge.config import ALLOW_UNASKED_ENV, CONFIRM_POLICIES, Settings
 from godot_bridge.tools.catalogue import AskWhen, ToolDef
 from godot_bridge.tools.names import closest
+from godot_bridge.tools.toolkit_consts import toolkit_int
 
 DRY_RUN = "dry_run"
 TOKEN = "confirmation_token"
@@ -32,9 +33,8 @@ CONSENT_PARAMS: dict[str, dict[str, Any]] = {
     DRY_RUN: {"type": "boolean", "description": "true: only preview"},
     TOKEN: {"type": "string", "description": "From this exact call's preview"},
 }
-# The toolkit keeps at most this many bytes of a delete for undo (FileRemoval.UNDO_BYTES_LIMIT in
-# addons/godot_mcp_toolkit/commands/filesystem/file_removal.gd; a test holds the two equal).
-UNDO_BUDGET_BYTES = 32 * 1024 * 1024
+# The toolkit keeps at most this many bytes of a delete for undo: its figure, read from it.
+UNDO_BUDGET_BYTES = toolkit_int("commands/filesystem/file_removal.gd", "UNDO_BYTES_LIMIT")
 # What the question of an extension tool or (under ``always``) of an undoable tool says.
 EXTENSION_BECAUSE = ("It is a project extension's command marked destructive: the bridge cannot see "
                      "whether undo covers what it does.")

@@ -38,10 +38,12 @@ from godot_bridge.editor.registry import RegistryEntry, location_note, project_k
 from godot_bridge.editor.rpc import OnProgress, PendingCall
 from godot_bridge.editor.timing import Timing
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
+from godot_bridge.tools.toolkit_consts import toolkit_int
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EDITOR_PORT = 6550
+# The first port of the toolkit's band (contract C1): where an editor listens when nothing says.
+DEFAULT_EDITOR_PORT = toolkit_int("transport/mcp_server.gd", "PORT_MIN")
 
 
 @runtime_checkable

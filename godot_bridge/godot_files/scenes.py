@@ -7,13 +7,13 @@ whose children the scene edits (``[editable path=...]``). Those files are read t
 ``load`` (which guards the path and bounds the size), at most ``MAX_DEPTH`` files deep and
 ``MAX_FILES`` files in all, so the tree has their nodes, classes and scripts.
 
-Which nodes are listed is the editor's rule (the toolkit's commands/scene/node_query.gd): the
-scene's own nodes (its root's, and an inherited base's), and the insides of an instanced
-sub-scene only when it is editable. A node stays ``instance``: its file. ``index`` places a node
-among its siblings as Godot does. A file that cannot be read (binary, imported such as a
-``.glb``, missing, too deep) does not fail the scene: the nodes this file adds inside it are
-listed where they attach, under stand-ins for the nodes of that file (``class`` null,
-``declared_in``: the file).
+Which nodes are listed is the editor's rule (the toolkit's commands/scene/node_query.gd; both run
+the cases of tests/fixtures/toolkit/scene_listing_cases.json): the scene's own nodes (its root's,
+and an inherited base's), and the insides of an instanced sub-scene only when it is editable. A node
+stays ``instance``: its file. ``index`` places a node among its siblings as Godot does. A file that
+cannot be read (binary, imported such as a ``.glb``, missing, too deep) does not fail the scene: the
+nodes this file adds inside it are listed where they attach, under stand-ins for the nodes of that
+file (``class`` null, ``declared_in``: the file).
 
 Each node: ``name``, ``class`` (a script's ``class_name`` when it has one, as the editor
 labels it; null when no file says), ``path`` (``.`` for the root), ``children``, and when they
@@ -29,6 +29,7 @@ from typing import Any
 
 from godot_bridge.godot_files.text_format import GodotFormatError, Section, call_arg, sections
 from godot_bridge.tools.answer_budget import text_size
+from godot_bridge.tools.toolkit_consts import toolkit_int
 
 MAX_DEPTH = 8  # scenes instancing scenes: deeper than any real project, short of a loop
 MAX_FILES = 64  # other scene files read for one scene
@@ -279,7 +280,8 @@ def count_nodes(tree: dict[str, Any]) -> int:
     return 1 + sum(count_nodes(child) for child in tree.get("children", []))
 
 
-_CHILD_COUNT_BYTES = len(',"child_count":99999')
+# Room kept for the child_count a cut node gets: the toolkit's figure, so both cut a tree alike.
+_CHILD_COUNT_BYTES = toolkit_int("commands/scene/node_query.gd", "CHILD_COUNT_BYTES")
 
 
 def cut_tree(tree: dict[str, Any], room: int) -> tuple[dict[str, Any], int]:

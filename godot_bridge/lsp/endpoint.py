@@ -26,9 +26,11 @@ from pathlib import Path
 
 from godot_bridge.config import Settings
 from godot_bridge.editor.registry import RegistryEntry, is_pid_alive, project_key, read_registry, tcp_accepts
+from godot_bridge.tools.toolkit_consts import toolkit_int
 
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 6005
+# Godot's default language server port, as the toolkit publishes it when the editor setting is unset.
+DEFAULT_PORT = toolkit_int("paths/lsp_publisher.gd", "DEFAULT_PORT")
 _LOOPBACK = {"", "127.0.0.1", "localhost", "::1", "0.0.0.0", "::"}
 
 PortProbe = Callable[[str, int, float], Awaitable[bool]]

@@ -31,6 +31,9 @@ A few parameters name a file on this machine instead (``disk_paths``: ``asset_im
 a file to copy into the project). Such a path never has a ``..`` segment nor a hidden part (a
 dot-leading folder or file: ``~/.ssh``, ``.env``, ``.config``), as written and once symbolic links
 are resolved: those hold settings and secrets, never an asset. The toolkit refuses the same.
+
+Both halves' rules are one table, tests/fixtures/toolkit/path_guard_cases.json: each row says what
+this guard and the toolkit's (security/file_guard.gd) answer, and why where they differ.
 """
 
 from __future__ import annotations

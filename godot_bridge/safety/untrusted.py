@@ -12,6 +12,9 @@ Shape (byte-for-byte the toolkit's, so both sides' envelopes look the same):
     <untrusted-{nonce} kind="{kind}" source="{source}">
     {body}
     </untrusted-{nonce}>
+
+Both halves wrap the cases of tests/fixtures/toolkit/untrusted_cases.json, which say where their
+bodies differ (the toolkit marks a removed tag) and why.
 """
 
 from __future__ import annotations

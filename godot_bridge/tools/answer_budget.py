@@ -6,28 +6,17 @@ scene read from its file) and so do the tests (every tool's default answer on re
 
 from __future__ import annotations
 
-import functools
 import json
-import re
-from pathlib import Path
 from typing import Any
 
+from godot_bridge.tools.toolkit_consts import toolkit_int
+
 BUDGET_FILE = "contract/answer_budget.gd"
-_PACKAGE = Path(__file__).resolve().parents[1]
-# Where the toolkit ships (setup/toolkit_files.py finds it the same way): inside the installed
-# package as godot_bridge/toolkit, else at the top of a checkout.
-_TOOLKITS = (_PACKAGE / "toolkit", _PACKAGE.parent / "addons" / "godot_mcp_toolkit")
-_CONSTANT = re.compile(r"^const BYTES := (\d+)$", re.M)
 
 
-@functools.cache
 def budget_bytes() -> int:
     """The most bytes of JSON text one answer holds."""
-    file = next((t / BUDGET_FILE for t in _TOOLKITS if (t / BUDGET_FILE).is_file()), None)
-    found = _CONSTANT.search(file.read_text(encoding="utf-8")) if file is not None else None
-    if found is None:  # a packaging error, not bad input
-        raise RuntimeError(f"the shipped toolkit's {BUDGET_FILE} is missing or has no `const BYTES := <n>`")
-    return int(found.group(1))
+    return toolkit_int(BUDGET_FILE, "BYTES")
 
 
 def text_size(value: Any) -> int:

@@ -1,45 +1,59 @@
 extends RefCounted
 ## security/file_guard.gd: res:// only (user:// when allowed), no '..', never the toolkit's own
-## folder or token.
+## folder or token; the rules as rows of tests/fixtures/toolkit/path_guard_cases.json, which the
+## bridge's guard runs too.
 
 const Assert := preload("assert.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
+const AssetCommands := preload("res://addons/godot_mcp_toolkit/commands/asset/asset_commands.gd")
+const CASES := "res://tests/fixtures/toolkit/path_guard_cases.json"
 
 
-func test_project_paths_pass_normalized() -> void:
-	Assert.eq(FileGuard.check("res://scenes/main.tscn"), {"ok": true, "path": "res://scenes/main.tscn"}, "plain")
-	Assert.eq(FileGuard.check("res://scenes//./levels/a.tscn")["path"], "res://scenes/levels/a.tscn", "collapsed")
-	Assert.eq(FileGuard.check("res://scenes\\win\\b.tscn")["path"], "res://scenes/win/b.tscn", "backslashes")
-	Assert.eq(FileGuard.check("  res://x.gd ")["path"], "res://x.gd", "trimmed")
+## Every path rule of both halves is one table: tests/unit/test_path_guard_cases.py runs the same
+## rows against the bridge's guard (godot_bridge/safety/pathguard.py).
+func test_project_path_rules() -> void:
+	var table := _cases()
+	var ids := _register_uids(table["uids"])
+	for case: Dictionary in table["project"]:
+		var label := "%s%s" % [str(case["path"]), " +user" if case.get("allow_user", false) else ""]
+		var verdict := FileGuard.check(case["path"], bool(case.get("allow_user", false)))
+		if case["toolkit"] == "ok":
+			Assert.is_true(verdict["ok"], label + " passes")
+			Assert.eq(verdict.get("path"), case["normalized"], label + " normalized")
+		else:
+			_denied(verdict, String(case["toolkit"]), label)
+	for id: int in ids:
+		ResourceUID.remove_id(id)
 
 
-func test_dot_dot_is_refused_everywhere() -> void:
-	for path: String in ["res://../outside.txt", "res://a/../../b", "res://a/..", "user://../x", "res://a\\..\\b"]:
-		_denied(FileGuard.check(path, true), "PATH_DENIED", path)
-	Assert.is_true(FileGuard.check("res://a/..b/c..d.txt")["ok"], "dots inside names are fine")
+## asset.import's source_path (a file on the machine, copied into the project): the same table's
+## disk rows. A path both guards let through is answered NOT_FOUND here (no such file).
+func test_disk_path_rules() -> void:
+	for case: Dictionary in _cases()["disk"]:
+		_denied(AssetCommands._source_file(case["path"]), String(case["toolkit"]), String(case["path"]))
 
 
-func test_only_res_and_allowed_user_paths() -> void:
-	_denied(FileGuard.check("user://saves/slot1.save"), "PATH_DENIED", "user:// needs allow_user")
-	Assert.is_true(FileGuard.check("user://saves/slot1.save", true)["ok"], "user:// when allowed")
-	for path: String in ["/etc/passwd", "C:/Windows/win.ini", "http://example.com/x", "scenes/a.tscn", "RES://a.tscn"]:
-		_denied(FileGuard.check(path, true), "PATH_DENIED", path)
-
-
-func test_toolkit_folder_and_token_are_off_limits() -> void:
-	_denied(FileGuard.check("res://addons/godot_mcp_toolkit/plugin.gd"), "PATH_DENIED", "own code")
-	_denied(FileGuard.check("res://addons/godot_mcp_toolkit"), "PATH_DENIED", "the folder itself")
-	_denied(FileGuard.check("res://Addons/GODOT_MCP_TOOLKIT/x.gd"), "PATH_DENIED", "case-folded")
-	_denied(FileGuard.check("user://addons/godot_mcp_toolkit/project_instance_0123456789ab/mcp_token", true),
-		"PATH_DENIED", "the token")
-	Assert.is_true(FileGuard.check("res://addons/godot_mcp_toolkit_fork/x.gd")["ok"], "a sibling folder is fine")
+func test_an_operators_protected_file_is_refused() -> void:
 	var protected := PackedStringArray(["user://custom/token.txt"])
 	_denied(FileGuard.check("user://custom//token.txt", true, protected), "PATH_DENIED", "an extra protected file")
+	Assert.is_true(FileGuard.check("user://custom/other.txt", true, protected)["ok"], "only that file")
 
 
-func test_non_strings_and_empty_are_invalid_path() -> void:
-	for value: Variant in ["", "   ", null, 42, ["res://a"]]:
-		_denied(FileGuard.check(value), "INVALID_PATH", str(value))
+## The table's uids, as the editor's file scan registers every file's uid; the ids added (to remove).
+func _register_uids(uids: Dictionary) -> Array[int]:
+	var added: Array[int] = []
+	for uid: String in uids:
+		var id := ResourceUID.text_to_id(uid)
+		if not ResourceUID.has_id(id):
+			ResourceUID.add_id(id, String(uids[uid]))
+			added.append(id)
+	return added
+
+
+func _cases() -> Dictionary:
+	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(CASES))
+	Assert.is_true(parsed is Dictionary, "%s parses" % CASES)
+	return parsed if parsed is Dictionary else {"uids": {}, "project": [], "disk": []}
 
 
 func _denied(verdict: Dictionary, code: String, what: String) -> void:

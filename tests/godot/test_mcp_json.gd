@@ -1,6 +1,6 @@
 extends RefCounted
-## ui/mcp_json.gd and ui/mcp_json_sync.gd against tests/fixtures/toolkit/mcp_json_merge.json
-## (the Python tests run the same cases against their reference).
+## ui/mcp_json.gd and ui/mcp_json_sync.gd against tests/fixtures/toolkit/mcp_json_merge.json and
+## client_file_writes.json (the Python tests run the same cases against godot-bridge init's code).
 
 const Assert := preload("assert.gd")
 const McpJson := preload("res://addons/godot_mcp_toolkit/ui/mcp_json.gd")
@@ -8,6 +8,8 @@ const McpJsonSync := preload("res://addons/godot_mcp_toolkit/ui/mcp_json_sync.gd
 const JsonText := preload("res://addons/godot_mcp_toolkit/ui/json_text.gd")
 const VersionUtils := preload("res://addons/godot_mcp_toolkit/base/version_utils.gd")
 const FIXTURE := "res://tests/fixtures/toolkit/mcp_json_merge.json"
+## The bytes each half writes for the same file: godot-bridge init's run by the Python tests.
+const WRITES := "res://tests/fixtures/toolkit/client_file_writes.json"
 
 var _scratch := ""
 
@@ -78,6 +80,24 @@ func test_sync_keeps_other_servers_integers() -> void:
 	Assert.contains(text, "\"ratio\": 0.5", "a decimal stays a decimal")
 	# A whole float is written "1.0" from Godot 4.4 on and "1" before; both are the same JSON number.
 	Assert.contains(text, "\"scale\": 1", "a whole float keeps its value")
+
+
+func test_the_file_written_is_the_cases_bytes() -> void:
+	var text := FileAccess.get_file_as_string(WRITES).replace("{version}", VersionUtils.plugin_version())
+	var cases: Array = JSON.parse_string(text)["cases"]
+	for index in cases.size():
+		var case: Dictionary = cases[index]
+		var label := String(case["name"])
+		var path := _scratch_path().get_base_dir().path_join("written_%d.json" % index)
+		if case["input"] != null:
+			_write(path, String(case["input"]))
+		var error := McpJsonSync.write(path, String(case["os"]), case["env_overrides"])
+		if case["toolkit"] == null:
+			Assert.ne(error, "", label + ": refused")
+			Assert.eq(FileAccess.get_file_as_string(path), case["input"], label + ": left as it was")
+		else:
+			Assert.eq(error, "", label + ": written")
+			Assert.eq(FileAccess.get_file_as_string(path), case["toolkit"], label)
 
 
 func test_read_only_cases() -> void:

@@ -4,6 +4,8 @@ extends RefCounted
 ## How a command is described to the bridge and routed by dispatch (contract C5, C9, C12, C13).
 ## Public API: every setter returns the builder, so options read as one fluent chain:
 ##   registry.create_options().with_description("...").read_only().idempotent()
+## A description is an extension command's (the model reads it through extensions.list); the
+## toolkit's own commands are described by the catalogue (catalogue/tools/*.json) and set none.
 ## Runtime-safe.
 ##
 ## The flags are load-bearing: read_only decides the lane (reads bypass the mutation lock) and,

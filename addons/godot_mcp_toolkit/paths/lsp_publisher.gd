@@ -13,6 +13,7 @@ signal endpoint_changed(host: String, port: int)
 const HOST_SETTING := "network/language_server/remote_host"
 const PORT_SETTING := "network/language_server/remote_port"
 const DEFAULT_HOST := "127.0.0.1"
+## Godot's own default for PORT_SETTING; the bridge reads this figure too.
 const DEFAULT_PORT := 6005
 
 var _last: Dictionary = {}

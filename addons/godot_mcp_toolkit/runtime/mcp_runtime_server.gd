@@ -163,10 +163,10 @@ func _build_registry() -> void:
 	_context = GameContext.new(tree)
 	_registry.configure(VersionUtils.engine_version(), _context)
 	var script: Script = load(SELF_PATH)
-	_registry.register_command("ping", Callable(script, "_cmd_ping"), _registry.create_options()
-		.with_description("Liveness check of the running game.").read_only().scene_independent())
-	_registry.register_command("echo", Callable(script, "_cmd_echo"), _registry.create_options()
-		.with_description("Return the params unchanged (transport check).").read_only().scene_independent())
+	_registry.register_command("ping", Callable(script, "_cmd_ping"),
+		_registry.create_options().read_only().scene_independent())
+	_registry.register_command("echo", Callable(script, "_cmd_echo"),
+		_registry.create_options().read_only().scene_independent())
 	RuntimeDomains.register_all(_registry, _context)
 
 

@@ -8,7 +8,8 @@ extends RefCounted
 ## uid is NOT_FOUND naming it); no `..` segment anywhere (refused rather than resolved, so nothing
 ## can climb out of the project); res:// always, user:// only when the caller allows it (save
 ## tools); never the toolkit's own folder, in res:// (its code) or user:// (the auth token),
-## compared case-insensitively because Windows and macOS fold case.
+## compared case-insensitively because Windows and macOS fold case. These rules and the bridge's
+## (godot_bridge/safety/pathguard.py) are one table: tests/fixtures/toolkit/path_guard_cases.json.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 

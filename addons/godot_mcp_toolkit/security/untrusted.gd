@@ -5,7 +5,8 @@ extends RefCounted
 ##   ...body...
 ##   </untrusted-1a2b3c4d>
 ## The random nonce means content cannot guess the closing tag, and any untrusted-tag already in
-## the body is removed first so it cannot close the envelope early. Read paths only.
+## the body is removed first so it cannot close the envelope early. Read paths only. The bridge's
+## envelope and this one run the cases of tests/fixtures/toolkit/untrusted_cases.json.
 ## Runtime-safe.
 
 const TAG_PATTERN := "(?i)</?\\s*untrusted[^>]*>"

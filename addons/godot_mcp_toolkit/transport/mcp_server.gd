@@ -21,7 +21,8 @@ const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_regi
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
 const ErrorPush := preload("res://addons/godot_mcp_toolkit/logs/error_push.gd")
 
-## The default editor band (C1); GODOT_MCP_EDITOR_PORT* move or pin it (port_config.gd).
+## The default editor band (C1); GODOT_MCP_EDITOR_PORT* move or pin it (port_config.gd). The
+## bridge reads PORT_MIN: the port it tries when no registry entry names one.
 const PORT_MIN := 6550
 const PORT_MAX := 6560
 

@@ -101,7 +101,8 @@ static func launch_note(record_path: String = INSTALL_RECORD) -> String:
 
 
 ## Creates or merges `client`'s file (`path` overrides where it is). Returns "" on success, else a
-## message for the dock; the file is left untouched on any error.
+## message for the dock; the file is left untouched on any error. The bytes it writes, beside
+## godot-bridge init's for the same file: tests/fixtures/toolkit/client_file_writes.json.
 static func write(path: String = "", os_name: String = "", env_overrides: Dictionary = {},
 		client: String = DEFAULT_CLIENT) -> String:
 	var spec: Dictionary = McpJson.clients().get(client, {})

@@ -28,13 +28,13 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var parent := {"type": "string"}
 	var text := {"type": "string"}
 	registry.register_command("3d.create_primitive", Callable(script, "_cmd_primitive").bind(context),
-		registry.create_options().with_description("Add a MeshInstance3D with a primitive mesh and material.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["parent_path", "primitive"], "properties": {
 			"parent_path": parent, "primitive": {"type": "string", "enum": PRIMITIVES}, "name": text, "size": XYZ,
 			"position": XYZ, "material": {"type": "object", "properties": {"type": text, "albedo_color": RGBA,
 				"metallic": {"type": "number"}, "roughness": {"type": "number"}}}}}))
 	registry.register_command("3d.setup_environment", Callable(script, "_cmd_environment").bind(context),
-		registry.create_options().with_description("Add a WorldEnvironment: sky, ambient light, tonemap, fog.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["parent_path"], "properties": {
 			"parent_path": parent, "name": text, "tonemap": {"type": "string", "enum": TONEMAPS.keys()},
 			"sky": {"type": "object", "properties": {"type": text, "sky_top_color": RGBA, "sky_horizon_color": RGBA,
@@ -43,13 +43,13 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 			"fog": {"type": "object", "properties": {"enabled": {"type": "boolean"}, "color": RGBA,
 				"density": {"type": "number"}}}}}))
 	registry.register_command("3d.create_light", Callable(script, "_cmd_light").bind(context),
-		registry.create_options().with_description("Add a directional, omni or spot light (rotation in degrees).")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["parent_path", "light_type"], "properties": {
 			"parent_path": parent, "light_type": {"type": "string", "enum": LIGHTS.keys()}, "name": text,
 			"color": RGBA, "energy": {"type": "number"}, "shadow": {"type": "boolean"}, "position": XYZ,
 			"rotation": XYZ}}))
 	registry.register_command("3d.create_camera", Callable(script, "_cmd_camera").bind(context),
-		registry.create_options().with_description("Add a Camera3D, perspective or orthogonal (rotation in degrees).")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["parent_path"], "properties": {
 			"parent_path": parent, "name": text, "projection": {"type": "string", "enum": PROJECTIONS.keys()},
 			"fov": {"type": "number"}, "size": {"type": "number"}, "position": XYZ, "rotation": XYZ,

@@ -21,10 +21,9 @@ const TRACK_TYPES := {"value": Animation.TYPE_VALUE}
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("animation.keyframe", Callable(script, "_cmd_keyframe").bind(context),
-		registry.create_options().with_description("Add (or replace) or remove a key on a value track of an "
-			+ "AnimationPlayer animation."))
+		registry.create_options())
 	registry.register_command("animation.get_keys", Callable(script, "_cmd_get_keys").bind(context),
-		registry.create_options().with_description("List the keys of one track of an AnimationPlayer animation.")
+		registry.create_options()
 		.read_only())
 	AnimationTreeEdit.register(registry, context)
 

@@ -17,8 +17,7 @@ const OPERATIONS := ["play", "pause", "stop", "seek"]
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("animation_player.control", Callable(script, "_cmd_control").bind(context),
-		registry.create_options()
-		.with_description("Play, pause, stop or seek an AnimationPlayer in the running game; returns its state after."))
+		registry.create_options())
 
 
 static func _cmd_control(params: Dictionary, context: RefCounted) -> Dictionary:

@@ -26,9 +26,9 @@ const BUILT_IN := ["Start", "End", "output"]
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("animationtree.edit", Callable(script, "_cmd_edit").bind(context),
-		registry.create_options().with_description("Edit an AnimationTree: its root, nodes, transitions, node properties."))
+		registry.create_options())
 	registry.register_command("animationtree.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("Describe an AnimationTree: root type, nodes, transitions.")
+		registry.create_options()
 		.read_only())
 
 

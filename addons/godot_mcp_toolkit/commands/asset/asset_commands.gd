@@ -37,16 +37,16 @@ const MAX_REMAINING_FOLDERS := 12
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("asset.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List project files with their resource type, filtered and paged.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("asset.get_dependencies", Callable(script, "_cmd_dependencies").bind(context),
-		registry.create_options().with_description("List the files a resource or scene loads, or the whole chain.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("asset.import", Callable(script, "_cmd_import").bind(context),
-		registry.create_options().with_description("Copy outside bytes into res:// for the editor to import.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("asset.inspect_source", Callable(script, "_cmd_inspect_source").bind(context),
-		registry.create_options().with_description("What asset.import would copy from source_path, without copying.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "properties": {
 			"source_path": {"type": "string"}, "dest_path": {"type": "string"},
 		}, "required": ["source_path", "dest_path"], "additionalProperties": false})

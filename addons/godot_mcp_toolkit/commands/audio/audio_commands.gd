@@ -21,10 +21,10 @@ const BUS_FIELDS := ["volume_db", "solo", "mute", "send_to"]
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("audiobus.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List audio buses with volume, solo, mute, send and effects.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("audiobus.edit", Callable(script, "_cmd_edit").bind(context),
-		registry.create_options().with_description("Add, remove or change audio buses and their effects.")
+		registry.create_options()
 		.scene_independent())
 
 

@@ -29,16 +29,16 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 		ProjectWrites.install(FileJournal.new())
 	var script: Script = load(SELF_PATH)
 	registry.register_command("checkpoint.create", Callable(script, "_cmd_create").bind(context),
-		registry.create_options().with_description("Start a checkpoint: later toolkit file changes are journalled.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("checkpoint.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List the checkpoints, oldest first.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("checkpoint.restore", Callable(script, "_cmd_restore").bind(context),
-		registry.create_options().with_description("Put back the files the toolkit changed since a checkpoint.")
+		registry.create_options()
 		.destructive().scene_independent())
 	registry.register_command("checkpoint.diff", Callable(script, "_cmd_diff").bind(context),
-		registry.create_options().with_description("What changed since a checkpoint, file by file.")
+		registry.create_options()
 		.read_only().scene_independent())
 
 

@@ -23,10 +23,10 @@ const PAGE_HINT := "%d of %d shown; call again with offset %d, or a narrower %s.
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("classdb.get_info", Callable(script, "_cmd_get_info").bind(context),
-		registry.create_options().with_description("Describe a class's properties, methods, signals and constants.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("classdb.search", Callable(script, "_cmd_search").bind(context),
-		registry.create_options().with_description("Find classes by name pattern and base class.")
+		registry.create_options()
 		.read_only().scene_independent())
 
 

@@ -18,16 +18,16 @@ const EXTERNAL_EDITOR_SETTING := "text_editor/external/use_external_editor"
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("debug.state", Callable(script, "_cmd_state").bind(context),
-		registry.create_options().with_description("Say whether a game runs under the debugger and is paused.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("debug.list_breakpoints", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List the script editor's breakpoints.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("debug.set_breakpoint", Callable(script, "_cmd_set").bind(context),
-		registry.create_options().with_description("Set or clear a breakpoint on a line of a .gd file.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("debug.continue", Callable(script, "_cmd_continue").bind(context),
-		registry.create_options().with_description("Resume a game paused at a breakpoint.")
+		registry.create_options()
 		.scene_independent())
 
 

@@ -22,7 +22,6 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("editor.confirm", Callable(script, "_cmd_confirm").bind(context),
 		registry.create_options()
-		.with_description("Ask the person at the editor to allow or refuse a change that cannot be undone.")
 		.with_input_schema({"type": "object", "properties": {
 			"title": {"type": "string"}, "message": {"type": "string"}, "timeout_ms": {"type": "integer"},
 		}, "required": ["message"], "additionalProperties": false})

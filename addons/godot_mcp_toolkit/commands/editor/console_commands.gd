@@ -23,8 +23,6 @@ static func register(registry: RefCounted, context: RefCounted, log_file: String
 	var sources := LogSources.of(context.log_hub(), log_file)
 	registry.register_command("editor.get_console", Callable(script, "_cmd_get_console").bind(sources),
 		registry.create_options()
-		.with_description("Read the editor Output log, newest last, with level and text filters; since_id "
-			+ "pages forward from a previous result.")
 		.read_only().scene_independent())
 
 

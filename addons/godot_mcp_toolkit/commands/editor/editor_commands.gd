@@ -27,15 +27,15 @@ const HEADLESS_HINT := ("Screenshots need a display: start the editor with a win
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("editor.screenshot", Callable(script, "_cmd_screenshot").bind(context),
-		registry.create_options().with_description("Capture the editor's 2D/3D viewport as a PNG.").read_only())
+		registry.create_options().read_only())
 	registry.register_command("editor.refresh", Callable(script, "_cmd_refresh").bind(context),
-		registry.create_options().with_description("Rescan the project, or only the given files, for outside changes.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("editor.wait_for_idle", Callable(script, "_cmd_wait_for_idle").bind(context),
-		registry.create_options().with_description("Wait until the editor stops scanning and importing.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("editor.save_scene", Callable(script, "_cmd_save_scene").bind(context),
-		registry.create_options().with_description("Save the edited scene, or a copy of it at file_path.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "properties": {"file_path": {"type": "string"}}}))
 
 

@@ -17,7 +17,6 @@ static func register(registry: RefCounted, server: Object) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("editor.set_lsp_status", Callable(script, "_cmd_set_lsp_status").bind(server),
 		registry.create_options()
-		.with_description("Report the verified GDScript language-server status so the editor dock can show it.")
 		.with_input_schema({
 			"type": "object",
 			"properties": {

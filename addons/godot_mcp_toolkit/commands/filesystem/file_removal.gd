@@ -20,7 +20,8 @@ const PROTECTED_FOLDERS := ["res://.godot"]
 const RESOURCE_EXTENSIONS := ["tscn", "scn", "tres", "res"]
 ## Files scanned for dependents before the scan stops and says so.
 const SCAN_LIMIT := 5000
-## Bytes kept for undo; a bigger delete goes ahead but says it cannot be undone.
+## Bytes kept for undo; a bigger delete goes ahead but says it cannot be undone. The bridge reads
+## this figure to ask before such a delete.
 const UNDO_BYTES_LIMIT := 32 * 1024 * 1024
 const DEPENDENTS_LIMIT := 50
 const SCENE_EXTENSIONS := ["tscn", "scn"]

@@ -26,15 +26,15 @@ const PROTECTED_FOLDERS := ["res://.godot", "res://addons/godot_mcp_toolkit"]
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("file.delete", Callable(script, "_cmd_delete_file").bind(context),
-		registry.create_options().with_description("Delete a file under res:// (undoable); says what depended on it.")
+		registry.create_options()
 		.with_input_schema(FileRemoval.file_schema()).scene_independent())
 	registry.register_command("folder.delete", Callable(script, "_cmd_delete_folder").bind(context),
-		registry.create_options().with_description("Delete a folder under res:// (recursive for a non-empty one; undoable).")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["path"],
 			"properties": {"path": {"type": "string"}, "recursive": {"type": "boolean"}}})
 		.scene_independent())
 	registry.register_command("folder.create", Callable(script, "_cmd_folder_create").bind(context),
-		registry.create_options().with_description("Create a folder under res:// (and its missing parents).")
+		registry.create_options()
 		.scene_independent())
 
 

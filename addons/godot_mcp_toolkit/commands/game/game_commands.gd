@@ -25,8 +25,6 @@ static func register(registry: RefCounted, context: RefCounted, scripts_root: St
 	var script: Script = load(SELF_PATH)
 	registry.register_command("game.start", Callable(script, "_cmd_start").bind(context, scripts_root),
 		registry.create_options()
-		.with_description("Run the game from the editor (scene_path main, current or a res:// scene) after "
-			+ "checking that every script the game can load compiles.")
 		.with_input_schema({"type": "object", "properties": {
 			"scene_path": {"type": "string"}, "wait_for_runtime": {"type": "boolean"},
 			"runtime_poll": {"type": "boolean"}, "if_running": {"type": "string", "enum": IF_RUNNING},
@@ -34,7 +32,6 @@ static func register(registry: RefCounted, context: RefCounted, scripts_root: St
 		.with_timeout_ms(START_TIMEOUT_MS).exclusive())
 	registry.register_command("game.stop", Callable(script, "_cmd_stop").bind(context),
 		registry.create_options()
-		.with_description("Stop the running game; a no-op when none runs.")
 		.with_input_schema({"type": "object", "properties": {}, "additionalProperties": false})
 		.exclusive().scene_independent())
 

@@ -28,20 +28,17 @@ const MAX_SCALE := 20.0
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	TimeKeeper.attach(context)
 	var script: Script = load(SELF_PATH)
-	registry.register_command("time.pause", Callable(script, "_cmd_pause").bind(context), registry.create_options()
-		.with_description("Pause the running game and keep it paused whatever its scripts do.").scene_independent())
-	registry.register_command("time.resume", Callable(script, "_cmd_resume").bind(context), registry.create_options()
-		.with_description("Give the game its clock back (its own pause state is restored).").scene_independent())
+	registry.register_command("time.pause", Callable(script, "_cmd_pause").bind(context),
+		registry.create_options().scene_independent())
+	registry.register_command("time.resume", Callable(script, "_cmd_resume").bind(context),
+		registry.create_options().scene_independent())
 	registry.register_command("time.step", Callable(script, "_cmd_step").bind(context), registry.create_options()
-		.with_description("Run the paused game for N process (or physics) frames, then hold it again.")
 		.cancellable().scene_independent())
 	registry.register_command("time.step_until", Callable(script, "_cmd_step_until").bind(context),
 		registry.create_options()
-		.with_description("Run the paused game frame by frame until a node's property meets a condition.")
 		.cancellable())
 	registry.register_command("time.set_scale", Callable(script, "_cmd_set_scale").bind(context),
-		registry.create_options()
-		.with_description("Set Engine.time_scale (%s to %s)." % [MIN_SCALE, MAX_SCALE]).scene_independent())
+		registry.create_options().scene_independent())
 
 
 static func _cmd_pause(_params: Dictionary, context: RefCounted) -> Dictionary:

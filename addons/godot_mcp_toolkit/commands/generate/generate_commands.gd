@@ -28,7 +28,7 @@ const COLOR_SCHEMA := {"anyOf": [{"type": "string"}, {"type": "array", "items": 
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("texture.generate", Callable(script, "_cmd_texture").bind(context),
-		registry.create_options().with_description("Write a placeholder PNG: a colored shape, optional pixel-font label.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path"], "properties": {
 			"file_path": {"type": "string"}, "shape": {"type": "string", "enum": TexturePainter.SHAPES},
 			"width": {"type": "number"}, "height": {"type": "number"}, "fill_color": COLOR_SCHEMA,
@@ -38,7 +38,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 			"if_exists": {"type": "string", "enum": Idempotency.IF_EXISTS_MODES}, "wait_for_scan_ms": {"type": "number"},
 		}}).scene_independent())
 	registry.register_command("sound.generate", Callable(script, "_cmd_sound").bind(context),
-		registry.create_options().with_description("Write a placeholder WAV tone (16-bit mono PCM).")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path"], "properties": {
 			"file_path": {"type": "string"}, "waveform": {"type": "string", "enum": WavEncoder.WAVEFORMS},
 			"duration": {"type": "number"}, "frequency": {"type": "number"}, "end_frequency": {"type": "number"},

@@ -26,13 +26,13 @@ const LIST_HINT := "history lists the assistant's entries with their ids and whe
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("history.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("The assistant's edits, newest first, and what can be undone.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("history.undo", Callable(script, "_cmd_undo").bind(context),
-		registry.create_options().with_description("Step back the assistant's newest edits, never the user's.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("history.redo", Callable(script, "_cmd_redo").bind(context),
-		registry.create_options().with_description("Re-apply edits stepped back by history.undo.")
+		registry.create_options()
 		.scene_independent())
 
 

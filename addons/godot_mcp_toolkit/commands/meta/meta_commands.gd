@@ -24,12 +24,9 @@ const LIMIT_KEYS := {
 static func register(registry: RefCounted, server: Object = null) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("echo", Callable(script, "_cmd_echo"), registry.create_options()
-		.with_description("Return the params unchanged (transport check).")
 		.read_only().scene_independent())
 	registry.register_command("meta.set_limits", Callable(script, "_cmd_set_limits").bind(server),
 		registry.create_options()
-		.with_description("Set toolkit limits in KiB: ws_buffer_kb, script_read_cap_kb, save_read_cap_kb. "
-			+ "Out-of-range values are clamped and reported.")
 		.with_input_schema(_limits_schema())
 		.scene_independent())
 

@@ -23,8 +23,7 @@ const XY := {"type": "object", "required": ["x", "y"], "properties": {"x": {"typ
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("navigation.edit_polygon", Callable(script, "_cmd_edit_polygon").bind(context),
-		registry.create_options().with_description(
-			"Edit a NavigationRegion2D's polygon: set/add/remove outlines, clear, or bake them into polygons.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["node_path", "action"], "properties": {
 			"node_path": {"type": "string"}, "action": {"type": "string", "enum": ACTIONS},
 			"outlines": {"type": "array", "items": {"type": "array", "items": XY}},

@@ -35,8 +35,7 @@ const LAYOUT_MODE_ANCHORS := 1
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("control.set_layout", Callable(script, "_cmd_set_layout").bind(context),
-		registry.create_options()
-		.with_description("Apply an anchor preset to a Control (undoable); margins inset the edges in pixels."))
+		registry.create_options())
 
 
 static func _cmd_set_layout(params: Dictionary, context: RefCounted) -> Dictionary:

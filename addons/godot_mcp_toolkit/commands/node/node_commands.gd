@@ -36,26 +36,19 @@ const TOO_LARGE_HINT := "%s takes %d bytes as JSON, more than one answer; read a
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("node.get_property", Callable(script, "_cmd_get_property").bind(context),
-		registry.create_options()
-		.with_description("Read one property of a node (tagged JSON for engine types).").read_only())
+		registry.create_options().read_only())
 	registry.register_command("node.set_property", Callable(script, "_cmd_set_property").bind(context),
-		registry.create_options()
-		.with_description("Set a property, or a batch, verified after the write; one undo step."))
+		registry.create_options())
 	registry.register_command("node.get_property_list", Callable(script, "_cmd_get_property_list").bind(context),
-		registry.create_options()
-		.with_description("List a node's properties with type and value, by mask and visibility.").read_only())
+		registry.create_options().read_only())
 	registry.register_command("node.set_script", Callable(script, "_cmd_set_script").bind(context),
-		registry.create_options()
-		.with_description("Attach a script file to a node, or detach with script_path \"\" (undoable)."))
+		registry.create_options())
 	registry.register_command("node.call_method", Callable(script, "_cmd_call_method").bind(context),
-		registry.create_options()
-		.with_description("Call a method on a node and return its result; property changes are undoable."))
+		registry.create_options())
 	registry.register_command("node.manage", Callable(script, "_cmd_manage").bind(context),
-		registry.create_options()
-		.with_description("Rename, reparent, reorder or duplicate a node (undoable; the copy stays saved)."))
+		registry.create_options())
 	registry.register_command("node.groups", Callable(script, "_cmd_groups").bind(context),
-		registry.create_options()
-		.with_description("Add a node to a group, remove it, or list groups (undoable; persistent saves)."))
+		registry.create_options())
 
 
 static func _cmd_get_property(params: Dictionary, context: RefCounted) -> Dictionary:

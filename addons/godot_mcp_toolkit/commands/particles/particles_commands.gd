@@ -31,8 +31,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var vector := {"type": "object", "properties": {"x": number, "y": number, "z": number}}
 	var resource := {"anyOf": [{"type": "string"}, {"type": "object"}]}
 	registry.register_command("particles.create", Callable(script, "_cmd_create").bind(context),
-		registry.create_options().with_description(
-			"Add GPU or CPU particles (2D/3D) from a preset, with overrides. Ranges: a number or {min, max}.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["parent_path", "type"], "properties": {
 			"parent_path": {"type": "string"}, "name": {"type": "string"}, "type": {"type": "string", "enum": TYPES},
 			"preset": {"type": "string", "enum": Presets.PRESETS.keys()}, "amount": {"type": "integer"},

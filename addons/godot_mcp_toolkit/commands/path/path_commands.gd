@@ -23,13 +23,13 @@ const XY := {"type": "object", "properties": {"x": {"type": "number"}, "y": {"ty
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("path2d.edit_curve", Callable(script, "_cmd_edit_curve").bind(context),
-		registry.create_options().with_description("Set, add, remove or clear the points of a Path2D's curve.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["node_path", "action"], "properties": {
 			"node_path": {"type": "string"}, "action": {"type": "string", "enum": ACTIONS},
 			"points": {"type": "array", "items": {"type": "object", "required": ["position"], "properties": {
 				"position": XY, "in_handle": XY, "out_handle": XY}}}, "index": {"type": "integer"}}}))
 	registry.register_command("node.collision_from_sprite", Callable(script, "_cmd_collision").bind(context),
-		registry.create_options().with_description("Trace a Sprite2D's opaque pixels into a CollisionPolygon2D.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["sprite_path"], "properties": {
 			"sprite_path": {"type": "string"}, "parent_path": {"type": "string"}, "target_name": {"type": "string"},
 			"simplification": {"type": "number"}}}))

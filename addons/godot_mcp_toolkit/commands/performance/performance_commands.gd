@@ -43,11 +43,9 @@ static func register(registry: RefCounted, context: RefCounted, limit_ms: int = 
 	var script: Script = load(SELF_PATH)
 	registry.register_command("perf.snapshot", Callable(script, "_cmd_snapshot").bind(context),
 		registry.create_options()
-		.with_description("Read the running game's performance monitors now (fps, times, draw calls, objects, memory).")
 		.read_only().scene_independent())
 	registry.register_command("perf.sample", Callable(script, "_cmd_sample").bind(context, limit_ms),
 		registry.create_options()
-		.with_description("Sample performance monitors over N frames: min/median/p95/max and the frames that spiked.")
 		.read_only().scene_independent().cancellable())
 
 

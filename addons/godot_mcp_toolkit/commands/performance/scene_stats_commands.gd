@@ -16,7 +16,6 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("perf.scene_counts", Callable(script, "_cmd_scene_counts").bind(context),
 		registry.create_options()
-		.with_description("Count the edited scene's nodes by class, scripts, resources and instanced scenes.")
 		.read_only())
 
 

@@ -37,12 +37,12 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var file := {"type": "string"}
 	var index := {"type": "integer"}
 	registry.register_command("procedural.edit_gradient", Callable(script, "_cmd_gradient").bind(context),
-		registry.create_options().with_description("Create or edit a Gradient .tres: points, interpolation.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path"], "properties": {"file_path": file,
 			"action": {"type": "string", "enum": GRADIENT_ACTIONS}, "points": {"type": "array"}, "index": index,
 			"interpolation_mode": {"type": "string", "enum": INTERPOLATION.keys()}}}).scene_independent())
 	registry.register_command("procedural.edit_curve", Callable(script, "_cmd_curve").bind(context),
-		registry.create_options().with_description("Create or edit a Curve .tres: points, tangents, value range.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path"], "properties": {"file_path": file,
 			"action": {"type": "string", "enum": CURVE_ACTIONS}, "points": {"type": "array"}, "index": index,
 			"min_value": {"type": "number"}, "max_value": {"type": "number"}}}).scene_independent())
@@ -53,7 +53,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 		noise_properties[key] = {"type": "string", "enum": kind.keys()} if kind is Dictionary else {
 			"type": {"int": "integer", "number": "number", "bool": "boolean"}[kind]}
 	registry.register_command("procedural.edit_noise", Callable(script, "_cmd_noise").bind(context),
-		registry.create_options().with_description("Create or edit a FastNoiseLite .tres: type, seed, fractal, warp.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path"], "properties": noise_properties})
 		.scene_independent())
 

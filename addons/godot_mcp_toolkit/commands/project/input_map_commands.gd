@@ -21,10 +21,10 @@ const SAVE_HINT := "Nothing was changed. Check that project.godot is writable."
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("input_map.action", Callable(script, "_cmd_action").bind(context),
-		registry.create_options().with_description("Add or remove an Input Map action; saved to project.godot.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("input_map.event", Callable(script, "_cmd_event").bind(context),
-		registry.create_options().with_description("Bind an input event to an action, or unbind it.")
+		registry.create_options()
 		.scene_independent())
 
 

@@ -19,10 +19,10 @@ const CATEGORIES := {"2d_physics": 32, "2d_render": 20, "3d_physics": 32, "3d_re
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("project.set_layer_names", Callable(script, "_cmd_set").bind(context),
-		registry.create_options().with_description("Name physics or render layers; saved to project.godot.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("project.get_layer_names", Callable(script, "_cmd_get").bind(context),
-		registry.create_options().with_description("Read the named physics or render layers.")
+		registry.create_options()
 		.read_only().scene_independent())
 
 

@@ -33,13 +33,13 @@ const AUTOLOAD_ACTIONS := ["list", "register", "unregister"]
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("project.get_settings", Callable(script, "_cmd_get_settings").bind(context),
-		registry.create_options().with_description("Read project settings whose names start with a prefix.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("project.set_setting", Callable(script, "_cmd_set_setting").bind(context),
-		registry.create_options().with_description("Set one project setting and save project.godot.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("autoload.manage", Callable(script, "_cmd_autoload").bind(context),
-		registry.create_options().with_description("List, register or unregister autoloads.")
+		registry.create_options()
 		.scene_independent())
 
 

@@ -46,13 +46,13 @@ const STATUS_UNCHANGED := "unchanged"
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("resource.load", Callable(script, "_cmd_load").bind(context),
-		registry.create_options().with_description("Read a resource file's class and stored properties (tagged values).")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("resource.write", Callable(script, "_cmd_write").bind(context),
-		registry.create_options().with_description("Create a .tres/.res from a class, or update properties of one.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("resource.delete", Callable(script, "_cmd_delete").bind(context),
-		registry.create_options().with_description("Delete a resource file (.tres, .res, ...) (undoable).")
+		registry.create_options()
 		.with_input_schema(FileRemoval.file_schema()).scene_independent())
 
 

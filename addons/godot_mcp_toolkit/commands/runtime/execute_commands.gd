@@ -16,7 +16,6 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("execute.code", Callable(script, "_cmd_execute").bind(context),
 		registry.create_options()
-		.with_description("Evaluate one GDScript expression on a node of the edited scene and return its value.")
 		.with_input_schema({"type": "object", "properties": {
 			"code": {"type": "string"}, "scope_path": {"type": "string"},
 		}, "required": ["code"], "additionalProperties": false}))

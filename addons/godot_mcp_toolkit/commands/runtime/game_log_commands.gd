@@ -20,7 +20,6 @@ static func register(registry: RefCounted, context: RefCounted, log_file: String
 	var sources := LogSources.of(context.log_hub(), log_file)
 	registry.register_command("debugger.get_log", Callable(script, "_cmd_get_game_log").bind(sources),
 		registry.create_options()
-		.with_description("Read the last game's output from its log file (the running game answers this itself).")
 		.read_only().scene_independent())
 
 

@@ -29,7 +29,6 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("input.simulate", Callable(script, "_cmd_simulate").bind(context),
 		registry.create_options()
-		.with_description("Send keys, mouse, actions, clicks and typed text to the running game, in order, with delays.")
 		.cancellable())
 
 

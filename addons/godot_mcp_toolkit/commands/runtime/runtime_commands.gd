@@ -25,20 +25,16 @@ static func register(registry: RefCounted, context: RefCounted, log_file: String
 	var script: Script = load(SELF_PATH)
 	registry.register_command("runtime.screenshot", Callable(script, "_cmd_screenshot").bind(context),
 		registry.create_options()
-		.with_description("Capture the game window as PNG (inline, on disk or both; image_detail caps the inline size).")
 		.read_only().scene_independent())
 	registry.register_command("runtime.get_script_vars", Callable(script, "_cmd_get_script_vars").bind(context),
 		registry.create_options()
-		.with_description("List the script variables of a node in the running game with their current values.")
 		.read_only())
 	var sources := LogSources.of(context.log_hub(), log_file)
 	registry.register_command("debugger.get_log", Callable(script, "_cmd_get_log").bind(sources),
 		registry.create_options()
-		.with_description("Read the running game's own output, newest last, optionally filtered.")
 		.read_only().scene_independent())
 	registry.register_command("execute.code", Callable(script, "_cmd_execute").bind(context),
-		registry.create_options()
-		.with_description("Evaluate one GDScript expression on a node of the running game and return its value."))
+		registry.create_options())
 
 
 static func _cmd_screenshot(params: Dictionary, context: RefCounted) -> Dictionary:

@@ -19,11 +19,9 @@ const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/runtime/runtime_node
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("runtime.get_node_state", Callable(script, "_cmd_get_node_state").bind(context),
-		registry.create_options()
-		.with_description("Read the current properties of a node in the running game.").read_only())
+		registry.create_options().read_only())
 	registry.register_command("runtime.set_property", Callable(script, "_cmd_set_property").bind(context),
-		registry.create_options()
-		.with_description("Set a property on a node in the running game (verified; not saved)."))
+		registry.create_options())
 
 
 static func _cmd_get_node_state(params: Dictionary, context: RefCounted) -> Dictionary:

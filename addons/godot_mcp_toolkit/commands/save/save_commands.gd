@@ -29,16 +29,16 @@ const USER_ONLY_HINT := "Save tools work under user:// only; use script_read / s
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("save.read", Callable(script, "_cmd_read").bind(context),
-		registry.create_options().with_description("Read a text file under user://, paged by offset and max_bytes.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("save.write", Callable(script, "_cmd_write").bind(context),
-		registry.create_options().with_description("Create or replace a text file under user://.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("save.delete", Callable(script, "_cmd_delete").bind(context),
-		registry.create_options().with_description("Delete a file under user://; undo brings it back.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("save.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List the files and folders in a user:// folder.")
+		registry.create_options()
 		.read_only().scene_independent())
 
 

@@ -6,6 +6,7 @@ extends RefCounted
 ## Which nodes count as the scene's: the root and every node it owns, plus nodes with no owner
 ## (added at runtime); the insides of an instanced sub-scene (owned by that instance) are left
 ## out, as the editor's Scene dock does, and the instance node carries "instance": its file.
+## The bridge reads a .tscn by the same rule (tests/fixtures/toolkit/scene_listing_cases.json).
 ## Free text read back (String property values) is wrapped in the untrusted envelope (C21).
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
@@ -20,6 +21,8 @@ const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/prope
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const ClassNames := preload("res://addons/godot_mcp_toolkit/commands/classdb/class_names.gd")
 
+## Room kept for the child_count of a node whose children are cut (`,"child_count":99999`); the
+## bridge cuts a tree read from its file by this figure too.
 const CHILD_COUNT_BYTES := 20
 const QUERY_HINT := "More matches than one answer holds: continue with offset next_offset."
 const TREE_HINT := "Cut at %s: nodes with child_count have more below. Read one's branch with scene_get_tree " \

@@ -30,13 +30,12 @@ const VECTOR_TAGS := {
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("scene.diff", Callable(script, "_cmd_diff").bind(context),
-		registry.create_options().with_description(
-			"Compare a scene-tree snapshot with another, or with the edited scene: added, removed, changed nodes.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["before"],
 			"properties": {"before": {"type": "object"}, "after": {"type": "object"}}})
 		.read_only())
 	registry.register_command("scene.instantiate", Callable(script, "_cmd_instantiate").bind(context),
-		registry.create_options().with_description("Instance a saved scene under a node of the edited scene (undoable).")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["parent_path", "scene_path"], "properties": {
 			"parent_path": {"type": "string"}, "scene_path": {"type": "string"}, "as_name": {"type": "string"},
 			"transform": {"type": "object"}, "instances": {"type": "array", "items": {"type": "object"}},

@@ -28,35 +28,35 @@ const CREATE_EXTRAS := ["properties", "layout_mode", "unique_name"]
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("scene.get_tree", Callable(script, "_cmd_get_tree").bind(context),
-		registry.create_options().with_description("The edited scene's nodes as a nested tree.")
+		registry.create_options()
 		.with_input_schema(_schema({"max_depth": {"type": "number"}, "include_properties": {"type": "boolean"},
 			"root_path": {"type": "string"}}))
 		.read_only())
 	registry.register_command("scene.create", Callable(script, "_cmd_create").bind(context),
-		registry.create_options().with_description("Create a .tscn file with one root node.")
+		registry.create_options()
 		.with_input_schema(_schema({
 			"file_path": {"type": "string"}, "root_type": {"type": "string"}, "root_name": {"type": "string"},
 			"if_exists": {"type": "string", "enum": Idempotency.IF_EXISTS_MODES},
 		}, ["file_path"]))
 		.scene_independent())
 	registry.register_command("scene.open", Callable(script, "_cmd_open").bind(context),
-		registry.create_options().with_description("Open a scene file and make it the edited scene.")
+		registry.create_options()
 		.with_input_schema(_schema({"file_path": {"type": "string"}}, ["file_path"]))
 		.scene_independent().leases_scene())
 	registry.register_command("scene.create_node", Callable(script, "_cmd_create_node").bind(context),
-		registry.create_options().with_description("Add a node to the edited scene, with verified initial properties.")
+		registry.create_options()
 		.with_input_schema(_schema({
 			"class_name": {"type": "string"}, "parent_path": {"type": "string"}, "node_name": {"type": "string"},
 			"properties": {"type": "object"}, "layout_mode": {"type": "number"}, "unique_name": {"type": "boolean"},
 		}, ["class_name", "parent_path"])))
 	registry.register_command("scene.delete_node", Callable(script, "_cmd_delete_node").bind(context),
-		registry.create_options().with_description("Delete a node and its children from the edited scene.")
+		registry.create_options()
 		.with_input_schema(_schema({"node_path": {"type": "string"}}, ["node_path"])))
 	registry.register_command("scene.query", Callable(script, "_cmd_query").bind(context),
-		registry.create_options().with_description("Find nodes by class, group, name and property values.")
+		registry.create_options()
 		.with_input_schema(NodeQuery.QUERY_SCHEMA).read_only())
 	registry.register_command("scene.spatial_map", Callable(script, "_cmd_spatial_map").bind(context),
-		registry.create_options().with_description("Where nodes sit: positions, bounds and overlaps.")
+		registry.create_options()
 		.with_input_schema(SpatialMap.SCHEMA).read_only())
 
 

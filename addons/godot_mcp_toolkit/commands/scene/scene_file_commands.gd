@@ -19,11 +19,11 @@ const CLOSE_MIN_VERSION := 0x040500
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("scene.close", Callable(script, "_cmd_close").bind(context),
-		registry.create_options().with_description("Close a scene's editor tab, discarding unsaved changes (Godot 4.5+).")
+		registry.create_options()
 		.with_input_schema({"type": "object", "properties": {"file_path": {"type": "string"}}})
 		.with_min_godot_version("4.5").scene_independent())
 	registry.register_command("scene.delete", Callable(script, "_cmd_delete").bind(context),
-		registry.create_options().with_description("Delete a .tscn/.scn file that is not open (undoable).")
+		registry.create_options()
 		.with_input_schema(FileRemoval.file_schema()).scene_independent())
 
 

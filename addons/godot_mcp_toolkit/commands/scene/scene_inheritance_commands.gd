@@ -23,7 +23,7 @@ const BASE_EXTENSIONS := ["tscn", "scn"]
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("scene.create_inherited", Callable(script, "_cmd_create_inherited").bind(context),
-		registry.create_options().with_description("Create a .tscn that inherits a base scene.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path", "base_scene"], "properties": {
 			"file_path": {"type": "string"}, "base_scene": {"type": "string"}, "root_name": {"type": "string"},
 		}})

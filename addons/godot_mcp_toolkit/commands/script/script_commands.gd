@@ -31,20 +31,19 @@ const SHADER_OK_HINT := "The engine compiles it; shader_get_uniforms lists a sha
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("script.read", Callable(script, "_cmd_read").bind(context),
-		registry.create_options().with_description("Read a text file under res://, optionally a line range.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("script.write", Callable(script, "_cmd_write").bind(context),
-		registry.create_options().with_description("Create or overwrite a text file; .gd and shaders are compile-checked.")
+		registry.create_options()
 		.scene_independent())
 	registry.register_command("script.edit", Callable(script, "_cmd_edit").bind(context),
 		registry.create_options()
-		.with_description("Replace an exact string in a text file; .gd and shaders are compile-checked.")
 		.scene_independent())
 	registry.register_command("script.check", Callable(script, "_cmd_check").bind(context),
-		registry.create_options().with_description("Parse-check a .gd file without changing anything.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("script.delete", Callable(script, "_cmd_delete").bind(context),
-		registry.create_options().with_description("Delete a script no node of the edited scene uses (undoable).")
+		registry.create_options()
 		.with_input_schema(FileRemoval.file_schema()).scene_independent())
 
 

@@ -26,10 +26,10 @@ const PAGE_HINT := "One answer holds about %d KB; continue with offset %d."
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("shader.check", Callable(script, "_cmd_check").bind(context),
-		registry.create_options().with_description("Compile a shader file or code with the engine: valid, or its errors.")
+		registry.create_options()
 		.read_only().scene_independent())
 	registry.register_command("shader.get_uniforms", Callable(script, "_cmd_get_uniforms").bind(context),
-		registry.create_options().with_description("A shader's uniforms: type, hint, default, value on a material.")
+		registry.create_options()
 		.read_only())
 
 

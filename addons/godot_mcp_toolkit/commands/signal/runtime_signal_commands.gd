@@ -22,18 +22,14 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var state := {"context": context, "made": {}}
 	registry.register_command("signal.list", Callable(script, "_cmd_list").bind(state),
 		registry.create_options()
-		.with_description("List a running-game node's signals; include_connections adds who listens to each.")
 		.read_only())
 	registry.register_command("signal.connect", Callable(script, "_cmd_connect").bind(state),
 		registry.create_options()
-		.with_description("Connect a signal of a running-game node to a method of another node (idempotent).")
 		.idempotent())
 	registry.register_command("signal.disconnect", Callable(script, "_cmd_disconnect").bind(state),
-		registry.create_options()
-		.with_description("Remove a connection from a signal of a running-game node to a method."))
+		registry.create_options())
 	registry.register_command("signal.emit", Callable(script, "_cmd_emit").bind(state),
-		registry.create_options()
-		.with_description("Emit a signal on a running-game node with JSON arguments (type tags allowed)."))
+		registry.create_options())
 
 
 static func _cmd_list(params: Dictionary, state: Dictionary) -> Dictionary:

@@ -19,14 +19,14 @@ const LIST_HINT := "signal_list with include_connections shows a node's signals 
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("signal.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List a node's signals and, optionally, their connections.")
+		registry.create_options()
 		.read_only())
 	registry.register_command("signal.manage", Callable(script, "_cmd_manage").bind(context),
-		registry.create_options().with_description("Connect or disconnect a signal between two nodes of the scene."))
+		registry.create_options())
 	# Emitting in the editor reaches @tool code of the edited scene; it is an event, so there is no undo.
 	registry.register_command("signal.emit", Callable(load(EMITTER_PATH), "_cmd_emit").bind(
 		{"context": context, "made": {}}),
-		registry.create_options().with_description("Emit a signal on a node of the edited scene with JSON arguments."))
+		registry.create_options())
 
 
 # --- signal.list ---------------------------------------------------------------------------------

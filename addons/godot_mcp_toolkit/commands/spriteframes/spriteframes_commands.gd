@@ -25,19 +25,19 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	var anything := {"type": "array", "items": {"type": "object"}}
 	registry.register_command("spriteframes.create", Callable(script, "_cmd_create").bind(context),
-		registry.create_options().with_description("Write a SpriteFrames .tres from animations of texture frames.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path", "animations"], "properties": {
 			"file_path": {"type": "string"}, "animations": anything}})
 		.scene_independent())
 	registry.register_command("spriteframes.edit", Callable(script, "_cmd_edit").bind(context),
-		registry.create_options().with_description("Change or list the animations and frames of a SpriteFrames file.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path", "action"], "properties": {
 			"file_path": {"type": "string"}, "action": {"type": "string", "enum": ACTIONS},
 			"animation_name": {"type": "string"}, "fps": {"type": "number"}, "loop": {"type": "boolean"},
 			"frames": anything, "frame_index": {"type": "integer"}, "new_index": {"type": "integer"}}})
 		.scene_independent())
 	registry.register_command("spriteframes.from_spritesheet", Callable(script, "_cmd_from_spritesheet").bind(context),
-		registry.create_options().with_description("Write a SpriteFrames .tres cut from a grid spritesheet.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path", "texture_path", "frame_size", "animations"],
 			"properties": {"file_path": {"type": "string"}, "texture_path": {"type": "string"},
 				"frame_size": {"type": "object"}, "animations": anything}})

@@ -33,12 +33,12 @@ const REPORT_DIR := "user://godot_mcp_toolkit/test_runs"
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("test.list", Callable(script, "_cmd_list").bind(context),
-		registry.create_options().with_description("List the project's GUT / gdUnit4 test suites and their tests.")
+		registry.create_options()
 		.read_only().scene_independent())
 	# On the read lane although the tests run project code: the editor itself is not changed, and a
 	# run of minutes must not hold the mutation lock. Its timeout is the longest allowed run + 10 s (C5).
 	registry.register_command("test.run", Callable(script, "_cmd_run").bind(context),
-		registry.create_options().with_description("Run the project's tests in a separate headless Godot process.")
+		registry.create_options()
 		.read_only().scene_independent().cancellable().with_timeout_ms(MAX_TIMEOUT_MS + 10000))
 
 

@@ -29,8 +29,7 @@ const MAX_EDITS := 500
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("theme.edit", Callable(script, "_cmd_edit").bind(context),
-		registry.create_options().with_description(
-			"Create or edit a Theme .tres: colors, constants, fonts, sizes, icons, styleboxes (null clears).")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["file_path", "edits"], "properties": {
 			"file_path": {"type": "string"}, "edits": {"type": "array", "items": {"type": "object",
 				"required": ["type_name", "property_type", "property", "value"], "properties": {

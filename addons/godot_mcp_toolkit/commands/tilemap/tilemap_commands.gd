@@ -31,13 +31,13 @@ const REGION_SCHEMA := {
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("tilemap.read_cells", Callable(script, "_cmd_read_cells").bind(context),
-		registry.create_options().with_description("Read a tile map's cells in a region, capped and resumable.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["node_path"], "properties": {
 			"node_path": {"type": "string"}, "layer": {"type": "integer"}, "region": REGION_SCHEMA,
 			"source_id": {"type": "integer"}}})
 		.read_only())
 	registry.register_command("tilemap.set_cells", Callable(script, "_cmd_set_cells").bind(context),
-		registry.create_options().with_description("Set or erase tile map cells and regions in one undo step.")
+		registry.create_options()
 		.with_input_schema({"type": "object", "required": ["node_path"], "properties": {
 			"node_path": {"type": "string"}, "layer": {"type": "number"},
 			"cells": {"type": "array", "items": {"type": "object"}},

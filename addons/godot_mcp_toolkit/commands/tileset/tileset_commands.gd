@@ -27,39 +27,33 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 	var tile := {"file_path": {"type": "string"}, "source_id": {"type": "integer"}, "atlas_x": {"type": "integer"},
 		"atlas_y": {"type": "integer"}}
 	_reg(registry, "tileset.create", Callable(script, "_cmd_create").bind(context),
-		"Write a TileSet .tres with an atlas source cut from a texture.",
 		{"file_path": {"type": "string"}, "texture_path": {"type": "string"}, "tile_size": size,
 			"physics": {"type": "boolean"}, "collision_layer": mask, "collision_mask": mask},
 		["file_path", "texture_path"])
 	_reg(registry, "tileset.add_source", Callable(script, "_cmd_add_source").bind(context),
-		"Add an atlas source cut from a texture to a TileSet.",
 		{"file_path": {"type": "string"}, "texture_path": {"type": "string"}, "tile_size": size},
 		["file_path", "texture_path"])
 	_reg(registry, "tileset.remove_source", Callable(script, "_cmd_remove_source").bind(context),
-		"Remove a source and its tiles from a TileSet.",
 		{"file_path": {"type": "string"}, "source_id": {"type": "integer"}}, ["file_path", "source_id"])
 	var alternative := tile.duplicate()
 	alternative.merge({"flip_h": {"type": "boolean"}, "flip_v": {"type": "boolean"},
 		"transpose": {"type": "boolean"}, "modulate": {"type": "object"}})
 	_reg(registry, "tileset.add_alternative", Callable(script, "_cmd_add_alternative").bind(context),
-		"Add a flipped, transposed or tinted alternative of a tile.",
 		alternative, ["file_path", "atlas_x", "atlas_y"])
 	var removal := tile.duplicate()
 	removal["alternative_id"] = {"type": "integer"}
 	_reg(registry, "tileset.remove_alternative", Callable(script, "_cmd_remove_alternative").bind(context),
-		"Remove an alternative tile from a TileSet.",
 		removal, ["file_path", "atlas_x", "atlas_y", "alternative_id"])
 	_reg(registry, "tileset.setup_layers", Callable(script, "_cmd_setup_layers").bind(context),
-		"Add terrain sets, custom data and other layers to a TileSet.",
 		{"file_path": {"type": "string"}, "terrain_sets": {"type": "array"}, "custom_data": {"type": "array"},
 			"navigation_layers": {"type": "integer"}, "occlusion_layers": {"type": "integer"},
 			"physics_layers": {"type": "integer"}}, ["file_path"])
 
 
-static func _reg(registry: RefCounted, method: String, handler: Callable, description: String,
-		properties: Dictionary, required: Array) -> void:
+static func _reg(registry: RefCounted, method: String, handler: Callable, properties: Dictionary,
+		required: Array) -> void:
 	registry.register_command(method, handler,
-		registry.create_options().with_description(description)
+		registry.create_options()
 		.with_input_schema({"type": "object", "properties": properties, "required": required})
 		.scene_independent())
 

@@ -32,19 +32,19 @@ const SCHEMA := {"type": "object", "required": ["file_path", "tiles"], "properti
 static func register(registry: RefCounted, context: RefCounted) -> void:
 	var script: Script = load(SELF_PATH)
 	registry.register_command("tileset.edit_physics", Callable(script, "_cmd_edit_physics").bind(context),
-		registry.create_options().with_description("Set the collision polygon of tiles: full, none, one_way or points.")
+		registry.create_options()
 		.with_input_schema(SCHEMA).scene_independent())
 	registry.register_command("tileset.edit_terrain", Callable(script, "_cmd_edit_terrain").bind(context),
-		registry.create_options().with_description("Set the terrain set, terrain and peering bits of tiles.")
+		registry.create_options()
 		.with_input_schema(SCHEMA).scene_independent())
 	registry.register_command("tileset.edit_navigation", Callable(script, "_cmd_edit_navigation").bind(context),
-		registry.create_options().with_description("Set the navigation polygon of tiles: full, none or points.")
+		registry.create_options()
 		.with_input_schema(SCHEMA).scene_independent())
 	registry.register_command("tileset.edit_visuals", Callable(script, "_cmd_edit_visuals").bind(context),
-		registry.create_options().with_description("Set tiles' occlusion, tint, z index, probability and animation.")
+		registry.create_options()
 		.with_input_schema(SCHEMA).scene_independent())
 	registry.register_command("tileset.edit_custom_data", Callable(script, "_cmd_edit_custom_data").bind(context),
-		registry.create_options().with_description("Set tiles' values in the tile set's custom data layers.")
+		registry.create_options()
 		.with_input_schema(SCHEMA).scene_independent())
 
 

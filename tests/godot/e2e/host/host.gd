@@ -18,6 +18,7 @@ extends SceneTree
 const ToolkitApp := preload("res://addons/godot_mcp_toolkit/core/toolkit_app.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
 const RuntimeServer := preload("res://addons/godot_mcp_toolkit/runtime/mcp_runtime_server.gd")
+const EditableInstances := preload("editable_instances.gd")
 const RelayLink := preload("relay_link.gd")
 const RelayListener := preload("relay_listener.gd")
 const RelayPublisher := preload("relay_publisher.gd")
@@ -97,7 +98,7 @@ func _show(path: String) -> Node:
 		push_error("e2e host: cannot load the scene %s" % path)
 		return null
 	var scene_root := packed.instantiate()
-	_mark_editable(scene_root, path)
+	EditableInstances.mark(scene_root, path)
 	# Each scene under a holder of its own, as each has its own viewport in an editor: two roots
 	# of one name side by side would have one renamed ("@Node2D@14").
 	var holder := Node.new()
@@ -108,15 +109,6 @@ func _show(path: String) -> Node:
 		holder.add_child(scene_root)
 	_scenes[path] = scene_root
 	return scene_root
-
-
-## The file's `[editable path="..."]` instances get their children listed, as in the editor.
-static func _mark_editable(scene_root: Node, path: String) -> void:
-	var editable := RegEx.create_from_string('(?m)^\\[editable path="([^"]*)"\\]')
-	for found: RegExMatch in editable.search_all(FileAccess.get_file_as_string(path)):
-		var instance := scene_root.get_node_or_null(NodePath(found.get_string(1)))
-		if instance != null:
-			scene_root.set_editable_instance(instance, true)
 
 
 ## Every file's uid into ResourceUID (what the editor's file scan does; an exported game reads them
