@@ -1,4 +1,4 @@
-"""CPU time a bridge spends, instead of the wall time it takes (issue 18).
+"""CPU time a bridge spends, instead of the wall time it takes.
 
 On a shared, overloaded machine wall-clock latencies measure the neighbours more than
 the bridge; the CPU seconds the bridge process itself burns (utime + stime from

@@ -10,7 +10,7 @@ from typing import Any
 
 from bench.stats import ratio
 
-# Half the reference's start-up list (38,932 bytes), the always-on call_tool included (issue 41);
+# Half the reference's start-up list (38,932 bytes), the always-on call_tool included;
 # tests/unit/test_context_cost.py holds it.
 STARTUP_SURFACE_MAX = 19_500
 ALL_GROUPS_MAX = 82_000  # the wire's tools array with every group loaded (81,548 with the shaders group), offered arguments (dry_run, confirmation_token, background) included

@@ -1,4 +1,4 @@
-"""What the second copy of a large result costs the client (issue 18).
+"""What the second copy of a large result costs the client.
 
 A ~1 MiB nested result (``bench.run.tree_reply_of``) through three bridges on one simulator,
 interleaved block by block: ours as shipped (text + ``structuredContent``), ours with the

@@ -1,7 +1,7 @@
 """Our bridge with ``structuredContent`` taken out of its results: an experiment, not a product mode.
 
-Issue 18 asks for both a 1 MiB nested result at <= 0.9x the reference and for
-``structuredContent`` to keep travelling with its text. ``python -m bench.structured_cost``
+The bridge answers a 1 MiB nested result at <= 0.9x the reference's cost while
+``structuredContent`` keeps travelling with its text. ``python -m bench.structured_cost``
 runs this next to the real bridge to show what the second copy costs; nothing else uses it.
 """
 

@@ -16,19 +16,19 @@ from godot_bridge.consent.editor_dialog import EditorAsker
 from godot_bridge.consent.gate import ConsentGate
 from godot_bridge.consent.policy import Policy, resolve, unknown_names
 from godot_bridge.consent.targets import Targets
-from godot_bridge.content import uids
+from godot_bridge.godot_files import uids
 from godot_bridge.content.completions import CompletionService
-from godot_bridge.content.images import ImageStore
+from godot_bridge.editor.screenshot_store import ImageStore
 from godot_bridge.content.prompts import PromptService
-from godot_bridge.content.pushed_errors import ErrorStore
+from godot_bridge.editor.pushed_errors import ErrorStore
 from godot_bridge.content.resources import ResourceService
 from godot_bridge.jobs.background import JobTools
 from godot_bridge.jobs.engine import JobStore
 from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.live_config import LiveConfig, hold_weakenings
-from godot_bridge.setup.client_entry import EntryError, definition
-from godot_bridge.setup.toolkit_files import ToolkitMissing
 from godot_bridge.safety.pathguard import CallGuard
+from godot_bridge.shipped.mcp_entry import EntryError, definition
+from godot_bridge.shipped.toolkit_files import ToolkitMissing
 from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
 from godot_bridge.tools.dispatch import CALL_TOOL, ProgressFn, RateLimiter, ToolDispatch

@@ -14,19 +14,20 @@ from dataclasses import dataclass, field
 
 from godot_bridge import __version__
 from godot_bridge.config import ConfigError, Settings, parse_port
-from godot_bridge.setup import usage
+from godot_bridge import usage
+from godot_bridge.errors import SettingsError
 
-# The flags, as --help and the README list them (setup/usage.py defines each once).
+# The flags, as --help and the README list them (usage.py defines each once).
 _ACTIONS = {"--tools-count", "--list-eager", "--help", "-h", "--version"}
 _SWITCHES = {"--http", "--no-auth"}
 _VALUE_FLAGS = {o.name for o in usage.SERVER.options if o.metavar}
 _HTTP_ONLY = ("--host", "--port", "--no-auth")
-assert _ACTIONS | _SWITCHES | _VALUE_FLAGS == usage.SERVER.flags(), "cli.py and setup/usage.py disagree on the flags"
+assert _ACTIONS | _SWITCHES | _VALUE_FLAGS == usage.SERVER.flags(), "cli.py and usage.py disagree on the flags"
 # Subcommands: terminal commands, not the server (imported only when named).
 _COMMANDS = ("init", "doctor", "uninstall")
 
 
-class UsageError(Exception):
+class UsageError(SettingsError):
     pass
 
 

@@ -14,12 +14,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from godot_bridge.errors import SettingsError
+
 
 # GODOT_MCP_RESULT_LIMIT's default: the largest single tool result, in KiB (see tools/ceiling.py).
 DEFAULT_RESULT_LIMIT_KB = 16 * 1024
 
 
-class ConfigError(ValueError):
+class ConfigError(SettingsError, ValueError):
     """A malformed flag or environment value; the message names it."""
 
 
@@ -61,7 +63,7 @@ def _env_positive_int(env: Mapping[str, str], name: str) -> int | None:
 
 
 # GODOT_MCP_IMAGE_MODE's values: how a screenshot comes back when the call names no
-# image_response_mode (content/screenshots.py). Kept here, not imported, so config stays a leaf module.
+# image_response_mode (editor/screenshots.py). Kept here, not imported, so config imports nothing but errors.py.
 IMAGE_MODES = ("inline", "link")
 
 
@@ -345,7 +347,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it
 }
 # What each variable does, for `godot-bridge --help` and the README's Environment table (both
-# rendered from this, with the catalogue's counts in place of "{name}": setup/usage.py env_docs;
+# rendered from this, with the catalogue's counts in place of "{name}": usage.py env_docs;
 # tests/unit/test_cli_docs.py holds them together). MCP_ALLOWED_ORIGINS is read by
 # mcp/http_config.py and needs no value check.
 ENV_DOCS: dict[str, str] = {

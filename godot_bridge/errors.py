@@ -1,8 +1,13 @@
-"""The bridge's one exception type and its error-code vocabulary (contract C4).
+"""The bridge's exception families and its error-code vocabulary (contract C4).
 
 Every failure that should reach the model as an ``isError`` tool result is a
 ``ToolError``. The toolkit's own codes pass through untouched (the wire is
 string-tolerant); the codes below are the ones the bridge itself originates.
+
+Every exception class the bridge defines belongs to exactly one family, one per concern, and
+every family derives from ``BridgeError`` (tests/unit/test_exception_families.py holds this). A
+class that was also a ``ValueError`` or ``RuntimeError`` keeps that base, so what caught it
+still does.
 """
 
 from __future__ import annotations
@@ -60,8 +65,58 @@ BRIDGE_HINTS: dict[str, str] = {
 }
 
 
+class BridgeError(Exception):
+    """The root of every family below: an exception the bridge itself defines."""
+
+
+class SettingsError(BridgeError):
+    """A setting, the command line or ``.mcp.json`` cannot be used; the message says which and why."""
+
+
+class DefinitionError(BridgeError):
+    """A definition the bridge is built from is missing or malformed: the catalogue, a tool's or an
+    extension's declaration, the toolkit and its client entry, the MCP SDK internals it relies on."""
+
+
+class RequestError(BridgeError):
+    """What a client asked for cannot be served as asked: an unknown tool, resource or prompt, or
+    arguments that do not fit the schema."""
+
+
+class ProtocolError(BridgeError):
+    """An MCP message cannot be handled as sent (too deep, too large, not a request)."""
+
+
+class ConsentError(BridgeError):
+    """Asking the person before what cannot be taken back: the question, the answer, the ticket."""
+
+
+class JobsError(BridgeError):
+    """A call run in the background: an unknown or finished job, a job that failed."""
+
+
+class PeerError(BridgeError):
+    """What the editor or the game sent cannot be kept or read, or the link to them closed."""
+
+
+class GodotFileError(BridgeError):
+    """One of Godot's files, read without an editor, is not what its format says."""
+
+
+class LanguageServerError(BridgeError):
+    """Godot's GDScript language server cannot be reached or did not answer as the protocol says."""
+
+
+class GuardError(BridgeError):
+    """A protection cannot be put in place (a secret's file cannot be made private)."""
+
+
+class SetupError(BridgeError):
+    """``godot-bridge init``, ``doctor`` or ``uninstall`` cannot go on; nothing is left half-written."""
+
+
 @dataclass
-class ToolError(Exception):
+class ToolError(BridgeError):
     """A failure reported to the model as an ``isError`` result.
 
     Rendered as ``{"success": false, "error": message, "code": code, "hint": hint}``.
@@ -84,3 +139,8 @@ class ToolError(Exception):
             out["hint"] = hint
         out.update(self.extra)
         return out
+
+
+# One base per concern; tests/unit/test_exception_families.py checks every class against these.
+FAMILIES = (ToolError, SettingsError, DefinitionError, RequestError, ProtocolError, ConsentError, JobsError,
+            PeerError, GodotFileError, LanguageServerError, GuardError, SetupError)

@@ -1,4 +1,4 @@
-"""The garbage collector's settings for a serving bridge (issue 18).
+"""The garbage collector's settings for a serving bridge.
 
 A large tool result (a 1 MiB scene tree is ~20,000 dicts and lists) is parsed, shaped and
 written within one call, then freed by reference counting. With CPython's default threshold

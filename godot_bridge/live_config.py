@@ -5,7 +5,7 @@
 The MCP client started us with the ``env`` of our entry in that file; when the user (or the
 plugin's dock) edits the file, the client does not restart us. So we read the file at start,
 on every change on disk and on every editor reconnect, take the ``GODOT_MCP_*`` keys of our
-entry (found as ``doctor`` and the dock find it: client_files.our_key) and rebuild the settings: launch environment, minus every key the file had
+entry (found as ``doctor`` and the dock find it: shipped/mcp_entry.our_key) and rebuild the settings: launch environment, minus every key the file had
 supplied, plus the keys it has now. A key removed from the file is therefore dropped, and one
 the file never named (set by the shell) stays. Flags still win over the environment.
 
@@ -31,8 +31,8 @@ from typing import Any
 from godot_bridge.config import ALLOW_UNASKED_ENV, ConfigError, Settings
 from godot_bridge.consent.policy import MODE_STRENGTH
 from godot_bridge.editor.watch import RegistryWatcher
-from godot_bridge.setup.client_files import our_key
-from godot_bridge.setup.client_entry import definition
+from godot_bridge.errors import SettingsError
+from godot_bridge.shipped.mcp_entry import definition, our_key
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def config_file(settings: Settings, cwd: Path | None = None) -> Path:
     return settings.project_path / FILE_NAME
 
 
-class ConfigFileError(ValueError):
+class ConfigFileError(SettingsError, ValueError):
     """``.mcp.json`` cannot be used; the message says why."""
 
 

@@ -45,7 +45,7 @@ ROUTED_CHANNELS = {"editor", "runtime"}
 # Parameters the bridge consumes itself (it routes on `channel`) and never forwards.
 BRIDGE_ONLY_PARAMS = frozenset({"channel"})
 # ... and those it consumes for one kind of handling: a screenshot's `thumbnail` is the bridge's
-# own preview capture (godot_bridge/content/screenshots.py).
+# own preview capture (godot_bridge/editor/screenshots.py).
 BRIDGE_HANDLING_PARAMS = {"image_result": frozenset({"thumbnail"})}
 PENDING_FILE = Path("scripts/gd_drift_pending.txt")
 METHOD = r"[a-z0-9_]+(?:\.[a-z0-9_]+)+"

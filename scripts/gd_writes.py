@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CI: every file change the toolkit makes goes through checkpoints/project_writes.gd.
 
-The checkpoint journal (issue 17) can only restore what it saw: a write, delete, rename, resource
+The checkpoint journal can only restore what it saw: a write, delete, rename, resource
 save, project-settings save or folder change that calls the engine directly would be missed, and
 a restore would leave the project half put back. So outside a short list of exempt files (each
 with its reason), any of these in addons/godot_mcp_toolkit/ (examples excluded) is a problem:

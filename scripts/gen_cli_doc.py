@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the README's Command line and Environment tables from the definitions --help uses.
 
-The commands, flags and variables are defined once, in godot_bridge/setup/usage.py and
+The commands, flags and variables are defined once, in godot_bridge/usage.py and
 godot_bridge/config.py (ENV_DOCS); `godot-bridge --help` renders them, and so does this script,
 between the README's `<!-- generated: NAME -->` and `<!-- end: NAME -->` markers. `--check` exits 1
 when the README differs from what would be written (tests/unit/test_cli_docs.py runs it).
@@ -17,7 +17,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from godot_bridge.setup import usage  # noqa: E402
+from godot_bridge import usage  # noqa: E402
 
 README = REPO / "README.md"
 TABLES = {"command-line": usage.markdown_commands, "environment": usage.markdown_environment}

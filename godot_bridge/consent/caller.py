@@ -24,6 +24,7 @@ from typing import Any, Protocol
 import anyio
 
 from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question, UnusableAnswer, parse_answer
+from godot_bridge.errors import ConsentError
 from godot_bridge.jobs import asking
 
 
@@ -76,7 +77,7 @@ NOBODY = Caller(owner=None)
 INPUT_KEY = "confirm"
 
 
-class InputRequired(Exception):
+class InputRequired(ConsentError):
     """Answer the request with a 2026-07-28 ``input_required`` result instead of a tool result."""
 
     def __init__(self, question: Question, request_state: str) -> None:
@@ -92,7 +93,7 @@ class InputRequired(Exception):
         }
 
 
-class InvalidAnswer(Exception):
+class InvalidAnswer(ConsentError):
     """A retry whose answer cannot be used (replayed, expired, another client's): the request is
     refused (JSON-RPC -32602) and nothing runs; the message says what to do."""
 

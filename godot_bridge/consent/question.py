@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from godot_bridge.errors import ConsentError
 from godot_bridge.tools.catalogue import ToolDef
 from godot_bridge.tools.channels import CHANNEL_ARG, call_channel, takes_channel_arg
 
@@ -81,7 +82,7 @@ class Question:
         return out
 
 
-class UnusableAnswer(Exception):
+class UnusableAnswer(ConsentError):
     """An answer that is none of accept, decline or cancel as the form asked for them (a bare string,
     an object without an ``action``, ``"ACCEPT"``, an error instead of a result): nothing runs, and
     the call answers at once saying why (never a wait, never a protocol error)."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from godot_bridge.consent.question import Question
+from godot_bridge.errors import ConsentError
 
 TTL_S = 300.0
 LIMIT = 256
@@ -44,7 +45,7 @@ class Ticket:
         return self.tool == tool and self.args == args
 
 
-class Refused(Exception):
+class Refused(ConsentError):
     """A ticket that cannot be taken; the message says why and what to do."""
 
 

@@ -1,6 +1,5 @@
-"""What the bridge serves besides tool calls, and the files and images behind it.
+"""What the bridge serves over MCP besides tools: resources, prompts and completions.
 
-MCP resources, prompts and completions; the screenshots kept for link mode and the PNG header
-they are checked by; the errors Godot pushes; and reading Godot's own text files (``project.godot``,
-``.tscn``) without an editor.
+Godot's own files are read by ``godot_files/``; the errors Godot pushes and the screenshots kept
+for links are kept beside the editor link that receives them (``editor/``).
 """

@@ -15,6 +15,7 @@ from typing import Any
 
 from dataclasses import dataclass, field
 
+from godot_bridge.errors import RequestError
 from godot_bridge.tools.catalogue import catalogue_dir
 from godot_bridge.tools.shapes import build, check_fields
 
@@ -22,7 +23,7 @@ PROMPTS_FILE = "prompts.json"
 _PLACEHOLDER = re.compile(r"\{(\w+)(:choice)?\}")
 
 
-class PromptError(ValueError):
+class PromptError(RequestError, ValueError):
     """Bad arguments for a prompt, or a malformed prompts file; the message says what."""
 
 

@@ -7,7 +7,7 @@
   subscribable, so a client hears each change instead of polling.
 * ``godot://scene/{path}``: a scene's node tree. When the editor is connected it is asked
   (``scene.get_tree`` with the scene's path), and its answer is used only when it says it is
-  about that very scene; otherwise the ``.tscn`` is read from disk (scene_files.py: inherited
+  about that very scene; otherwise the ``.tscn`` is read from disk (godot_files/scenes.py: inherited
   and instanced scenes included), so the resource also works with no editor running (unsaved
   editor changes are then not in it). One shape whichever answers, scene.get_tree's: ``tree``,
   ``returned``, ``total_nodes``, ``has_more``; ``source`` says which. A tree larger than one
@@ -15,10 +15,10 @@
 * ``godot://script/{path}``: a script's text, read from disk (no editor needed), wrapped as
   untrusted content (contract C21).
 * ``godot://screenshots/<id>.png``: a screenshot taken with ``image_response_mode: link``, as
-  long as the bridge keeps it (images.py); listed newest first after the static resources.
+  long as the bridge keeps it (editor/screenshot_store.py); listed newest first after the static resources.
 
 ``{path}`` is a project path with or without its ``res://`` prefix (``levels/a.tscn`` or
-``res://levels/a.tscn``), or a ``uid://`` (resolved from the project's files, uids.py),
+``res://levels/a.tscn``), or a ``uid://`` (resolved from the project's files, godot_files/uids.py),
 percent-decoded. Every path goes through the path guard and, on disk, must stay inside the
 project after symlinks are resolved. Answers name the ``res://`` path, and the file's ``uid``
 when it has one.
@@ -37,14 +37,14 @@ from typing import Any, Protocol
 from urllib.parse import unquote
 
 from godot_bridge import __version__
-from godot_bridge.content import uids
-from godot_bridge.content.godot_files import project_settings
-from godot_bridge.content.images import MIME as PNG_MIME
-from godot_bridge.content.images import URI_PREFIX as SCREENSHOT_PREFIX
-from godot_bridge.content.images import ImageStore
-from godot_bridge.content.pushed_errors import ERRORS_URI, ErrorStore
-from godot_bridge.content.scene_files import Loaded, SceneFormatError, count_nodes, cut_tree, read_scene
-from godot_bridge.errors import ToolError
+from godot_bridge.godot_files import uids
+from godot_bridge.godot_files.text_format import project_settings
+from godot_bridge.editor.screenshot_store import MIME as PNG_MIME
+from godot_bridge.editor.screenshot_store import URI_PREFIX as SCREENSHOT_PREFIX
+from godot_bridge.editor.screenshot_store import ImageStore
+from godot_bridge.editor.pushed_errors import ERRORS_URI, ErrorStore
+from godot_bridge.godot_files.scenes import Loaded, SceneFormatError, count_nodes, cut_tree, read_scene
+from godot_bridge.errors import RequestError, ToolError
 from godot_bridge.safety import untrusted
 from godot_bridge.safety.pathguard import check_path
 from godot_bridge.tools.answer_budget import budget_bytes, text_size
@@ -64,7 +64,7 @@ SCENE_CUT_HINT = ("Cut at one answer's size: nodes with child_count have more be
 _ATTR_UNSAFE = re.compile(r"[^A-Za-z0-9_.:/-]")
 
 
-class ResourceError(Exception):
+class ResourceError(RequestError):
     """A read that cannot be answered; ``not_found`` distinguishes a missing file from a bad request."""
 
     def __init__(self, message: str, *, not_found: bool = False) -> None:

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge.config import Settings
-from godot_bridge.content.images import ImageStore
-from godot_bridge.content.pushed_errors import CRASHED, REPORTED, ErrorStore
 from godot_bridge.editor import limits
+from godot_bridge.editor.pushed_errors import CRASHED, REPORTED, ErrorStore
+from godot_bridge.editor.screenshot_store import ImageStore
 from godot_bridge.editor.autolaunch import AutoLaunch
 from godot_bridge.editor.channel import WsChannel
 from godot_bridge.editor.facts import EditorFacts, commands

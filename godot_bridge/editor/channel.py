@@ -20,17 +20,17 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from godot_bridge.editor.rpc import Kind, OnProgress, PendingCall, RpcCorrelator
-from godot_bridge.errors import ToolError
+from godot_bridge.errors import PeerError, ToolError
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
 
 
-class _NotYetRaised(Exception):
+class _NotYetRaised(PeerError):
     """Stands in for websockets' ConnectionClosed until the first dial imports websockets."""
 
 
-# websockets is imported by the first dial, not at start-up (issue 18: it is off the first
+# websockets is imported by the first dial, not at start-up (it is off the first
 # answer). Nothing can raise ConnectionClosed before a connection exists, so until then the
 # name may stand for a class nothing raises.
 ConnectionClosed: type[Exception] = _NotYetRaised
@@ -299,7 +299,7 @@ class WsChannel:
 
 
 def _decode(raw: str | bytes) -> Any:
-    # orjson parses a large frame (a scene tree) in about half json's time (issue 18); what it
+    # orjson parses a large frame (a scene tree) in about half json's time; what it
     # refuses (NaN, a lone surrogate, an integer beyond 64 bits) json may still read, as before;
     # strict=False takes the raw control characters an older toolkit's JSON.stringify leaves in
     # strings (dropping that frame would leave its call without an answer).

@@ -6,7 +6,7 @@ Kept free of sockets so the rules are unit-testable:
   and which params the toolkit gets: a ``channel_arg`` tool's ``channel`` argument is not
   read by the toolkit handlers, so it is stripped before sending.
 * ``shape``: a toolkit reply as a ``ToolOutcome`` (verbatim, keys sorted; a tool with
-  ``image_result`` handling as image + metadata; a link to a kept image is content/screenshots.py's).
+  ``image_result`` handling as image + metadata; a link to a kept image is editor/screenshots.py's).
 * ``crash_lines``: a few recent lines from a ``debugger.get_log`` reply, appended
   to runtime failures so the model sees why the game died.
 """

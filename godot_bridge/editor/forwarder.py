@@ -29,8 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from godot_bridge.config import Settings
-from godot_bridge.content import screenshots
-from godot_bridge.content.images import ImageStore
+from godot_bridge.editor import screenshots
+from godot_bridge.editor.screenshot_store import ImageStore
 from godot_bridge.editor.autolaunch import AutoLaunch
 from godot_bridge.editor.channel import DEFAULT_INBOUND_LIMIT, encode_request
 from godot_bridge.editor.facts import EditorFacts, commands
@@ -78,7 +78,7 @@ class ForwardPlan:
     wait_message: str | None = None
     # game_start's wait_for_runtime: wait for the game's channel after starting it.
     wait_for_runtime: bool = True
-    # image_response_mode link: how the screenshot is kept and linked (content/screenshots.py).
+    # image_response_mode link: how the screenshot is kept and linked (editor/screenshots.py).
     link: screenshots.LinkPlan | None = None
 
 

@@ -76,7 +76,7 @@ class RegistryWatcher:
             # Anything may have changed while we were not watching.
             self._notify()
             try:
-                from watchfiles import awatch  # imported when watching starts, not at start-up (issue 18)
+                from watchfiles import awatch  # imported when watching starts, not at start-up
 
                 watcher = awatch(
                     directory,

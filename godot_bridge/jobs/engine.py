@@ -34,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from godot_bridge.errors import JobsError
 from godot_bridge.tools.progress import ProgressFn
 from godot_bridge.tools.results import ToolOutcome
 
@@ -68,7 +69,7 @@ class JobLimits:
     poll_interval_ms: int = 1000  # what clients are asked to poll at
 
 
-class JobError(Exception):
+class JobError(JobsError):
     """A request about jobs that cannot be served; ``code`` is one of the codes above."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -76,7 +77,7 @@ class JobError(Exception):
         self.code = code
 
 
-class JobFailed(Exception):
+class JobFailed(JobsError):
     """Raised by a job's work for a protocol-level failure (no tool result): the job fails with it."""
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:

@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from godot_bridge.errors import LanguageServerError
 from godot_bridge.lsp.framing import FrameDecoder, FramingError, encode
 from godot_bridge.lsp.uris import language_id, project_root_uri, res_to_uri, uri_to_res
 
@@ -39,7 +40,7 @@ class LspTimeouts:
     probe: float = 0.5  # per registry claimant: is its editor WebSocket port accepting?
 
 
-class LspError(Exception):
+class LspError(LanguageServerError):
     """Base for client failures; the service maps each subclass to a ToolError code."""
 
 

@@ -12,6 +12,8 @@ import json
 import logging
 from typing import Any
 
+from godot_bridge.errors import LanguageServerError
+
 log = logging.getLogger(__name__)
 
 _SEPARATOR = b"\r\n\r\n"
@@ -21,7 +23,7 @@ MAX_HEADER_BYTES = 8 * 1024
 DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
 
 
-class FramingError(ValueError):
+class FramingError(LanguageServerError, ValueError):
     """The byte stream is not LSP-framed; the connection cannot be resynchronised."""
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge.config import Settings
-from godot_bridge.content import uids
+from godot_bridge.godot_files import uids
 from godot_bridge.editor.registry import tcp_accepts
 from godot_bridge.errors import ToolError
 from godot_bridge.lsp import shape

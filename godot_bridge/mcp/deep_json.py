@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from godot_bridge.errors import ProtocolError
+
 # The most it reads: measured, a few hundred milliseconds at worst ([1,[1,[1,... is a step a byte;
 # a run of a million brackets, one step, about 40 ms).
 LIMIT = 4 << 20
@@ -51,7 +53,7 @@ class Outline:
     members: dict[str, Any] = field(default_factory=dict)
 
 
-class _Invalid(Exception):
+class _Invalid(ProtocolError):
     pass
 
 

@@ -28,6 +28,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from godot_bridge.errors import ProtocolError
 from godot_bridge.mcp.protocol import (
     CLIENT_CAPABILITIES_META_KEY,
     CLIENT_INFO_META_KEY,
@@ -42,7 +43,7 @@ _KINDS: tuple[tuple[type, str], ...] = (
 )
 
 
-class Refused(Exception):
+class Refused(ProtocolError):
     """A message answered with a JSON-RPC error instead of being served.
 
     ``in_place``: for a malformed response to a request of ours (the client's answer to a question
@@ -68,7 +69,7 @@ def malformed_answer(rid: str | int | None, problem: str) -> Refused:
     return Refused(rid, INVALID_REQUEST, f"Invalid Request: {problem}", in_place)
 
 
-class Dropped(Exception):
+class Dropped(ProtocolError):
     """A malformed notification: answered with nothing; the reason is for our log."""
 
 

@@ -34,7 +34,7 @@ from mcp.server.subscriptions import ListenHandler, ResourceUpdated, Subscriptio
 from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
 from mcp_types import LoggingMessageNotification, LoggingMessageNotificationParams
 
-from godot_bridge.content.pushed_errors import ERRORS_URI, ErrorEntry, ErrorStore
+from godot_bridge.editor.pushed_errors import ERRORS_URI, ErrorEntry, ErrorStore
 from godot_bridge.mcp.listen import AckWatch, beside
 from godot_bridge.mcp.peers import Notify, Peer
 

@@ -4,7 +4,7 @@ Every input line is decoded here (``wire.py``). A request the lean path takes (`
 is served on the spot; everything else is queued, in order, for the SDK path (``stdio.py``'s
 dispatcher and ``eras.EraRouter``, built by ``server.SdkBackend``). The SDK is imported in a
 worker thread the first time a line needs it, so lean calls keep being answered while it loads
-(issue 18: importing it on the event loop stalled every call ~0.8 s). Both paths write to the
+(importing it on the event loop stalled every call ~0.8 s). Both paths write to the
 same pipe and share one record of unanswered requests, so end of input waits for either.
 
 ``GODOT_BRIDGE_LEAN=0`` (or ``lean=False``) sends every line to the SDK: the reference the
@@ -66,7 +66,7 @@ def lean_wanted(env: dict[str, str] | None = None) -> bool:
 @dataclass(slots=True)
 class _InFlight:
     """One lean request's task. Plain asyncio (not an anyio task group and cancel scope): those
-    cost ~20% of the bridge's CPU per call under 16 callers (issue 18)."""
+    cost ~20% of the bridge's CPU per call under 16 callers."""
 
     task: asyncio.Task[None] | None = None
     started: bool = False
@@ -116,7 +116,7 @@ class StdioFront:
         self._pending: list[bytes] = []  # lines for the SDK path while it loads
         self._loading = False
         # Pushed Godot errors are delivered by the SDK path's feed (error_feed.py): the first one loads
-        # it; what arrives meanwhile is kept here and handed over (issue 16).
+        # it; what arrives meanwhile is kept here and handed over.
         self._early_errors: list[Any] = []
         app.errors.on_change(self._on_errors)
         # The handshake era's negotiated version while the lean path owns it; None once the SDK does.
@@ -128,7 +128,7 @@ class StdioFront:
         # Set once the first tools list is out (or something needs the editor): the editor dial,
         # and the websockets/watchfiles imports it brings (~20 ms on the event loop), wait for it,
         # so a handshake client's initialize -> tools/list pair is not held up between its two
-        # answers (issue 18).
+        # answers.
         self.tools_listed = anyio.Event()
         self._running = 0  # lean request tasks not yet finished (answer written or owed none)
         self._lean_idle = asyncio.Event()

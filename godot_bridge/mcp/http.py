@@ -51,6 +51,7 @@ from starlette.types import Receive, Scope, Send
 
 from godot_bridge import __version__
 from godot_bridge.app import BridgeApp
+from godot_bridge.errors import ProtocolError
 from godot_bridge.mcp import envelope
 from godot_bridge.mcp import http_headers as rules
 from godot_bridge.mcp.eras import EraRouter
@@ -232,7 +233,7 @@ def _refused(rid: Any, refusal: rules.Refusal, headers: Mapping[str, str] | None
     return _json(refusal.status, _error(rid, refusal.code, refusal.message, refusal.data), headers)
 
 
-class _TooLarge(Exception):
+class _TooLarge(ProtocolError):
     pass
 
 

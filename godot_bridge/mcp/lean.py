@@ -1,6 +1,6 @@
 """The lean path: the hot MCP methods served without the SDK, byte for byte as the SDK serves them.
 
-Issue 18: ~80% of start-up was importing the SDK, and a quarter of each call its request path
+Why: ~80% of start-up was importing the SDK, and a quarter of each call its request path
 (pydantic validation of request and result, the runner). The methods every session uses --
 ``initialize``, ``ping``, ``tools/list``, ``tools/call``, ``server/discover`` and the
 ``initialized`` / ``cancelled`` notifications -- are served here instead, in both eras; anything

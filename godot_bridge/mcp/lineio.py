@@ -148,7 +148,7 @@ class PipeWriter:
 
     Lines written in one pass of the loop go out in one ``write`` (the flush is scheduled with
     ``call_soon``): under 16 concurrent callers several answers are ready per pass, and a
-    system call per answer was a visible share of the bridge's CPU (issue 18). A line is
+    system call per answer was a visible share of the bridge's CPU. A line is
     still on the pipe before the loop next waits for input; a large backlog is written at once.
     """
 

@@ -1,7 +1,7 @@
 """Which event loop serves: uvloop where it is installed and the platform has it, else asyncio's.
 
 uvloop is an optional speed-up (the ``fast`` extra; it does not exist on Windows). In
-``bench.cpu`` (issue 18) it cut CPU per call under 16 callers by about a fifth.
+``bench.cpu`` it cut CPU per call under 16 callers by about a fifth.
 ``GODOT_BRIDGE_UVLOOP=0`` turns it off, to compare or to rule it out when something misbehaves.
 """
 

@@ -118,7 +118,7 @@ def call_result(outcome: ToolOutcome, modern: bool, splice: Callable[[bytes], An
     """
     result: dict[str, Any] = {"content": outcome.content, "isError": outcome.is_error}
     # An error's text block already is its JSON (code, message, hint): a second copy as
-    # structuredContent would reach the model twice (issue 41). No tool declares an
+    # structuredContent would reach the model twice. No tool declares an
     # outputSchema, and the spec validates structured content only of a success.
     if outcome.has_structured and not outcome.is_error:
         if not outcome.structured_is_object and not modern:

@@ -2,7 +2,7 @@
 
 ``mcp/__init__.py`` re-exports the client (which pulls in httpx, cryptography and the
 whole server side) and ``mcp/server/__init__.py`` re-exports ``MCPServer`` (FastMCP);
-the bridge imports neither, yet both ran on every start-up (issue 18: a third of the
+the bridge imports neither, yet both ran on every start-up (a third of the
 SDK's import time). ``defer_package_init`` registers the package module with its
 ``__path__`` so submodules import normally, and runs the real ``__init__`` the first
 time anyone asks the package for a name it does not have yet (``from mcp import

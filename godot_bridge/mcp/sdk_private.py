@@ -41,8 +41,10 @@ from mcp.server.connection import Connection
 from mcp.server.runner import aclose_shielded
 from mcp.shared.dispatcher import DispatchContext, Outbound
 
+from godot_bridge.errors import DefinitionError
 
-class SdkDrift(RuntimeError):
+
+class SdkDrift(DefinitionError, RuntimeError):
     """A private SDK part the bridge relies on moved; the message names it."""
 
 

@@ -36,7 +36,7 @@ from mcp_types import (
 
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
-from godot_bridge.content.pushed_errors import ERRORS_URI
+from godot_bridge.editor.pushed_errors import ERRORS_URI
 from godot_bridge.consent.caller import InputRequired, InvalidAnswer
 from godot_bridge.mcp.asking import caller, keep_answers
 from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers

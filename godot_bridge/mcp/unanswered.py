@@ -9,7 +9,7 @@ import asyncio
 from typing import Any
 
 # How long answers to requests still running at end of input may take. Short: a client that
-# closed its input is leaving, and a call the editor never answers must not hold it (issue 11).
+# closed its input is leaving, and a call the editor never answers must not hold it.
 EOF_GRACE_S = 3.0
 # A listen stream stays open until the client goes; it is not a request waiting for an answer.
 STREAMING_METHODS = frozenset({"subscriptions/listen"})
@@ -28,7 +28,7 @@ class Unanswered:
     def __init__(self) -> None:
         self._open: dict[tuple[str, Any], int] = {}
         # asyncio's Event, not anyio's: both serving paths run on asyncio (or uvloop), and anyio's
-        # Event looks the backend up on every creation, once per call (issue 18).
+        # Event looks the backend up on every creation, once per call.
         self.idle = asyncio.Event()
         self.idle.set()
 

@@ -19,7 +19,7 @@ Wherever ``res://`` is allowed, a file's ``uid://`` is too (Godot 4.4+ projects 
 uid, so an assistant meets them and passes them on). The editor resolves it (the toolkit's file
 guard, with ``ResourceUID``) and guards it as the ``res://`` path it names. Here a uid must be
 well-formed; when the caller can resolve it from the project's files (``resolve_uid``: the
-composition root passes content/uids.py's), the path it names is checked like any ``res://``
+composition root passes godot_files/uids.py's), the path it names is checked like any ``res://``
 value, links included; one the files do not name goes on to the editor, which knows every uid it
 has scanned and answers NOT_FOUND for one it does not.
 
@@ -220,7 +220,7 @@ class CallGuard:
     its arguments are validated (tools/dispatch.py), before anything of it can leave the bridge.
 
     ``project`` is read on each call (a configuration reload replaces the settings);
-    ``resolve_uid(project, uid)``: the res:// path a uid names there (content/uids.py's, passed in
+    ``resolve_uid(project, uid)``: the res:// path a uid names there (godot_files/uids.py's, passed in
     by the composition root: this layer reads no project files of its own)."""
 
     project: Callable[[], Path | None]

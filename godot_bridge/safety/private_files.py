@@ -16,6 +16,8 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from godot_bridge.errors import GuardError
+
 OWNER_ONLY = 0o600
 OWNER_ONLY_FOLDER = 0o700
 _GROUP_OTHERS = {"group": (stat.S_IRGRP, stat.S_IWGRP), "others": (stat.S_IROTH, stat.S_IWOTH)}
@@ -44,7 +46,7 @@ def exposure(path: Path) -> str | None:
     return f"{', '.join(parts)} (mode {mode:04o})"
 
 
-class CannotMakePrivate(Exception):
+class CannotMakePrivate(GuardError):
     """A too-open file the bridge may not make private; the message says why."""
 
 

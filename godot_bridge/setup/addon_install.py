@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from godot_bridge.setup.toolkit_files import files, read_version
+from godot_bridge.shipped.toolkit_files import files, read_version
 
 RECORD = ".godot-bridge-install.json"
 # Files Godot writes beside a resource once the project is opened (4.4+ script UIDs, import data):

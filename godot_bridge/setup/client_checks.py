@@ -17,18 +17,19 @@ from godot_bridge.editor.registry import registry_path
 from godot_bridge.setup import client_config, client_entry, client_env, client_tool_list, entry_probe
 from godot_bridge.setup.client_files import project_path
 from godot_bridge.setup.check import Check, Context, suggest
-from godot_bridge.setup.toolkit_files import ADDON_REL, read_version
+from godot_bridge.shipped import mcp_entry
+from godot_bridge.shipped.toolkit_files import ADDON_REL, read_version
 
 
 def _other_clients() -> str:
     """The clients besides the default one, for "add --client NAME for ..."."""
-    labels = [c.label for c in client_entry.definition().clients.values() if c.name != "claude"]
+    labels = [c.label for c in mcp_entry.definition().clients.values() if c.name != "claude"]
     return ", ".join(labels[:-1]) + " or " + labels[-1]
 
 
 def _mcp_snippet() -> str:
     """Our .mcp.json entry as the dock and init write it for this OS (the shared entry definition)."""
-    spec = client_entry.definition()
+    spec = mcp_entry.definition()
     launch = spec.launch_for(client_entry.os_name())
     return '"mcpServers": ' + json.dumps({spec.server_key: launch})
 
@@ -106,11 +107,11 @@ def check_client_env(ctx: Context) -> list[Check]:
     return lines
 
 
-def _readers(cfg: client_config.ClientConfig) -> list[client_entry.ClientSpec]:
+def _readers(cfg: client_config.ClientConfig) -> list[mcp_entry.ClientSpec]:
     """The clients that read ``cfg``'s entry: every one whose project file it is (.mcp.json: three)."""
     if cfg.root is None:
         return [cfg.client] if cfg.client is not None else []
-    return [c for c in client_entry.definition().clients.values() if project_path(c, cfg.root) == cfg.path]
+    return [c for c in mcp_entry.definition().clients.values() if project_path(c, cfg.root) == cfg.path]
 
 
 def check_tool_list(ctx: Context) -> list[Check]:

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from godot_bridge.setup.client_entry import ClientSpec, common
-from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, our_key, project_path, user_path
+from godot_bridge.setup.client_entry import common
+from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, project_path, user_path
+from godot_bridge.shipped.mcp_entry import ClientSpec, our_key
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ from collections.abc import Mapping
 
 from godot_bridge.editor.launch import GODOT_BIN
 from godot_bridge.editor.registry import data_dir
-from godot_bridge.setup.client_entry import ClientSpec, os_name
+from godot_bridge.setup.client_entry import os_name
+from godot_bridge.shipped.mcp_entry import ClientSpec
 
 # Where the registry is (registry.data_dir reads them), then how the bridge reaches the editor.
 REGISTRY_VARS = ("XDG_DATA_HOME", "APPDATA")

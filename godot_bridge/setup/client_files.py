@@ -12,7 +12,7 @@ dock offers the same list):
   or ``.codex/config.toml`` in a project Codex trusts (developers.openai.com/codex/mcp);
 * Gemini CLI: ``.gemini/settings.json`` in the project, ``~/.gemini/settings.json`` for the user,
   ``mcpServers`` (geminicli.com/docs/tools/mcp-server); comments are allowed there (its loader strips
-  them: google-gemini/gemini-cli pull request 422);
+  them);
 * GitHub Copilot CLI and Qwen Code: ``.mcp.json``, ``mcpServers``, the file Claude Code reads, so one
   entry serves all three (Copilot CLI 1.0 reads it, or ``.github/mcp.json``, in a folder the person
   trusts; Qwen Code 0.24 starts it once the person approves it, an approval bound to the entry's
@@ -37,24 +37,17 @@ import tomlkit
 import tomlkit.exceptions
 import tomlkit.items
 
+from godot_bridge.errors import SetupError
 from godot_bridge.setup import json_text
-from godot_bridge.setup.client_entry import ClientSpec, definition
+from godot_bridge.shipped.mcp_entry import ClientSpec, definition, our_key
 
 
-class ClientFileError(ValueError):
+class ClientFileError(SetupError, ValueError):
     """The file cannot be read or changed safely; the message says why (the file is left as it is)."""
 
 
 def clients() -> dict[str, ClientSpec]:
     return definition().clients
-
-
-def our_key(servers: dict[str, Any]) -> str | None:
-    """Our entry's key, else the first key (sorted) naming one of the hints: a hand-written entry."""
-    spec = definition()
-    if spec.server_key in servers:
-        return spec.server_key
-    return next((k for k in sorted(servers) if any(h in k for h in spec.key_hints)), None)
 
 
 def present(client: ClientSpec, path: Path) -> Path:

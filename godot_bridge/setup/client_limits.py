@@ -24,7 +24,7 @@ from typing import Any
 
 from godot_bridge.editor.autolaunch import DEFAULT_TIMEOUT_S as AUTOLAUNCH_S
 from godot_bridge.editor.forward import timeout_seconds
-from godot_bridge.setup.client_entry import ClientSpec
+from godot_bridge.shipped.mcp_entry import ClientSpec
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
 
 # A cold ``uvx`` start resolves, downloads and compiles the bridge and its dependencies before

@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from godot_bridge.config import TOOL_LIST_ENV, TOOL_LISTS
-from godot_bridge.setup.client_entry import ClientSpec
+from godot_bridge.errors import SetupError
+from godot_bridge.shipped.mcp_entry import ClientSpec
 from godot_bridge.tools.catalogue import catalogue_dir
 
 ALL, GROUPS = "all", "groups"
@@ -29,7 +30,7 @@ class Choice:
     checked: str  # what the client does that makes it the right one
 
 
-class ChoiceError(ValueError):
+class ChoiceError(SetupError, ValueError):
     """catalogue/clients.json's tool_list is missing or malformed (a broken install)."""
 
 

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, replace
 from importlib import metadata
 from pathlib import Path
 
-from godot_bridge import __version__
+from godot_bridge import __version__, usage
 from godot_bridge.config import ALLOW_UNASKED_ENV, ENV_CHECKS, ConfigError, Settings, check_env_value
 from godot_bridge.consent.policy import PRECEDENCE, resolve, unknown_names
 from godot_bridge.editor import token as tokens
@@ -44,7 +44,7 @@ from godot_bridge.editor.registry import (
 )
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
 from godot_bridge.lsp.endpoint import DEFAULT_HOST, resolve_endpoint
-from godot_bridge.setup import client_config, usage
+from godot_bridge.setup import client_config
 from godot_bridge.setup.check import SYMBOLS, Check, Context, Status, home_folder, suggest
 from godot_bridge.setup.client_checks import check_client_env, check_entry_start, check_mcp_json, check_tool_list
 from godot_bridge.setup.locate import locate

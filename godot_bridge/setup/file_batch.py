@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from godot_bridge.errors import SetupError
+
 _TMP_PREFIX = ".godot-bridge-"
 
 
@@ -28,7 +30,7 @@ class Change:
     data: bytes | None  # None: delete the file
 
 
-class BatchError(RuntimeError):
+class BatchError(SetupError, RuntimeError):
     """The batch was not applied; the message names the file and says what state was left."""
 
 

@@ -26,7 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from godot_bridge import usage
 from godot_bridge.config import ENV_CHECKS, TOOL_LIST_ENV, ConfigError, check_env_value
+from godot_bridge.errors import SetupError
 from godot_bridge.setup import (
     addon_install,
     client_entry,
@@ -36,20 +38,20 @@ from godot_bridge.setup import (
     doctor,
     file_batch,
     project_godot,
-    usage,
 )
-from godot_bridge.setup.client_entry import ClientSpec
 from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, project_path, user_path
 from godot_bridge.setup.launch import Launch, choose
 from godot_bridge.setup.locate import Location, locate
-from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, ToolkitMissing, read_version, toolkit_dir
+from godot_bridge.shipped import mcp_entry
+from godot_bridge.shipped.mcp_entry import ClientSpec
+from godot_bridge.shipped.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, ToolkitMissing, read_version, toolkit_dir
 
 DEFAULT_CLIENTS = ("claude",)
 # doctor checks that cannot pass until an editor with the plugin runs: right after init, they wait.
 WAITING = frozenset({"registry", "registry_entry", "registry_stale", "editor_port"})
 
 
-class InitError(Exception):
+class InitError(SetupError):
     """Planning found a problem; nothing was written. The message says what and how to fix it."""
 
 
@@ -170,7 +172,7 @@ def _plan_client(plan: Plan, client: ClientSpec, path: Path, env_overrides: dict
     problem = client_entry.validate(existing, client.servers, client.env_key)
     if problem:
         raise InitError(f"{path}: {problem}; fix it by hand first")
-    key = client_entry.definition().server_key
+    key = mcp_entry.definition().server_key
     before = client_entry.common((existing.get(client.servers) or {}).get(key) or {}, client).get("env") or {}
     # What the client would not pass on, unless the entry already names it (a value set by hand stays).
     carried = {k: v for k, v in client_env.carried(client, env).items() if k not in before}
@@ -359,7 +361,7 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
                           launch=launch, user=args.user, env=env)
     except InitUsageError as exc:
         return usage.usage_error(usage.INIT, str(exc))
-    except (InitError, ToolkitMissing, client_entry.EntryError) as exc:
+    except (InitError, ToolkitMissing, mcp_entry.EntryError) as exc:
         return usage.failure(usage.INIT, str(exc))
     except OSError as exc:
         return usage.read_failure(usage.INIT, exc)

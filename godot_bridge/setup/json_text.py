@@ -26,11 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from godot_bridge.errors import SetupError
+
 _WS = " \t\r\n"
 _DECODER = json.JSONDecoder()
 
 
-class JsonTextError(ValueError):
+class JsonTextError(SetupError, ValueError):
     """The text is not a JSON document this module can edit; the message says where."""
 
 

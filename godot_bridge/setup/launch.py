@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from godot_bridge import __version__
-from godot_bridge.setup import client_entry
+from godot_bridge.shipped import mcp_entry
 
 DISTRIBUTION = "godot-bridge"
 SCRIPT = "godot-bridge"
@@ -88,7 +88,7 @@ def installed_script() -> Path | None:
 
 
 def uvx(os_name: str) -> Launch:
-    launch = client_entry.definition().launch_for(os_name, __version__)
+    launch = mcp_entry.definition().launch_for(os_name, __version__)
     return Launch(launch["command"], launch["args"], "uvx", f"uvx starts godot-bridge {__version__} from the index")
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from godot_bridge.content.godot_files import value_end
+from godot_bridge.errors import SetupError
+from godot_bridge.godot_files.text_format import value_end
 
 PLUGINS_SECTION = "editor_plugins"
 ENABLED_KEY = "enabled"
@@ -23,7 +24,7 @@ MIN_CONFIG_VERSION = 5
 _LIST = re.compile(r"PackedStringArray\s*\(", re.ASCII)
 
 
-class ProjectFileError(ValueError):
+class ProjectFileError(SetupError, ValueError):
     """The project.godot cannot be changed safely; the message says why and what to do."""
 
 

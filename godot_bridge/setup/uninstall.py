@@ -24,15 +24,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from godot_bridge.setup import addon_install, client_entry, doctor, file_batch, usage
-from godot_bridge.setup.client_entry import ClientSpec
+from godot_bridge import usage
+from godot_bridge.errors import SetupError
+from godot_bridge.setup import addon_install, doctor, file_batch
 from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, project_path, user_path
 from godot_bridge.setup.init import InitError, plugin_line_change
 from godot_bridge.setup.locate import Location, locate
-from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
+from godot_bridge.shipped import mcp_entry
+from godot_bridge.shipped.mcp_entry import ClientSpec
+from godot_bridge.shipped.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
 
 
-class UninstallError(Exception):
+class UninstallError(SetupError):
     """Planning found a problem; nothing was changed."""
 
 
@@ -63,7 +66,7 @@ def _client_files(plan: Plan, names: Sequence[str], user: bool,
 
 
 def _plan_clients(plan: Plan, names: Sequence[str], user: bool, env: Mapping[str, str]) -> None:
-    key = client_entry.definition().server_key
+    key = mcp_entry.definition().server_key
     for path, (spec, labels) in _client_files(plan, names, user, env).items():
         label = " / ".join(labels)
         file = ClientFile.read(spec, path)
@@ -197,7 +200,7 @@ def main(argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
         if where.search.project is None:
             raise UninstallError(where.search.note())
         plan = build_plan(where, names, args.user, args.force, env)
-    except (UninstallError, client_entry.EntryError) as exc:
+    except (UninstallError, mcp_entry.EntryError) as exc:
         return usage.failure(usage.UNINSTALL, str(exc))
     except OSError as exc:
         return usage.read_failure(usage.UNINSTALL, exc)

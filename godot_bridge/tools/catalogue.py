@@ -25,6 +25,7 @@ from typing import Any, Literal
 from dataclasses import dataclass, field, replace
 
 from godot_bridge.config import TOOL_NAME_CHARS
+from godot_bridge.errors import DefinitionError
 from godot_bridge.tools.shapes import ShapeError, build, check_fields
 
 Channel = Literal["editor", "runtime", "lsp", "bridge"]
@@ -32,7 +33,7 @@ Channel = Literal["editor", "runtime", "lsp", "bridge"]
 # What the bridge does for a tool beyond forwarding it, by name in the tool's "handling" list:
 #   channel_arg       its "channel" argument (editor|runtime) picks the channel per call, and is not sent
 #   image_result      the reply is a screenshot: an image block plus the metadata, or with
-#                     image_response_mode link a resource_link to the kept image (content/screenshots.py)
+#                     image_response_mode link a resource_link to the kept image (editor/screenshots.py)
 #   game_log          reads the game's log: the game while one runs, else the editor's copy;
 #                     the bridge also calls its method to explain runtime failures (crash context)
 #   starts_game       after success, wait (bounded) for the game's runtime channel and report it
@@ -52,7 +53,7 @@ _METHOD = re.compile(r"^[^\s]+$")
 _VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?$")
 
 
-class CatalogueError(Exception):
+class CatalogueError(DefinitionError):
     """The catalogue on disk is malformed; the message names the file, the tool and the field."""
 
 
@@ -179,7 +180,7 @@ BACKGROUND_SCHEMA: dict[str, Any] = {
 class ToolDef:
     """One MCP tool: how it is shown (description, schema, annotations) and where it goes.
 
-    A plain frozen dataclass checked by ``shapes`` (issue 18: no pydantic at start-up).
+    A plain frozen dataclass checked by ``shapes`` (no pydantic at start-up).
     """
 
     name: str

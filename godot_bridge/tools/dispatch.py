@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
-from godot_bridge.errors import ToolError
+from godot_bridge.errors import RequestError, ToolError
 from godot_bridge.safety.pathguard import check_paths
 from godot_bridge.tools import ceiling, clients, groups, results
 from godot_bridge.tools.catalogue import BACKGROUND_ARG, ToolDef
@@ -91,7 +91,7 @@ def waits_for(tool: ToolDef, args: dict[str, Any]) -> str:
     return f"{tool.name}: waiting for {who.get(str(channel), 'it to finish')}"
 
 
-class UnknownTool(Exception):
+class UnknownTool(RequestError):
     """Answered as JSON-RPC -32602: the tool is not in the current list."""
 
 

@@ -30,7 +30,7 @@ class ToolOutcome:
 
     ``structured_json``, when set, is the exact (key-sorted) JSON of ``structured``, as orjson
     wrote it for the text block. ``structured`` is then parsed from it only when someone reads
-    it: the lean path splices the bytes into its answer instead (issue 18: parsing and
+    it: the lean path splices the bytes into its answer instead (parsing and
     re-encoding a 1 MiB tree was a quarter of that call's CPU).
     """
 
@@ -105,7 +105,7 @@ def sorted_and_text(value: Any) -> tuple[Any, str]:
 
     With orjson this is one sorted encode plus one parse (both in C) instead of a recursive
     Python sort and a second sorting encode: a large scene tree was ~4x the reference's
-    time in bench/ (issue 18). The parse of the sorted text *is* the sorted copy, so text
+    time in bench/. The parse of the sorted text *is* the sorted copy, so text
     and structured content cannot disagree. What orjson will not take (a lone surrogate,
     an integer beyond 64 bits, a non-string key) goes the json way, whose output it always was.
     A string payload is its own text (the structured content keeps the string).

@@ -1,6 +1,6 @@
 """Plain validation of JSON data against a dataclass's field types (the catalogue and prompts files).
 
-Issue 18: the catalogue used to be pydantic models, and importing pydantic (with its plugin
+Why not pydantic: importing it (with its plugin
 lookup through importlib.metadata) was a tenth of start-up. The files are small and their
 types simple, so this checks exactly the types those dataclasses use: ``str``, ``bool``,
 ``int``, ``Any``, ``X | None``, ``Literal[...]``, ``list[X]``, ``dict[str, X]`` and nested
@@ -17,10 +17,12 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
+from godot_bridge.errors import DefinitionError
+
 T = TypeVar("T")
 
 
-class ShapeError(ValueError):
+class ShapeError(DefinitionError, ValueError):
     """Data that does not fit its dataclass; the message names the field."""
 
 

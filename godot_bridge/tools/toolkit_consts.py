@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parents[1]
-# Where the toolkit ships (setup/toolkit_files.py finds it the same way): inside the installed
+# Where the toolkit ships (shipped/toolkit_files.py finds it the same way): inside the installed
 # package as godot_bridge/toolkit, else at the top of a checkout.
 TOOLKITS = (_PACKAGE / "toolkit", _PACKAGE.parent / "addons" / "godot_mcp_toolkit")
 # `const NAME := 12000` or a product such as `32 * 1024 * 1024` (how a size reads in GDScript).

@@ -23,7 +23,7 @@ import difflib
 import json
 from typing import Any
 
-from godot_bridge.errors import ToolError
+from godot_bridge.errors import RequestError, ToolError
 
 _PY_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -81,7 +81,7 @@ def _coerce(value: Any, schema: dict[str, Any]) -> Any:
 _TAG_KEY = "type"
 
 
-class _Invalid(Exception):
+class _Invalid(RequestError):
     def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}" if path else message)
         self.path = path

@@ -1,6 +1,6 @@
 extends RefCounted
 ## commands/scene/node_query.gd's tree against tests/fixtures/toolkit/scene_listing_cases.json, the
-## table the bridge's .tscn reader (godot_bridge/content/scene_files.py) runs too: the same scenes,
+## table the bridge's .tscn reader (godot_bridge/godot_files/scenes.py) runs too: the same scenes,
 ## the same nodes listed, each read the same way.
 
 const Assert := preload("assert.gd")

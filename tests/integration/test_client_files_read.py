@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.setup import client_entry, client_limits, init
+from godot_bridge.setup import client_limits, init
+from godot_bridge.shipped import mcp_entry
 
 ROOT = Path(__file__).resolve().parents[2]
-KEY = client_entry.definition().server_key
+KEY = mcp_entry.definition().server_key
 PROJECT_GODOT = 'config_version=5\n\n[application]\n\nconfig/name="Demo"\n'
 
 

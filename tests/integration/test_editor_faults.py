@@ -1,4 +1,4 @@
-"""Editor-side faults (issue 11): the real inbound buffer, a registry caught mid-rewrite, a frozen editor."""
+"""Editor-side faults: the real inbound buffer, a registry caught mid-rewrite, a frozen editor."""
 
 from __future__ import annotations
 

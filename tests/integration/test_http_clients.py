@@ -1,4 +1,4 @@
-"""Real clients against the real ``godot-bridge --http`` process (issue 15).
+"""Real clients against the real ``godot-bridge --http`` process.
 
 The SDK's own HTTP client in each of its modes; several clients at once through one
 bridge into the toolkit simulator; progress streamed over SSE in both eras.

@@ -1,4 +1,4 @@
-"""The lean path answers byte for byte as the SDK path does (issue 18).
+"""The lean path answers byte for byte as the SDK path does.
 
 Two real bridge processes against one simulated editor: one as shipped (lean path in front),
 one with ``GODOT_BRIDGE_LEAN=0`` (every line through the SDK). Every step of the corpus is

@@ -1,4 +1,4 @@
-"""Both MCP eras against the real bridge process, with raw JSON lines (issue 2, item 5)."""
+"""Both MCP eras against the real bridge process, with raw JSON lines."""
 
 from __future__ import annotations
 

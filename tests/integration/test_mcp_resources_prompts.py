@@ -1,5 +1,5 @@
 """Resources, prompts, live .mcp.json, discover_tools schemas and progress: the SDK client against
-the real bridge process, in both protocol eras (issue 12)."""
+the real bridge process, in both protocol eras."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The official SDK client, in each of its modes, against the real bridge process (issue 2)."""
+"""The official SDK client, in each of its modes, against the real bridge process."""
 
 from __future__ import annotations
 

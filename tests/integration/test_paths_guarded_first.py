@@ -1,4 +1,4 @@
-"""Every path argument is guarded before anything of its call leaves the bridge (issue 40, item 1).
+"""Every path argument is guarded before anything of its call leaves the bridge.
 
 The app's whole call path (validate, the path guard, the consent gate, a background job, the
 forward) over a real editor link to the simulator, which records every frame it receives.
@@ -199,7 +199,7 @@ def test_the_walk_covers_every_path_parameter_and_every_asking_tool_with_a_path(
     walked = {(c.tool.name, c.key) for c in cases()}
     assert walked == {(t.name, key) for t in CATALOGUE.tools.values() for key in t.path_params}
     asking = {t.name for t in CATALOGUE.tools.values() if t.asks is not None and t.path_params}
-    # The five whose question reads a user:// listing or a read target first (issue 40) among them.
+    # The five whose question reads a user:// listing or a read target first among them.
     assert {"save_delete", "save_write", "editor_screenshot", "runtime_screenshot", "scene_close"} <= asking
     assert asking <= {c.tool.name for c in cases()}
     # Nested and list-valued path parameters are walked too.

@@ -1,4 +1,4 @@
-"""The performance group (issue 16, item 2) through the real bridge process into the simulator.
+"""The performance group through the real bridge process into the simulator.
 
 The simulated editor and game answer with the toolkit's result examples
 (tests/fixtures/toolkit/results/performance.json), each checked against the real toolkit in the

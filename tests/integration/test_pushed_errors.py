@@ -1,4 +1,4 @@
-"""Errors pushed by Godot reach an MCP client without polling (issue 16, item 3).
+"""Errors pushed by Godot reach an MCP client without polling.
 
 The real bridge process, the SDK client (mcp 2.3.0) in each era, the toolkit simulator
 in-process pushing ``errors.reported`` (editor and game channels) and ``game_crashed``
@@ -251,7 +251,7 @@ async def test_capabilities_and_opt_ins_on_the_raw_wire(sim: ToolkitSim, data_ho
 
 
 async def test_a_lean_only_session_still_hears_a_pushed_error(sim: ToolkitSim, data_home: Path, project: Path):
-    """The hot methods never load the SDK path on stdio (issue 18); the first pushed error must (issue 16)."""
+    """The hot methods never load the SDK path on stdio; the first pushed error must."""
     async with BridgeProcess(bridge_env(data_home, project)) as bridge:
         init = await bridge.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                                    "clientInfo": {"name": "t", "version": "1"}})

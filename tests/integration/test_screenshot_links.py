@@ -1,4 +1,4 @@
-"""Screenshots as links (issue 16, part 4): the SDK client against the real bridge process and the
+"""Screenshots as links: the SDK client against the real bridge process and the
 simulator answering with real PNGs, in both protocol eras. A link is returned, listed and read back
 byte-exact; the oldest is dropped beyond the store's bounds; an unknown id is a clear not-found."""
 
@@ -16,7 +16,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from godot_bridge.content.images import DEFAULT_MAX_COUNT
+from godot_bridge.editor.screenshot_store import DEFAULT_MAX_COUNT
 from tests.bridge_process import ROOT, bridge_env
 from tests.pngs import make_png
 from tests.sim.fixtures import tool

@@ -1,4 +1,4 @@
-"""The simulator is as strict as the toolkit (issue 11): raw frames, no bridge in between.
+"""The simulator is as strict as the toolkit: raw frames, no bridge in between.
 
 Each check names the toolkit file whose behaviour it mirrors, so a change there has one place
 to be repeated here.

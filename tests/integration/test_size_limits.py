@@ -1,4 +1,4 @@
-"""Size faults against the real bridge process (issue 11): a request the editor's buffer cannot
+"""Size faults against the real bridge process: a request the editor's buffer cannot
 take is refused before it is sent; a result above GODOT_MCP_RESULT_LIMIT is refused with a way out."""
 
 from __future__ import annotations

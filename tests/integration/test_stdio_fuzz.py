@@ -1,4 +1,4 @@
-"""Fuzz the stdio input of the real router and line code, in both eras (issue 11).
+"""Fuzz the stdio input of the real router and line code, in both eras.
 
 Each example feeds a batch of generated lines (requests, notifications, garbage, deep
 nesting, lone surrogates, and messages with any member of a JSON type it may not have, from

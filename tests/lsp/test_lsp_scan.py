@@ -116,7 +116,7 @@ async def test_scan_counts_progress_and_cleanup(project: Path, make_service) -> 
         "timed_out": ["res://quiet/silent.gd"],
         "read_failed": ["res://binary.gd"],
     }
-    # A first 0/N at the start (issue 11): a short scan must not report only with its result.
+    # A first 0/N at the start: a short scan must not report only with its result.
     assert [(d, t) for d, t, _ in progress] == [(0, 45), (20, 45), (40, 45), (45, 45)]
     assert progress[-1][2] == "checked 45/45 scripts"
     assert "one.gd" not in closed and {"two.gd", "only.gd", "c00.gd"} <= closed

@@ -307,7 +307,7 @@ def test_job_tools(cat: Catalogue) -> None:
 
 
 def test_performance_tools(cat: Catalogue) -> None:
-    """Issue 16 item 2: reads only, so read-only mode keeps them; the game's two go to the game."""
+    """The performance tools are reads only, so read-only mode keeps them; the game's two go to the game."""
     group = cat.groups["performance"]
     assert group.tools == ["game_performance", "game_performance_sample", "editor_scene_stats"]
     assert all(cat.tools[name].read_only_safe for name in group.tools)
@@ -597,7 +597,7 @@ def test_top_level_shape(tmp_path: Path) -> None:
     assert "alpha.json" in _load_error(root)
 
 
-# -- handling: what the bridge does beyond forwarding, as data (issue 11) -------------------------
+# -- handling: what the bridge does beyond forwarding, as data -------------------------
 
 
 def test_handling_names_the_special_tools(cat: Catalogue) -> None:

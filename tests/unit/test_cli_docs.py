@@ -1,5 +1,5 @@
 """One truth for the command line: the parsers, ``--help`` and the README's tables all come from
-setup/usage.py (and config.ENV_DOCS), and every usage error is one line, a pointer, exit 2."""
+usage.py (and config.ENV_DOCS), and every usage error is one line, a pointer, exit 2."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge import cli
+from godot_bridge import cli, usage
 from godot_bridge.config import ENV_CHECKS, ENV_DOCS
-from godot_bridge.setup import doctor, init, uninstall, usage
+from godot_bridge.setup import doctor, init, uninstall
 
 REPO = Path(__file__).resolve().parents[2]
 

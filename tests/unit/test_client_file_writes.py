@@ -16,6 +16,7 @@ import pytest
 from godot_bridge import __version__
 from godot_bridge.setup import client_entry
 from godot_bridge.setup.client_files import ClientFile, ClientFileError
+from godot_bridge.shipped import mcp_entry
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "toolkit" / "client_file_writes.json"
 CASES: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8").replace("{version}", __version__))["cases"]
@@ -24,7 +25,7 @@ CLIENT = "claude"  # the dock's client (McpJsonSync.DEFAULT_CLIENT)
 
 def _written(case: dict[str, Any]) -> str | None:
     """What init writes for the case's file, or None when it refuses the file."""
-    definition = client_entry.definition()
+    definition = mcp_entry.definition()
     spec = definition.clients[CLIENT]
     file = ClientFile(spec, Path(".mcp.json"), case["input"])
     try:

@@ -14,8 +14,9 @@ import pytest
 
 from godot_bridge.setup import client_entry, client_limits, init, json_text, launch, uninstall
 from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients
+from godot_bridge.shipped import mcp_entry
 
-KEY = client_entry.definition().server_key
+KEY = mcp_entry.definition().server_key
 ENTRY = {"command": "/opt/godot-bridge/bin/godot-bridge", "args": [], "env": {"GODOT_MCP_CONFIG_VERSION": "1"}}
 PROJECT_GODOT = 'config_version=5\n\n[application]\n\nconfig/name="Demo"\n'
 
@@ -217,7 +218,7 @@ def test_all_clients_then_uninstall_gives_back_every_file(tmp_path: Path, env: d
     assert sorted(p.relative_to(repo) for p in repo.rglob("*") if p.is_dir()) == folders_before, "no folder left"
 
 
-# -- the clients added with issue 39: Copilot CLI, Qwen Code, opencode ------------------------------
+# -- Copilot CLI, Qwen Code, opencode ------------------------------------------------------------------
 
 
 def make_project(tmp_path: Path) -> Path:

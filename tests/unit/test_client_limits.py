@@ -1,4 +1,4 @@
-"""The time limits ``init`` writes for each MCP client (issue 39, item 7): derived from the tool catalogue,
+"""The time limits ``init`` writes for each MCP client: derived from the tool catalogue,
 above the longest one call can block before the bridge answers it itself, under each client's own key
 and unit."""
 
@@ -10,7 +10,7 @@ import math
 from godot_bridge.editor.autolaunch import DEFAULT_TIMEOUT_S
 from godot_bridge.editor.forward import WAIT_MARGIN_S
 from godot_bridge.setup import client_limits
-from godot_bridge.setup.client_entry import definition
+from godot_bridge.shipped.mcp_entry import definition
 from godot_bridge.tools.catalogue import Catalogue, load_catalogue
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.setup import usage
+from godot_bridge import usage
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.counts import count
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.content.godot_files import file_uid, header, project_settings, sections, string_list
+from godot_bridge.godot_files.text_format import file_uid, header, project_settings, sections, string_list
 
 PROJECTS = Path(__file__).resolve().parents[1] / "fixtures" / "projects"
 

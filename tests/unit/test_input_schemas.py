@@ -1,4 +1,4 @@
-"""Every served inputSchema against the reference's full input schemas (issue 11).
+"""Every served inputSchema against the reference's full input schemas.
 
 ``tests/data/reference/input-schemas.json`` is the reference bridge's ``inputSchema`` of each tool
 with every group loaded. The comparison is structural: property names, types, enums, ``const``,
@@ -140,7 +140,7 @@ def test_listed_deviations_are_real(reference: dict[str, Any], served: dict[str,
 
 
 def test_nested_detail_named_in_issue_is_served(served: dict[str, Any]) -> None:
-    """The four examples issue 11 gave, spelled out so a regression names them."""
+    """Four known cases, spelled out so a regression names them."""
     batch = served["node_set_property"]["properties"]["batch"]["items"]
     assert batch["required"] == ["node_path", "property", "value"]
     event = served["input_simulate"]["properties"]["events"]["anyOf"][0]["properties"]["event_type"]

@@ -18,41 +18,51 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "godot_bridge"
 
 # The only modules at the top of godot_bridge/; everything else belongs in a package.
-TOP_MODULES = frozenset({"__init__", "__main__", "app", "cli", "config", "errors", "live_config", "heap"})
-PACKAGES = frozenset({"tools", "jobs", "content", "setup", "safety", "editor", "lsp", "mcp", "consent"})
+TOP_MODULES = frozenset({"__init__", "__main__", "app", "cli", "config", "errors", "live_config", "heap", "usage"})
+PACKAGES = frozenset({"tools", "jobs", "content", "godot_files", "setup", "shipped", "safety", "editor", "lsp",
+                      "mcp", "consent"})
 
 # A layer is a top module or a package. A layer may import its own modules and any layer of a
 # lower rank, never one of the same or a higher rank.
 RANKS = {
-    # Leaves: the version, the error type and its hints, the settings.
+    # Leaves: the version, the exception families and the error codes' hints.
     "__init__": 0,
     "errors": 0,
-    "config": 0,
+    # The settings.
+    "config": 1,
+    # What the bridge ships beside its code: the toolkit's files, the MCP client entry it defines.
+    "shipped": 1,
     # Guards on paths, secrets and untrusted text.
     "safety": 1,
     # The catalogue, its groups, what tools/list shows, one tools/call's path.
     "tools": 2,
     # Long calls in the background: the job engine, started from the tool-call path.
     "jobs": 3,
-    # Resources, prompts, completions, screenshots, pushed errors, Godot's own files.
-    "content": 3,
-    # The editor and game links, and the registry of open editors; the language server, found
-    # through that registry (lsp/endpoint.py reads it and probes with its tcp_accepts).
+    # Reading Godot's own files: project.godot, .tscn, uids, a PNG's header.
+    "godot_files": 3,
+    # The editor and game links, the registry of open editors, what they push (errors, screenshots
+    # kept for links); the language server, found through that registry (lsp/endpoint.py reads it
+    # and probes with its tcp_accepts).
     "editor": 4,
     "lsp": 5,
+    # What the bridge serves over MCP besides tools: resources, prompts, completions.
+    "content": 5,
     # Asking the person before what cannot be taken back: reads targets through the editor link.
     "consent": 5,
-    # `godot-bridge init` and `doctor`: terminal commands that check and set up everything below.
-    "setup": 6,
     # The composition root and what it is built from.
     "live_config": 7,
     "heap": 7,
     "app": 8,
     # The MCP transports, serving the app.
     "mcp": 9,
+    # The command line as data: every command's flags and --help, the server's included.
+    "usage": 10,
+    # `godot-bridge init`, `doctor`, `uninstall`: terminal commands that check and set up
+    # everything below; above the server, so nothing the running server imports reaches them.
+    "setup": 11,
     # Entry points.
-    "cli": 10,
-    "__main__": 11,
+    "cli": 12,
+    "__main__": 13,
 }
 
 
@@ -135,6 +145,25 @@ def test_imports_point_down_the_layers() -> None:
     assert upward == [], "imports that do not point down the layers:\n" + "\n".join(upward)
 
 
+def test_the_running_server_never_imports_the_installer() -> None:
+    # `godot-bridge` serving MCP loads app.py and mcp/ (and cli.py, which only dispatches); nothing
+    # they reach, at import time or later, may be in setup/: what both need lives below (shipped/).
+    graph: dict[str, set[str]] = {}
+    for module, path in _modules():
+        graph[module] = {imported for _, imported in _imports(module, path) if imported.startswith("godot_bridge")}
+    server = [m for m in graph if m in ("godot_bridge.app", "godot_bridge.live_config") or m.startswith("godot_bridge.mcp")]
+    reached, pending = set(server), list(server)
+    while pending:
+        for imported in graph.get(pending.pop(), ()):
+            if imported not in reached:
+                reached.add(imported)
+                pending.append(imported)
+    assert sorted(m for m in reached if _layer(m) == "setup") == []
+    # cli.py's own top-level imports too: the server process starts there.
+    cli = REPO / "godot_bridge" / "cli.py"
+    assert [m for m in _import_time_imports("godot_bridge.cli", cli, set(graph)) if _layer(m) == "setup"] == []
+
+
 def test_package_inits_re_export_nothing() -> None:
     # "No module re-exporting another's names to keep old imports alive": a package's __init__ may
     # import only what it uses itself (mcp/__init__.py calls the SDK import hook), and names no __all__.
@@ -153,7 +182,7 @@ def test_package_inits_re_export_nothing() -> None:
 
 
 def test_the_new_packages_say_what_they_are_for() -> None:
-    for name in ("tools", "content", "setup", "safety", "consent"):
+    for name in ("tools", "content", "godot_files", "setup", "shipped", "safety", "consent"):
         doc = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8")))
         assert doc, f"godot_bridge/{name}/__init__.py has no docstring"
 

@@ -136,7 +136,7 @@ def test_long_values_are_clipped_in_the_message():
     assert len(caught.value.message) < 400
 
 
-# --- links out of the project (issue 11) ---------------------------------------------------------
+# --- links out of the project ---------------------------------------------------------
 
 PROJECT_GUARDED = [(t, p, pre) for t, p, pre in GUARDED if "res://" in pre]
 PROJECT_IDS = [f"{t.name}.{p}" for t, p, _ in PROJECT_GUARDED]

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from godot_bridge.setup import addon_install, client_entry, client_limits, file_batch, init, launch
-from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
+from godot_bridge.shipped import mcp_entry
+from godot_bridge.shipped.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
 from tests.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
 
 REPO = Path(__file__).resolve().parents[2]
-OUR_KEY = client_entry.definition().server_key
+OUR_KEY = mcp_entry.definition().server_key
 LAUNCH = launch.choose(None, client_entry.os_name()).as_entry()
 
 
@@ -237,7 +238,7 @@ def test_existing_client_configs_keep_every_other_server(project: Path, env: dic
     config = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))
     assert {k: v for k, v in config["mcpServers"].items() if k != OUR_KEY} == others
     assert config["note"] == "team"
-    claude = client_entry.definition().clients["claude"]
+    claude = mcp_entry.definition().clients["claude"]
     assert config["mcpServers"][OUR_KEY] == client_entry.merge(
         {}, client_entry.os_name(), {"GODOT_MCP_TOOL_LIST": "all"}, launch=LAUNCH, client=claude,
         floors=client_limits.floors(claude))["mcpServers"][OUR_KEY]

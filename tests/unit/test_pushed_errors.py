@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.content.pushed_errors import (
+from godot_bridge.editor.pushed_errors import (
     ErrorEntry,
     ErrorStore,
     Malformed,

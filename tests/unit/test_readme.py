@@ -12,7 +12,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from godot_bridge.config import ENV_DOCS
-from godot_bridge.setup import usage
+from godot_bridge import usage
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.content.scene_files import MAX_DEPTH, Loaded, SceneFormatError, count_nodes, cut_tree, read_scene
+from godot_bridge.godot_files.scenes import MAX_DEPTH, Loaded, SceneFormatError, count_nodes, cut_tree, read_scene
 from godot_bridge.tools.answer_budget import budget_bytes, text_size
 
 PROJECTS = Path(__file__).resolve().parents[1] / "fixtures" / "projects"

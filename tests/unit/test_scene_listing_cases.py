@@ -1,7 +1,7 @@
 """The bridge's reading of a .tscn against the case table the toolkit's node listing runs too.
 
 tests/fixtures/toolkit/scene_listing_cases.json: scenes under tests/fixtures/toolkit/scenes/ and the
-tree each lists. godot_bridge/content/scene_files.py reads them from their text here; the toolkit's
+tree each lists. godot_bridge/godot_files/scenes.py reads them from their text here; the toolkit's
 commands/scene/node_query.gd lists the same scenes instantiated in the engine
 (tests/godot/test_scene_listing.gd), so the file's rule and the editor's cannot drift apart.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from godot_bridge.content.scene_files import Loaded, read_scene
+from godot_bridge.godot_files.scenes import Loaded, read_scene
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = json.loads((REPO / "tests" / "fixtures" / "toolkit" / "scene_listing_cases.json").read_text(encoding="utf-8"))

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from godot_bridge.consent.policy import UNDO_BUDGET_BYTES
-from godot_bridge.content import scene_files
 from godot_bridge.editor.link import DEFAULT_EDITOR_PORT
+from godot_bridge.godot_files import scenes
 from godot_bridge.lsp.endpoint import DEFAULT_PORT as LSP_PORT
 from godot_bridge.tools import toolkit_consts
 from godot_bridge.tools.answer_budget import budget_bytes
@@ -48,7 +48,7 @@ def test_a_missing_file_is_a_packaging_error(toolkit: Path) -> None:
 @pytest.mark.parametrize(("value", "file", "name"), [
     (budget_bytes(), "contract/answer_budget.gd", "BYTES"),
     (UNDO_BUDGET_BYTES, "commands/filesystem/file_removal.gd", "UNDO_BYTES_LIMIT"),
-    (scene_files._CHILD_COUNT_BYTES, "commands/scene/node_query.gd", "CHILD_COUNT_BYTES"),
+    (scenes._CHILD_COUNT_BYTES, "commands/scene/node_query.gd", "CHILD_COUNT_BYTES"),
     (DEFAULT_EDITOR_PORT, "transport/mcp_server.gd", "PORT_MIN"),
     (LSP_PORT, "paths/lsp_publisher.gd", "DEFAULT_PORT"),
 ])
@@ -62,4 +62,4 @@ def test_the_bridge_uses_the_toolkits_figure(value: int, file: str, name: str) -
 
 def test_the_child_count_room_fits_the_field_it_keeps_room_for() -> None:
     """The room a cut node keeps holds its child_count field (up to five digits)."""
-    assert scene_files._CHILD_COUNT_BYTES >= len(',"child_count":99999')
+    assert scenes._CHILD_COUNT_BYTES >= len(',"child_count":99999')

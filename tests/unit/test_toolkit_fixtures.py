@@ -20,6 +20,7 @@ import pytest
 from godot_bridge import __version__
 from godot_bridge.editor import registry
 from godot_bridge.setup import client_config, client_entry, client_limits
+from godot_bridge.shipped import mcp_entry
 from tests.sim.registry import is_port, merge_by_path
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "toolkit"
@@ -34,7 +35,7 @@ PLATFORM = {"Windows": "win32", "macOS": "darwin", "Linux": "linux"}
 # Both read addons/godot_mcp_toolkit/ui/mcp_entry.json; the fixture holds both to the same results.
 
 SERVERS = "mcpServers"
-SERVER_KEY = client_entry.definition().server_key
+SERVER_KEY = mcp_entry.definition().server_key
 TRUTHY = {"1", "true", "yes", "on"}
 env_string = client_entry.env_string
 validate = client_entry.validate
@@ -45,7 +46,7 @@ def read_only(config: dict[str, Any]) -> bool:
     servers = config.get(SERVERS)
     if not isinstance(servers, dict):
         return False
-    key = client_config.our_key(servers)  # the doctor's choice of entry, the dock's too
+    key = mcp_entry.our_key(servers)  # the doctor's choice of entry, the dock's too
     entry = servers.get(key) if key else None
     env = entry.get("env") if isinstance(entry, dict) else None
     if not isinstance(env, dict):
@@ -72,13 +73,13 @@ def _same(a: Any, b: Any) -> bool:
 
 def merge_case(case: dict[str, Any]) -> dict[str, Any]:
     """The case merged as init merges it: its client's spelling, and the limits as that client's keys."""
-    client = client_entry.definition().clients.get(case.get("client", ""))
+    client = mcp_entry.definition().clients.get(case.get("client", ""))
     floors = client_limits.keyed(client, case.get("limits", {})) if client else None
     return merge(case["input"], case["os"], case["env_overrides"], client=client, floors=floors)
 
 
 def _validate(case: dict[str, Any]) -> str:
-    client = client_entry.definition().clients.get(case.get("client", ""))
+    client = mcp_entry.definition().clients.get(case.get("client", ""))
     return validate(case["input"], client.servers, client.env_key) if client else validate(case["input"])
 
 
@@ -92,14 +93,14 @@ def test_mcp_json_merge(case: dict[str, Any]) -> None:
         assert _validate(case) == ""
         assert _same(merged, case["expected"])
         if "client" in case:  # keys in the order the file will have them
-            servers = client_entry.definition().clients[case["client"]].servers
+            servers = mcp_entry.definition().clients[case["client"]].servers
             assert list(merged[servers][SERVER_KEY]) == list(case["expected"][servers][SERVER_KEY])
 
 
 def test_mcp_json_merge_keeps_every_other_server() -> None:
     for case in MERGE["cases"]:
         if "expected" in case:
-            client = client_entry.definition().clients.get(case.get("client", ""))
+            client = mcp_entry.definition().clients.get(case.get("client", ""))
             servers = client.servers if client else SERVERS
             others = {k: v for k, v in case["input"].get(servers, {}).items() if k != SERVER_KEY}
             assert {k: v for k, v in case["expected"][servers].items() if k != SERVER_KEY} == others

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.content import uids
+from godot_bridge.godot_files import uids
 
 PROJECTS = Path(__file__).resolve().parents[1] / "fixtures" / "projects"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from godot_bridge import __version__
-from godot_bridge.setup.toolkit_files import ADDON_REL, files, plugin_version, read_version
+from godot_bridge.shipped.toolkit_files import ADDON_REL, files, plugin_version, read_version
 
 REPO = Path(__file__).resolve().parents[2]
 ADDON = REPO / ADDON_REL

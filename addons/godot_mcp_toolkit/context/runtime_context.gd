@@ -31,7 +31,7 @@ var played_args: Array[PackedStringArray] = []
 ## Whether this process has no display; a test sets it to stand in for `godot --headless`.
 var headless := DisplayServer.get_name() == "headless"
 var modified_count := 0
-# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+# --- editor_advanced and debugger ------------------------------------------------------
 # Stand-ins the tests drive: the game's own viewport for the capture, a busy countdown for the
 # filesystem, and a breakpoint list plus a debugger state a test sets.
 
@@ -44,7 +44,7 @@ var scans := 0
 var debugger := {"available": true, "active": false, "paused": false}
 var continued := 0
 
-# --- testing (issue 17) ---------------------------------------------------------------------------
+# --- testing ---------------------------------------------------------------------------
 # A fake process table: a test sets `process_runner`, a Callable(path, args) -> Dictionary that does
 # what the real process would (writes its report) and says {"polls": frames it keeps running (-1 =
 # never ends), "exit_code": int}. Without it no process can start, as in a game.
@@ -231,7 +231,7 @@ func is_headless() -> bool:
 	return headless
 
 
-# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+# --- editor_advanced and debugger ------------------------------------------------------
 
 ## The game window's own frame: there is no editor viewport outside the editor.
 func capture_viewport(_focus: Node) -> Image:
@@ -294,7 +294,7 @@ func wait_frame() -> void:
 	OS.delay_msec(1)
 
 
-# --- testing (issue 17) ---------------------------------------------------------------------------
+# --- testing ---------------------------------------------------------------------------
 
 func project_root() -> String:
 	return project_dir

@@ -223,7 +223,7 @@ func _unavailable(what: String) -> bool:
 	return false
 
 
-# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+# --- editor_advanced and debugger ------------------------------------------------------
 
 ## The editor's 2D/3D viewport as an Image, `focus` (a node of the edited scene, or null) framed
 ## when the editor can; null when there is no viewport to capture (headless, or no editor).
@@ -287,7 +287,7 @@ func log_hub() -> LogHub:
 	return _log_hub
 
 
-# --- testing (issue 17): a separate Godot process runs the project's tests ----------------------
+# --- testing: a separate Godot process runs the project's tests ----------------------
 # Real here (OS is runtime-safe, so the editor context inherits these as they are); the runtime
 # context replaces them with a recorded fake so tests need no second process.
 

@@ -13,7 +13,7 @@ var _manager: EditorUndoRedoManager = null
 ## Histories an action of the toolkit was routed to: the only ones asked for (the manager prints
 ## an error for a history it has not made).
 var _routed: Dictionary = {}
-## The debugger plugin (issue 14: debug.* commands), made on first use.
+## The debugger plugin (debug.* commands), made on first use.
 var _debugger_hook: EditorDebuggerPlugin = null
 
 
@@ -168,7 +168,7 @@ func _history() -> UndoRedo:
 	return _manager.get_history_undo_redo(_manager.get_object_history_id(root))
 
 
-# --- editor_advanced and debugger (issue 14) ------------------------------------------------------
+# --- editor_advanced and debugger ------------------------------------------------------
 
 ## Holds the editor's debugger sessions once added; session_stopped feeds logs/game_exit.gd.
 class DebuggerHook extends EditorDebuggerPlugin:

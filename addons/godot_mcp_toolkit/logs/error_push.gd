@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## Pushes an ErrorStore to the bridges as the `errors.reported` plugin event (issue 16):
+## Pushes an ErrorStore to the bridges as the `errors.reported` plugin event:
 ##   {"notification": "errors.reported", "params": {"source": "game"|"editor", "entries": [...]}}
 ## at most one per frame, carrying everything due (ErrorStore.take_batch). Nothing is taken while
 ## no bridge is authenticated, so errors from before the first connection (a game's start-up) reach

@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## The distinct errors and warnings this process reported (issue 16: errors pushed, not polled).
+## The distinct errors and warnings this process reported (errors pushed, not polled).
 ## One entry per severity+message+file+line; a repeat only raises its count. Bounded: past the
 ## capacity the oldest entry goes. Ids only grow, per process, so a reader can tell an update of a
 ## known entry from a new one.

@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## Tells a crash of the game from a normal end (editor side, issue 16), and builds the
+## Tells a crash of the game from a normal end (editor side), and builds the
 ## `game_crashed` report: {"exit_code": null, "last_lines": [...], "log_path": "..."}.
 ##
 ## The rule, from two facts the editor can see when the game's debugger session ends:

@@ -103,7 +103,7 @@ static func set_int(key: String, value: int) -> int:
 	if not changed:
 		return stored
 	# Called directly, not taken as a Callable: static functions as Callables inside static
-	# functions do not resolve on 4.2.0/4.2.1 (engine issue #86032).
+	# functions do not resolve on 4.2.0/4.2.1.
 	var error: int = _persister.call() if _persister.is_valid() else _save_project_settings()
 	if error != OK:
 		push_warning("MCP toolkit: %s set to %d for this session only; saving project settings failed (%s)"

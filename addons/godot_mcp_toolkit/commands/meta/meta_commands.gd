@@ -8,7 +8,7 @@ const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const Settings := preload("res://addons/godot_mcp_toolkit/settings/settings_registration.gd")
 
 ## Handlers are static functions reached through this script: on 4.2.0/4.2.1 a static function
-## taken as a Callable inside another static function does not resolve (engine issue #86032),
+## taken as a Callable inside another static function does not resolve,
 ## while Callable(script, name) works on every supported version.
 const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/meta/meta_commands.gd"
 

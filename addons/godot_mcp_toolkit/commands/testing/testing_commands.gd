@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## The project's own tests (issue 17): test.list finds GUT / gdUnit4 and their suites; test.run runs
+## The project's own tests: test.list finds GUT / gdUnit4 and their suites; test.run runs
 ## all suites, one suite or one test, each suite in its own headless Godot process (the editor's
 ## binary), and returns per-test results parsed from the framework's JUnit XML report. The run polls
 ## the process once per frame (never blocking the editor), kills it when the run's time is up or the

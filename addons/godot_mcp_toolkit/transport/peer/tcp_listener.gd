@@ -35,7 +35,7 @@ func take_peer(buffer_bytes: int) -> SocketPeer:
 		var stream := _server.take_connection()
 		if stream == null:
 			return null
-		# Godot leaves Nagle on for accepted sockets (godot#86234): small replies would wait for
+		# Godot leaves Nagle on for accepted sockets: small replies would wait for
 		# the peer's delayed ACK, ~40 ms a hop.
 		stream.set_no_delay(true)
 		var socket := WebSocketPeer.new()

@@ -1,4 +1,4 @@
-"""The screenshots the bridge keeps for ``image_response_mode: link`` (issue 16, part 4).
+"""The screenshots the bridge keeps for ``image_response_mode: link``.
 
 A linked screenshot costs the model a few dozen tokens (a ``resource_link``) instead of the whole
 image; the client reads the bytes with ``resources/read`` when it wants them. The bridge has to
@@ -16,7 +16,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from godot_bridge.content.png import png_size
+from godot_bridge.errors import PeerError
+from godot_bridge.godot_files.png import png_size
 
 URI_PREFIX = "godot://screenshots/"
 URI_SUFFIX = ".png"
@@ -26,7 +27,7 @@ DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 _ID = re.compile(r"^[0-9a-f]{24}$")
 
 
-class ImageTooLarge(ValueError):
+class ImageTooLarge(PeerError, ValueError):
     """One image is larger than the whole store may hold."""
 
 

@@ -1,4 +1,4 @@
-"""The errors and warnings Godot pushes (issue 16, item 3): parsed, kept, bounded.
+"""The errors and warnings Godot pushes: parsed, kept, bounded.
 
 The editor's toolkit and the game's runtime server push ``errors.reported``
 (``{"source", "entries": [...]}``); the editor pushes ``game_crashed`` when the game
@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from godot_bridge.errors import PeerError
 from godot_bridge.safety import untrusted
 
 log = logging.getLogger(__name__)
@@ -96,7 +97,7 @@ class ErrorEntry:
 # -- parsing the agreed wire ---------------------------------------------------------------
 
 
-class Malformed(ValueError):
+class Malformed(PeerError, ValueError):
     """One field of a push is not what the wire promises; the message names it."""
 
 

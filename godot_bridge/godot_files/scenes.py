@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from godot_bridge.content.godot_files import GodotFormatError, Section, call_arg, sections
+from godot_bridge.godot_files.text_format import GodotFormatError, Section, call_arg, sections
 from godot_bridge.tools.answer_budget import text_size
 from godot_bridge.tools.toolkit_consts import toolkit_int
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from godot_bridge.errors import DefinitionError
+
 ADDON_NAME = "godot_mcp_toolkit"
 # Where the plugin lives inside a Godot project, as a relative path and as Godot names it.
 ADDON_REL = f"addons/{ADDON_NAME}"
@@ -24,13 +26,13 @@ _SECTION = re.compile(r"^\s*\[(?P<name>[^\]]+)\]\s*$")
 _VERSION = re.compile(r'^\s*version\s*=\s*"(?P<value>[^"\\]*)"\s*$')
 
 
-class ToolkitMissing(RuntimeError):
+class ToolkitMissing(DefinitionError, RuntimeError):
     """Neither the installed package nor a checkout holds the toolkit."""
 
 
 def toolkit_dir() -> Path:
     """The shipped toolkit: inside the installed package, else at the top of a checkout."""
-    package = Path(__file__).resolve().parents[1]  # godot_bridge/, this module being godot_bridge/setup/toolkit_files.py
+    package = Path(__file__).resolve().parents[1]  # godot_bridge/, this module being godot_bridge/shipped/toolkit_files.py
     # The wheel ships addons/godot_mcp_toolkit/ as the data directory godot_bridge/toolkit (see pyproject.toml).
     candidates = (package / "toolkit", package.parent / "addons" / ADDON_NAME)
     for candidate in candidates:

@@ -21,7 +21,7 @@ import re
 import struct
 from pathlib import Path
 
-from godot_bridge.content.godot_files import file_uid
+from godot_bridge.godot_files.text_format import file_uid
 
 PREFIX = "uid://"
 CACHE = Path(".godot") / "uid_cache.bin"

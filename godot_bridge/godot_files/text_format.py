@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from godot_bridge.errors import GodotFileError
+
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_/]*)\s*=\s*")
 _NAME = re.compile(r"\[([A-Za-z_][A-Za-z0-9_]*)")
 _CALL_ARG = re.compile(r'^\w+\(\s*"?([^")]*?)"?\s*\)$')
@@ -33,7 +35,7 @@ _NESTING = re.compile(r'["(\[{]')
 _SPECIALS: dict[str, re.Pattern[str]] = {}
 
 
-class GodotFormatError(ValueError):
+class GodotFormatError(GodotFileError, ValueError):
     """The text is not what it should be; the message says why."""
 
 

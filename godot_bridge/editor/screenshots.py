@@ -1,4 +1,4 @@
-"""``image_response_mode: link`` for the screenshot tools (issue 16, part 4).
+"""``image_response_mode: link`` for the screenshot tools.
 
 The toolkit (ours and the reference's) knows only inline | disk | both. For ``link`` the bridge
 asks it for the image inline (``both`` when the caller gave a ``save_path``, so the file is still
@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from godot_bridge.content.images import ImageStore, ImageTooLarge
-from godot_bridge.content.png import PngError
+from godot_bridge.editor.screenshot_store import ImageStore, ImageTooLarge
+from godot_bridge.godot_files.png import PngError
 from godot_bridge.errors import ToolError
 from godot_bridge.tools import results
 from godot_bridge.tools.results import ToolOutcome

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import struct
 
+from godot_bridge.errors import GodotFileError
+
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Signature, then the first chunk: length (4), type (4), width (4), height (4).
 _HEADER_BYTES = len(SIGNATURE) + 16
 _IHDR_LENGTH = 13
 
 
-class PngError(ValueError):
+class PngError(GodotFileError, ValueError):
     """The bytes are not a PNG whose header can be read."""
 
 
