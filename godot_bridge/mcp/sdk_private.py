@@ -1,7 +1,7 @@
 """Every non-public piece of the ``mcp`` SDK the bridge leans on, in one place.
 
 The SDK locks a connection to one protocol era; serving both eras per request
-(``eras.py``) needs parts the SDK does not export as API. Each use is wrapped
+(``era_router.py``) needs parts the SDK does not export as API. Each use is wrapped
 here in a small function with the reason it exists, and ``check()`` verifies
 every assumption; ``tests/unit/test_sdk_private.py`` runs it, so an SDK upgrade
 that moves one of them fails a test that names it, instead of a live session.

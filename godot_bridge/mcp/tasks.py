@@ -50,7 +50,7 @@ from godot_bridge.consent.question import UnusableAnswer, described
 from godot_bridge.jobs.engine import FINISHED, JOB_FAILED, Job, JobError, JobStore, iso
 from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.mcp import sdk_private
-from godot_bridge.mcp.asking import unusable
+from godot_bridge.mcp.elicitation import unusable
 from godot_bridge.mcp.listen import AckWatch, beside
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (

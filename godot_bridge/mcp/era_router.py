@@ -32,7 +32,7 @@ from mcp_types import (
 from mcp_types.version import LATEST_MODERN_VERSION
 from pydantic import ValidationError
 
-from godot_bridge.mcp import lean, sdk_private
+from godot_bridge.mcp import hot_methods, sdk_private
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     HANDSHAKE_VERSIONS,
@@ -111,7 +111,7 @@ class EraRouter:
         if method == "ping":
             # Kept though 2026-07-28 removed it (protocol.REMOVED_IN_MODERN); the SDK has no handler
             # for it in that era. initialize stays the SDK's -32601, like any unknown method.
-            return lean.stamped(ping_result(True), True)
+            return hot_methods.stamped(ping_result(True), True)
         connection = Connection.from_envelope(
             route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound
         )
