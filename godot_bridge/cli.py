@@ -201,7 +201,7 @@ def serve(settings: Settings) -> int:
 
     from godot_bridge.app import BridgeApp
     from godot_bridge.heap import tune_for_serving
-    from godot_bridge.mcp.front import run_stdio
+    from godot_bridge.mcp.stdio_server import run_stdio
     from godot_bridge.mcp.loop import backend_options
 
     try:

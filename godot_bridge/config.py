@@ -343,7 +343,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     TOOL_LIST_ENV: _check_tool_list,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
     "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
-    "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/front.py: "0" sends every stdio line through the SDK
+    "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/stdio_server.py: "0" sends every stdio line through the SDK
     "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it
 }
 # What each variable does, for `godot-bridge --help` and the README's Environment table (both

@@ -1,7 +1,7 @@
 """MCP over Streamable HTTP: ``POST /mcp``, both eras decided per request.
 
 Every POST is one exchange: the body is checked (http_headers.py holds the rules),
-then served by a fresh ``EraRouter`` (eras.py, the same per-request era routing the
+then served by a fresh ``EraRouter`` (era_router.py, the same per-request era routing the
 stdio transport uses) whose outbound is this exchange's response. All clients share
 the one ``BridgeApp`` and so the one editor connection.
 
@@ -52,16 +52,16 @@ from starlette.types import Receive, Scope, Send
 from godot_bridge import __version__
 from godot_bridge.app import BridgeApp
 from godot_bridge.errors import ProtocolError
-from godot_bridge.mcp import envelope
+from godot_bridge.mcp import message_check
 from godot_bridge.mcp import http_headers as rules
-from godot_bridge.mcp.eras import EraRouter
+from godot_bridge.mcp.era_router import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed
 from godot_bridge.mcp.http_sessions import IDLE_S, MAX_SESSIONS, SESSION_HEADER, SESSION_NOT_FOUND, Session, SessionStore
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import LATEST_HANDSHAKE, client_name
 from godot_bridge.mcp.server import build_server, initialization_options
-from godot_bridge.mcp import wire
-from godot_bridge.mcp.wire import request_id
+from godot_bridge.mcp import json_input
+from godot_bridge.mcp.json_input import request_id
 
 log = logging.getLogger(__name__)
 
@@ -319,10 +319,10 @@ class McpHttp:
         except _TooLarge:
             return self._too_large()
         try:
-            decoded = wire.load(body, "body")
-        except envelope.Dropped:  # a notification nested too deep: answered with nothing
+            decoded = json_input.load(body, "body")
+        except message_check.Dropped:  # a notification nested too deep: answered with nothing
             return Response(status_code=202)
-        except envelope.Refused as exc:
+        except message_check.Refused as exc:
             # Not JSON, or a batch nested too deep: refused before dispatch (400). A message nested too
             # deep is answered with its id, as a verdict on it in its era.
             self._settle(exc, request.headers)
@@ -340,18 +340,18 @@ class McpHttp:
                 return _refused(None, refusal)
             return self._unknown_session(None, decoded, headers) or Response(status_code=202)
         try:
-            envelope.check(decoded)
-        except envelope.Refused as exc:
+            message_check.check(decoded)
+        except message_check.Refused as exc:
             self._settle(exc, headers)
             # A verdict on a message, not a transport refusal: its code's status in its era (seed 000).
             method = decoded.get("method") if isinstance(decoded, dict) else None
             modern = isinstance(method, str) and rules.declares_modern(method, decoded.get("params"), headers)
             return _json(rules.error_status(exc.code, modern), _error(exc.rid, exc.code, exc.message))
-        except envelope.Dropped:  # notifications were answered above; kept so no exception escapes
+        except message_check.Dropped:  # notifications were answered above; kept so no exception escapes
             return Response(status_code=202)
         try:
             message = jsonrpc_message_adapter.validate_python(decoded, by_name=False)
-        except (ValidationError, RecursionError):  # envelope.check passed it: a rule of the SDK's we do not know of
+        except (ValidationError, RecursionError):  # message_check.check passed it: a rule of the SDK's we do not know of
             rid = request_id(decoded)
             # A verdict on a message, not a transport refusal: 200 in either era (seed 000).
             return _json(200, _error(rid, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request"))
@@ -409,7 +409,7 @@ class McpHttp:
         self.feed.add(peer)
         return session
 
-    def _settle(self, refused: envelope.Refused, headers: Mapping[str, str]) -> None:
+    def _settle(self, refused: message_check.Refused, headers: Mapping[str, str]) -> None:
         """A malformed answer to a question we asked on a session's stream: the question ends now, with
         an answer that says it could not be read (never a wait for one that already came)."""
         session = self._session_of(headers) if refused.in_place is not None else None

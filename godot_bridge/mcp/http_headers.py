@@ -29,7 +29,7 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from godot_bridge.mcp.eras import HANDSHAKE_VERSIONS, is_modern
+from godot_bridge.mcp.era_router import HANDSHAKE_VERSIONS, is_modern
 
 VERSION_HEADER = "mcp-protocol-version"
 METHOD_HEADER = "mcp-method"
@@ -217,7 +217,7 @@ def modern_refusal(body: Mapping[str, Any], headers: Mapping[str, str],
     ladder = classify_inbound_request(body)
     if isinstance(ladder, InboundLadderRejection) and ladder.code == INVALID_PARAMS:
         return Refusal(400, INVALID_PARAMS, ladder.message)
-    meta = body["params"]["_meta"]  # its keys' types were checked with the envelope (envelope.py)
+    meta = body["params"]["_meta"]  # its keys' types were checked with the envelope (message_check.py)
     duplicated = duplicated_routing_header(raw_headers)
     if duplicated is not None:
         return Refusal(400, HEADER_MISMATCH, f"Header mismatch: {duplicated} appears more than once")

@@ -1,7 +1,7 @@
 """MCP protocol facts and the tool-result projection, without importing the SDK.
 
 Both serving paths use this module: the SDK's low-level ``Server`` handlers (``server.py``)
-and the lean path for hot methods (``lean.py``), so what a ``tools/list`` or ``tools/call``
+and the lean path for hot methods (``hot_methods.py``), so what a ``tools/list`` or ``tools/call``
 result contains is decided once. The constants mirror the SDK's (``mcp_types``);
 ``tests/unit/test_lean.py`` checks that they still agree, so an SDK upgrade that moves one
 fails a test instead of a session.

@@ -9,10 +9,17 @@ Two things on top: a state that is good but was minted for *other arguments* (a 
 them) is not a refusal but a new call, which asks again (the consent gate never runs a call on an
 answer to another one); and every other refusal says what to do next. Single use is the consent
 gate's (consent/tickets.py): the boundary alone would accept the same state until it expires.
+
+Telling "minted here for another call" from "altered or expired" needs to know, of a state the
+boundary refused, whether this process sealed it and when. The boundary's claims are its own
+business, so the codec is ours (the public ``RequestStateCodec`` protocol around the SDK's
+AES-GCM codec): it stamps each payload with the time it sealed it.
 """
 
 from __future__ import annotations
 
+import os
+import struct
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -22,14 +29,42 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from godot_bridge.consent.tickets import TTL_S
-from godot_bridge.mcp import sdk_private
 from godot_bridge.mcp.protocol import SERVER_NAME
 
 if TYPE_CHECKING:
-    from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+    from mcp.server.request_state import RequestStateBoundary, RequestStateCodec, RequestStateSecurity
 
 _REFUSED = {"reason": "invalid_request_state"}
 RETRY_FIELDS = ("requestState", "inputResponses")
+_STAMP = struct.Struct(">d")  # when this process sealed the payload, seconds since the epoch
+
+
+class StampedCodec:
+    """A ``RequestStateCodec``: the wrapped one, each payload stamped with when it was sealed here."""
+
+    def __init__(self, inner: RequestStateCodec) -> None:
+        self.inner = inner
+
+    def seal(self, payload: bytes) -> str:
+        return self.inner.seal(_STAMP.pack(time.time()) + payload)
+
+    def unseal(self, token: str) -> bytes:
+        from mcp.server.request_state import InvalidRequestState
+
+        stamped = self.inner.unseal(token)
+        if len(stamped) < _STAMP.size:
+            raise InvalidRequestState("malformed")
+        return stamped[_STAMP.size:]
+
+    def sealed_at(self, token: str) -> float | None:
+        """When this process sealed ``token``; None for one it did not seal, or that was altered."""
+        from mcp.server.request_state import InvalidRequestState
+
+        try:
+            stamped = self.inner.unseal(token)
+        except (InvalidRequestState, ValueError):
+            return None
+        return _STAMP.unpack_from(stamped)[0] if len(stamped) >= _STAMP.size else None
 
 
 class SealedState:
@@ -39,14 +74,16 @@ class SealedState:
     start-up, and on stdio only a call that may ask reaches this path at all."""
 
     def __init__(self) -> None:
-        self._sealing: tuple[RequestStateSecurity, RequestStateBoundary] | None = None
+        self._sealing: tuple[RequestStateSecurity, RequestStateBoundary, StampedCodec] | None = None
 
-    def _parts(self) -> tuple[RequestStateSecurity, RequestStateBoundary]:
+    def _parts(self) -> tuple[RequestStateSecurity, RequestStateBoundary, StampedCodec]:
         if self._sealing is None:
-            from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+            from mcp.server.request_state import AESGCMRequestStateCodec, RequestStateBoundary, RequestStateSecurity
 
-            security = RequestStateSecurity.ephemeral(ttl=TTL_S)
-            self._sealing = security, RequestStateBoundary(security, default_audience=SERVER_NAME)
+            # A key generated now and held only by this process, as RequestStateSecurity.ephemeral makes it.
+            codec = StampedCodec(AESGCMRequestStateCodec([os.urandom(32)]))
+            security = RequestStateSecurity(codec=codec, ttl=TTL_S)
+            self._sealing = security, RequestStateBoundary(security, default_audience=SERVER_NAME), codec
         return self._sealing
 
     @property
@@ -73,11 +110,10 @@ class SealedState:
                            "without requestState and inputResponses to be asked again.", data=_REFUSED) from None
 
     def _minted_here_for_another_call(self, ctx: ServerRequestContext[Any, Any]) -> bool:
-        """The state is ours, intact and unexpired, so what the boundary refused is its binding."""
+        """The state is ours, intact and unexpired, so what the boundary refused is its binding.
+
+        Method and audience need no check: only ``tools/call`` results carry a state here, and the
+        key never leaves this process, whose audience is always ``SERVER_NAME``."""
         wire = (ctx.params or {}).get("requestState")
-        claims = sdk_private.sealed_claims(self.security, wire) if isinstance(wire, str) else None
-        if claims is None:
-            return False
-        expires = claims.get("exp")
-        return claims.get("m") == ctx.method and claims.get("aud") == SERVER_NAME \
-            and isinstance(expires, int | float) and time.time() < expires
+        sealed_at = self._parts()[2].sealed_at(wire) if isinstance(wire, str) else None
+        return sealed_at is not None and time.time() < sealed_at + TTL_S

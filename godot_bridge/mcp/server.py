@@ -1,6 +1,6 @@
 """The SDK's low-level ``Server`` wired to ``BridgeApp``: list tools, call tools, listen.
 
-On stdio it serves only what the lean path (``front.py``, ``lean.py``) leaves to it, through
+On stdio it serves only what the lean path (``stdio_server.py``, ``hot_methods.py``) leaves to it, through
 ``SdkBackend``; over HTTP (``http.py``) it serves everything.
 
 Thin by design: it translates between MCP shapes and the app; what a tool does
@@ -38,9 +38,9 @@ from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.editor.pushed_errors import ERRORS_URI
 from godot_bridge.consent.caller import InputRequired, InvalidAnswer
-from godot_bridge.mcp.asking import caller, keep_answers
+from godot_bridge.mcp.elicitation import caller, keep_answers
 from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
-from godot_bridge.mcp.eras import EraRouter
+from godot_bridge.mcp.era_router import EraRouter
 from godot_bridge.mcp.error_feed import ErrorFeed, ErrorListen
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
@@ -56,12 +56,12 @@ from godot_bridge.mcp.protocol import (
     tools_result,
 )
 from godot_bridge.mcp.sealed_state import SealedState
-from godot_bridge.mcp.stdio import QueueLines, WireIn, WireOut, settle_cancelled
+from godot_bridge.mcp.stdio_sdk import QueueLines, WireIn, WireOut, settle_cancelled
 from godot_bridge.mcp.tasks import TaskListen, Tasks
 from godot_bridge.tools.dispatch import UnknownTool
 
 if TYPE_CHECKING:
-    from godot_bridge.mcp.front import StdioFront
+    from godot_bridge.mcp.stdio_server import StdioServer
 
 log = logging.getLogger(__name__)
 
@@ -184,13 +184,13 @@ def initialization_options(server: Server[Any]) -> InitializationOptions:
 
 
 class SdkBackend:
-    """The SDK path behind the lean front (``front.py``): every line the lean path declines.
+    """The SDK path behind the lean front (``stdio_server.py``): every line the lean path declines.
 
     Built on first need (its module is imported off the event loop); reads the lines the front
     hands over, in order, and writes its answers to the same pipe.
     """
 
-    def __init__(self, front: StdioFront) -> None:
+    def __init__(self, front: StdioServer) -> None:
         self.bus = ListeningBus()
         # Created before the front lets go of the errors it kept while this path loaded (no await between).
         self.errors = ErrorFeed(front.app.errors, self.bus)

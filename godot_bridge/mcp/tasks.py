@@ -49,8 +49,8 @@ from godot_bridge.consent.caller import Caller, JobAsker, can_elicit_form
 from godot_bridge.consent.question import UnusableAnswer, described
 from godot_bridge.jobs.engine import FINISHED, JOB_FAILED, Job, JobError, JobStore, iso
 from godot_bridge.jobs.runner import JobRunner
-from godot_bridge.mcp import sdk_private
-from godot_bridge.mcp.asking import unusable
+from godot_bridge.mcp.elicitation import unusable
+from godot_bridge.mcp.era_channels import notification
 from godot_bridge.mcp.listen import AckWatch, beside
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
@@ -376,7 +376,7 @@ class TaskListen:
             await ack.acked.wait()
             async for job in recv:
                 body = {**modern_task(job, self.tasks.poll_ms), "_meta": {SUBSCRIPTION_ID_META_KEY: ctx.request_id}}
-                await ctx.session.send_notification(sdk_private.raw_notification(MODERN_NOTIFICATION, body),
+                await ctx.session.send_notification(notification(MODERN_NOTIFICATION, body),
                                                     related_request_id=ctx.request_id)
 
         try:

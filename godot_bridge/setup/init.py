@@ -4,7 +4,7 @@
    (addon_install.py decides: copy, upgrade, leave alone, or refuse without ``--force``);
 2. enable it in ``project.godot`` (project_godot.py: an insertion, no other byte changes);
 3. merge our entry into each MCP client's file, where that client reads it (client_files.py:
-   only our entry's text changes), running the bridge that runs ``init`` (launch.py);
+   only our entry's text changes), running the bridge that runs ``init`` (bridge_command.py);
 4. run ``doctor``, which starts the entry as the client will, and say what is left to do
    (an editor that is not open yet is waited for, not failed).
 
@@ -40,7 +40,7 @@ from godot_bridge.setup import (
     project_godot,
 )
 from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients, project_path, user_path
-from godot_bridge.setup.launch import Launch, choose
+from godot_bridge.setup.bridge_command import Launch, choose
 from godot_bridge.setup.locate import Location, locate
 from godot_bridge.shipped import mcp_entry
 from godot_bridge.shipped.mcp_entry import ClientSpec

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.setup import client_entry, client_limits, init, json_text, launch, uninstall
+from godot_bridge.setup import client_entry, client_limits, init, json_text, bridge_command, uninstall
 from godot_bridge.setup.client_files import ClientFile, ClientFileError, clients
 from godot_bridge.shipped import mcp_entry
 
@@ -182,7 +182,7 @@ def test_init_writes_where_the_client_reads(name: str, tmp_path: Path, env: dict
     only_inserted(REALISTIC[name], after)
     spec = clients()[name]
     entry = parse(name, after)[spec.servers][KEY]
-    command = launch.choose(None, client_entry.os_name()).command
+    command = bridge_command.choose(None, client_entry.os_name()).command
     assert entry["command"] == ([command] if spec.argv else command)
     assert entry.get("type") == {"vscode": "stdio", "opencode": "local"}.get(name)
     assert (spec.env_key in entry) and (spec.env_key == "env" or "env" not in entry)
@@ -236,7 +236,7 @@ def test_opencode_jsonc_is_the_file_written_when_the_project_has_it(tmp_path: Pa
     after = (project / "opencode.jsonc").read_text(encoding="utf-8")
     only_inserted(REALISTIC["opencode"], after)  # comments, trailing commas and the other servers kept
     entry = json_text.loads(after, comments=True)["mcp"][KEY]
-    command = launch.choose(None, client_entry.os_name()).as_entry()
+    command = bridge_command.choose(None, client_entry.os_name()).as_entry()
     assert entry == {"type": "local", "command": [command["command"], *command["args"]],
                      "environment": {"GODOT_MCP_TOOL_LIST": "groups", "GODOT_MCP_CONFIG_VERSION": "1"},
                      "timeout": client_limits.longest_call_s() * 1000}
@@ -249,7 +249,7 @@ def test_an_entry_in_place_stays_byte_for_byte_whatever_its_key_order(tmp_path: 
     """Qwen Code binds the person's approval to the entry's content: an entry init would write anyway,
     in another key order, with a longer time limit and keys of the person's, is not touched."""
     project = make_project(tmp_path)
-    command = launch.choose(None, client_entry.os_name()).as_entry()
+    command = bridge_command.choose(None, client_entry.os_name()).as_entry()
     longer = client_limits.longest_call_s() * 1000 + 60000
     text = ('{"mcpServers": {"%s": {"timeout": %d, "env": {"GODOT_MCP_TOOL_LIST": "groups", '
             '"GODOT_MCP_CONFIG_VERSION": "1"}, "trust": true, "args": %s, "command": %s}}}\n'

@@ -15,7 +15,7 @@ import anyio
 
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
-from godot_bridge.mcp.front import StdioFront
+from godot_bridge.mcp.stdio_server import StdioServer
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -50,7 +50,7 @@ class Recorder:
 
     def __init__(self, reader: Lines) -> None:
         self.reader = reader
-        self.front: StdioFront | None = None
+        self.front: StdioServer | None = None
         self.seen: list[tuple[Any, bool]] = []
 
     async def write(self, data: bytes) -> None:
@@ -70,7 +70,7 @@ def run_front(tmp_path: Path, lines: list[dict[str, Any]]) -> tuple[list[tuple[A
     app = BridgeApp(Settings(project_path=tmp_path / "project", env={"XDG_DATA_HOME": str(tmp_path / "data")}))
     reader = Lines(lines)
     writer = Recorder(reader)
-    front = StdioFront(app, reader, writer)
+    front = StdioServer(app, reader, writer)
     writer.front = front
 
     async def main() -> None:

@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 
 from godot_bridge.config import TOOL_LIST_ENV, TOOL_LISTS
-from godot_bridge.setup import client_entry, client_tool_list, init, launch
+from godot_bridge.setup import client_entry, client_tool_list, init, bridge_command
 from godot_bridge.setup.client_files import ClientFile, clients
 from godot_bridge.setup.locate import locate
 from godot_bridge.shipped import mcp_entry
 from tests.setup_project import project  # noqa: F401 - a fixture
 
 OUR_KEY = mcp_entry.definition().server_key
-LAUNCH = launch.choose(None, client_entry.os_name())
+LAUNCH = bridge_command.choose(None, client_entry.os_name())
 SEARCHING = {"claude", "cursor", "vscode", "codex", "copilot"}
 
 

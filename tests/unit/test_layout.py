@@ -195,10 +195,10 @@ def test_the_wheel_lists_every_package() -> None:
 
 
 def test_the_import_reader_sees_lazy_and_aliased_imports() -> None:
-    # The reader itself: cli.py imports setup.doctor inside main(), mcp/front.py imports mcp.server
+    # The reader itself: cli.py imports setup.doctor inside main(), mcp/stdio_server.py imports mcp.server
     # by name in a worker thread; both must be seen, or a layer could reach up unnoticed there.
     seen = {imported for module, path in _modules() for _, imported in _imports(module, path)
-            if module in ("godot_bridge.cli", "godot_bridge.mcp.front")}
+            if module in ("godot_bridge.cli", "godot_bridge.mcp.stdio_server")}
     assert {"godot_bridge.setup.doctor", "godot_bridge.setup.init", "godot_bridge.mcp.server"} <= seen
 
 
@@ -255,7 +255,7 @@ def _import_time_imports(module: str, path: Path, modules: set[str]) -> Iterator
 def test_modules_import_no_cycle_at_import_time() -> None:
     # Inside a package the ranks say nothing; a cycle of module-level imports there would make
     # import order matter (a half-initialised module). Late imports inside functions may close a
-    # loop on purpose (mcp/front.py loads mcp/server.py off the event loop).
+    # loop on purpose (mcp/stdio_server.py loads mcp/server.py off the event loop).
     paths = dict(_modules())
     graph = {module: {t for t in _import_time_imports(module, path, set(paths)) if t != module}
              for module, path in paths.items()}

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.setup import addon_install, client_entry, client_limits, file_batch, init, launch
+from godot_bridge.setup import addon_install, client_entry, client_limits, bridge_command, file_batch, init
 from godot_bridge.shipped import mcp_entry
 from godot_bridge.shipped.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
 from tests.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
 
 REPO = Path(__file__).resolve().parents[2]
 OUR_KEY = mcp_entry.definition().server_key
-LAUNCH = launch.choose(None, client_entry.os_name()).as_entry()
+LAUNCH = bridge_command.choose(None, client_entry.os_name()).as_entry()
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ def _run(code: str) -> str:
 def test_serving_modules_leave_the_client_side_unimported() -> None:
     out = _run(f"""
         import sys
-        import godot_bridge.app, godot_bridge.mcp.server, godot_bridge.mcp.stdio
+        import godot_bridge.app, godot_bridge.mcp.server, godot_bridge.mcp.stdio_sdk
         print(",".join(m for m in {CLIENT_SIDE!r} if m in sys.modules) or "none")
     """)
     assert out == "none"

@@ -31,8 +31,8 @@ from mcp_types import (
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from godot_bridge.mcp.envelope import Dropped, Refused
-from godot_bridge.mcp.wire import MAX_DEPTH, decode_line, request_id, too_deep
+from godot_bridge.mcp.message_check import Dropped, Refused
+from godot_bridge.mcp.json_input import MAX_DEPTH, decode_line, request_id, too_deep
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,8 @@ era removed, is -32601 there; ``ping``, removed too, is kept); everything else i
 handshake-era request served by one long-lived legacy runner whose ``initialize``
 is not an admission gate.
 
-The SDK parts with no public equivalent are reached only through ``sdk_private``.
+What the SDK's dual-era loop builds per connection is built here per request, from the SDK's
+public protocols (``era_channels.py``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from mcp_types import (
 from mcp_types.version import LATEST_MODERN_VERSION
 from pydantic import ValidationError
 
-from godot_bridge.mcp import lean, sdk_private
+from godot_bridge.mcp import era_channels, hot_methods
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     HANDSHAKE_VERSIONS,
@@ -80,10 +81,10 @@ class EraRouter:
         self.server = server
         # The client every request here comes from: the handlers' lifespan state (server.py).
         self.peer = peer
-        self._modern_outbound = sdk_private.notify_only(outbound)
+        self._modern_outbound = era_channels.NotifyOnlyOutbound(outbound)
         # No admission gate: a handshake-era request is served with or without `initialize`.
         # A router built after the lean path served `initialize` starts from what that negotiated.
-        self._legacy = sdk_private.handshake_connection(outbound, handshake_version)
+        self._legacy = era_channels.handshake_connection(outbound, handshake_version)
         if client_params is not None:
             self._legacy.client_params = InitializeRequestParams.model_validate(client_params, by_name=False)
         self._legacy_runner = ServerRunner(server, self._legacy, peer, init_options=init_options)
@@ -111,17 +112,17 @@ class EraRouter:
         if method == "ping":
             # Kept though 2026-07-28 removed it (protocol.REMOVED_IN_MODERN); the SDK has no handler
             # for it in that era. initialize stays the SDK's -32601, like any unknown method.
-            return lean.stamped(ping_result(True), True)
-        connection = Connection.from_envelope(
+            return hot_methods.stamped(ping_result(True), True)
+        connection = era_channels.per_request_connection(Connection.from_envelope(
             route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound
-        )
+        ))
         # serve_one() without its per-request shielded teardown scope when nothing was
         # registered for teardown: that scope was a measurable share of a modern call.
         runner = ServerRunner(self.server, connection, self.peer)
         try:
-            return await runner.on_request(sdk_private.deny_server_requests(dctx), method, params)
+            return await runner.on_request(era_channels.NoServerRequests(dctx), method, params)
         finally:
-            await sdk_private.teardown(connection)
+            await era_channels.teardown(connection)
 
     async def _handshake(
         self, dctx: DispatchContext[Any], method: str, params: Mapping[str, Any] | None
@@ -147,7 +148,7 @@ class EraRouter:
         if is_modern(method, params):
             connection = Connection.from_envelope(LATEST_MODERN_VERSION, None, None, outbound=self._modern_outbound)
             runner = ServerRunner(self.server, connection, self.peer)
-            await runner.on_notify(sdk_private.deny_server_requests(dctx), method, params)
+            await runner.on_notify(era_channels.NoServerRequests(dctx), method, params)
             return
         await self._legacy_runner.on_notify(dctx, method, params)
 

@@ -1,7 +1,7 @@
 """MCP over stdio with the lean path in front and the SDK loaded only when needed.
 
-Every input line is decoded here (``wire.py``). A request the lean path takes (``lean.py``)
-is served on the spot; everything else is queued, in order, for the SDK path (``stdio.py``'s
+Every input line is decoded here (``json_input.py``). A request the lean path takes (``hot_methods.py``)
+is served on the spot; everything else is queued, in order, for the SDK path (``stdio_sdk.py``'s
 dispatcher and ``eras.EraRouter``, built by ``server.SdkBackend``). The SDK is imported in a
 worker thread the first time a line needs it, so lean calls keep being answered while it loads
 (importing it on the event loop stalled every call ~0.8 s). Both paths write to the
@@ -26,9 +26,9 @@ import anyio
 import anyio.abc
 
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
-from godot_bridge.mcp import lean
-from godot_bridge.mcp.envelope import Dropped, Refused
-from godot_bridge.mcp.lineio import LineReader, LineWriter, claim_stdout, open_reader, open_writer
+from godot_bridge.mcp import hot_methods
+from godot_bridge.mcp.message_check import Dropped, Refused
+from godot_bridge.mcp.stdio_pipes import LineReader, LineWriter, claim_stdout, open_reader, open_writer
 from godot_bridge.mcp.peers import Peer
 from godot_bridge.mcp.protocol import (
     CONNECTION_CLOSED,
@@ -45,8 +45,8 @@ from godot_bridge.mcp.protocol import (
     TOOLS_LIST_TTL_MS,
     tools_result,
 )
-from godot_bridge.mcp.unanswered import EOF_GRACE_S, Unanswered
-from godot_bridge.mcp.wire import decode_line
+from godot_bridge.mcp.pending_requests import EOF_GRACE_S, Unanswered
+from godot_bridge.mcp.json_input import decode_line
 from godot_bridge.tools.dispatch import UnknownTool
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ BACKEND_LOAD_WAIT_S = 30.0
 def lean_wanted(env: dict[str, str] | None = None) -> bool:
     env = dict(os.environ) if env is None else env
     off = env.get("GODOT_BRIDGE_LEAN", "1").strip().lower() in ("0", "false", "no", "off")
-    return lean.available() and not off
+    return hot_methods.available() and not off
 
 
 @dataclass(slots=True)
@@ -99,7 +99,7 @@ class Backend(Protocol):
     def errors(self) -> Any: ...  # its ErrorFeed
 
 
-class StdioFront:
+class StdioServer:
     def __init__(self, app: BridgeApp, reader: LineReader, writer: LineWriter, *, lean_path: bool = True) -> None:
         self.app = app
         # The one client on this pipe, in both eras: its own tool lists (and, once the SDK path
@@ -120,7 +120,7 @@ class StdioFront:
         self._early_errors: list[Any] = []
         app.errors.on_change(self._on_errors)
         # The handshake era's negotiated version while the lean path owns it; None once the SDK does.
-        self.handshake_version: str | None = lean.LATEST_HANDSHAKE
+        self.handshake_version: str | None = hot_methods.LATEST_HANDSHAKE
         self.handshake_params: dict[str, Any] | None = None
         self.handshake_seen = False
         self._tools_wire: dict[bool, tuple[list[dict[str, Any]], list[dict[str, Any]] | None]] = {}
@@ -149,7 +149,7 @@ class StdioFront:
         2026-07-28 list on its subscriptions/listen streams."""
         if not modern:
             if self.handshake_seen or (self._backend is not None and self._backend.handshake_seen):
-                await self.write(lean.notify("notifications/tools/list_changed"))
+                await self.write(hot_methods.notify("notifications/tools/list_changed"))
             return
         if self._backend is None and self._loading:
             # The SDK path is loading for an earlier line, maybe the 2026-07-28 client's
@@ -180,21 +180,21 @@ class StdioFront:
         try:
             obj = decode_line(text)
         except Refused as exc:
-            await self.write(lean.error(exc.rid, exc.code, exc.message))
-            stand_in = lean.encode(exc.in_place) if exc.in_place is not None else None
+            await self.write(hot_methods.error(exc.rid, exc.code, exc.message))
+            stand_in = hot_methods.encode(exc.in_place) if exc.in_place is not None else None
             if stand_in is not None and (self._backend is not None or self._loading):
                 self._forward(stand_in)  # a malformed answer to a question the SDK path asked: it ends now
             return
         except Dropped as exc:
             log.info("dropped a malformed notification: %s", exc)
             return
-        request = lean.take(obj, self.handshake_version)
+        request = hot_methods.take(obj, self.handshake_version)
         if request is not None and not self._lean_can_serve(request):
             request = None
         if request is not None:
             self._start(request)
             return
-        note = lean.notification(obj)
+        note = hot_methods.notification(obj)
         if note == "notifications/cancelled":
             self._cancel(obj)
         if note is not None and self._backend is None and not self._loading:
@@ -205,7 +205,7 @@ class StdioFront:
             self.handshake_version = None  # the SDK negotiates this handshake; it owns the era from now on
         self._forward(line)
 
-    def _lean_can_serve(self, request: lean.Request) -> bool:
+    def _lean_can_serve(self, request: hot_methods.Request) -> bool:
         if request.method == "initialize":
             # Once the SDK path exists, it negotiates: its handshake connection must know the version.
             return self._backend is None and not self._loading
@@ -222,8 +222,8 @@ class StdioFront:
         return True
 
     def _cancel(self, obj: dict[str, Any]) -> None:
-        rid = lean.cancelled_id(obj)
-        entry = self._in_flight.get(lean.coerce_id(rid)) if rid is not None else None
+        rid = hot_methods.cancelled_id(obj)
+        entry = self._in_flight.get(hot_methods.coerce_id(rid)) if rid is not None else None
         if entry is not None:
             entry.cancelled_by_client = True
             entry.stop()
@@ -273,9 +273,9 @@ class StdioFront:
             self._backend_done.set()
 
     # -- lean requests --------------------------------------------------------------------
-    def _start(self, request: lean.Request) -> None:
+    def _start(self, request: hot_methods.Request) -> None:
         entry = _InFlight()
-        self._in_flight[lean.coerce_id(request.rid)] = entry  # a duplicate id replaces the older, as in the SDK
+        self._in_flight[hot_methods.coerce_id(request.rid)] = entry  # a duplicate id replaces the older, as in the SDK
         self.unanswered.started(request.rid)
         if not self._running:
             self._lean_idle.clear()
@@ -285,7 +285,7 @@ class StdioFront:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _run(self, request: lean.Request, entry: _InFlight) -> None:
+    async def _run(self, request: hot_methods.Request, entry: _InFlight) -> None:
         try:
             await self._run_one(request, entry)
         finally:
@@ -293,7 +293,7 @@ class StdioFront:
             if not self._running:
                 self._lean_idle.set()
 
-    async def _run_one(self, request: lean.Request, entry: _InFlight) -> None:
+    async def _run_one(self, request: hot_methods.Request, entry: _InFlight) -> None:
         line: bytes | None = None
         entry.started = True
         try:
@@ -307,16 +307,16 @@ class StdioFront:
                 current.uncancel()
         except Exception as exc:  # noqa: BLE001 - the wire gets no internals; our log gets the detail
             log.error("request handler failed", exc_info=exc)
-            line = lean.error(request.rid, INTERNAL_ERROR, "Internal error")
+            line = hot_methods.error(request.rid, INTERNAL_ERROR, "Internal error")
         finally:
-            key = lean.coerce_id(request.rid)
+            key = hot_methods.coerce_id(request.rid)
             if self._in_flight.get(key) is entry:
                 del self._in_flight[key]
         if entry.cancelled_by_client:
             self.unanswered.finished(request.rid)  # a cancelled request is never answered
             return
         if line is None:  # stopped at end of input: answered as the SDK's dispatcher answers
-            await self.write(lean.error(request.rid, CONNECTION_CLOSED, "Connection closed"))
+            await self.write(hot_methods.error(request.rid, CONNECTION_CLOSED, "Connection closed"))
         else:
             await self.write(line)
             if request.method == "tools/list":
@@ -324,30 +324,30 @@ class StdioFront:
                 self.peer.tools_for(request.modern).listed()
         self.unanswered.finished(request.rid)
 
-    async def _answer(self, request: lean.Request) -> bytes | None:
+    async def _answer(self, request: hot_methods.Request) -> bytes | None:
         method, rid, modern = request.method, request.rid, request.modern
-        if method in lean.MODERN_ONLY_METHODS and not modern:
-            return lean.error(rid, METHOD_NOT_FOUND, needs_envelope_message(method))
+        if method in hot_methods.MODERN_ONLY_METHODS and not modern:
+            return hot_methods.error(rid, METHOD_NOT_FOUND, needs_envelope_message(method))
         if method == "tools/call":
             return await self._call(request)
         if method == "tools/list":
-            return lean.response(rid, self._tools_list(modern))
+            return hot_methods.response(rid, self._tools_list(modern))
         if method == "initialize":
             self.handshake_seen = True
-            self.handshake_version = lean.negotiated(request.params)
+            self.handshake_version = hot_methods.negotiated(request.params)
             self.handshake_params = request.params
             self.peer.tools.client = client_name(request.params)
-            return lean.response(rid, lean.initialize_result(self.handshake_version, INSTRUCTIONS))
+            return hot_methods.response(rid, hot_methods.initialize_result(self.handshake_version, INSTRUCTIONS))
         if method == "server/discover":
-            return lean.response(rid, lean.discover_result(INSTRUCTIONS))
-        return lean.response(rid, lean.stamped(ping_result(modern), modern))  # ping, in either era
+            return hot_methods.response(rid, hot_methods.discover_result(INSTRUCTIONS))
+        return hot_methods.response(rid, hot_methods.stamped(ping_result(modern), modern))  # ping, in either era
 
     def _tools_wire_of(self, modern: bool) -> list[dict[str, Any]] | None:
         """The tools array laid out for the wire, rebuilt when the app's list changes; None: not coverable."""
         tools = self.app.tools(self.peer.tools_for(modern))
         cached = self._tools_wire.get(modern)
         if cached is None or cached[0] is not tools:
-            shaped = [lean.wire_tool(tool, modern) for tool in tools]
+            shaped = [hot_methods.wire_tool(tool, modern) for tool in tools]
             cached = (tools, None if any(t is None for t in shaped) else shaped)  # type: ignore[misc]
             self._tools_wire[modern] = cached
         return cached[1]
@@ -355,13 +355,13 @@ class StdioFront:
     def _tools_list(self, modern: bool) -> dict[str, Any]:
         tools = self._tools_wire_of(modern)
         if tools is None:  # the list changed between routing and serving into a shape we do not cover
-            raise RuntimeError("a tool has fields the lean layout does not cover; see lean.wire_tool")
+            raise RuntimeError("a tool has fields the lean layout does not cover; see hot_methods.wire_tool")
         result = tools_result(tools, modern)
         if modern:
             result = {"cacheScope": TOOLS_LIST_CACHE_SCOPE, **result, "ttlMs": TOOLS_LIST_TTL_MS}
-        return lean.stamped(result, modern)
+        return hot_methods.stamped(result, modern)
 
-    async def _call(self, request: lean.Request) -> bytes | None:
+    async def _call(self, request: hot_methods.Request) -> bytes | None:
         self.tools_listed.set()  # a call needs the editor now
         params, token = request.params, request.progress_token
         progress = None
@@ -372,17 +372,17 @@ class StdioFront:
                     body["total"] = total
                 if message is not None:
                     body["message"] = message
-                await self.write(lean.notify("notifications/progress", body))
+                await self.write(hot_methods.notify("notifications/progress", body))
         tools = self.peer.tools_for(request.modern)
         if tools.client is None:  # a 2026-07-28 client says who it is on each request
             tools.client = client_name(params)
         try:
             outcome = await self.app.call_tool(params["name"], params.get("arguments"), tools, progress)
         except UnknownTool as exc:
-            return lean.error(request.rid, INVALID_PARAMS, str(exc))
-        result = call_result(outcome, request.modern, splice=lean.splice)
-        result["content"] = [lean.wire_content(block) for block in result["content"]]
-        return lean.response(request.rid, lean.stamped(result, request.modern))
+            return hot_methods.error(request.rid, INVALID_PARAMS, str(exc))
+        result = call_result(outcome, request.modern, splice=hot_methods.splice)
+        result["content"] = [hot_methods.wire_content(block) for block in result["content"]]
+        return hot_methods.response(request.rid, hot_methods.stamped(result, request.modern))
 
     # -- end of input ---------------------------------------------------------------------
     async def _end_of_input(self) -> None:
@@ -414,7 +414,7 @@ async def run_stdio(app: BridgeApp, *, stdin: BinaryIO | None = None, stdout: Bi
     writer = await open_writer(wire)
     reader = await open_reader(stdin or sys.stdin.buffer)
     app.prepare()
-    front = StdioFront(app, reader, writer, lean_path=lean_wanted() if lean_path is None else lean_path)
+    front = StdioServer(app, reader, writer, lean_path=lean_wanted() if lean_path is None else lean_path)
     send_announce, recv_announce = anyio.create_memory_object_stream[None](16)
     changed: set[bool] = set()  # the eras whose list changed since the announcer last ran (True: 2026-07-28)
 
