@@ -42,7 +42,7 @@ class Cli:
     adapter: Callable[[], Adapter]
     run: sc.Runner
     naming: Callable[[str], str]  # a server key -> its tools' declared names' prefix (Codex: the namespace)
-    footprint: Callable[[ModelRequest], int]  # our bytes in one of its requests (issue 41)
+    footprint: Callable[[ModelRequest], int]  # our bytes in one of its requests
     relists: bool  # the request after discover_tools declares the loaded tools; else they go through call_tool
     elicits: bool  # an asking tool asks (a headless run cancels or declines); else the bridge's preview
     injected: Mapping[str, Any] = field(default_factory=dict)  # what it adds to every call's arguments

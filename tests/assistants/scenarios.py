@@ -1,4 +1,4 @@
-"""The steps every assistant's scenarios are made of (issue 39), as data, and the checks on them.
+"""The steps every assistant's scenarios are made of, as data, and the checks on them.
 
 One CLI run plays several steps (a CLI start is the costly part), so the test files compose these:
 an always-on call, ``discover_tools`` then a tool of the loaded group, the asking tool with no game

@@ -4,7 +4,7 @@ first, and a file in a hidden folder (a key under ~/.ssh) is never copied, howev
 The app is the real one (validation, the path guard, the consent gate, jobs, routing) over an editor
 that records what reached it (tests/unit/test_consent.py): ``asset.inspect_source``, the toolkit's
 read of what a copy would take, answers as the toolkit does (tests/godot/test_asset_commands.gd runs
-the real one; tests/e2e/test_asset_import_source.py both together).
+the real one; tests/engine/e2e/test_asset_import_source.py both together).
 """
 
 from __future__ import annotations

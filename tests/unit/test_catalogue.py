@@ -597,7 +597,7 @@ def test_top_level_shape(tmp_path: Path) -> None:
     assert "alpha.json" in _load_error(root)
 
 
-# -- handling: what the bridge does beyond forwarding, as data (issue 11) -------------------------
+# -- handling: what the bridge does beyond forwarding, as data -------------------------
 
 
 def test_handling_names_the_special_tools(cat: Catalogue) -> None:

@@ -1,4 +1,4 @@
-"""CLI flags and the informational commands (issue 2, item 4)."""
+"""CLI flags and the informational commands."""
 
 from __future__ import annotations
 

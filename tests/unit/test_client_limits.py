@@ -1,4 +1,4 @@
-"""The time limits ``init`` writes for each MCP client (issue 39, item 7): derived from the tool catalogue,
+"""The time limits ``init`` writes for each MCP client: derived from the tool catalogue,
 above the longest one call can block before the bridge answers it itself, under each client's own key
 and unit."""
 

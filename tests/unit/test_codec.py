@@ -1,4 +1,4 @@
-"""The stdio codec never lets hostile input or an unserializable answer end the process (issue 11)."""
+"""The stdio codec never lets hostile input or an unserializable answer end the process."""
 
 from __future__ import annotations
 

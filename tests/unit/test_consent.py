@@ -4,7 +4,7 @@ The whole call path of the app (validate, the consent gate, route) over an edito
 reaches it: every way of asking (an asker that waits, 2026-07-28 input_required, a token), every way
 an answer can be no good (declined, cancelled, replayed, expired, another client's, for other
 arguments, the target changed since), and the policy. The real clients meet the same gate in
-tests/integration/test_consent_clients.py.
+tests/bridge/test_consent_clients.py.
 """
 
 from __future__ import annotations

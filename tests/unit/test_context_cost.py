@@ -1,4 +1,4 @@
-"""What the server costs every model request (issue 41): the tools array as a client receives it.
+"""What the server costs every model request: the tools array as a client receives it.
 
 Measured as bench/ measures it: the compact JSON of ``tools/list``'s array, UTF-8, with the
 arguments the bridge offers (dry_run, confirmation_token, background) included. The start-up list

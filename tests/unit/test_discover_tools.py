@@ -1,4 +1,4 @@
-"""discover_tools: browse, exact activation, keyword scoring and caps, reset, read-only (issue 2, item 6)."""
+"""discover_tools: browse, exact activation, keyword scoring and caps, reset, read-only."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""When the stdio front lets the editor dial start (issue 18).
+"""When the stdio front lets the editor dial start.
 
 The dial imports websockets and watchfiles on the event loop (~20 ms). Started after the
 initialize answer, it held up the tools/list a handshake client sends right after; it now

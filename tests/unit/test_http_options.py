@@ -1,4 +1,4 @@
-"""``--http`` flags, the bind/auth safety rule, and the pure transport rules (issue 15)."""
+"""``--http`` flags, the bind/auth safety rule, and the pure transport rules."""
 
 from __future__ import annotations
 

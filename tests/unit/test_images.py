@@ -1,4 +1,4 @@
-"""The screenshot store and the PNG header it reads (issue 16, part 4), and the link shaping."""
+"""The screenshot store and the PNG header it reads, and the link shaping."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from godot_bridge.content.images import URI_PREFIX, ImageStore, ImageTooLarge
 from godot_bridge.content.png import PngError, png_size
 from godot_bridge.content.screenshots import LinkPlan, link_result, toolkit_params
 from godot_bridge.errors import ToolError
-from tests.pngs import make_png
+from tests.support.pngs import make_png
 
 
 def test_png_size_reads_the_ihdr() -> None:

@@ -16,7 +16,7 @@ from godot_bridge.config import TOOL_LIST_ENV, TOOL_LISTS
 from godot_bridge.setup import client_entry, client_tool_list, init, launch
 from godot_bridge.setup.client_files import ClientFile, clients
 from godot_bridge.setup.locate import locate
-from tests.setup_project import project  # noqa: F401 - a fixture
+from tests.support.setup_project import project  # noqa: F401 - a fixture
 
 OUR_KEY = client_entry.definition().server_key
 LAUNCH = launch.choose(None, client_entry.os_name())

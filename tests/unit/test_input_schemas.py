@@ -1,4 +1,4 @@
-"""Every served inputSchema against the reference's full input schemas (issue 11).
+"""Every served inputSchema against the reference's full input schemas.
 
 ``tests/data/reference/input-schemas.json`` is the reference bridge's ``inputSchema`` of each tool
 with every group loaded. The comparison is structural: property names, types, enums, ``const``,

@@ -1,4 +1,4 @@
-"""EditorLink reports to one listener interface (issue 11), and EditorBridge is that listener."""
+"""EditorLink reports to one listener interface, and EditorBridge is that listener."""
 
 from __future__ import annotations
 

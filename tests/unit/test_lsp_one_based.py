@@ -1,4 +1,4 @@
-"""The LSP tools' descriptions, schemas and code agree: line and column are 1-based (issue 11)."""
+"""The LSP tools' descriptions, schemas and code agree: line and column are 1-based."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The stdout pipe writer batches the lines of one loop pass into one write (issue 18)."""
+"""The stdout pipe writer batches the lines of one loop pass into one write."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import pytest
 
 from godot_bridge.setup import addon_install, client_entry, client_limits, file_batch, init, launch
 from godot_bridge.setup.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
-from tests.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
+from tests.support.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
 
 REPO = Path(__file__).resolve().parents[2]
 OUR_KEY = client_entry.definition().server_key

@@ -1,4 +1,4 @@
-"""The orjson encoding of tool results says exactly what the json one does (issue 18).
+"""The orjson encoding of tool results says exactly what the json one does.
 
 ``results.sorted_and_text`` uses orjson when it is installed and falls back to json;
 both must give the same sorted structure and the same text for any JSON value, except

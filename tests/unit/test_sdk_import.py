@@ -1,4 +1,4 @@
-"""Start-up imports: the SDK's package __init__ files wait until something needs them (issue 18)."""
+"""Start-up imports: the SDK's package __init__ files wait until something needs them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The repo tests itself from a bare clone (issue 11): nothing points outside it for reference data."""
+"""The repo tests itself from a bare clone: nothing points outside it for reference data."""
 
 from __future__ import annotations
 
