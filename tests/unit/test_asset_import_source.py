@@ -137,7 +137,7 @@ async def test_a_copy_from_inside_the_project_or_of_bytes_given_asks_nobody(proj
     assert (await call(app, "asset_import", linked, Caller(owner=object())))["status"] == "confirmation_required"
 
 
-def test_the_readme_says_asset_import_asks(project: Path) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    row = next(line for line in readme.splitlines() if line.startswith("| `asset_import`"))
+def test_the_docs_say_asset_import_asks(project: Path) -> None:
+    asking = (Path(__file__).resolve().parents[2] / "docs" / "asking.md").read_text(encoding="utf-8")
+    row = next(line for line in asking.splitlines() if line.startswith("| `asset_import`"))
     assert "outside the project" in row and "hidden" in row

@@ -547,8 +547,8 @@ def test_the_gate_offers_nothing_to_a_tool_that_never_asks(project: Path) -> Non
     assert gate.offered(tool) is tool
 
 
-def test_the_readme_lists_what_asks() -> None:
-    section = (REPO / "README.md").read_text(encoding="utf-8").split("## Asking before", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_list_what_asks() -> None:
+    section = (REPO / "docs" / "asking.md").read_text(encoding="utf-8").split("# Asking before", 1)[1].split("\n## ", 1)[0]
     listed = {name for row in section.splitlines() if row.startswith("| `")
               for name in re.findall(r"`(\w+)`", row.split("|")[1])}
     assert listed == ASKING
