@@ -13,7 +13,7 @@ from tests.assistants import scenarios as sc, whole_session as ws
 from tests.assistants.clis import Cli
 from tests.assistants.sandbox import Sandbox
 
-INIT_TIMEOUT_AT_LEAST_S = 60  # issue 39: what the clients' own defaults allow, and more for our long calls
+INIT_TIMEOUT_AT_LEAST_S = 60  # what the clients' own defaults allow, and more for our long calls
 
 
 class EveryCli:

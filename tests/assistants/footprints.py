@@ -1,5 +1,5 @@
-"""How many bytes of a model request come from our server, for the CLIs of B2's tests (issue 41's
-figures; ``bench/`` reuses these). Same shape as Claude Code's (anthropic.Footprint):
+"""How many bytes of a model request come from our server, for the CLIs of B2's tests (``bench/``
+reuses these). Same shape as Claude Code's (anthropic.Footprint):
 
 * declarations: our tools as declared (Codex: the tools inside our namespace; chat CLIs: our
   ``{"type": "function", ...}`` objects);

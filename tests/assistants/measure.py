@@ -1,4 +1,4 @@
-"""What our server costs an assistant's model, read from a recorded session (issue 41; bench/ reuses it).
+"""What our server costs an assistant's model, read from a recorded session (bench/ reuses it).
 
 * ``footprint``: the bytes of one request that come from our server, as the CLI sent them (each CLI's
   own, in the table of ``clis.py``);

@@ -1,4 +1,4 @@
-"""Every step of issue 39's scenarios in ONE run of a CLI, the same for every CLI (``play``): a CLI start
+"""Every step of the scenarios in ONE run of a CLI, the same for every CLI (``play``): a CLI start
 costs seconds, so each test module pays for this one run.
 
 The entry is the one ``godot-bridge init --env GODOT_MCP_ALLOW_UNASKED=scene_create`` writes, so

@@ -146,7 +146,7 @@ async def test_project_scan_reports_progress_to_the_client(sim: ToolkitSim, proj
 
 
 async def test_short_project_scan_reports_zero_first(sim: ToolkitSim, project_dir: Path, spawn_bridge):
-    """Issue 11: a one-chunk scan's only progress used to arrive with the result; now 0/N comes first."""
+    """A one-chunk scan reports 0/N first, not only with its result."""
     for i in range(3):
         (project_dir / f"s{i}.gd").write_text("extends Node\n", encoding="utf-8")
     server = FakeLspServer()

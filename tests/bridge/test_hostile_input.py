@@ -164,7 +164,7 @@ async def test_stdin_and_stdout_regular_files(tmp_path: Path, data_home: Path, p
 
 @pytest.mark.skipif(sys.platform == "win32", reason="/dev/null is a POSIX device")
 async def test_stdin_dev_null_exits(tmp_path: Path, data_home: Path, project_dir: Path):
-    """Issue 18: /dev/null cannot be registered with epoll; the bridge must read it in a thread and end."""
+    """/dev/null cannot be registered with epoll; the bridge must read it in a thread and end."""
     with open("/dev/null", "rb") as null:
         proc = _spawn_sync(bridge_env(data_home, project_dir), null, subprocess.PIPE)
         assert await asyncio.to_thread(_finish, proc) == 0
@@ -186,7 +186,7 @@ async def test_open_listen_stream_does_not_hold_exit(spawn_bridge):
                        "params": {"_meta": MODERN_META, "notifications": {"toolsListChanged": True}}})
     await bridge.wait_notification("notifications/subscriptions/acknowledged")
     await still_serving(bridge)
-    # Before issue 11 the open stream held exit for the 10 s end-of-input grace; the bound below
+    # The open stream once held exit for the 10 s end-of-input grace; the bound below
     # sits under it with room for a loaded machine, since only "not held" is asserted.
     await _close_and_wait(bridge, 8)
     assert bridge.proc is not None and bridge.proc.returncode == 0

@@ -1,4 +1,4 @@
-"""Every Streamable HTTP rule, one raw request at a time (seeds 000/001, issue 15).
+"""Every Streamable HTTP rule, one raw request at a time (seeds 000/001).
 
 The server runs in-process on 127.0.0.1 and a free port, with no editor behind it:
 these tests are about the transport, so they use protocol methods and the bridge's

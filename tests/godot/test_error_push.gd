@@ -1,5 +1,5 @@
 extends RefCounted
-## Pushed errors through the real servers and commands (issue 16): the game's runtime server and
+## Pushed errors through the real servers and commands: the game's runtime server and
 ## the editor's server send errors.reported to authenticated peers only (fake socket layer,
 ## fake_net.gd) from a real push_error() of this 4.6 engine; debugger.get_log and
 ## editor.get_console read the very capture the push reads (the context's log hub); crash

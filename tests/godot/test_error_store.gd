@@ -1,5 +1,5 @@
 extends RefCounted
-## Errors pushed, not polled (issue 16, toolkit side): the error store (logs/error_store.gd: dedup
+## Errors pushed, not polled (toolkit side): the error store (logs/error_store.gd: dedup
 ## by severity+message+file+line with counts, bound, ids, what a push takes), the 4.2-style log
 ## lines it is fed from before Godot 4.5 (logs/error_lines.gd, logs/log_tail.gd, the held "at:"
 ## line in logs/log_hub.gd), the per-frame errors.reported batch (logs/error_push.gd) in the wire

@@ -307,7 +307,7 @@ def test_job_tools(cat: Catalogue) -> None:
 
 
 def test_performance_tools(cat: Catalogue) -> None:
-    """Issue 16 item 2: reads only, so read-only mode keeps them; the game's two go to the game."""
+    """Reads only, so read-only mode keeps them; the game's two go to the game."""
     group = cat.groups["performance"]
     assert group.tools == ["game_performance", "game_performance_sample", "editor_scene_stats"]
     assert all(cat.tools[name].read_only_safe for name in group.tools)

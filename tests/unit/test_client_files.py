@@ -217,7 +217,7 @@ def test_all_clients_then_uninstall_gives_back_every_file(tmp_path: Path, env: d
     assert sorted(p.relative_to(repo) for p in repo.rglob("*") if p.is_dir()) == folders_before, "no folder left"
 
 
-# -- the clients added with issue 39: Copilot CLI, Qwen Code, opencode ------------------------------
+# -- Copilot CLI, Qwen Code, opencode ------------------------------------------------------------
 
 
 def make_project(tmp_path: Path) -> Path:

@@ -1,4 +1,4 @@
-"""The collector settings a serving bridge runs with (godot_bridge/heap.py, issue 18)."""
+"""The collector settings a serving bridge runs with (godot_bridge/heap.py)."""
 
 from __future__ import annotations
 

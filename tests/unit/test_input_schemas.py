@@ -140,7 +140,7 @@ def test_listed_deviations_are_real(reference: dict[str, Any], served: dict[str,
 
 
 def test_nested_detail_named_in_issue_is_served(served: dict[str, Any]) -> None:
-    """The four examples issue 11 gave, spelled out so a regression names them."""
+    """Four examples of a bad call, spelled out so a regression names them."""
     batch = served["node_set_property"]["properties"]["batch"]["items"]
     assert batch["required"] == ["node_path", "property", "value"]
     event = served["input_simulate"]["properties"]["events"]["anyOf"][0]["properties"]["event_type"]

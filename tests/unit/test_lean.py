@@ -110,7 +110,7 @@ def test_call_result_is_shared_and_wraps_handshake_arrays() -> None:
 
 
 def test_an_error_result_carries_its_envelope_once() -> None:
-    """Issue 41: the text already holds code, message and hint; a structuredContent copy would
+    """The text already holds code, message and hint; a structuredContent copy would
     reach a model that is shown both (Gemini CLI) twice."""
     outcome = failure(ToolError("NOT_FOUND", "no node at 'Boss'", hint="scene_get_tree lists the nodes"))
     assert outcome.structured["code"] == "NOT_FOUND"  # still there for the bridge's own readers (jobs)

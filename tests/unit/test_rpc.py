@@ -179,7 +179,7 @@ async def test_discard_forgets_a_call_that_was_never_sent():
 
 
 async def test_a_result_is_freed_on_return_without_the_cycle_collector():
-    """A 1 MiB scene tree must not wait for a full GC (issue 18: 7 ms per call on average)."""
+    """A 1 MiB scene tree must not wait for a full GC (it cost 7 ms per call on average)."""
     import gc
     import weakref
 
