@@ -24,7 +24,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.bridge_process import MODERN_META, ROOT, bridge_env
+from tests.support.bridge_process import MODERN_META, ROOT, bridge_env
 
 log = logging.getLogger("bench")
 

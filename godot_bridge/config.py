@@ -348,7 +348,7 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
 }
 # What each variable does, for `godot-bridge --help` and the README's Environment table (both
 # rendered from this, with the catalogue's counts in place of "{name}": usage.py env_docs;
-# tests/unit/test_cli_docs.py holds them together). MCP_ALLOWED_ORIGINS is read by
+# tests/docs/test_cli_docs.py holds them together). MCP_ALLOWED_ORIGINS is read by
 # mcp/http_config.py and needs no value check.
 ENV_DOCS: dict[str, str] = {
     "GODOT_MCP_PROJECT_PATH": "the Godot project folder (as --project); a folder whose one subfolder holds "

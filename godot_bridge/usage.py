@@ -2,7 +2,7 @@
 
 ``godot-bridge --help`` (and each command's ``--help``) is rendered from these definitions, and
 so are the README's Command line and Environment tables (``scripts/gen_cli_doc.py`` writes them;
-tests/unit/test_cli_docs.py fails when the README differs, or when a parser accepts a flag that
+tests/docs/test_cli_docs.py fails when the README differs, or when a parser accepts a flag that
 is not defined here). A usage error is one line and a pointer to ``--help``, exit status 2.
 """
 

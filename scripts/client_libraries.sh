@@ -3,7 +3,7 @@
 # .cache/clients/ (gitignored), then print where it is:
 #   client_libraries.sh ts       -> the folder holding node_modules/@modelcontextprotocol/client
 #   client_libraries.sh fastmcp  -> the python of a venv with fastmcp (which brings mcp 2.3.0)
-# Used by tests/integration/test_consent_clients.py; safe to run again (a no-op once installed).
+# Used by tests/bridge/test_consent_clients.py; safe to run again (a no-op once installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TS_CLIENT_VERSION=2.4.0   # @modelcontextprotocol/client: the TypeScript SDK 2.x, both eras

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the official MCP conformance suite and the Node 22 it needs, pinned, into
 # .cache/conformance/ (gitignored), then print the directory holding their binaries.
-# Used by tests/integration/test_http_conformance.py; safe to run again (a no-op once installed).
+# Used by tests/bridge/test_http_conformance.py; safe to run again (a no-op once installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CONFORMANCE_VERSION=0.2.0-alpha.12   # the 0.2 pre-releases carry the 2026-07-28 scenarios

@@ -4,7 +4,7 @@
 The commands, flags and variables are defined once, in godot_bridge/usage.py and
 godot_bridge/config.py (ENV_DOCS); `godot-bridge --help` renders them, and so does this script,
 between the README's `<!-- generated: NAME -->` and `<!-- end: NAME -->` markers. `--check` exits 1
-when the README differs from what would be written (tests/unit/test_cli_docs.py runs it).
+when the README differs from what would be written (tests/docs/test_cli_docs.py runs it).
 """
 
 from __future__ import annotations

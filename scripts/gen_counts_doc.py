@@ -3,7 +3,7 @@
 
 A count is written as its number followed by a marker naming it, ``135<!-- count: tools -->`` (the
 marker renders as nothing); this script rewrites each marked number. `--check` exits 1 when one
-differs from the catalogue (tests/unit/test_doc_counts.py runs it, and fails on a count written
+differs from the catalogue (tests/docs/test_doc_counts.py runs it, and fails on a count written
 without its marker), so a change of the catalogue needs only a regeneration.
 
 Not here: docs/tools.md, written whole from the same counts by gen_tools_doc.py; the README's

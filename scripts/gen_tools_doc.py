@@ -10,7 +10,7 @@
   codes of its failure examples (which catch codes raised in helper modules the handler calls).
 
 `--check` exits 1 when docs/tools.md differs from what would be generated (CI runs it through
-tests/unit/test_tools_doc.py), so the reference never goes stale.
+tests/docs/test_tools_doc.py), so the reference never goes stale.
 """
 
 from __future__ import annotations

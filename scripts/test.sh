@@ -3,7 +3,7 @@
 # extras, set up the Godot engine the GDScript tests run in (tests/godot/web/setup.sh: Debian's
 # chromium-headless-shell and the pinned Godot 4.6 web template, idempotent, skipped when a
 # `godot` binary is on PATH), then run every test, one pytest worker per core (pytest-xdist; each
-# file stays on one worker, tests/e2e all on one: tests/conftest.py). Extra arguments go to pytest
+# file stays on one worker, tests/engine/e2e all on one: tests/conftest.py). Extra arguments go to pytest
 # (`-n 0`: in this process only). scripts/assistants.sh installs the pinned assistant CLIs (npm,
 # idempotent) that tests/assistants drives.
 # Without an engine the GDScript tests are reported as skipped with the reason, never as passed.

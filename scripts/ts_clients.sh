@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the TypeScript MCP client and its tasks extension (pinned) from npm into .cache/ts-clients/
-# (gitignored), then print that directory. Used by tests/integration/test_jobs_ts_client.py; safe to
+# (gitignored), then print that directory. Used by tests/bridge/test_jobs_ts_client.py; safe to
 # run again (a no-op once installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."

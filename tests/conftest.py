@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.bridge_process import BridgeProcess, bridge_env
+from tests.support.bridge_process import BridgeProcess, bridge_env
 
 # The simulator fixtures (project, sim, make_bridge) for every test module, no per-module imports.
 pytest_plugins = ["tests.sim.fixtures"]
@@ -14,13 +14,13 @@ pytest_plugins = ["tests.sim.fixtures"]
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """With ``-n``: each file on one worker (its module fixtures made once), and all of tests/e2e on
+    """With ``-n``: each file on one worker (its module fixtures made once), and all of tests/engine/e2e on
     one worker, since its package fixture is a whole Godot engine: two would cost two engines."""
     from xdist.scheduler import LoadScopeScheduling
 
     class FileOrEnginePackage(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "tests/e2e" if nodeid.startswith("tests/e2e/") else nodeid.split("::", 1)[0]
+            return "tests/engine/e2e" if nodeid.startswith("tests/engine/e2e/") else nodeid.split("::", 1)[0]
 
     return FileOrEnginePackage(config, log)
 

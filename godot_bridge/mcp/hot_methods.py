@@ -6,7 +6,7 @@ Why: ~80% of start-up was importing the SDK, and a quarter of each call its requ
 ``initialized`` / ``cancelled`` notifications -- are served here instead, in both eras; anything
 else, and any request whose shape is not plainly valid, is *declined* and goes to the SDK
 (``stdio_server.py`` loads it on demand). Declining is always safe: the SDK path is the definition
-of the right answer, and ``tests/integration/test_lean_equivalence.py`` compares the two
+of the right answer, and ``tests/bridge/test_lean_equivalence.py`` compares the two
 byte for byte over a corpus of requests.
 
 What a result contains comes from ``protocol.py`` (shared with the SDK handlers); this module

@@ -141,7 +141,7 @@ class CliRun:
 @dataclass
 class Sandbox:
     """Runs live in ``root``; ``project`` and ``data_home`` are a fresh project (``create``) or an existing
-    one's, such as the engine host's (tests/e2e)."""
+    one's, such as the engine host's (tests/engine/e2e)."""
 
     root: Path
     clis: Path  # the install folder (node_modules/.bin/<cli>)

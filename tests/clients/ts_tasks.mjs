@@ -1,7 +1,7 @@
 // The TypeScript MCP client (@modelcontextprotocol/client) with @modelcontextprotocol/ext-tasks,
 // driving godot-bridge's MCP tasks: the 2025-11-25 form (v1, over the initialize handshake) or the
 // 2026-07-28 extension (v2, the client pinned to that revision). Run by
-// tests/integration/test_jobs_ts_client.py from the folder scripts/ts_clients.sh installs into;
+// tests/bridge/test_jobs_ts_client.py from the folder scripts/ts_clients.sh installs into;
 // the options arrive as JSON in argv[2], the findings leave as one JSON object on stdout.
 //
 // ext-tasks needs, for v2, the host's raw request path ("rawDispatch"): the SDK client refuses a

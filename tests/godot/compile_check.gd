@@ -1,5 +1,5 @@
 extends SceneTree
-## Compiles every .gd under a res:// folder and prints one line per file (tests/gd_engine.py
+## Compiles every .gd under a res:// folder and prints one line per file (tests/support/gd_engine.py
 ## parses them): "COMPILE ok <path>", "COMPILE FAIL <path>" (the engine's parse errors are printed
 ## just before), "COMPILE skip <path>" for the paths given after --skip (the editor glue, which
 ## names classes only an editor build has). Exit code: 0 when everything else compiled, else 1.

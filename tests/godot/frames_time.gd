@@ -1,7 +1,7 @@
 extends SceneTree
 ## The game_time commands over REAL engine frames (the runner's tests run inside one call, where
 ## no frame passes). Run as a main loop script: godot --script res://tests/godot/frames_time.gd;
-## tests/unit/test_time_frames.py runs it in the engine and reads the verdict. Each scenario
+## tests/engine/test_time_frames.py runs it in the engine and reads the verdict. Each scenario
 ## builds a "Game" scene with a Counter (counts its _process and _physics_process calls and sums
 ## their deltas, reads an action in both), registers the runtime domains over a runtime context
 ## and calls the time.* and input.simulate handlers as the in-game server would, awaiting real

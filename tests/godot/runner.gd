@@ -1,14 +1,14 @@
 extends SceneTree
 ## Runs every tests/godot/test_*.gd: each is a RefCounted whose test_* methods are called in name
 ## order, on a fresh instance each, with cleanup() after each. Exit code 0 when every assertion
-## held, 1 otherwise. One line per file and per method on stdout, which tests/gd_engine.py parses:
+## held, 1 otherwise. One line per file and per method on stdout, which tests/support/gd_engine.py parses:
 ##   FILE test_x.gd                 (about to run it)
 ##   SKIP test_x.gd: <reason>       (its static skip_reason() returned a reason for this engine)
 ##   LOADFAIL test_x.gd             (it does not compile; the errors are printed just before)
 ##   PASS test_x.gd::test_y / FAIL test_x.gd::test_y
 ## Failure details go to stderr as "FAIL test_x.gd::test_y: <message>".
 ## Usage: godot --headless --path <project> --script res://tests/godot/runner.gd [-- test_x.gd ...]
-## (file names after `--` run only those files; `python -m tests.gd_engine test_x.gd` does that).
+## (file names after `--` run only those files; `python -m tests.support.gd_engine test_x.gd` does that).
 
 const Assert := preload("assert.gd")
 const TEST_DIR := "res://tests/godot"

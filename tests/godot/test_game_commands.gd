@@ -5,7 +5,7 @@ extends RefCounted
 ## blocking), and the refusals. The context records what would have been
 ## played. Not covered here (needs a real editor and a second process): the launch itself, and the
 ## game's runtime server authenticating and answering the bridge's ping (the bridge waits for that,
-## tests/integration/test_editor_runtime.py).
+## tests/bridge/test_editor_runtime.py).
 
 const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")

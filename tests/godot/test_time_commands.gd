@@ -5,7 +5,7 @@ extends RefCounted
 ## test, so the test plays the engine: it emits SceneTree.process_frame and then, as the frame's
 ## node pass would, moves Mover one pixel if the real pause rules (Node.can_process) let it run.
 ## Stepping over real frames (physics, deltas, a game script fighting the pause) is in
-## frames_time.gd, run by tests/unit/test_time_frames.py.
+## frames_time.gd, run by tests/engine/test_time_frames.py.
 
 const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")

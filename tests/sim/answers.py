@@ -1,7 +1,7 @@
 """What the simulator answers where the real toolkit's answer depends on more than the params: the
 result examples with their placeholders filled in (a JSON value of the right type, a real PNG for a
 screenshot), the game log in the toolkit's shape, and the test commands, which look at the project
-folder for GUT and gdUnit4 as the toolkit does. tests/e2e/test_sim_parity.py holds these to what the
+folder for GUT and gdUnit4 as the toolkit does. tests/engine/e2e/test_sim_parity.py holds these to what the
 real toolkit returns; what still differs is listed, with why, in tests/sim/differences.json.
 """
 
@@ -11,7 +11,7 @@ import base64
 from pathlib import Path
 from typing import Any
 
-from tests.pngs import make_png
+from tests.support.pngs import make_png
 from tests.sim.examples import load_examples
 
 # tests/fixtures/toolkit/results/README.md: the placeholders an example may hold, as a value of that

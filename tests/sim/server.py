@@ -45,7 +45,7 @@ whose params equal the call's, else the method's first, placeholders filled (tes
 a method with no example (a project's extension) answers ``{"success": true, "method", "params"}``,
 as every such method does in ``instant`` mode (benchmarks measure the wire, not the answers).
 extensions.list/refresh, game.start/stop, debugger.get_log and the test commands behave as the
-toolkit does. tests/e2e/test_sim_parity.py compares these answers with the real toolkit's in the
+toolkit does. tests/engine/e2e/test_sim_parity.py compares these answers with the real toolkit's in the
 Godot engine; what must still differ is listed, with why, in tests/sim/differences.json.
 ``instant=True`` skips recording and scripts entirely, for benchmarks.
 """

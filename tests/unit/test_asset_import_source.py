@@ -4,7 +4,7 @@ first, and a file in a hidden folder (a key under ~/.ssh) is never copied, howev
 The app is the real one (validation, the path guard, the consent gate, jobs, routing) over an editor
 that records what reached it (tests/unit/test_consent.py): ``asset.inspect_source``, the toolkit's
 read of what a copy would take, answers as the toolkit does (tests/godot/test_asset_commands.gd runs
-the real one; tests/e2e/test_asset_import_source.py both together).
+the real one; tests/engine/e2e/test_asset_import_source.py both together).
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ async def test_a_copy_from_inside_the_project_or_of_bytes_given_asks_nobody(proj
     assert (await call(app, "asset_import", linked, Caller(owner=object())))["status"] == "confirmation_required"
 
 
-def test_the_readme_says_asset_import_asks(project: Path) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    row = next(line for line in readme.splitlines() if line.startswith("| `asset_import`"))
+def test_the_docs_say_asset_import_asks(project: Path) -> None:
+    asking = (Path(__file__).resolve().parents[2] / "docs" / "asking.md").read_text(encoding="utf-8")
+    row = next(line for line in asking.splitlines() if line.startswith("| `asset_import`"))
     assert "outside the project" in row and "hidden" in row

@@ -4,7 +4,7 @@ The whole call path of the app (validate, the consent gate, route) over an edito
 reaches it: every way of asking (an asker that waits, 2026-07-28 input_required, a token), every way
 an answer can be no good (declined, cancelled, replayed, expired, another client's, for other
 arguments, the target changed since), and the policy. The real clients meet the same gate in
-tests/integration/test_consent_clients.py.
+tests/bridge/test_consent_clients.py.
 """
 
 from __future__ import annotations
@@ -547,8 +547,8 @@ def test_the_gate_offers_nothing_to_a_tool_that_never_asks(project: Path) -> Non
     assert gate.offered(tool) is tool
 
 
-def test_the_readme_lists_what_asks() -> None:
-    section = (REPO / "README.md").read_text(encoding="utf-8").split("## Asking before", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_list_what_asks() -> None:
+    section = (REPO / "docs" / "asking.md").read_text(encoding="utf-8").split("# Asking before", 1)[1].split("\n## ", 1)[0]
     listed = {name for row in section.splitlines() if row.startswith("| `")
               for name in re.findall(r"`(\w+)`", row.split("|")[1])}
     assert listed == ASKING

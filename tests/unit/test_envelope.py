@@ -9,7 +9,7 @@ from hypothesis import given, settings
 
 from godot_bridge.mcp.message_check import Dropped, Refused, check
 from godot_bridge.mcp.json_input import decode_line
-from tests.envelope_shapes import ERROR, NOTIFICATION, REQUEST, RESULT, Case, cases, message, mistyped
+from tests.support.envelope_shapes import ERROR, NOTIFICATION, REQUEST, RESULT, Case, cases, message, mistyped
 
 CASES = list(cases())
 
@@ -65,7 +65,7 @@ def test_well_typed_messages_pass(base: dict) -> None:
 
 
 def test_well_typed_modern_request_passes() -> None:
-    from tests.envelope_shapes import MEMBERS
+    from tests.support.envelope_shapes import MEMBERS
     check(message(MEMBERS[1], "tools/list", modern=True))
 
 

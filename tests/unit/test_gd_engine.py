@@ -1,4 +1,4 @@
-"""tests/gd_engine.py: engine choice and how runner.gd's output becomes per-file results."""
+"""tests/support/gd_engine.py: engine choice and how runner.gd's output becomes per-file results."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.gd_engine import EngineUnavailable, Run, find_engine, parse_runner
+from tests.support.gd_engine import EngineUnavailable, Run, find_engine, parse_runner
 
 
 def test_no_engine_is_reported_with_what_is_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from godot_bridge.editor.screenshot_store import URI_PREFIX, ImageStore, ImageTo
 from godot_bridge.godot_files.png import PngError, png_size
 from godot_bridge.editor.screenshots import LinkPlan, link_result, toolkit_params
 from godot_bridge.errors import ToolError
-from tests.pngs import make_png
+from tests.support.pngs import make_png
 
 
 def test_png_size_reads_the_ihdr() -> None:

@@ -17,7 +17,7 @@ from godot_bridge.setup import client_entry, client_tool_list, init, bridge_comm
 from godot_bridge.setup.client_files import ClientFile, clients
 from godot_bridge.setup.locate import locate
 from godot_bridge.shipped import mcp_entry
-from tests.setup_project import project  # noqa: F401 - a fixture
+from tests.support.setup_project import project  # noqa: F401 - a fixture
 
 OUR_KEY = mcp_entry.definition().server_key
 LAUNCH = bridge_command.choose(None, client_entry.os_name())

@@ -1,7 +1,7 @@
 """The lean path's decisions (what it takes, what it leaves to the SDK) and its SDK-free facts.
 
 Its output is compared with the SDK path's byte for byte in
-tests/integration/test_lean_equivalence.py; here: the facts it restates agree with the SDK,
+tests/bridge/test_lean_equivalence.py; here: the facts it restates agree with the SDK,
 and malformed or unusual requests are declined rather than answered differently.
 """
 

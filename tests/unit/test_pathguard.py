@@ -258,7 +258,7 @@ def unguarded_paths(tools) -> list[str]:
     out = []
     for tool in tools:
         if tool.channel == "lsp":
-            continue  # the LSP tools resolve their file_path themselves (tests/lsp/test_lsp_untrusted.py)
+            continue  # the LSP tools resolve their file_path themselves (tests/bridge/lsp/test_lsp_untrusted.py)
         for key, prop in _params(tool.input_schema):
             name = key.rsplit(".", 1)[-1]
             if not _looks_like_a_path(key, prop) or key in tool.path_params:

@@ -16,7 +16,7 @@ import pytest
 from godot_bridge.setup import addon_install, client_entry, client_limits, bridge_command, file_batch, init
 from godot_bridge.shipped import mcp_entry
 from godot_bridge.shipped.toolkit_files import ADDON_REL, PLUGIN_RES_PATH, files, toolkit_dir
-from tests.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
+from tests.support.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
 
 REPO = Path(__file__).resolve().parents[2]
 OUR_KEY = mcp_entry.definition().server_key

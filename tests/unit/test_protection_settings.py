@@ -26,7 +26,7 @@ from godot_bridge.consent.caller import Caller
 from godot_bridge.consent.policy import Policy, resolve
 from godot_bridge.consent.question import Answer
 from godot_bridge.live_config import hold_weakenings
-from tests.bridge_process import bridge_env
+from tests.support.bridge_process import bridge_env
 from tests.unit.test_consent import Person, call, make_app
 
 FLAGS = ("GODOT_MCP_READ_ONLY", "GODOT_MCP_CONFIRM_IN_EDITOR")

@@ -1,7 +1,7 @@
 """GODOT_MCP_TOOL_LIST over the tool surface: what a list holds under ``groups`` and ``all``, a
 2026-07-28 (fixed) list that nothing called loads into, what discover_tools answers in each, and a
 change of the setting told to every list once. (Both eras over the wire:
-tests/integration/test_tool_list_setting.py.)"""
+tests/bridge/test_tool_list_setting.py.)"""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import pytest
 from godot_bridge.setup import addon_install, init, uninstall
 from godot_bridge.setup.locate import locate
 from godot_bridge.shipped.toolkit_files import ADDON_REL
-from tests.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
+from tests.support.setup_project import PROJECT_GODOT, project, snapshot  # noqa: F401 - project: a fixture
 
 
 

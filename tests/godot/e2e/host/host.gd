@@ -1,5 +1,5 @@
 extends SceneTree
-## The engine host for the end-to-end tests (tests/e2e): the real toolkit, composed by
+## The engine host for the end-to-end tests (tests/engine/e2e): the real toolkit, composed by
 ## core/toolkit_app.gd exactly as the editor plugin composes it, over the runtime context on a real
 ## scene loaded from its .tscn. Two things differ from an editor, and only these: the listener (a
 ## browser cannot listen, so bridges reach the toolkit through the relay, relay_listener.gd) and
@@ -22,7 +22,7 @@ const EditableInstances := preload("editable_instances.gd")
 const RelayLink := preload("relay_link.gd")
 const RelayListener := preload("relay_listener.gd")
 const RelayPublisher := preload("relay_publisher.gd")
-## Real projects' scenes (tests/e2e/fixture_projects.py) open as an editor opens them.
+## Real projects' scenes (tests/engine/e2e/fixture_projects.py) open as an editor opens them.
 const FIXTURES := "res://fixtures/"
 
 var _options: Dictionary = {}

@@ -1,5 +1,5 @@
 extends RefCounted
-## The engine host's control connection to the relay (tests/e2e/relay.py): events go out (a port to
+## The engine host's control connection to the relay (tests/engine/e2e/relay.py): events go out (a port to
 ## listen on, the registry entry and token the toolkit published, replies), requests come in (a
 ## bridge connected to port P: dial back as connection N; or a test hook such as undo). Frames sent
 ## before the link is open wait, in order.

@@ -1,6 +1,6 @@
 extends "res://addons/godot_mcp_toolkit/transport/peer/socket_peer.gd"
 ## One bridge connection as the engine host carries it: an OUTBOUND WebSocket to the relay
-## (tests/e2e/relay.py), which pairs it with the connection the bridge made to the relay's port.
+## (tests/engine/e2e/relay.py), which pairs it with the connection the bridge made to the relay's port.
 ## The transport sees the same peer surface as for an accepted socket.
 ##
 ## A browser's WebSocket refuses to send close codes other than 1000 and 3000-4999 (the web engine
