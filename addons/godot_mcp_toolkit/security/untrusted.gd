@@ -9,7 +9,8 @@ extends RefCounted
 ## envelope and this one run the cases of tests/fixtures/toolkit/untrusted_cases.json.
 ## Runtime-safe.
 
-const TAG_PATTERN := "(?i)</?\\s*untrusted[^>]*>"
+# Spaces may stand after "<" and after "/": a model may read "< / untrusted-…>" as a closing tag too.
+const TAG_PATTERN := "(?i)<\\s*/?\\s*untrusted[^>]*>"
 const TAG_REPLACEMENT := "[untrusted tag removed]"
 
 static var _tag: RegEx = null
