@@ -45,8 +45,14 @@ import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
+
+# Our entry's key in the clients' files (the shipped entry definition); tests put copies of the entry
+# beside it under other keys that end with it ("cut-<key>").
+SERVER_KEY: str = json.loads((Path(__file__).resolve().parents[2] / "addons/godot_mcp_toolkit/ui/mcp_entry.json")
+                             .read_text(encoding="utf-8"))["server_key"]
 
 # -- what was received --------------------------------------------------------------------------
 
@@ -204,10 +210,21 @@ def resolve(tool: str, tools: Sequence[ToolDeclaration]) -> ToolDeclaration | No
     (Copilot CLI's names where no adapter splits them; shortest wins: our tools share one prefix, so the
     shortest is the one whose rest is exactly ``tool``)."""
     for suffix in ("", "__", "_", "-"):
-        found = [t for t in tools if _matches(t, tool, suffix)]
+        found = [t for t in tools if _matches(t, tool, suffix) and not (suffix and _copy(t))]
         if found:
             return min(found, key=lambda t: len(t.qualified))
     return None
+
+
+UNLOCK_TRIES = 3
+
+
+def _copy(decl: ToolDeclaration) -> bool:
+    """A tool of a copy of our entry ("cut-<key>"): a bare name is our own entry's tool, never a copy's,
+    even while only the copy is connected (a busy machine starts ours later)."""
+    name, key = _norm(decl.qualified), _norm(SERVER_KEY)
+    at = name.find(key)
+    return at > 0 and name[:at].replace("mcp", "").strip("_") != ""
 
 
 def _matches(decl: ToolDeclaration, tool: str, sep: str) -> bool:
@@ -242,7 +259,7 @@ class _Script:
         self.turns = list(turns)
         self.next = 0
         self.results_at_call = -1  # tool results in the request that got the last ToolCall
-        self.unlocked: set[int] = set()
+        self.unlocks: dict[int, int] = {}  # turn -> unlocking calls made for it
         self.calls = 0
 
     def _ready(self, turn: Turn, req: ModelRequest) -> bool:
@@ -266,8 +283,9 @@ class _Script:
     def _call(self, index: int, turn: ToolCall, req: ModelRequest, adapter: Adapter) -> tuple[Served, float]:
         at = self.next
         decl = req.find(turn.tool)
-        if decl is None and at not in self.unlocked:
-            self.unlocked.add(at)
+        # A search may come back before our server is connected (a busy machine): search again, a few times.
+        if decl is None and self.unlocks.get(at, 0) < UNLOCK_TRIES:
+            self.unlocks[at] = self.unlocks.get(at, 0) + 1
             unlocking = adapter.unlock(turn.tool, req)
             if unlocking is not None:
                 self.results_at_call = len(req.results)

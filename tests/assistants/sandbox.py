@@ -32,11 +32,10 @@ from typing import Any
 
 import pytest
 
-from tests.assistants.model_server import ModelRequest, ModelServer
+from tests.assistants.model_server import SERVER_KEY, ModelRequest, ModelServer
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL_SCRIPT = ROOT / "scripts" / "assistants.sh"
-SERVER_KEY = json.loads((ROOT / "addons/godot_mcp_toolkit/ui/mcp_entry.json").read_text(encoding="utf-8"))["server_key"]
 PROJECT_GODOT = 'config_version=5\n\n[application]\n\nconfig/name="Demo"\n'
 
 
