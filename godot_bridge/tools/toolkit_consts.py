@@ -8,12 +8,9 @@ from __future__ import annotations
 import functools
 import math
 import re
-from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parents[1]
-# Where the toolkit ships (shipped/toolkit_files.py finds it the same way): inside the installed
-# package as godot_bridge/toolkit, else at the top of a checkout.
-TOOLKITS = (_PACKAGE / "toolkit", _PACKAGE.parent / "addons" / "godot_mcp_toolkit")
+from godot_bridge.shipped.toolkit_files import toolkit_dir
+
 # `const NAME := 12000` or a product such as `32 * 1024 * 1024` (how a size reads in GDScript).
 _FIGURE = r"(\d+(?:\s*\*\s*\d+)*)"
 
@@ -21,9 +18,9 @@ _FIGURE = r"(\d+(?:\s*\*\s*\d+)*)"
 @functools.cache
 def toolkit_int(file: str, name: str) -> int:
     """The integer ``const name := ...`` of the toolkit's ``file`` (relative to the addon folder)."""
-    path = next((t / file for t in TOOLKITS if (t / file).is_file()), None)
+    path = toolkit_dir() / file  # the one place that knows where the toolkit ships
     pattern = re.compile(rf"^const {re.escape(name)} := {_FIGURE}$", re.M)
-    found = pattern.search(path.read_text(encoding="utf-8")) if path is not None else None
+    found = pattern.search(path.read_text(encoding="utf-8")) if path.is_file() else None
     if found is None:  # a packaging error, not bad input
         raise RuntimeError(f"the shipped toolkit's {file} is missing or has no `const {name} := <integer>`")
     return math.prod(int(part) for part in found.group(1).split("*"))

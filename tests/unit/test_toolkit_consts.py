@@ -22,7 +22,7 @@ read = toolkit_consts.toolkit_int.__wrapped__  # uncached, for the scratch toolk
 @pytest.fixture
 def toolkit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A scratch toolkit folder in place of the shipped one."""
-    monkeypatch.setattr(toolkit_consts, "TOOLKITS", (tmp_path,))
+    monkeypatch.setattr(toolkit_consts, "toolkit_dir", lambda: tmp_path)
     return tmp_path
 
 
