@@ -248,7 +248,7 @@ class BridgeApp:
                  "annotations": dict(tool.annotations)}
         if tool.job is not None:
             # 2025-11-25 clients may call it as an MCP task (2026-07-28 drops the field: tasks there
-            # are the server's choice, mcp/tasks.py).
+            # are the server's choice, mcp/core/tasks.py).
             entry["execution"] = {"taskSupport": "optional"}
         return entry
 

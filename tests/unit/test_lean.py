@@ -15,8 +15,10 @@ import mcp_types
 import pytest
 from mcp_types import version as sdk_version
 
-from godot_bridge.mcp import hot_methods, protocol
-from godot_bridge.mcp.stdio_server import lean_wanted
+from godot_bridge.mcp.stdio import hot_methods
+
+from godot_bridge.mcp.core import protocol
+from godot_bridge.mcp.stdio.server import lean_wanted
 from godot_bridge.errors import ToolError
 from godot_bridge.tools.results import ToolOutcome, failure
 
@@ -136,7 +138,7 @@ def test_stdio_start_up_imports_neither_the_sdk_nor_pydantic() -> None:
     """What the lean path is for: serving starts without the SDK's modules, pydantic, websockets, watchfiles."""
     code = (
         "import sys\n"
-        "import godot_bridge.cli, godot_bridge.app, godot_bridge.mcp.stdio_server\n"
+        "import godot_bridge.cli, godot_bridge.app, godot_bridge.mcp.stdio.server\n"
         "heavy = ('mcp.', 'mcp_types', 'pydantic', 'websockets', 'watchfiles', 'starlette', 'httpx')\n"
         "deferred = lambda m: '__getattr__' in vars(sys.modules[m])  # sdk_import's stubs, never run\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy) and not deferred(m)))\n"

@@ -1,4 +1,4 @@
-"""A task waiting for the person (mcp/tasks.py over jobs/asking.py): its question reaches a
+"""A task waiting for the person (mcp/core/tasks.py over jobs/asking.py): its question reaches a
 2025-11-25 client as an ``elicitation/create`` sent on its ``tasks/result``, and a 2026-07-28
 client in ``tasks/get``'s ``inputRequests``, answered with ``tasks/update``."""
 
@@ -15,8 +15,8 @@ from godot_bridge.consent.caller import JobAsker
 from godot_bridge.consent.question import Question, UnusableAnswer
 from godot_bridge.jobs import asking
 from godot_bridge.jobs.engine import JobStore
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.tasks import TaskParams, Tasks, UpdateParams
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.tasks import TaskParams, Tasks, UpdateParams
 from godot_bridge.tools import results
 from godot_bridge.tools.results import ToolOutcome
 

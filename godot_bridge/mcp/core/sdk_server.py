@@ -1,7 +1,7 @@
 """The SDK's low-level ``Server`` wired to ``BridgeApp``: list tools, call tools, listen.
 
-On stdio it serves only what the lean path (``stdio_server.py``, ``hot_methods.py``) leaves to it, through
-``SdkBackend``; over HTTP (``http.py``) it serves everything.
+On stdio it serves only what the lean path (``stdio/server.py``, ``stdio/hot_methods.py``) leaves to it, through
+``stdio/sdk_path.py``; over HTTP (``http/server.py``) it serves everything.
 
 Thin by design: it translates between MCP shapes and the app; what a tool does
 is decided in ``dispatch``. Announcing a tool-list change reaches both eras: a
@@ -14,17 +14,14 @@ Pushed Godot errors reach clients through ``error_feed`` (log notifications and
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import anyio
 from mcp.server.caching import CacheHint
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
-from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp_types import (
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
@@ -38,13 +35,11 @@ from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.editor.pushed_errors import ERRORS_URI
 from godot_bridge.consent.caller import InputRequired, InvalidAnswer
-from godot_bridge.mcp.elicitation import caller, keep_answers
-from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
-from godot_bridge.mcp.era_router import EraRouter
-from godot_bridge.mcp.error_feed import ErrorFeed, ErrorListen
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import (
-    LATEST_HANDSHAKE,
+from godot_bridge.mcp.core.elicitation import caller, keep_answers
+from godot_bridge.mcp.core.content_handlers import CONTENT_CACHE_HINTS, content_handlers
+from godot_bridge.mcp.core.error_feed import ErrorFeed, ErrorListen
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.protocol import (
     MODERN_VERSIONS,
     SERVER_NAME,
     SERVER_TITLE,
@@ -55,32 +50,11 @@ from godot_bridge.mcp.protocol import (
     client_name,
     tools_result,
 )
-from godot_bridge.mcp.sealed_state import SealedState
-from godot_bridge.mcp.stdio_sdk import QueueLines, WireIn, WireOut, settle_cancelled
-from godot_bridge.mcp.tasks import TaskListen, Tasks
+from godot_bridge.mcp.core.sealed_state import SealedState
+from godot_bridge.mcp.core.tasks import TaskListen, Tasks
 from godot_bridge.tools.dispatch import UnknownTool
 
-if TYPE_CHECKING:
-    from godot_bridge.mcp.stdio_server import StdioServer
-
 log = logging.getLogger(__name__)
-
-# How long a tool-list change waits for a 2026-07-28 client's first subscriptions/listen stream.
-FIRST_LISTENER_WAIT_S = 2.0
-
-
-class ListeningBus(InMemorySubscriptionBus):
-    """The SDK's bus, saying when its first listener (a listen stream) subscribed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.listening = anyio.Event()
-
-    def subscribe(self, listener: Any) -> Any:
-        unsubscribe = super().subscribe(listener)
-        self.listening.set()
-        return unsubscribe
-
 
 def _peer(ctx: Any) -> Peer:
     """The client this request is from (``EraRouter`` hands it to the runner as its lifespan state)."""
@@ -181,58 +155,3 @@ def initialization_options(server: Server[Any]) -> InitializationOptions:
     options = server.create_initialization_options(NotificationOptions(tools_changed=True))
     options.capabilities.tasks = ServerTasksCapability.model_validate(TASKS_HANDSHAKE_CAPABILITY)
     return options
-
-
-class SdkBackend:
-    """The SDK path behind the lean front (``stdio_server.py``): every line the lean path declines.
-
-    Built on first need (its module is imported off the event loop); reads the lines the front
-    hands over, in order, and writes its answers to the same pipe.
-    """
-
-    def __init__(self, front: StdioServer) -> None:
-        self.bus = ListeningBus()
-        # Created before the front lets go of the errors it kept while this path loaded (no await between).
-        self.errors = ErrorFeed(front.app.errors, self.bus)
-        self.server = build_server(front.app, self.bus, self.errors)
-        self._front = front
-        init_options = initialization_options(self.server)
-        self._send, receive = anyio.create_memory_object_stream[bytes](math.inf)
-        out = WireOut(front.writer, front.unanswered)
-        wire_in = WireIn(QueueLines(receive), out, front.unanswered, grace=False)
-        self.dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(wire_in, out)  # type: ignore[arg-type]
-        # The handshake era continues where the lean path left it (the version an initialize it served negotiated).
-        self.router = EraRouter(self.server, self.dispatcher, init_options, front.peer,
-                                handshake_version=front.handshake_version or LATEST_HANDSHAKE,
-                                client_params=front.handshake_params)
-        self._unanswered = front.unanswered
-        # The stdio client's standing channel is this pipe, once it has sent initialize.
-        front.peer.notify = self.dispatcher.notify
-        front.peer.ready = self._handshake_ready
-        self.errors.add(front.peer)
-
-    @property
-    def handshake_seen(self) -> bool:
-        return self.router.handshake_seen
-
-    def feed(self, line: bytes) -> None:
-        self._send.send_nowait(line)
-
-    def end(self) -> None:
-        self._send.close()
-
-    def _handshake_ready(self) -> bool:
-        return self._front.handshake_seen or self.router.handshake_seen
-
-    async def run(self) -> None:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(self.errors.run)
-            await self.dispatcher.run(settle_cancelled(self.router.on_request, self._unanswered), self.router.on_notify)
-            tg.cancel_scope.cancel()
-
-    async def publish_list_changed(self) -> None:
-        # A change made while the first listen stream was still on its way (the SDK path loads for
-        # that very request) would reach nobody: wait, briefly, for a stream to hear it.
-        with anyio.move_on_after(FIRST_LISTENER_WAIT_S):
-            await self.bus.listening.wait()
-        await self.bus.publish(ToolsListChanged())

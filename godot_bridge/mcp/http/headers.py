@@ -1,7 +1,7 @@
 """Pure rules of the Streamable HTTP transport: origins, auth, the header mirror, statuses.
 
 No I/O and no Starlette: every function takes plain values and returns a verdict,
-so each rule is testable on its own and the ASGI layer (``http.py``) only wires
+so each rule is testable on its own and the ASGI layer (``server.py``) only wires
 them in order. Where seeds 000 and 001 differ, docs/dev/http.md says which one we follow.
 """
 
@@ -29,7 +29,7 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from godot_bridge.mcp.era_router import HANDSHAKE_VERSIONS, is_modern
+from godot_bridge.mcp.core.era_router import HANDSHAKE_VERSIONS, is_modern
 
 VERSION_HEADER = "mcp-protocol-version"
 METHOD_HEADER = "mcp-method"

@@ -1,8 +1,8 @@
 """MCP over stdio with the lean path in front and the SDK loaded only when needed.
 
-Every input line is decoded here (``json_input.py``). A request the lean path takes (``hot_methods.py``)
-is served on the spot; everything else is queued, in order, for the SDK path (``stdio_sdk.py``'s
-dispatcher and ``eras.EraRouter``, built by ``server.SdkBackend``). The SDK is imported in a
+Every input line is decoded here (``core/json_input.py``). A request the lean path takes (``hot_methods.py``)
+is served on the spot; everything else is queued, in order, for the SDK path (``sdk_dispatch.py``'s
+dispatcher and ``core/era_router.EraRouter``, built by ``sdk_path.SdkBackend``). The SDK is imported in a
 worker thread the first time a line needs it, so lean calls keep being answered while it loads
 (importing it on the event loop stalled every call ~0.8 s). Both paths write to the
 same pipe and share one record of unanswered requests, so end of input waits for either.
@@ -26,11 +26,11 @@ import anyio
 import anyio.abc
 
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
-from godot_bridge.mcp import hot_methods
-from godot_bridge.mcp.message_check import Dropped, Refused
-from godot_bridge.mcp.stdio_pipes import LineReader, LineWriter, claim_stdout, open_reader, open_writer
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import (
+from godot_bridge.mcp.stdio import hot_methods
+from godot_bridge.mcp.core.message_check import Dropped, Refused
+from godot_bridge.mcp.stdio.pipes import LineReader, LineWriter, claim_stdout, open_reader, open_writer
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.protocol import (
     CONNECTION_CLOSED,
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -41,12 +41,13 @@ from godot_bridge.mcp.protocol import (
     is_modern,
     needs_envelope_message,
     ping_result,
+    stamped,
     TOOLS_LIST_CACHE_SCOPE,
     TOOLS_LIST_TTL_MS,
     tools_result,
 )
-from godot_bridge.mcp.pending_requests import EOF_GRACE_S, Unanswered
-from godot_bridge.mcp.json_input import decode_line
+from godot_bridge.mcp.stdio.pending_requests import EOF_GRACE_S, Unanswered
+from godot_bridge.mcp.core.json_input import decode_line
 from godot_bridge.tools.dispatch import UnknownTool
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ class _InFlight:
 
 
 class Backend(Protocol):
-    """What the front needs from the SDK path (``server.SdkBackend``)."""
+    """What the front needs from the SDK path (``sdk_path.SdkBackend``)."""
 
     @property
     def handshake_seen(self) -> bool: ...
@@ -258,7 +259,7 @@ class StdioServer:
 
     async def _load_backend(self) -> None:
         # Imported in a worker thread: the event loop keeps serving lean calls meanwhile.
-        server = await anyio.to_thread.run_sync(importlib.import_module, "godot_bridge.mcp.server")
+        server = await anyio.to_thread.run_sync(importlib.import_module, "godot_bridge.mcp.stdio.sdk_path")
         backend: Backend = server.SdkBackend(self)
         backend.errors.backlog(self._early_errors)
         self._early_errors = []
@@ -340,7 +341,7 @@ class StdioServer:
             return hot_methods.response(rid, hot_methods.initialize_result(self.handshake_version, INSTRUCTIONS))
         if method == "server/discover":
             return hot_methods.response(rid, hot_methods.discover_result(INSTRUCTIONS))
-        return hot_methods.response(rid, hot_methods.stamped(ping_result(modern), modern))  # ping, in either era
+        return hot_methods.response(rid, stamped(ping_result(modern), modern))  # ping, in either era
 
     def _tools_wire_of(self, modern: bool) -> list[dict[str, Any]] | None:
         """The tools array laid out for the wire, rebuilt when the app's list changes; None: not coverable."""
@@ -359,7 +360,7 @@ class StdioServer:
         result = tools_result(tools, modern)
         if modern:
             result = {"cacheScope": TOOLS_LIST_CACHE_SCOPE, **result, "ttlMs": TOOLS_LIST_TTL_MS}
-        return hot_methods.stamped(result, modern)
+        return stamped(result, modern)
 
     async def _call(self, request: hot_methods.Request) -> bytes | None:
         self.tools_listed.set()  # a call needs the editor now
@@ -382,7 +383,7 @@ class StdioServer:
             return hot_methods.error(request.rid, INVALID_PARAMS, str(exc))
         result = call_result(outcome, request.modern, splice=hot_methods.splice)
         result["content"] = [hot_methods.wire_content(block) for block in result["content"]]
-        return hot_methods.response(request.rid, hot_methods.stamped(result, request.modern))
+        return hot_methods.response(request.rid, stamped(result, request.modern))
 
     # -- end of input ---------------------------------------------------------------------
     async def _end_of_input(self) -> None:

@@ -49,11 +49,11 @@ from godot_bridge.consent.caller import Caller, JobAsker, can_elicit_form
 from godot_bridge.consent.question import UnusableAnswer, described
 from godot_bridge.jobs.engine import FINISHED, JOB_FAILED, Job, JobError, JobStore, iso
 from godot_bridge.jobs.runner import JobRunner
-from godot_bridge.mcp.elicitation import unusable
-from godot_bridge.mcp.era_channels import notification
-from godot_bridge.mcp.listen import AckWatch, beside
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import (
+from godot_bridge.mcp.core.elicitation import unusable
+from godot_bridge.mcp.core.era_channels import notification
+from godot_bridge.mcp.core.listen import AckWatch, beside
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.protocol import (
     CLIENT_CAPABILITIES_META_KEY,
     SERVER_INFO_META_KEY,
     TASKS_EXTENSION,

@@ -5,11 +5,11 @@ Why: ~80% of start-up was importing the SDK, and a quarter of each call its requ
 ``initialize``, ``ping``, ``tools/list``, ``tools/call``, ``server/discover`` and the
 ``initialized`` / ``cancelled`` notifications -- are served here instead, in both eras; anything
 else, and any request whose shape is not plainly valid, is *declined* and goes to the SDK
-(``stdio_server.py`` loads it on demand). Declining is always safe: the SDK path is the definition
+(``server.py`` loads it on demand). Declining is always safe: the SDK path is the definition
 of the right answer, and ``tests/bridge/test_lean_equivalence.py`` compares the two
 byte for byte over a corpus of requests.
 
-What a result contains comes from ``protocol.py`` (shared with the SDK handlers); this module
+What a result contains comes from ``core/protocol.py`` (shared with the SDK handlers); this module
 only reproduces how the SDK's result sieve lays it out on the wire: the SDK dumps each result
 through its per-version pydantic models, whose fields are in alphabetical order, drops ``None``
 model fields, and appends the ``serverInfo`` stamp to 2026-07-28 results last.
@@ -26,8 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from godot_bridge import __version__
-from godot_bridge.mcp.protocol import (
+from godot_bridge.mcp.core.protocol import (
     CLIENT_CAPABILITIES_META_KEY,
     CLIENT_INFO_META_KEY,
     HANDSHAKE_VERSIONS,
@@ -36,12 +35,11 @@ from godot_bridge.mcp.protocol import (
     MODERN_VERSION,
     PROTOCOL_VERSION_META_KEY,
     REMOVED_IN_MODERN,
-    SERVER_INFO_META_KEY,
-    SERVER_NAME,
-    SERVER_TITLE,
     TASKS_EXTENSION,
     TASKS_HANDSHAKE_CAPABILITY,
     is_modern,
+    server_info,
+    stamped,
 )
 
 try:
@@ -178,7 +176,7 @@ def take(obj: Any, handshake_version: str | None) -> Request | None:
     if not isinstance(obj, dict) or obj.get("jsonrpc") != "2.0" or not obj.keys() <= {"jsonrpc", "id", "method", "params"}:
         return None
     method, rid, params = obj.get("method"), obj.get("id"), obj.get("params", {})
-    # isinstance first: an object or array is unhashable (envelope.check refuses them before this).
+    # isinstance first: an object or array is unhashable (message_check.check refuses them before this).
     if not isinstance(method, str) or method not in REQUEST_METHODS or not _token(rid) or not isinstance(params, dict):
         return None
     modern = is_modern(method, params)
@@ -226,18 +224,6 @@ def coerce_id(rid: str | int) -> str | int:
 
 
 # -- how the SDK lays results out ---------------------------------------------------------
-
-
-def server_info() -> dict[str, Any]:
-    return {"name": SERVER_NAME, "title": SERVER_TITLE, "version": __version__}
-
-
-def stamped(result: dict[str, Any], modern: bool) -> dict[str, Any]:
-    """Keys in the sieve's (alphabetical) order, then the 2026-07-28 ``serverInfo`` stamp."""
-    out = {key: result[key] for key in sorted(result)}
-    if modern:
-        out["_meta"] = {SERVER_INFO_META_KEY: server_info()}
-    return out
 
 
 def _schema(schema: Mapping[str, Any], modern: bool) -> dict[str, Any]:

@@ -33,15 +33,16 @@ from mcp_types import (
 from mcp_types.version import LATEST_MODERN_VERSION
 from pydantic import ValidationError
 
-from godot_bridge.mcp import era_channels, hot_methods
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import (
+from godot_bridge.mcp.core import era_channels
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.protocol import (
     HANDSHAKE_VERSIONS,
     LATEST_HANDSHAKE,
     MODERN_ONLY_METHODS,
     is_modern,
     needs_envelope_message,
     ping_result,
+    stamped,
 )
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ class EraRouter:
         client_params: Mapping[str, Any] | None = None,
     ) -> None:
         self.server = server
-        # The client every request here comes from: the handlers' lifespan state (server.py).
+        # The client every request here comes from: the handlers' lifespan state (sdk_server.py).
         self.peer = peer
         self._modern_outbound = era_channels.NotifyOnlyOutbound(outbound)
         # No admission gate: a handshake-era request is served with or without `initialize`.
@@ -112,7 +113,7 @@ class EraRouter:
         if method == "ping":
             # Kept though 2026-07-28 removed it (protocol.REMOVED_IN_MODERN); the SDK has no handler
             # for it in that era. initialize stays the SDK's -32601, like any unknown method.
-            return hot_methods.stamped(ping_result(True), True)
+            return stamped(ping_result(True), True)
         connection = era_channels.per_request_connection(Connection.from_envelope(
             route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound
         ))

@@ -1,7 +1,7 @@
 """MCP protocol facts and the tool-result projection, without importing the SDK.
 
-Both serving paths use this module: the SDK's low-level ``Server`` handlers (``server.py``)
-and the lean path for hot methods (``hot_methods.py``), so what a ``tools/list`` or ``tools/call``
+Both serving paths use this module: the SDK's low-level ``Server`` handlers (``sdk_server.py``)
+and the lean path for hot methods (``stdio/hot_methods.py``), so what a ``tools/list`` or ``tools/call``
 result contains is decided once. The constants mirror the SDK's (``mcp_types``);
 ``tests/unit/test_lean.py`` checks that they still agree, so an SDK upgrade that moves one
 fails a test instead of a session.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from godot_bridge import __version__
 from godot_bridge.tools.results import ToolOutcome
 
 MODERN_VERSION = "2026-07-28"
@@ -92,6 +93,20 @@ def client_name(params: Mapping[str, Any] | None) -> str | None:
 def needs_envelope_message(method: str) -> str:
     """What tells a probing client "this is a handshake request; initialize instead"."""
     return f"Method not found: {method} needs a 2026-07-28 _meta envelope"
+
+
+def server_info() -> dict[str, Any]:
+    return {"name": SERVER_NAME, "title": SERVER_TITLE, "version": __version__}
+
+
+def stamped(result: dict[str, Any], modern: bool) -> dict[str, Any]:
+    """A result as the SDK's result sieve writes it: keys in its (alphabetical) order, then the
+    2026-07-28 ``serverInfo`` stamp (the SDK stamps what its runner serves; the lean path and a
+    result the core answers before the runner, such as a 2026-07-28 ``ping``, stamp it here)."""
+    out = {key: result[key] for key in sorted(result)}
+    if modern:
+        out["_meta"] = {SERVER_INFO_META_KEY: server_info()}
+    return out
 
 
 def complete(result: dict[str, Any], modern: bool) -> dict[str, Any]:

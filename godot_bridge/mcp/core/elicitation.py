@@ -28,9 +28,9 @@ from pydantic import ValidationError
 
 from godot_bridge.consent.caller import Caller, can_elicit_form
 from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question, UnusableAnswer, parse_answer
-from godot_bridge.mcp.message_check import UNREADABLE
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import MODERN_VERSIONS
+from godot_bridge.mcp.core.message_check import UNREADABLE
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.protocol import MODERN_VERSIONS
 
 log = logging.getLogger(__name__)
 
