@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from mcp.server.caching import CacheHint
@@ -23,7 +24,6 @@ from mcp.server.models import InitializationOptions
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
-    INVALID_PARAMS,
     METHOD_NOT_FOUND,
     ServerTasksCapability,
     SetLevelRequestParams,
@@ -34,7 +34,7 @@ from mcp_types import (
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.editor.pushed_errors import ERRORS_URI
-from godot_bridge.consent.caller import InputRequired, InvalidAnswer
+from godot_bridge.mcp.core.calls import CallPath, CallRefused, ToolCall
 from godot_bridge.mcp.core.elicitation import caller, keep_answers
 from godot_bridge.mcp.core.content_handlers import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.core.error_feed import ErrorFeed, ErrorListen
@@ -46,15 +46,16 @@ from godot_bridge.mcp.core.protocol import (
     TASKS_HANDSHAKE_CAPABILITY,
     TOOLS_LIST_CACHE_SCOPE,
     TOOLS_LIST_TTL_MS,
-    call_result,
-    client_name,
     tools_result,
 )
 from godot_bridge.mcp.core.sealed_state import SealedState
-from godot_bridge.mcp.core.tasks import TaskListen, Tasks
-from godot_bridge.tools.dispatch import UnknownTool
+from godot_bridge.mcp.core.tasks import NOT_A_TASK, TaskListen, Tasks
 
 log = logging.getLogger(__name__)
+
+# The tools/call being served on the SDK path, as ``route_call`` read it for its handler.
+_CALL: ContextVar[ToolCall | None] = ContextVar("godot_bridge_tool_call", default=None)
+
 
 def _peer(ctx: Any) -> Peer:
     """The client this request is from (``EraRouter`` hands it to the runner as its lifespan state)."""
@@ -77,27 +78,44 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         tools.listed()  # a re-list discover_tools may be waiting for
         return tools_result(app.tools(tools), modern)
 
+    calls = CallPath(app)
+
+    async def route_call(ctx: Any, call_next: Any) -> Any:
+        """Server middleware, the innermost: a ``tools/call`` is read once (``calls.py``) and routed;
+        one that runs as a task is answered here (the SDK's result sieve refuses a task result from
+        the call-tool handler), any other reaches ``call_tool`` with what was read."""
+        if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
+            return await call_next(ctx)
+        call = calls.read(ctx.params, ctx.protocol_version in MODERN_VERSIONS)
+        if call.wants_task and isinstance(call.target, str):
+            peer = _peer(ctx)
+            tool = calls.task_tool(call, peer.tools_for(call.modern))
+            if tool is not None:
+                return tasks.start(ctx, call, tool, peer)
+            if not call.modern and app.surface.find(call.target) is not None:
+                raise MCPError(METHOD_NOT_FOUND, NOT_A_TASK.format(name=call.target))
+            # 2026-07-28: the server decides (a plain call); an unknown tool gets its error from the call.
+        kept = _CALL.set(call)
+        try:
+            return await call_next(ctx)
+        finally:
+            _CALL.reset(kept)
+
     async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
         async def progress(done: float, total: float | None, message: str | None) -> None:
             await ctx.session.report_progress(done, total, message)
 
         peer = _peer(ctx)
-        modern = ctx.protocol_version in MODERN_VERSIONS
-        tools = peer.tools_for(modern)
-        if tools.client is None and peer.standing:  # a 2026-07-28 client says who it is on each request
-            tools.client = client_name(ctx.params if isinstance(ctx.params, Mapping) else None)
+        call = _CALL.get()
+        assert call is not None, "route_call reads every tools/call before its handler"
         try:
-            outcome = await app.call_tool(params.name, params.arguments, tools, progress,
-                                          caller(ctx, params, peer))
-        except (UnknownTool, InvalidAnswer) as exc:
-            raise MCPError(INVALID_PARAMS, str(exc)) from None
-        except InputRequired as asked:  # a 2026-07-28 client is asked through the answer itself
-            return asked.result()
-        return call_result(outcome, modern)
+            return await calls.run(call, peer, progress, caller(ctx, params, peer))
+        except CallRefused as exc:
+            raise MCPError(exc.code, exc.message) from None
 
     if feed is None:  # no transport pumps it (tests building a bare server)
         feed = ErrorFeed(app.errors, bus)
-    tasks = Tasks(app.jobs, app.job_runner, app.dispatch)
+    tasks = Tasks(app.jobs, app.job_runner)
 
     async def set_level(ctx: Any, params: SetLevelRequestParams) -> dict[str, Any]:
         peer = _peer(ctx)
@@ -146,7 +164,8 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
     server.middleware.append(keep_answers)
     # 2026-07-28 input_required answers carry a requestState only this process can read.
     server.middleware.append(SealedState())
-    tasks.install(server)  # MCP tasks in both eras: its middleware, the tasks/* methods, the extension
+    tasks.install(server)  # MCP tasks in both eras: the tasks/* methods, the extension
+    server.middleware.append(route_call)  # last: it reads the call as the handler gets it
     return server
 
 

@@ -24,7 +24,7 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from godot_bridge.mcp.core.protocol import (
     CLIENT_CAPABILITIES_META_KEY,
@@ -41,6 +41,9 @@ from godot_bridge.mcp.core.protocol import (
     server_info,
     stamped,
 )
+
+if TYPE_CHECKING:
+    from godot_bridge.mcp.core.calls import ToolCall
 
 try:
     import orjson
@@ -90,15 +93,16 @@ def available() -> bool:
 # -- which requests the lean path takes -------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Request:
-    """A request the lean path serves: its id, method, params, era and progress token."""
+    """A request the lean path serves: its id, method, params and era; a ``tools/call``'s call, read
+    once (``core/calls.py``) when the lean path decides whether to serve it."""
 
     rid: str | int
     method: str
     params: dict[str, Any]
     modern: bool
-    progress_token: str | int | None
+    call: ToolCall | None = None
 
 
 def _token(value: Any) -> bool:
@@ -184,7 +188,7 @@ def take(obj: Any, handshake_version: str | None) -> Request | None:
         if handshake_version not in LEAN_HANDSHAKE_VERSIONS:
             return None
         if method in MODERN_ONLY_METHODS:
-            return Request(rid, method, params, False, None)  # answered with the era error whatever the params
+            return Request(rid, method, params, False)  # answered with the era error whatever the params
         if method == "initialize" and negotiated(params) not in LEAN_HANDSHAKE_VERSIONS:
             return None
     elif method == "subscriptions/listen" or method in REMOVED_IN_MODERN:
@@ -195,8 +199,7 @@ def take(obj: Any, handshake_version: str | None) -> Request | None:
             return None
     if not _params_ok(method, params):
         return None
-    token = meta.get("progressToken") if isinstance(meta, dict) else None
-    return Request(rid, method, params, modern, token)
+    return Request(rid, method, params, modern)
 
 
 def notification(obj: Any) -> str | None:

@@ -26,6 +26,7 @@ import anyio
 import anyio.abc
 
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
+from godot_bridge.mcp.core.calls import CallPath, CallRefused, Route, progress_params
 from godot_bridge.mcp.stdio import hot_methods
 from godot_bridge.mcp.core.message_check import Dropped, Refused
 from godot_bridge.mcp.stdio.pipes import LineReader, LineWriter, claim_stdout, open_reader, open_writer
@@ -33,13 +34,10 @@ from godot_bridge.mcp.core.peers import Peer
 from godot_bridge.mcp.core.protocol import (
     CONNECTION_CLOSED,
     INTERNAL_ERROR,
-    INVALID_PARAMS,
     METHOD_NOT_FOUND,
-    call_result,
-    client_name,
-    declares_tasks_extension,
     is_modern,
     needs_envelope_message,
+    client_name,
     ping_result,
     stamped,
     TOOLS_LIST_CACHE_SCOPE,
@@ -48,7 +46,6 @@ from godot_bridge.mcp.core.protocol import (
 )
 from godot_bridge.mcp.stdio.pending_requests import EOF_GRACE_S, Unanswered
 from godot_bridge.mcp.core.json_input import decode_line
-from godot_bridge.tools.dispatch import UnknownTool
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +100,7 @@ class Backend(Protocol):
 class StdioServer:
     def __init__(self, app: BridgeApp, reader: LineReader, writer: LineWriter, *, lean_path: bool = True) -> None:
         self.app = app
+        self.calls = CallPath(app)
         # The one client on this pipe, in both eras: its own tool lists (and, once the SDK path
         # loads, its log level and subscriptions).
         tools = app.tool_list()
@@ -213,13 +211,10 @@ class StdioServer:
         if request.method == "tools/list":
             return self._tools_wire_of(request.modern) is not None
         if request.method == "tools/call":
-            name, arguments = request.params.get("name"), request.params.get("arguments")
-            if request.modern and declares_tasks_extension(request.params) and \
-                    self.app.dispatch.job_tool(name, self.peer.tools_for(True), arguments) is not None:
-                return False  # a job-capable tool may answer as an MCP task: the SDK path's (mcp/tasks.py)
-            # A call that may ask the person goes the SDK's way too: its question travels as an
-            # elicitation request, an input_required answer with a sealed state, or a preview.
-            return not self.app.may_ask(name, arguments)
+            call = request.call = self.calls.read(request.params, request.modern)
+            # A task, or a call that may ask the person (its question travels as an elicitation
+            # request, an input_required answer with a sealed state, or a preview): the SDK path's.
+            return self.calls.route(call, self.peer.tools_for(request.modern)) is Route.AT_ONCE
         return True
 
     def _cancel(self, obj: dict[str, Any]) -> None:
@@ -364,24 +359,18 @@ class StdioServer:
 
     async def _call(self, request: hot_methods.Request) -> bytes | None:
         self.tools_listed.set()  # a call needs the editor now
-        params, token = request.params, request.progress_token
+        call = request.call
+        assert call is not None  # read when the lean path took it (_lean_can_serve)
         progress = None
-        if token is not None:
+        if call.progress_token is not None:
+            token = call.progress_token
+
             async def progress(done: float, total: float | None, message: str | None) -> None:
-                body: dict[str, Any] = {"progressToken": token, "progress": done}
-                if total is not None:
-                    body["total"] = total
-                if message is not None:
-                    body["message"] = message
-                await self.write(hot_methods.notify("notifications/progress", body))
-        tools = self.peer.tools_for(request.modern)
-        if tools.client is None:  # a 2026-07-28 client says who it is on each request
-            tools.client = client_name(params)
+                await self.write(hot_methods.notify("notifications/progress", progress_params(token, done, total, message)))
         try:
-            outcome = await self.app.call_tool(params["name"], params.get("arguments"), tools, progress)
-        except UnknownTool as exc:
-            return hot_methods.error(request.rid, INVALID_PARAMS, str(exc))
-        result = call_result(outcome, request.modern, splice=hot_methods.splice)
+            result = await self.calls.run(call, self.peer, progress, splice=hot_methods.splice)
+        except CallRefused as exc:
+            return hot_methods.error(request.rid, exc.code, exc.message)
         result["content"] = [hot_methods.wire_content(block) for block in result["content"]]
         return hot_methods.response(request.rid, stamped(result, request.modern))
 
