@@ -17,7 +17,7 @@ from mcp_types import version as sdk_version
 
 from godot_bridge.mcp.stdio import hot_methods
 
-from godot_bridge.mcp.core import protocol
+from godot_bridge.mcp.core import eras, protocol
 from godot_bridge.mcp.stdio.server import lean_wanted
 from godot_bridge.errors import ToolError
 from godot_bridge.tools.results import ToolOutcome, failure
@@ -26,9 +26,9 @@ MODERN_META = {protocol.PROTOCOL_VERSION_META_KEY: "2026-07-28", protocol.CLIENT
 
 
 def test_protocol_facts_agree_with_the_sdk() -> None:
-    assert protocol.MODERN_VERSIONS == frozenset(sdk_version.MODERN_PROTOCOL_VERSIONS)
-    assert protocol.HANDSHAKE_VERSIONS == tuple(sorted(sdk_version.HANDSHAKE_PROTOCOL_VERSIONS, reverse=True))
-    assert protocol.LATEST_HANDSHAKE == sdk_version.LATEST_HANDSHAKE_VERSION
+    assert eras.MODERN_VERSIONS == frozenset(sdk_version.MODERN_PROTOCOL_VERSIONS)
+    assert eras.HANDSHAKE_VERSIONS == tuple(sorted(sdk_version.HANDSHAKE_PROTOCOL_VERSIONS, reverse=True))
+    assert eras.LATEST_HANDSHAKE == sdk_version.LATEST_HANDSHAKE_VERSION
     for name in ("PROTOCOL_VERSION_META_KEY", "CLIENT_CAPABILITIES_META_KEY", "CLIENT_INFO_META_KEY",
                  "SERVER_INFO_META_KEY", "PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS",
                  "INTERNAL_ERROR", "CONNECTION_CLOSED"):

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 from godot_bridge.consent.caller import Caller, InputRequired, InvalidAnswer
 from godot_bridge.errors import ProtocolError
 from godot_bridge.mcp.core.peers import Peer
-from godot_bridge.mcp.core.protocol import INVALID_PARAMS, call_result, client_name, declares_tasks_extension
+from godot_bridge.mcp.core.eras import asks_for_task
+from godot_bridge.mcp.core.protocol import INVALID_PARAMS, call_result, client_name
 from godot_bridge.tools.catalogue import ToolDef
 from godot_bridge.tools.dispatch import UnknownTool
 from godot_bridge.tools.progress import ProgressFn
@@ -69,11 +70,6 @@ class CallRefused(ProtocolError):
     def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code, self.message = code, message
-
-
-def asks_for_task(params: Mapping[str, Any], modern: bool) -> bool:
-    """Whether a ``tools/call`` may become a task: ``params.task`` (2025-11-25), the extension (2026-07-28)."""
-    return declares_tasks_extension(params) if modern else isinstance(params.get("task"), Mapping)
 
 
 def progress_params(token: Any, done: float, total: float | None, message: str | None) -> dict[str, Any]:

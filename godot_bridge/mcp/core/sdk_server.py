@@ -36,11 +36,11 @@ from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.editor.pushed_errors import ERRORS_URI
 from godot_bridge.mcp.core.calls import CallPath, CallRefused, ToolCall
 from godot_bridge.mcp.core.elicitation import caller, keep_answers
+from godot_bridge.mcp.core.eras import is_modern_version
 from godot_bridge.mcp.core.content_handlers import CONTENT_CACHE_HINTS, content_handlers
 from godot_bridge.mcp.core.error_feed import ErrorFeed, ErrorListen
 from godot_bridge.mcp.core.peers import Peer
 from godot_bridge.mcp.core.protocol import (
-    MODERN_VERSIONS,
     SERVER_NAME,
     SERVER_TITLE,
     TASKS_HANDSHAKE_CAPABILITY,
@@ -73,7 +73,7 @@ def _needs_standing(peer: Peer, method: str) -> None:
 
 def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed | None = None) -> Server[Any]:
     async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        modern = ctx.protocol_version in MODERN_VERSIONS
+        modern = is_modern_version(ctx.protocol_version)
         tools = _peer(ctx).tools_for(modern)
         tools.listed()  # a re-list discover_tools may be waiting for
         return tools_result(app.tools(tools), modern)
@@ -86,7 +86,7 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         the call-tool handler), any other reaches ``call_tool`` with what was read."""
         if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
             return await call_next(ctx)
-        call = calls.read(ctx.params, ctx.protocol_version in MODERN_VERSIONS)
+        call = calls.read(ctx.params, is_modern_version(ctx.protocol_version))
         if call.wants_task and isinstance(call.target, str):
             peer = _peer(ctx)
             tool = calls.task_tool(call, peer.tools_for(call.modern))

@@ -44,7 +44,6 @@ from mcp_types import (
     SubscriptionFilter,
     SubscriptionsAcknowledgedNotification,
 )
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
 from godot_bridge.consent.caller import Caller, JobAsker, can_elicit_form
@@ -53,6 +52,7 @@ from godot_bridge.jobs.engine import FINISHED, JOB_FAILED, Job, JobError, JobSto
 from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.mcp.core.calls import ToolCall, progress_params
 from godot_bridge.mcp.core.elicitation import unusable
+from godot_bridge.mcp.core.eras import declares_tasks_extension, is_modern_version
 from godot_bridge.mcp.core.era_channels import notification
 from godot_bridge.mcp.core.listen import AckWatch, beside
 from godot_bridge.mcp.core.peers import Peer
@@ -61,7 +61,6 @@ from godot_bridge.mcp.core.protocol import (
     SERVER_INFO_META_KEY,
     TASKS_EXTENSION,
     call_result,
-    declares_tasks_extension,
 )
 from godot_bridge.tools.catalogue import ToolDef
 
@@ -226,7 +225,7 @@ class Tasks:
         return True
 
     def _job(self, ctx: Any, task_id: str) -> Job:
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and not declares_tasks_extension(ctx.params):
+        if is_modern_version(ctx.protocol_version) and not declares_tasks_extension(ctx.params):
             raise _missing_extension(ctx.method)
         try:
             return self.store.get(_peer(ctx).tools.owner, task_id)
@@ -235,12 +234,12 @@ class Tasks:
 
     async def get(self, ctx: Any, params: TaskParams) -> dict[str, Any]:
         job = self._job(ctx, params.task_id)
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        if is_modern_version(ctx.protocol_version):
             return modern_task(job, self.poll_ms)
         return handshake_task(job, self.poll_ms)
 
     async def result(self, ctx: Any, params: TaskParams) -> dict[str, Any]:
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        if is_modern_version(ctx.protocol_version):
             raise MCPError(METHOD_NOT_FOUND, _REMOVED.format(method=ctx.method))
         job = self._job(ctx, params.task_id)
         asked: set[str] = set()
@@ -276,12 +275,12 @@ class Tasks:
         return bool(new)
 
     async def list(self, ctx: Any, params: ListParams) -> dict[str, Any]:
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        if is_modern_version(ctx.protocol_version):
             raise MCPError(METHOD_NOT_FOUND, _REMOVED.format(method=ctx.method))
         return {"tasks": [handshake_task(job, self.poll_ms) for job in self.store.list(_peer(ctx).tools.owner)]}
 
     async def cancel(self, ctx: Any, params: TaskParams) -> dict[str, Any]:
-        modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+        modern = is_modern_version(ctx.protocol_version)
         job = self._job(ctx, params.task_id)
         try:
             await self.store.cancel(job.owner, job.id)
@@ -292,7 +291,7 @@ class Tasks:
         return {} if modern else handshake_task(job, self.poll_ms)
 
     async def update(self, ctx: Any, params: UpdateParams) -> dict[str, Any]:
-        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        if not is_modern_version(ctx.protocol_version):
             raise MCPError(METHOD_NOT_FOUND, "Method not found: tasks/update is the 2026-07-28 tasks extension's; "
                            "a 2025-11-25 task gets its input through tasks/result")
         job = self._job(ctx, params.task_id)

@@ -59,7 +59,8 @@ from godot_bridge.mcp.core.error_feed import ErrorFeed
 from godot_bridge.mcp.http.config import HttpOptions
 from godot_bridge.mcp.http.sessions import SESSION_HEADER, SESSION_NOT_FOUND, Session, SessionStore
 from godot_bridge.mcp.core.peers import Peer
-from godot_bridge.mcp.core.protocol import LATEST_HANDSHAKE, client_name
+from godot_bridge.mcp.core.eras import ALL_VERSIONS, LATEST_HANDSHAKE
+from godot_bridge.mcp.core.protocol import client_name
 from godot_bridge.mcp.core.sdk_server import build_server, initialization_options
 from godot_bridge.mcp.core import json_input
 from godot_bridge.mcp.core.json_input import request_id
@@ -547,7 +548,7 @@ def server_card(options: HttpOptions, capabilities: dict[str, Any]) -> dict[str,
         "title": "Godot Bridge",
         "version": __version__,
         "description": "Drives a live Godot 4 editor and the game it runs.",
-        "supportedProtocolVersions": list(rules.ALL_VERSIONS),
+        "supportedProtocolVersions": list(ALL_VERSIONS),
         # Handshake-era clients get a session from initialize; 2026-07-28 requests are stateless.
         "transport": {"type": "streamable-http", "endpoint": "/mcp", "sessions": True},
         "capabilities": capabilities,

@@ -26,18 +26,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from godot_bridge.mcp.core.protocol import (
-    CLIENT_CAPABILITIES_META_KEY,
-    CLIENT_INFO_META_KEY,
+from godot_bridge.mcp.core.eras import (
     HANDSHAKE_VERSIONS,
     LATEST_HANDSHAKE,
     MODERN_ONLY_METHODS,
     MODERN_VERSION,
-    PROTOCOL_VERSION_META_KEY,
     REMOVED_IN_MODERN,
+    is_modern,
+)
+from godot_bridge.mcp.core.protocol import (
+    CLIENT_CAPABILITIES_META_KEY,
+    CLIENT_INFO_META_KEY,
+    PROTOCOL_VERSION_META_KEY,
     TASKS_EXTENSION,
     TASKS_HANDSHAKE_CAPABILITY,
-    is_modern,
     server_info,
     stamped,
 )

@@ -16,7 +16,7 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from godot_bridge.mcp.core.era_router import EraRouter
 from godot_bridge.mcp.core.error_feed import ErrorFeed
-from godot_bridge.mcp.core.protocol import LATEST_HANDSHAKE
+from godot_bridge.mcp.core.eras import LATEST_HANDSHAKE
 from godot_bridge.mcp.core.sdk_server import build_server, initialization_options
 from godot_bridge.mcp.stdio.sdk_dispatch import QueueLines, WireIn, WireOut, settle_cancelled
 

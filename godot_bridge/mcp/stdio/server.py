@@ -26,6 +26,7 @@ import anyio
 import anyio.abc
 
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
+from godot_bridge.mcp.core.eras import LATEST_HANDSHAKE, is_modern, needs_envelope
 from godot_bridge.mcp.core.calls import CallPath, CallRefused, Route, progress_params
 from godot_bridge.mcp.stdio import hot_methods
 from godot_bridge.mcp.core.message_check import Dropped, Refused
@@ -35,8 +36,6 @@ from godot_bridge.mcp.core.protocol import (
     CONNECTION_CLOSED,
     INTERNAL_ERROR,
     METHOD_NOT_FOUND,
-    is_modern,
-    needs_envelope_message,
     client_name,
     ping_result,
     stamped,
@@ -119,7 +118,7 @@ class StdioServer:
         self._early_errors: list[Any] = []
         app.errors.on_change(self._on_errors)
         # The handshake era's negotiated version while the lean path owns it; None once the SDK does.
-        self.handshake_version: str | None = hot_methods.LATEST_HANDSHAKE
+        self.handshake_version: str | None = LATEST_HANDSHAKE
         self.handshake_params: dict[str, Any] | None = None
         self.handshake_seen = False
         self._tools_wire: dict[bool, tuple[list[dict[str, Any]], list[dict[str, Any]] | None]] = {}
@@ -322,8 +321,8 @@ class StdioServer:
 
     async def _answer(self, request: hot_methods.Request) -> bytes | None:
         method, rid, modern = request.method, request.rid, request.modern
-        if method in hot_methods.MODERN_ONLY_METHODS and not modern:
-            return hot_methods.error(rid, METHOD_NOT_FOUND, needs_envelope_message(method))
+        if not modern and (refusal := needs_envelope(method)) is not None:
+            return hot_methods.error(rid, METHOD_NOT_FOUND, refusal)
         if method == "tools/call":
             return await self._call(request)
         if method == "tools/list":
