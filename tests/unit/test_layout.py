@@ -196,7 +196,7 @@ def test_the_wheel_lists_every_package() -> None:
 
 def test_the_import_reader_sees_lazy_and_aliased_imports() -> None:
     # The reader itself: cli.py imports setup.doctor inside main(), the stdio transport imports its SDK
-    # path by name in a worker thread; both must be seen, or a layer could reach up unnoticed there.
+    # path by name in a worker thread (stdio/sdk_loader.py); both must be seen, or a layer could reach up unnoticed there.
     seen = {imported for module, path in _modules() for _, imported in _imports(module, path)
             if module == "godot_bridge.cli" or module.startswith("godot_bridge.mcp.stdio.")}
     assert {"godot_bridge.setup.doctor", "godot_bridge.setup.init", "godot_bridge.mcp.stdio.sdk_path"} <= seen
@@ -300,7 +300,7 @@ def _import_time_imports(module: str, path: Path, modules: set[str]) -> Iterator
 def test_modules_import_no_cycle_at_import_time() -> None:
     # Inside a package the ranks say nothing; a cycle of module-level imports there would make
     # import order matter (a half-initialised module). Late imports inside functions may close a
-    # loop on purpose (mcp/stdio_server.py loads mcp/server.py off the event loop).
+    # loop on purpose (mcp/stdio/sdk_loader.py loads mcp/stdio/sdk_path.py off the event loop).
     paths = dict(_modules())
     graph = {module: {t for t in _import_time_imports(module, path, set(paths)) if t != module}
              for module, path in paths.items()}

@@ -60,8 +60,8 @@ class SdkBackend:
         self.dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(wire_in, out)  # type: ignore[arg-type]
         # The handshake era continues where the lean path left it (the version an initialize it served negotiated).
         self.router = EraRouter(self.server, self.dispatcher, init_options, front.peer,
-                                handshake_version=front.handshake_version or LATEST_HANDSHAKE,
-                                client_params=front.handshake_params)
+                                handshake_version=front.handshake.version or LATEST_HANDSHAKE,
+                                client_params=front.handshake.params)
         self._unanswered = front.unanswered
         # The stdio client's standing channel is this pipe, once it has sent initialize.
         front.peer.notify = self.dispatcher.notify
@@ -79,7 +79,7 @@ class SdkBackend:
         self._send.close()
 
     def _handshake_ready(self) -> bool:
-        return self._front.handshake_seen or self.router.handshake_seen
+        return self._front.handshake.seen or self.router.handshake_seen
 
     async def run(self) -> None:
         async with anyio.create_task_group() as tg:
