@@ -15,7 +15,7 @@ import mcp_types
 import pytest
 from mcp_types import version as sdk_version
 
-from godot_bridge.mcp.stdio import hot_methods
+from godot_bridge.mcp.stdio import lean_intake, line_encoder, sdk_layout
 
 from godot_bridge.mcp.core import eras, protocol
 from godot_bridge.mcp.stdio.server import lean_wanted
@@ -54,7 +54,7 @@ def msg(method: str, params: object = None, rid: object = 1, **extra: object) ->
     msg("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}),
 ])
 def test_taken(message: dict[str, object]) -> None:
-    assert hot_methods.take(message, "2025-11-25") is not None
+    assert lean_intake.take(message, "2025-11-25") is not None
 
 
 @pytest.mark.parametrize("message", [
@@ -83,25 +83,25 @@ def test_taken(message: dict[str, object]) -> None:
     msg("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}}),
 ])
 def test_declined(message: dict[str, object]) -> None:
-    assert hot_methods.take(message, "2025-11-25") is None
+    assert lean_intake.take(message, "2025-11-25") is None
 
 
 def test_handshake_requests_go_to_the_sdk_once_it_owns_the_era() -> None:
-    assert hot_methods.take(msg("tools/list"), None) is None
-    assert hot_methods.take(msg("tools/list"), "2024-11-05") is None
-    assert hot_methods.take(msg("tools/list", {"_meta": MODERN_META}), None) is not None  # 2026-07-28 is per request
+    assert lean_intake.take(msg("tools/list"), None) is None
+    assert lean_intake.take(msg("tools/list"), "2024-11-05") is None
+    assert lean_intake.take(msg("tools/list", {"_meta": MODERN_META}), None) is not None  # 2026-07-28 is per request
 
 
 def test_tool_layout_follows_the_sdk_models() -> None:
     tool = {"name": "t", "description": "d", "annotations": {"readOnlyHint": True, "destructiveHint": None},
             "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False, "required": ["a"]}}
-    handshake = hot_methods.wire_tool(tool, modern=False)
+    handshake = sdk_layout.wire_tool(tool, modern=False)
     assert handshake is not None and list(handshake) == ["annotations", "description", "inputSchema", "name"]
     assert handshake["annotations"] == {"readOnlyHint": True}
     assert list(handshake["inputSchema"]) == ["properties", "required", "type", "additionalProperties"]
-    modern = hot_methods.wire_tool(tool, modern=True)
+    modern = sdk_layout.wire_tool(tool, modern=True)
     assert modern is not None and list(modern["inputSchema"]) == ["type", "properties", "additionalProperties", "required"]
-    assert hot_methods.wire_tool({**tool, "outputSchema": {}}, modern=False) is None  # not covered: the SDK serves it
+    assert sdk_layout.wire_tool({**tool, "outputSchema": {}}, modern=False) is None  # not covered: the SDK serves it
 
 
 def test_call_result_is_shared_and_wraps_handshake_arrays() -> None:
@@ -124,9 +124,9 @@ def test_an_error_result_carries_its_envelope_once() -> None:
 
 
 def test_encoding_falls_back_for_what_orjson_refuses() -> None:
-    assert hot_methods.error("\ud800", -32602, "Unknown tool: \ud800") == (
+    assert line_encoder.error("\ud800", -32602, "Unknown tool: \ud800") == (
         b'{"jsonrpc":"2.0","id":"\\ud800","error":{"code":-32602,"message":"Unknown tool: \\ud800"}}\n')
-    assert hot_methods.response(1, {"n": 2**70, "s": "é"}) == '{"jsonrpc":"2.0","id":1,"result":{"n":1180591620717411303424,"s":"é"}}\n'.encode()
+    assert line_encoder.response(1, {"n": 2**70, "s": "é"}) == '{"jsonrpc":"2.0","id":1,"result":{"n":1180591620717411303424,"s":"é"}}\n'.encode()
 
 
 def test_switch() -> None:

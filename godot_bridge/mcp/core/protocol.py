@@ -1,7 +1,7 @@
 """MCP protocol facts (meta keys, error codes, who we are) and the result shapes, without the SDK.
 
 Both serving paths use this module: the SDK's low-level ``Server`` handlers (``sdk_server.py``)
-and the lean path for hot methods (``stdio/hot_methods.py``), so what a ``tools/list`` or ``tools/call``
+and the lean stdio path (``stdio/lean_answers.py``), so what a ``tools/list`` or ``tools/call``
 result contains is decided once. What differs between the protocol eras is ``eras.py``'s. The
 constants mirror the SDK's (``mcp_types``);
 ``tests/unit/test_lean.py`` checks that they still agree, so an SDK upgrade that moves one

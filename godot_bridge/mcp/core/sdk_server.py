@@ -1,6 +1,6 @@
 """The SDK's low-level ``Server`` wired to ``BridgeApp``: list tools, call tools, listen.
 
-On stdio it serves only what the lean path (``stdio/server.py``, ``stdio/hot_methods.py``) leaves to it, through
+On stdio it serves only what the lean path (``stdio/lean_answers.py``) leaves to it, through
 ``stdio/sdk_path.py``; over HTTP (``http/server.py``) it serves everything.
 
 Thin by design: it translates between MCP shapes and the app; what a tool does
@@ -8,7 +8,7 @@ is decided in ``dispatch``. Announcing a tool-list change reaches both eras: a
 ``notifications/tools/list_changed`` for handshake clients and a
 ``ToolsListChanged`` event on the ``subscriptions/listen`` bus for 2026-07-28.
 Pushed Godot errors reach clients through ``error_feed`` (log notifications and
-``godot://errors`` updates); on stdio the front loads this path when the first one arrives.
+``godot://errors`` updates); on stdio the first one loads this path (``stdio/sdk_loader.py``).
 """
 
 from __future__ import annotations

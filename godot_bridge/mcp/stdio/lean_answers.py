@@ -1,7 +1,8 @@
 """What the lean path answers: which requests it serves, and their answer lines.
 
 ``initialize``, ``ping``, ``tools/list``, ``tools/call`` (a call the core routes ``AT_ONCE``:
-``core/calls.py``) and ``server/discover``, laid out as the SDK lays them out (``hot_methods.py``).
+``core/calls.py``) and ``server/discover``, laid out as the SDK lays them out (``sdk_layout.py``)
+and encoded as its codec encodes them (``line_encoder.py``).
 It also keeps the handshake this pipe's client made while the lean path owns that era.
 """
 
@@ -26,8 +27,8 @@ from godot_bridge.mcp.core.protocol import (
     stamped,
     tools_result,
 )
-from godot_bridge.mcp.stdio import hot_methods
-from godot_bridge.mcp.stdio.hot_methods import Request
+from godot_bridge.mcp.stdio.lean_intake import Request
+from godot_bridge.mcp.stdio import lean_intake, line_encoder, sdk_layout
 
 if TYPE_CHECKING:
     from godot_bridge.mcp.stdio.sdk_loader import SdkLoader
@@ -54,7 +55,7 @@ class LeanAnswers:
         self._tools_wire: dict[bool, tuple[list[dict[str, Any]], list[dict[str, Any]] | None]] = {}
 
     def can_serve(self, request: Request, sdk: SdkLoader) -> bool:
-        """Whether the lean path answers ``request`` (``hot_methods.take`` took it)."""
+        """Whether the lean path answers ``request`` (``lean_intake.take`` took it)."""
         if request.method == "initialize":
             # Once the SDK path exists, it negotiates: its handshake connection must know the version.
             return not sdk.active
@@ -70,26 +71,26 @@ class LeanAnswers:
     async def answer(self, request: Request) -> bytes | None:
         method, rid, modern = request.method, request.rid, request.modern
         if not modern and (refusal := needs_envelope(method)) is not None:
-            return hot_methods.error(rid, METHOD_NOT_FOUND, refusal)
+            return line_encoder.error(rid, METHOD_NOT_FOUND, refusal)
         if method == "tools/call":
             return await self._call(request)
         if method == "tools/list":
-            return hot_methods.response(rid, self._tools_list(modern))
+            return line_encoder.response(rid, self._tools_list(modern))
         if method == "initialize":
-            version = hot_methods.negotiated(request.params)
+            version = lean_intake.negotiated(request.params)
             self.handshake.seen, self.handshake.version, self.handshake.params = True, version, request.params
             self.peer.tools.client = client_name(request.params)
-            return hot_methods.response(rid, hot_methods.initialize_result(version, INSTRUCTIONS))
+            return line_encoder.response(rid, sdk_layout.initialize_result(version, INSTRUCTIONS))
         if method == "server/discover":
-            return hot_methods.response(rid, hot_methods.discover_result(INSTRUCTIONS))
-        return hot_methods.response(rid, stamped(ping_result(modern), modern))  # ping, in either era
+            return line_encoder.response(rid, sdk_layout.discover_result(INSTRUCTIONS))
+        return line_encoder.response(rid, stamped(ping_result(modern), modern))  # ping, in either era
 
     def _tools_wire_of(self, modern: bool) -> list[dict[str, Any]] | None:
         """The tools array laid out for the wire, rebuilt when the app's list changes; None: not coverable."""
         tools = self.app.tools(self.peer.tools_for(modern))
         cached = self._tools_wire.get(modern)
         if cached is None or cached[0] is not tools:
-            shaped = [hot_methods.wire_tool(tool, modern) for tool in tools]
+            shaped = [sdk_layout.wire_tool(tool, modern) for tool in tools]
             cached = (tools, None if any(t is None for t in shaped) else shaped)  # type: ignore[misc]
             self._tools_wire[modern] = cached
         return cached[1]
@@ -97,7 +98,7 @@ class LeanAnswers:
     def _tools_list(self, modern: bool) -> dict[str, Any]:
         tools = self._tools_wire_of(modern)
         if tools is None:  # the list changed between routing and serving into a shape we do not cover
-            raise RuntimeError("a tool has fields the lean layout does not cover; see hot_methods.wire_tool")
+            raise RuntimeError("a tool has fields the lean layout does not cover; see sdk_layout.wire_tool")
         result = tools_result(tools, modern)
         if modern:
             result = {"cacheScope": TOOLS_LIST_CACHE_SCOPE, **result, "ttlMs": TOOLS_LIST_TTL_MS}
@@ -112,10 +113,10 @@ class LeanAnswers:
             token, write = call.progress_token, self._write
 
             async def progress(done: float, total: float | None, message: str | None) -> None:
-                await write(hot_methods.notify("notifications/progress", progress_params(token, done, total, message)))
+                await write(line_encoder.notify("notifications/progress", progress_params(token, done, total, message)))
         try:
-            result = await self.calls.run(call, self.peer, progress, splice=hot_methods.splice)
+            result = await self.calls.run(call, self.peer, progress, splice=line_encoder.splice)
         except CallRefused as exc:
-            return hot_methods.error(request.rid, exc.code, exc.message)
-        result["content"] = [hot_methods.wire_content(block) for block in result["content"]]
-        return hot_methods.response(request.rid, stamped(result, request.modern))
+            return line_encoder.error(request.rid, exc.code, exc.message)
+        result["content"] = [sdk_layout.wire_content(block) for block in result["content"]]
+        return line_encoder.response(request.rid, stamped(result, request.modern))

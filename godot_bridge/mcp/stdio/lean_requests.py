@@ -18,8 +18,8 @@ from typing import Any
 import anyio
 
 from godot_bridge.mcp.core.protocol import CONNECTION_CLOSED, INTERNAL_ERROR
-from godot_bridge.mcp.stdio import hot_methods
-from godot_bridge.mcp.stdio.hot_methods import Request
+from godot_bridge.mcp.stdio.lean_intake import Request
+from godot_bridge.mcp.stdio import lean_intake, line_encoder
 from godot_bridge.mcp.stdio.pending_requests import Unanswered
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ class LeanRequests:
 
     def start(self, request: Request) -> None:
         entry = _InFlight()
-        self._in_flight[hot_methods.coerce_id(request.rid)] = entry  # a duplicate id replaces the older, as in the SDK
+        self._in_flight[lean_intake.coerce_id(request.rid)] = entry  # a duplicate id replaces the older, as in the SDK
         self._unanswered.started(request.rid)
         if not self._running:
             self._idle.clear()
@@ -68,8 +68,8 @@ class LeanRequests:
 
     def cancel(self, note: dict[str, Any]) -> None:
         """The client's ``notifications/cancelled``: its request, if still running here, ends unanswered."""
-        rid = hot_methods.cancelled_id(note)
-        entry = self._in_flight.get(hot_methods.coerce_id(rid)) if rid is not None else None
+        rid = lean_intake.cancelled_id(note)
+        entry = self._in_flight.get(lean_intake.coerce_id(rid)) if rid is not None else None
         if entry is not None:
             entry.cancelled_by_client = True
             entry.stop()
@@ -104,16 +104,16 @@ class LeanRequests:
                 current.uncancel()
         except Exception as exc:  # noqa: BLE001 - the wire gets no internals; our log gets the detail
             log.error("request handler failed", exc_info=exc)
-            line = hot_methods.error(request.rid, INTERNAL_ERROR, "Internal error")
+            line = line_encoder.error(request.rid, INTERNAL_ERROR, "Internal error")
         finally:
-            key = hot_methods.coerce_id(request.rid)
+            key = lean_intake.coerce_id(request.rid)
             if self._in_flight.get(key) is entry:
                 del self._in_flight[key]
         if entry.cancelled_by_client:
             self._unanswered.finished(request.rid)  # a cancelled request is never answered
             return
         if line is None:  # stopped at end of input: answered as the SDK's dispatcher answers
-            await self._write(hot_methods.error(request.rid, CONNECTION_CLOSED, "Connection closed"))
+            await self._write(line_encoder.error(request.rid, CONNECTION_CLOSED, "Connection closed"))
         else:
             await self._write(line)
             if request.method == "tools/list":

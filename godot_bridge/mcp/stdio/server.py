@@ -1,7 +1,7 @@
 """MCP over stdio: each input line read, decoded and routed to the lean path or the SDK path.
 
 Every input line is decoded here (``core/json_input.py``). A request the lean path takes
-(``hot_methods.take``, then ``lean_answers.LeanAnswers.can_serve``) is served on the spot, as a
+(``lean_intake.take``, then ``lean_answers.LeanAnswers.can_serve``) is served on the spot, as a
 request in flight (``lean_requests.py``); everything else is queued, in order, for the SDK path
 (``sdk_loader.py`` loads it on first need: ``sdk_path.py``, the SDK's dispatcher and
 ``core/era_router.EraRouter``). Both paths write to the same pipe and share one record of
@@ -26,7 +26,7 @@ from godot_bridge.mcp.core.eras import is_modern
 from godot_bridge.mcp.core.json_input import decode_line
 from godot_bridge.mcp.core.message_check import Dropped, Refused
 from godot_bridge.mcp.core.peers import Peer
-from godot_bridge.mcp.stdio import hot_methods
+from godot_bridge.mcp.stdio import lean_intake, line_encoder
 from godot_bridge.mcp.stdio.lean_answers import Handshake, LeanAnswers
 from godot_bridge.mcp.stdio.lean_requests import LeanRequests
 from godot_bridge.mcp.stdio.pending_requests import EOF_GRACE_S, Unanswered
@@ -42,7 +42,7 @@ DIAL_DELAY_S = 1.0
 def lean_wanted(env: dict[str, str] | None = None) -> bool:
     env = dict(os.environ) if env is None else env
     off = env.get("GODOT_BRIDGE_LEAN", "1").strip().lower() in ("0", "false", "no", "off")
-    return hot_methods.available() and not off
+    return line_encoder.available() and not off
 
 
 class StdioServer:
@@ -80,7 +80,7 @@ class StdioServer:
         if modern:
             await self.sdk.publish_list_changed()
         elif self.handshake.seen or self.sdk.handshake_seen:
-            await self.write(hot_methods.notify("notifications/tools/list_changed"))
+            await self.write(line_encoder.notify("notifications/tools/list_changed"))
 
     def _listed(self, modern: bool) -> None:
         self.tools_listed.set()
@@ -107,19 +107,19 @@ class StdioServer:
         try:
             obj = decode_line(text)
         except Refused as exc:
-            await self.write(hot_methods.error(exc.rid, exc.code, exc.message))
-            stand_in = hot_methods.encode(exc.in_place) if exc.in_place is not None else None
+            await self.write(line_encoder.error(exc.rid, exc.code, exc.message))
+            stand_in = line_encoder.encode(exc.in_place) if exc.in_place is not None else None
             if stand_in is not None and self.sdk.active:
                 self._forward(stand_in)  # a malformed answer to a question the SDK path asked: it ends now
             return
         except Dropped as exc:
             log.info("dropped a malformed notification: %s", exc)
             return
-        request = hot_methods.take(obj, self.handshake.version)
+        request = lean_intake.take(obj, self.handshake.version)
         if request is not None and self.answers.can_serve(request, self.sdk):
             self.lean.start(request)
             return
-        note = hot_methods.notification(obj)
+        note = lean_intake.notification(obj)
         if note == "notifications/cancelled":
             self.lean.cancel(obj)
         if note is not None and not self.sdk.active:
