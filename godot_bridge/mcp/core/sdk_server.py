@@ -34,7 +34,7 @@ from mcp_types import (
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.editor.pushed_errors import ERRORS_URI
-from godot_bridge.mcp.core.calls import CallPath, CallRefused, ToolCall
+from godot_bridge.mcp.core.calls import CallPath, CallRefused, Route, ToolCall
 from godot_bridge.mcp.core.elicitation import caller, keep_answers
 from godot_bridge.mcp.core.eras import is_modern_version
 from godot_bridge.mcp.core.content_handlers import CONTENT_CACHE_HINTS, content_handlers
@@ -87,14 +87,17 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
             return await call_next(ctx)
         call = calls.read(ctx.params, is_modern_version(ctx.protocol_version))
-        if call.wants_task and isinstance(call.target, str):
-            peer = _peer(ctx)
-            tool = calls.task_tool(call, peer.tools_for(call.modern))
-            if tool is not None:
-                return tasks.start(ctx, call, tool, peer)
-            if not call.modern and app.surface.find(call.target) is not None:
-                raise MCPError(METHOD_NOT_FOUND, NOT_A_TASK.format(name=call.target))
-            # 2026-07-28: the server decides (a plain call); an unknown tool gets its error from the call.
+        peer = _peer(ctx)
+        tools = peer.tools_for(call.modern)
+        if calls.route(call, tools) is Route.TASK:
+            tool = calls.task_tool(call, tools)
+            assert tool is not None  # what made the route a task
+            return tasks.start(ctx, call, tool, peer)
+        if call.wants_task and not call.modern and isinstance(call.target, str) and \
+                app.surface.find(call.target) is not None:
+            # 2025-11-25 asked for a task of a tool that never is one. (2026-07-28: the server decides,
+            # a plain call; an unknown tool gets its error from the call.)
+            raise MCPError(METHOD_NOT_FOUND, NOT_A_TASK.format(name=call.target))
         kept = _CALL.set(call)
         try:
             return await call_next(ctx)
