@@ -52,7 +52,12 @@ from godot_bridge.jobs.engine import FINISHED, JOB_FAILED, Job, JobError, JobSto
 from godot_bridge.jobs.runner import JobRunner
 from godot_bridge.mcp.core.calls import ToolCall, progress_params
 from godot_bridge.mcp.core.elicitation import unusable
-from godot_bridge.mcp.core.eras import declares_tasks_extension, is_modern_version
+from godot_bridge.mcp.core.eras import (
+    TASKS_MODERN_ONLY,
+    TASKS_REMOVED_IN_MODERN,
+    declares_tasks_extension,
+    is_modern_version,
+)
 from godot_bridge.mcp.core.era_channels import notification
 from godot_bridge.mcp.core.listen import AckWatch, beside
 from godot_bridge.mcp.core.peers import Peer
@@ -72,6 +77,17 @@ MODERN_NOTIFICATION = "notifications/tasks"  # 2026-07-28, on listen streams
 NOT_A_TASK = "{name} does not run as a task (its execution.taskSupport is forbidden): call it without params.task"
 _REMOVED = ("Method not found: {method} is not part of the 2026-07-28 tasks extension (tasks/get carries the "
             "result and the state)")
+_MODERN_ONLY = ("Method not found: {method} is the 2026-07-28 tasks extension's; a 2025-11-25 task gets its input "
+                "through tasks/result")
+
+
+def _in_its_era(ctx: Any) -> None:
+    """Refuse (-32601) a tasks method the era of this request does not have (``eras.py``'s tables)."""
+    if is_modern_version(ctx.protocol_version):
+        if ctx.method in TASKS_REMOVED_IN_MODERN:
+            raise MCPError(METHOD_NOT_FOUND, _REMOVED.format(method=ctx.method))
+    elif ctx.method in TASKS_MODERN_ONLY:
+        raise MCPError(METHOD_NOT_FOUND, _MODERN_ONLY.format(method=ctx.method))
 
 
 def _missing_extension(method: str) -> MCPError:
@@ -239,8 +255,7 @@ class Tasks:
         return handshake_task(job, self.poll_ms)
 
     async def result(self, ctx: Any, params: TaskParams) -> dict[str, Any]:
-        if is_modern_version(ctx.protocol_version):
-            raise MCPError(METHOD_NOT_FOUND, _REMOVED.format(method=ctx.method))
+        _in_its_era(ctx)
         job = self._job(ctx, params.task_id)
         asked: set[str] = set()
         while True:
@@ -275,8 +290,7 @@ class Tasks:
         return bool(new)
 
     async def list(self, ctx: Any, params: ListParams) -> dict[str, Any]:
-        if is_modern_version(ctx.protocol_version):
-            raise MCPError(METHOD_NOT_FOUND, _REMOVED.format(method=ctx.method))
+        _in_its_era(ctx)
         return {"tasks": [handshake_task(job, self.poll_ms) for job in self.store.list(_peer(ctx).tools.owner)]}
 
     async def cancel(self, ctx: Any, params: TaskParams) -> dict[str, Any]:
@@ -291,9 +305,7 @@ class Tasks:
         return {} if modern else handshake_task(job, self.poll_ms)
 
     async def update(self, ctx: Any, params: UpdateParams) -> dict[str, Any]:
-        if not is_modern_version(ctx.protocol_version):
-            raise MCPError(METHOD_NOT_FOUND, "Method not found: tasks/update is the 2026-07-28 tasks extension's; "
-                           "a 2025-11-25 task gets its input through tasks/result")
+        _in_its_era(ctx)
         job = self._job(ctx, params.task_id)
         responses = params.input_responses
         if not isinstance(responses, Mapping):  # no answer to any of its questions: each says so at once
