@@ -144,7 +144,7 @@ func create_extension_options(description: String) -> CommandOptions:
 
 func create_undo_action(description: String, context_object: Object = null) -> UndoAction:
 	if _context != null:
-		return _context.create_undo_action(description, context_object)
+		return _context.edits.create_undo_action(description, context_object)
 	return UndoAction.new(null, description, context_object)
 
 
