@@ -3,14 +3,11 @@ extends "res://addons/godot_mcp_toolkit/context/toolkit_context.gd"
 ## The context inside the editor: each role (context/toolkit_context.gd) over EditorInterface and
 ## the plugin's EditorUndoRedoManager. Editor glue (scripts/gd_common.py EDITOR_GLUE): it only
 ## forwards to the editor, so keep logic out of here; anything worth testing belongs in a
-## runtime-safe file. The roles it leaves as they are (the test processes, the log capture,
-## asking the person) are their runtime-safe bases.
-##
-## The undo manager is passed in (the plugin's get_undo_redo()), since
-## EditorInterface.get_editor_undo_redo() is 4.4+ only.
+## runtime-safe file. What it leaves to a role's base (the test processes, the log capture, asking
+## the person) is runtime-safe and the same everywhere. The undo manager is passed in (the
+## plugin's get_undo_redo()), since EditorInterface.get_editor_undo_redo() is 4.4+ only.
 
 const ManagerHistories := preload("res://addons/godot_mcp_toolkit/context/manager_histories.gd")
-const RunArgs := preload("res://addons/godot_mcp_toolkit/context/run_args.gd")
 
 ## The same debugger role under its own type (the plugin adds its debugger plugin).
 var editor_debugger: EditorDebugger = EditorDebugger.new()
@@ -158,6 +155,8 @@ class EditorProject extends "res://addons/godot_mcp_toolkit/context/project_role
 
 
 class EditorGame extends "res://addons/godot_mcp_toolkit/context/game_role.gd":
+	const RunArgs := preload("res://addons/godot_mcp_toolkit/context/run_args.gd")
+
 	## The host's wait_frame: the editor takes a changed run setting one frame later.
 	var _wait_frame := Callable()
 
@@ -264,14 +263,6 @@ class EditorDebugger extends "res://addons/godot_mcp_toolkit/context/debug_role.
 
 
 class EditorViewport extends "res://addons/godot_mcp_toolkit/context/viewport_role.gd":
-	## Named here: an inner class sees its own base's constants, not those its outer class inherits.
-	const EditedScenes := preload("res://addons/godot_mcp_toolkit/context/scene_role.gd")
-
-	var _scenes: EditedScenes = null
-
-	func _init(scenes: EditedScenes) -> void:
-		_scenes = scenes
-
 	## The 3D viewport when the focus (or else the scene root) is 3D, the 2D one otherwise. The focus
 	## node is selected so the editor shows it; the engine has no API to frame it from a plugin.
 	func capture_viewport(focus: Node) -> Image:

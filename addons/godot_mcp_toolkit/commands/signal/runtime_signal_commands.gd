@@ -136,7 +136,7 @@ static func _cmd_emit(params: Dictionary, state: Dictionary) -> Dictionary:
 # --- helpers -------------------------------------------------------------------------------------
 
 static func _root(state: Dictionary) -> Node:
-	return (state["context"] as RefCounted).scene_root()
+	return (state["context"] as RefCounted).scenes.scene_root()
 
 
 ## Validates a connect/disconnect request: {"ok": true, source, signal, target, method, callable,
