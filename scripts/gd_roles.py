@@ -206,13 +206,12 @@ def check(repo: Path = REPO) -> list[str]:
         for side in SIDES:
             classes = impls.get((side, base), [])
             if len(classes) > 1:
-                names = ", ".join(f"{c.path}:{c.name or 'top'}" for c in classes)
+                names = ", ".join(_where(c) for c in classes)
                 problems.append(f"{side} side: more than one class fills the `{role}` role ({names})")
             own = classes[0].methods if classes else {}
-            where = f"{classes[0].path}{':' + classes[0].name if classes and classes[0].name else ''}" \
-                if classes else f"{side} side (the base {base})"
+            where = _where(classes[0]) if classes else f"{side} side (the base {base})"
             for name, signature in methods.items():
-                if name.startswith("_") or name == "_init":
+                if name.startswith("_"):  # _init and helpers are the class's own business
                     continue
                 mine = own.get(name)
                 if mine is not None and (mine.params, mine.returns) != (signature.params, signature.returns):
@@ -220,8 +219,11 @@ def check(repo: Path = REPO) -> list[str]:
                 must = {"unavailable", "default"} if side == "editor" else {"unavailable"}
                 if mine is None and signature.placeholder in must:
                     problems.append(f"{where}: leaves {role}.{name} to the base's placeholder ({base})")
-    problems += _callers(repo, {role: calls for role, calls in base_calls.items()})
-    return problems
+    return problems + _callers(repo, base_calls)
+
+
+def _where(script: Script) -> str:
+    return f"{script.path}:{script.name}" if script.name else script.path
 
 
 def _callers(repo: Path, base_calls: dict[str, tuple[dict[str, Signature], set[str]]]) -> list[str]:
