@@ -35,7 +35,7 @@ CONTEXT = f"{TOOLKIT}/context/toolkit_context.gd"
 SIDES = {"editor": f"{TOOLKIT}/editor/editor_context.gd", "runtime": f"{TOOLKIT}/context/runtime_context.gd"}
 CALLER_ROOTS = (TOOLKIT, "tests/godot")
 
-_ROLE_VAR = re.compile(r"^var (\w+): (\w+) = null$", re.M)
+_ROLE_VAR = re.compile(r"^var ([a-z]\w*): (\w+) = null$", re.M)  # public members only
 _CONST = re.compile(r"""^\s*const (\w+) := preload\("([^"]+)"\)""", re.M)
 _EXTENDS = re.compile(r"""^extends "([^"]+)"$""", re.M)
 _CLASS = re.compile(r"""^class (\w+)(?: extends (?:"([^"]+)"|\w+))?:$""", re.M)
