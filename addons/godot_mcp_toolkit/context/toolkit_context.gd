@@ -16,7 +16,7 @@ extends RefCounted
 ## Two implementations fill them: editor/editor_context.gd (the plugin's, over EditorInterface)
 ## and context/runtime_context.gd (tests and the game). Each role's base names no Editor* class
 ## and answers every call with a clear "not available", so a missing override is an error, never
-## a silent success. tests/unit/test_context_roles.py checks both sides answer every role call.
+## a silent success. scripts/gd_roles.py checks both sides answer every role call.
 
 const HostRole := preload("res://addons/godot_mcp_toolkit/context/host_role.gd")
 const SceneRole := preload("res://addons/godot_mcp_toolkit/context/scene_role.gd")
