@@ -31,7 +31,7 @@ from godot_bridge.shipped.mcp_entry import EntryError, definition
 from godot_bridge.shipped.toolkit_files import ToolkitMissing
 from godot_bridge.tools import groups
 from godot_bridge.tools.catalogue import Catalogue, ToolDef, load_catalogue
-from godot_bridge.tools.dispatch import CALL_TOOL, ProgressFn, RateLimiter, ToolDispatch
+from godot_bridge.tools.dispatch import DISCOVER_TOOLS, ProgressFn, RateLimiter, ToolDispatch
 from godot_bridge.tools.results import ToolOutcome
 from godot_bridge.tools.surface import Surface, ToolList
 
@@ -233,8 +233,7 @@ class BridgeApp:
         return cached[1]
 
     def _tool_json(self, tool: ToolDef, tools: ToolList) -> dict[str, Any]:
-        if tool.channel == "bridge" and tool.name not in self.dispatch.bridge_tools and \
-                tool.name not in self.dispatch.caller_tools and tool.name != CALL_TOOL:
+        if tool.name == DISCOVER_TOOLS:
             # discover_tools lists the groups, loaded (by this client) or not, in its description.
             return self._wire_entry(tool, groups.description(tool.description, tools))
         entry = self._tool_wire.get(tool.name)

@@ -31,10 +31,10 @@ func _enter_tree() -> void:
 	# 1. The toolkit, over the editor context.
 	_context = EditorContext.new(get_undo_redo())
 	# The user's saves, for the unsaved state the assistant's history reports (scene_saved: 4.3+).
-	resource_saved.connect(_context.note_saved)
+	resource_saved.connect(_context.scenes.note_saved)
 	if has_signal("scene_saved"):
-		connect("scene_saved", _context.note_saved.bind(null).unbind(1))
-	_context.dialog_parent = EditorInterface.get_base_control()  # where the bridge's questions appear
+		connect("scene_saved", _context.scenes.note_saved.bind(null).unbind(1))
+	_context.person.dialog_parent = EditorInterface.get_base_control()  # where the bridge's questions appear
 	_app = ToolkitApp.new(_context)
 	add_child(_app)
 	_app.start()
@@ -51,15 +51,15 @@ func _enter_tree() -> void:
 	_ensure_autoload()
 	# 4. The debugger hook the debug.* commands read sessions through; its session ends feed
 	#    crash detection.
-	add_debugger_plugin(_context.debugger_plugin())
-	_context.debugger_plugin().connect("session_stopped", _app.game_session_ended)
+	add_debugger_plugin(_context.editor_debugger.debugger_plugin())
+	_context.editor_debugger.debugger_plugin().connect("session_stopped", _app.game_session_ended)
 
 
 func _exit_tree() -> void:
 	# 4.
 	if _context != null:
-		_context.debugger_plugin().disconnect("session_stopped", _app.game_session_ended)
-		remove_debugger_plugin(_context.debugger_plugin())
+		_context.editor_debugger.debugger_plugin().disconnect("session_stopped", _app.game_session_ended)
+		remove_debugger_plugin(_context.editor_debugger.debugger_plugin())
 	# 3.
 	if _export_stripper != null:
 		remove_export_plugin(_export_stripper)

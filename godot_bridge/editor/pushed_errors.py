@@ -31,6 +31,7 @@ from typing import Any
 
 from godot_bridge.errors import PeerError
 from godot_bridge.safety import untrusted
+from godot_bridge.tools.toolkit_consts import toolkit_int
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,8 @@ SOURCES = ("game", "editor")
 SEVERITIES = ("error", "warning")
 DEFAULT_LIMIT = 200
 MESSAGE_LIMIT = 4000  # characters; a message longer than this is cut (a runaway print, not a diagnosis)
-STACK_LIMIT = 32  # frames kept per entry
+# Frames kept per entry: the toolkit's error store cuts each stack there before it pushes.
+STACK_LIMIT = toolkit_int("logs/error_store.gd", "MAX_STACK_FRAMES")
 CRASH_LINES_LIMIT = 40
 REPORTED = "errors.reported"
 CRASHED = "game_crashed"

@@ -11,9 +11,10 @@ The path guard runs once, on the validated arguments, before anything of the cal
 the bridge: the consent gate reads what a call acts on (``save.list`` of a user:// folder, a
 read target) and a background job runs the rest of the call, both before the forward.
 
-The one path every tool call takes. Names of tools appear nowhere here: the
-catalogue says which channel a tool uses and the caller's ``ToolList`` says whether
-it is callable now. A tool of a group the caller has not loaded is loaded for it
+The one path every tool call takes. The catalogue says which channel a tool uses and the
+caller's ``ToolList`` says whether it is callable now; a tool served in this process (channel
+``bridge``) is an entry of one handler table, discover_tools and call_tool included (the only
+two names written here). A tool of a group the caller has not loaded is loaded for it
 (and the caller told its list changed) rather than refused: the caller named the
 tool, so it wants it, and another client's reset must never break its calls. A list
 nothing loads into (a 2026-07-28 client's) runs the call and stays as it is.
@@ -26,6 +27,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from godot_bridge.errors import RequestError, ToolError
@@ -50,10 +52,33 @@ RELIST_WAIT_S = 2.0
 # After the client's re-list was answered: a moment for it to take the new list in before the answer.
 RELIST_SETTLE_S = 0.05
 
-# A bridge-channel tool served in this process (editor_launch, ...); discover_tools is the default.
+# The always-on tool that finds groups of tools and, in the handshake era, loads them into the caller's list.
+DISCOVER_TOOLS = "discover_tools"
+
+# A bridge-channel tool served in this process (editor_launch, ...), as its owner writes it.
 BridgeTool = Callable[[dict[str, Any], ProgressFn | None], Awaitable[ToolOutcome]]
 # One that answers about the calling client itself (job_status, job_cancel): it gets the caller's list too.
 CallerTool = Callable[[dict[str, Any], ProgressFn | None, ToolList], Awaitable[ToolOutcome]]
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeCall:
+    """One validated, guarded call of a tool served in this process, as its handler sees it."""
+
+    args: dict[str, Any]
+    tools: ToolList
+    progress: ProgressFn | None
+    caller: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Handler:
+    """An entry of the table of tools served in this process (channel ``bridge``)."""
+
+    run: Callable[[BridgeCall], Awaitable[ToolOutcome]]
+    # call_tool: it runs another tool's call, which is rate-counted, guarded, asked, run as a job and
+    # capped on its own; so it is handed over as soon as its own arguments are checked.
+    delegates: bool = False
 # What runs a job-capable call in the background: the rest of the call, given its progress line.
 CallWork = Callable[[ProgressFn], Awaitable[ToolOutcome]]
 # Refuses (PATH_DENIED) a call whose path arguments leave the project (safety/pathguard.py).
@@ -148,8 +173,15 @@ class ToolDispatch:
         paths: PathCheck = check_paths,
     ) -> None:
         self.surface = surface
-        self.bridge_tools = dict(bridge_tools or {})
-        self.caller_tools = dict(caller_tools or {})
+        # Every tool served in this process, discover_tools and call_tool among them.
+        self.handlers: dict[str, Handler] = {
+            DISCOVER_TOOLS: Handler(self._discover),
+            CALL_TOOL: Handler(self._call_by_name, delegates=True),
+        }
+        for name, tool in (bridge_tools or {}).items():
+            self.serve(name, tool)
+        for name, own in (caller_tools or {}).items():
+            self.serve_caller(name, own)
         # Set by the app once the job engine exists: ``background: true`` on a job-capable tool.
         self.background: Background | None = None
         self.editor = editor
@@ -184,13 +216,11 @@ class ToolDispatch:
             self._check_version(tool)
             self._check_read_only(tool, args)
             self.paths(tool, args)  # before consent, a job or the forward: nothing leaves unguarded
-            if tool.name == CALL_TOOL:
-                inner, inner_args = self._by_name(args, tools)
         except ToolError as err:
             return results.failure(err)
-        if tool.name == CALL_TOOL:
-            log.info("tool=%s via %s", inner.name, CALL_TOOL)
-            return await self._call(inner.name, inner_args, tools, progress, caller, admitted=True)
+        handler = self.handlers.get(tool.name) if tool.channel == "bridge" else None
+        if handler is not None and handler.delegates:
+            return await handler.run(BridgeCall(args, tools, progress, caller))
         if tool.job is not None and args.pop(BACKGROUND_ARG, False) and self.background is not None:
             # A job that could not start is refused before anyone is asked; the person is asked on this
             # request, before the job starts: a job runs only what was agreed.
@@ -227,6 +257,31 @@ class ToolDispatch:
             if tool is None:
                 raise UnknownTool(self.surface.unknown_tool_message(name))
         return tool
+
+    def serve(self, name: str, tool: BridgeTool) -> None:
+        """Serve the bridge tool ``name`` with ``tool`` (it needs only its arguments and progress)."""
+        self.handlers[name] = Handler(lambda call: tool(call.args, call.progress))
+
+    def serve_caller(self, name: str, tool: CallerTool) -> None:
+        """Serve the bridge tool ``name`` with ``tool``, which answers about the calling client's own list."""
+        self.handlers[name] = Handler(lambda call: tool(call.args, call.progress, call.tools))
+
+    async def _call_by_name(self, call: BridgeCall) -> ToolOutcome:
+        """call_tool: the named tool's call, as if called by name (it is not counted twice by the rate limit)."""
+        try:
+            inner, inner_args = self._by_name(call.args, call.tools)
+        except ToolError as err:
+            return results.failure(err)
+        log.info("tool=%s via %s", inner.name, CALL_TOOL)
+        return await self._call(inner.name, inner_args, call.tools, call.progress, call.caller, admitted=True)
+
+    async def _discover(self, call: BridgeCall) -> ToolOutcome:
+        """discover_tools: the matching groups; in a list that loads (handshake era), loaded and announced."""
+        tools = call.tools
+        answer, changed = groups.discover(tools, call.args)
+        listed = await self._relisted(tools) if changed else None
+        group_of = {t.name: t.group for t in tools.visible()}
+        return results.success(within_one_answer(groups.explain_activated(answer, listed), group_of))
 
     def _by_name(self, args: dict[str, Any], tools: ToolList) -> tuple[ToolDef, Any]:
         """call_tool's target and its arguments; a name the model copied with its client's prefix for our
@@ -320,7 +375,7 @@ class ToolDispatch:
             if isinstance(checked, ToolOutcome):
                 return checked
             args = checked
-        return await self._route(tool, args, tools, progress)
+        return await self._route(tool, args, tools, progress, caller)
 
     @staticmethod
     async def _relisted(tools: ToolList) -> bool:
@@ -339,20 +394,12 @@ class ToolDispatch:
         return False
 
     async def _route(self, tool: ToolDef, args: dict[str, Any], tools: ToolList,
-                     progress: ProgressFn | None) -> ToolOutcome:
+                     progress: ProgressFn | None, caller: Any) -> ToolOutcome:
         if tool.channel == "bridge":
-            own = self.caller_tools.get(tool.name)
-            if own is not None:
-                return await own(args, progress, tools)
-            handler = self.bridge_tools.get(tool.name)
-            if handler is not None:
-                return await handler(args, progress)
-            if not tool.meta:
+            handler = self.handlers.get(tool.name)
+            if handler is None:
                 raise ToolError("INTERNAL", f"{tool.name} is a bridge tool with no handler in this bridge")
-            answer, changed = groups.discover(tools, args)
-            listed = await self._relisted(tools) if changed else None
-            group_of = {t.name: t.group for t in tools.visible()}
-            return results.success(within_one_answer(groups.explain_activated(answer, listed), group_of))
+            return await handler.run(BridgeCall(args, tools, progress, caller))
         if tool.channel == "lsp":
             return results.success(await self.lsp.handle(tool.name, args, progress=progress), tool.success_hint)
         return await self.editor.forward(tool, args, progress)

@@ -77,7 +77,7 @@ func _write_script(source: String, path: String = SCRIPT_PATH) -> void:
 
 ## Saves the scene through the context and instantiates the file it wrote.
 func _save_and_reload() -> Node:
-	Assert.eq(_context.save_scene(""), OK, "saved")
+	Assert.eq(_context.scenes.save_scene(""), OK, "saved")
 	var packed := ResourceLoader.load(SCENE_PATH, "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene
 	var instance := packed.instantiate()
 	_reloaded.append(instance)

@@ -12,16 +12,16 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 
 
 static func _cmd_add_node(params: Dictionary, context: RefCounted) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return {"success": false, "code": "NO_SCENE", "error": "no scene is open"}
 	var node := Node2D.new()
 	node.name = str(params.get("name", "Node2D"))
-	var action: RefCounted = context.create_undo_action("Add %s" % node.name)
+	var action: RefCounted = context.edits.create_undo_action("Add %s" % node.name)
 	action.add_do_method(root, &"add_child", [node, true])
 	action.add_do_property(node, &"owner", root)
 	action.add_do_reference(node)
 	action.add_undo_method(root, &"remove_child", [node])
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	return {"success": true, "path": str(root.get_path_to(node))}

@@ -60,27 +60,27 @@ func test_add_replace_remove_keys_with_undo() -> void:
 	ResultExamples.check("animation", "animation.keyframe", added, 0)
 	Assert.eq(_walk.get_track_count(), 1, "a track was made")
 	Assert.eq(_walk.track_get_key_value(0, 0), Vector2(10, 20), "with the key")
-	Assert.eq(_fx.context.modified_count, 1, "scene marked modified")
+	Assert.eq(_fx.context.runtime_scenes.modified_count, 1, "scene marked modified")
 	var replaced := _fx.invoke("animation.keyframe", {"action": "add", "player_path": "Player", "animation_name": "walk",
 		"track_path": "Sprite:position", "time": 0.5, "value": {"type": "Vector2", "x": 1, "y": 2}})
 	Assert.eq([replaced["status"], replaced["key_count"]], ["replaced", 1], "same time replaces")
-	Assert.is_true(_fx.context.undo(), "undo the replace")
+	Assert.is_true(_fx.context.edits.undo(), "undo the replace")
 	Assert.eq(_walk.track_get_key_value(0, 0), Vector2(10, 20), "old value back")
 	var longer := _fx.invoke("animation.keyframe", {"action": "add", "player_path": "Player", "animation_name": "walk",
 		"track_path": "Sprite:position", "time": 2, "value": {"type": "Vector2", "x": 0, "y": 0}})
 	Assert.eq([longer["length_extended_to"], _walk.length], [2.0, 2.0], "the animation grows to the key")
-	Assert.is_true(_fx.context.undo(), "undo the late key")
+	Assert.is_true(_fx.context.edits.undo(), "undo the late key")
 	Assert.eq([_walk.length, _walk.track_get_key_count(0)], [1.0, 1], "length and keys restored")
 	ResultExamples.check("animation", "animation.keyframe",
 		_fx.invoke("animation.keyframe", ResultExamples.params("animation", "animation.keyframe", 1)), 1)
 	Assert.eq(_walk.track_get_key_count(0), 0, "removed")
-	Assert.is_true(_fx.context.undo(), "undo the remove")
+	Assert.is_true(_fx.context.edits.undo(), "undo the remove")
 	Assert.eq(_walk.track_get_key_value(0, 0), Vector2(10, 20), "key back")
-	Assert.is_true(_fx.context.undo(), "undo the first add")
+	Assert.is_true(_fx.context.edits.undo(), "undo the first add")
 	Assert.eq(_walk.get_track_count(), 0, "the track it made is gone too")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(_walk.track_get_key_value(0, 0), Vector2(10, 20), "re-applied")
-	Assert.is_true(_fx.context.undo(), "and back")
+	Assert.is_true(_fx.context.edits.undo(), "and back")
 
 
 func test_refusals_change_nothing() -> void:
@@ -113,7 +113,7 @@ func test_refusals_change_nothing() -> void:
 	no_value.erase("value")
 	Assert.eq(_fx.invoke("animation.keyframe", no_value)["code"], "INVALID_PARAMS", "add needs a value")
 	Assert.eq(_walk.get_track_count(), 0, "nothing written")
-	Assert.eq(_fx.context.modified_count, 0, "nothing marked")
+	Assert.eq(_fx.context.runtime_scenes.modified_count, 0, "nothing marked")
 
 
 func test_get_keys_and_the_saved_scene_keeps_them() -> void:
@@ -135,8 +135,8 @@ func test_get_keys_and_the_saved_scene_keeps_them() -> void:
 	Assert.eq([animation.track_get_key_value(track, 0), animation.track_get_key_value(track, 1)], [1.0, 0.0],
 		"the keys are in the saved scene")
 	loaded.free()
-	_fx.context.undo()
-	_fx.context.undo()
+	_fx.context.edits.undo()
+	_fx.context.edits.undo()
 	Assert.eq(_walk.get_track_count(), 0, "undone")
 
 
@@ -156,7 +156,7 @@ func test_tree_edits_list_undo_and_save() -> void:
 	Assert.eq([changed["status"], changed["value"]], ["stored", "run"], "node property set")
 	var machine := _tree.tree_root as AnimationNodeStateMachine
 	Assert.eq(str((machine.get_node("walk") as AnimationNodeAnimation).animation), "run", "on the node")
-	Assert.is_true(_fx.context.undo(), "undo the property")
+	Assert.is_true(_fx.context.edits.undo(), "undo the property")
 	Assert.eq(str((machine.get_node("walk") as AnimationNodeAnimation).animation), "walk", "restored")
 	var path := DIR.path_join("tree.tscn")
 	var packed := PackedScene.new()
@@ -170,7 +170,7 @@ func test_tree_edits_list_undo_and_save() -> void:
 	var removed := _fx.invoke("animationtree.edit", {"node_path": "Tree", "action": "remove_node", "node_name": "walk"})
 	Assert.eq([removed["status"], removed["transitions_removed"]], ["removed", 1], "state and its transition")
 	Assert.is_false(machine.has_node("walk"), "gone")
-	Assert.is_true(_fx.context.undo(), "undo the removal")
+	Assert.is_true(_fx.context.edits.undo(), "undo the removal")
 	Assert.is_true(machine.has_node("walk") and machine.has_transition("Start", "walk"), "state and transition back")
 	var cases := [
 		[{"action": "add_node", "node_name": "walk"}, "INVALID_PARAMS"],
@@ -191,7 +191,7 @@ func test_tree_edits_list_undo_and_save() -> void:
 	Assert.eq(_fx.invoke("animationtree.list", {"node_path": "Sprite"})["code"], "INVALID_CLASS", "not a tree")
 	Assert.eq(machine.get_transition_count(), 1, "refusals changed nothing")
 	for index in 3:
-		Assert.is_true(_fx.context.undo(), "undo edit %d" % index)
+		Assert.is_true(_fx.context.edits.undo(), "undo edit %d" % index)
 	Assert.is_true(_tree.tree_root == null, "back to no root")
 
 
@@ -205,10 +205,10 @@ func test_blend_tree_remove_keeps_connections_on_undo() -> void:
 		"to": "b"})["code"], "INVALID_STATE", "no transitions in a blend tree")
 	_fx.invoke("animationtree.edit", {"node_path": "Tree", "action": "remove_node", "node_name": "walk"})
 	Assert.is_false(blend.has_node("walk"), "removed")
-	_fx.context.undo()
+	_fx.context.edits.undo()
 	Assert.is_true(blend.has_node("walk"), "back")
 	Assert.eq(Array(blend.get("node_connections")).map(func(v: Variant) -> String: return str(v)), ["output", "0", "walk"],
 		"connected again")
-	_fx.context.undo()
-	_fx.context.undo()
+	_fx.context.edits.undo()
+	_fx.context.edits.undo()
 	Assert.is_true(_tree.tree_root == null, "no root")

@@ -122,7 +122,7 @@ func test_import_base64_and_outside_file_with_undo() -> void:
 	var image := Image.new()
 	Assert.eq(image.load_png_from_buffer(written), OK, "a PNG a user can open")
 	Assert.eq([image.get_width(), image.get_pixel(0, 0), image.get_pixel(1, 0)], [2, Color.RED, Color.BLUE], "pixels")
-	Assert.eq(_fx.context.refreshed_files, PackedStringArray([DOT]), "handed to the editor's file index")
+	Assert.eq(_fx.context.runtime_project.refreshed_files, PackedStringArray([DOT]), "handed to the editor's file index")
 	var returned := _fx.invoke("asset.import", ResultExamples.params("asset", "asset.import", 1))
 	ResultExamples.check("asset", "asset.import", returned, 1)
 	var refused := _fx.invoke("asset.import", ResultExamples.params("asset", "asset.import", 2))
@@ -136,12 +136,12 @@ func test_import_base64_and_outside_file_with_undo() -> void:
 	Assert.eq([replaced["status"], replaced["source"], replaced["bytes"]], ["replaced", "source_path", other_png.size()],
 		"replaced")
 	Assert.eq(FileAccess.get_file_as_bytes(DOT), other_png, "with the outside file's bytes")
-	Assert.is_true(_fx.context.undo(), "undo the replace")
+	Assert.is_true(_fx.context.edits.undo(), "undo the replace")
 	Assert.eq(FileAccess.get_file_as_bytes(DOT), written, "the PNG is back")
-	Assert.is_true(_fx.context.undo(), "undo the create")
+	Assert.is_true(_fx.context.edits.undo(), "undo the create")
 	Assert.is_false(FileAccess.file_exists(DOT), "gone")
-	Assert.is_false(_fx.context.undo(), "return and fail recorded nothing")
-	Assert.is_true(_fx.context.redo(), "redo the create")
+	Assert.is_false(_fx.context.edits.undo(), "return and fail recorded nothing")
+	Assert.is_true(_fx.context.edits.redo(), "redo the create")
 	Assert.eq(FileAccess.get_file_as_bytes(DOT), written, "written again")
 
 
@@ -175,7 +175,7 @@ func test_import_refusals_write_nothing() -> void:
 	Assert.eq(_fx.invoke("asset.import", {"base64_data": "AAEC", "dest_path": "res://project.godot",
 		"if_exists": "replace"})["code"], "PATH_DENIED", "engine-owned files")
 	Assert.eq(DirAccess.get_files_at(DIR), PackedStringArray(), "nothing written")
-	Assert.is_false(_fx.context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.edits.undo(), "nothing recorded")
 
 
 ## ramp.tres (Gradient) <- sky.tres (GradientTexture1D) <- main.tscn (a Sprite2D using sky.tres).
@@ -250,7 +250,7 @@ func test_a_file_from_disk_is_refused_in_a_hidden_folder_or_when_it_is_no_asset(
 		Assert.eq(_fx.invoke("asset.import", {"source_path": HOME + "/key.png", "dest_path": dest})["code"],
 			"INVALID_PARAMS", "a key is not the asset %s names" % dest.get_file())
 	Assert.eq(DirAccess.get_files_at(DIR), PackedStringArray(), "nothing written")
-	Assert.is_false(_fx.context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.edits.undo(), "nothing recorded")
 
 
 func test_models_and_images_without_a_signature_are_told_by_their_structure() -> void:
@@ -293,7 +293,7 @@ func test_inspect_source_says_what_import_would_copy_and_writes_nothing() -> voi
 		"a destination asset.import would refuse")
 	Assert.is_true(_fx.registry.dispatch_info("asset.inspect_source")["read_only"], "a read")
 	Assert.eq(DirAccess.get_files_at(DIR), PackedStringArray(), "nothing written")
-	Assert.is_false(_fx.context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.edits.undo(), "nothing recorded")
 
 
 func _write(path: String, data: PackedByteArray) -> void:

@@ -51,15 +51,15 @@ func test_add_bus_and_effect_saved_and_undone() -> void:
 	Assert.is_true(saved != null, "the layout file loads")
 	Assert.eq(saved.get("bus/1/name"), &"Music", "with the new bus")
 	Assert.eq(saved.get("bus/1/effect/0/effect").get_class(), "AudioEffectReverb", "and its effect")
-	Assert.eq(_fx.context.refreshed_files[-1], LAYOUT, "the editor is told about the file")
+	Assert.eq(_fx.context.runtime_project.refreshed_files[-1], LAYOUT, "the editor is told about the file")
 	var again := _fx.invoke("audiobus.edit", {"action": "add_bus", "bus_name": "Music"})
 	Assert.eq(again["status"], "returned", "adding an existing bus returns it")
-	Assert.is_true(_fx.context.undo(), "undo the effect")
+	Assert.is_true(_fx.context.edits.undo(), "undo the effect")
 	Assert.eq(AudioServer.get_bus_effect_count(1), 0, "the effect is gone")
-	Assert.is_true(_fx.context.undo(), "undo the bus")
+	Assert.is_true(_fx.context.edits.undo(), "undo the bus")
 	Assert.eq(AudioServer.bus_count, 1, "only Master again")
 	Assert.eq(FileAccess.file_exists(LAYOUT), _file_existed, "the layout file is as it was")
-	Assert.is_true(_fx.context.redo(), "redo the bus")
+	Assert.is_true(_fx.context.edits.redo(), "redo the bus")
 	Assert.eq(AudioServer.get_bus_name(1), "Music", "the bus is back")
 
 
@@ -92,6 +92,6 @@ func test_set_remove_and_refusals() -> void:
 	Assert.eq(AudioServer.bus_count, 3, "no bus added or removed")
 	var removed := _fx.invoke("audiobus.edit", {"action": "remove_bus", "bus_name": "Sfx"})
 	Assert.eq([removed["removed"]["name"], AudioServer.bus_count], ["Sfx", 2], "remove_bus names what it removed")
-	Assert.is_true(_fx.context.undo(), "undo the removal")
+	Assert.is_true(_fx.context.edits.undo(), "undo the removal")
 	Assert.eq([AudioServer.get_bus_name(1), AudioServer.is_bus_mute(1)], ["Sfx", true], "the bus is back as it was")
 

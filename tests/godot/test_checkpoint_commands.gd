@@ -105,9 +105,9 @@ func test_restore_is_byte_exact_for_writes_creates_and_deletes() -> void:
 	var added := Node2D.new()
 	level.add_child(added)
 	added.owner = level
-	_fx.context.set_scene_root(level)
+	_fx.context.runtime_scenes.set_scene_root(level)
 	_ok(_fx.invoke("editor.save_scene", {"file_path": scene}), "editor.save_scene")
-	_fx.context.set_scene_root(null)
+	_fx.context.runtime_scenes.set_scene_root(null)
 	level.free()
 	Assert.ne(FileAccess.get_file_as_bytes(scene), originals[scene], "the scene file changed")
 
@@ -131,8 +131,8 @@ func test_restore_is_byte_exact_for_writes_creates_and_deletes() -> void:
 	Assert.is_false(ProjectSettings.has_setting(SETTING), "the in-memory setting follows project.godot")
 	Assert.eq(FileAccess.get_file_as_string("user://tmp_tests/checkpoint_saves/slot.json"), "{}",
 		"user:// is never journalled nor restored")
-	Assert.is_true(scene in _fx.context.reloaded_scenes, "the open scene was reloaded")
-	Assert.is_true(PLAYER in _fx.context.refreshed_files, "the file index was told")
+	Assert.is_true(scene in _fx.context.runtime_scenes.reloaded_scenes, "the open scene was reloaded")
+	Assert.is_true(PLAYER in _fx.context.runtime_project.refreshed_files, "the file index was told")
 	var after := _fx.invoke("checkpoint.diff", {"id": id})
 	Assert.eq(after["files"], [], "nothing left to restore")
 
@@ -180,10 +180,10 @@ func test_imported_asset_goes_with_the_sidecars_the_engine_wrote() -> void:
 func test_a_removed_open_scene_is_closed() -> void:
 	var id: int = _fx.invoke("checkpoint.create", {"label": "x"})["id"]
 	_ok(_fx.invoke("scene.create", {"file_path": DIR + "/room.tscn", "root_type": "Node3D"}), "scene.create")
-	Assert.eq(_fx.context.open_scene(DIR + "/room.tscn"), OK, "opened")
+	Assert.eq(_fx.context.scenes.open_scene(DIR + "/room.tscn"), OK, "opened")
 	var restored := _fx.invoke("checkpoint.restore", {"id": id})
 	Assert.eq(restored["closed"], [DIR + "/room.tscn"], "closed")
-	Assert.is_false(DIR + "/room.tscn" in _fx.context.open_scene_paths(), "no longer open")
+	Assert.is_false(DIR + "/room.tscn" in _fx.context.scenes.open_scene_paths(), "no longer open")
 
 
 func test_a_hand_edit_the_toolkit_wrote_over_is_still_a_conflict() -> void:

@@ -5,7 +5,7 @@ extends RefCounted
 ## refusals (protected, open, in use, not empty, wrong kind) leaving every file as it was, the
 ## dependents a delete names, and scene.close (4.5+: the web engine is 4.6).
 ##
-## Not covered here (only an editor shows it): the FileSystem dock updating (context.refresh_files
+## Not covered here (only an editor shows it): the FileSystem dock updating (context.project.refresh_files
 ## is asserted instead), EditorInterface.close_scene closing a real tab, scripts that preload() a
 ## deleted path (the dependency scan reads resource headers only, as the module says).
 
@@ -78,11 +78,11 @@ func test_file_delete_takes_the_sidecar_and_undo_restores_the_bytes() -> void:
 	_fx.example("file.delete")
 	Assert.is_false(FileAccess.file_exists(icon), "the file is gone")
 	Assert.is_false(FileAccess.file_exists(icon + ".import"), "and its sidecar")
-	Assert.is_true(icon in _fx.context.refreshed_files, "the editor is told")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(icon in _fx.context.runtime_project.refreshed_files, "the editor is told")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(FileAccess.get_file_as_bytes(icon), bytes, "undo writes the same bytes back")
 	Assert.is_true(FileAccess.file_exists(icon + ".import"), "and the sidecar")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.is_false(FileAccess.file_exists(icon), "redo deletes it again")
 	DomainFixture.remove_tree(SCRATCH + "/files")
 
@@ -125,7 +125,7 @@ func test_resource_delete_names_its_dependents_and_undo_brings_it_back() -> void
 	var result := _fx.example("resource.delete")
 	Assert.contains(result["warnings"][0], user, "the warning names the dependent")
 	Assert.is_false(FileAccess.file_exists(settings), "deleted")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	var back := ResourceLoader.load(settings, "", ResourceLoader.CACHE_MODE_IGNORE) as LabelSettings
 	Assert.eq(back.font_size if back != null else -1, 21, "the restored resource loads with its value")
 	var title := (ResourceLoader.load(user, "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene).instantiate() as Label
@@ -165,7 +165,7 @@ func test_scene_delete_of_a_closed_scene() -> void:
 	node.free()
 	_fx.example("scene.delete", 1)
 	Assert.is_false(FileAccess.file_exists(old), "deleted")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true(ResourceLoader.load(old, "", ResourceLoader.CACHE_MODE_IGNORE) is PackedScene, "loads again")
 	DomainFixture.remove_tree(SCRATCH + "/scenes")
 
@@ -178,9 +178,9 @@ func test_folder_delete_needs_recursive_and_undo_restores_the_tree() -> void:
 	Assert.is_true(FileAccess.file_exists(junk + "/deep/b.txt"), "not recursive: nothing deleted")
 	_fx.example("folder.delete")
 	Assert.is_false(DirAccess.dir_exists_absolute(junk), "the folder is gone")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(FileAccess.get_file_as_string(junk + "/deep/b.txt"), "b", "undo restores nested files")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.is_false(DirAccess.dir_exists_absolute(junk), "redo deletes it again")
 	DirAccess.make_dir_recursive_absolute(SCRATCH + "/empty")
 	Assert.eq(_fx.invoke("folder.delete", {"path": SCRATCH + "/empty"})["folders_deleted"], 1,
@@ -208,9 +208,9 @@ func test_folder_delete_refusals() -> void:
 
 func test_scene_close_forgets_the_open_scene() -> void:
 	_fx.example("scene.close")
-	Assert.eq(_fx.context.closed_scenes, PackedStringArray([MAIN]), "closed through the context")
-	Assert.is_false(MAIN in _fx.context.open_scene_paths(), "no longer open")
+	Assert.eq(_fx.context.runtime_scenes.closed_scenes, PackedStringArray([MAIN]), "closed through the context")
+	Assert.is_false(MAIN in _fx.context.scenes.open_scene_paths(), "no longer open")
 	_fx.example("scene.close", 1)
 	Assert.eq(_fx.invoke("scene.close", {"file_path": 3}).get("code"), "INVALID_PARAMS", "file_path must be a string")
 	Assert.eq(_fx.invoke("scene.close", {"file_path": "res://../x.tscn"}).get("code"), "PATH_DENIED", "guarded")
-	_fx.context.open_scene(MAIN)
+	_fx.context.scenes.open_scene(MAIN)

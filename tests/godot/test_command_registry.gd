@@ -125,7 +125,7 @@ func test_undo_action_records_into_the_context_history() -> void:
 	Assert.is_true(action.is_recording(), "the context's history records it")
 	Assert.is_true(action.commit(), "committed")
 	Assert.eq(String(target.name), "After", "done")
-	Assert.is_true(context.undo(), "undone through the context")
+	Assert.is_true(context.edits.undo(), "undone through the context")
 	Assert.eq(String(target.name), "Before", "restored")
 	target.free()
 

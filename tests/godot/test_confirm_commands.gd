@@ -11,6 +11,7 @@ const Assert := preload("assert.gd")
 const ResultExamples := preload("result_examples.gd")
 const CommandRegistry := preload("res://addons/godot_mcp_toolkit/transport/mcp_toolkit_command_registry.gd")
 const RuntimeContext := preload("res://addons/godot_mcp_toolkit/context/runtime_context.gd")
+const PersonRole := preload("res://addons/godot_mcp_toolkit/context/person_role.gd")
 const ToolContext := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_tool_context.gd")
 const ConfirmCommands := preload("res://addons/godot_mcp_toolkit/commands/editor/confirm_commands.gd")
 const ConsentDialog := preload("res://addons/godot_mcp_toolkit/ui/consent_dialog.gd")
@@ -19,9 +20,9 @@ const DOMAIN := "confirm"
 const METHOD := "editor.confirm"
 
 
-## A context whose person answers when the test says so (as the editor's dialog would).
-class AskingContext:
-	extends RuntimeContext
+## A person who answers when the test says so (as the editor's dialog would).
+class AskingPerson:
+	extends PersonRole
 
 	signal answered(answer: String)
 	var asked: Array[Dictionary] = []
@@ -35,7 +36,7 @@ class AskingContext:
 
 
 var _registry := CommandRegistry.new()
-var _asking := AskingContext.new(null)
+var _asking := AskingPerson.new(null)
 var _asking_registry := CommandRegistry.new()
 var _result: Dictionary = {}
 var _dialog_answer := ""
@@ -44,7 +45,9 @@ var _parent: Node = null
 
 func _init() -> void:
 	ConfirmCommands.register(_registry, RuntimeContext.new(null))
-	ConfirmCommands.register(_asking_registry, _asking)
+	var asking_context := RuntimeContext.new(null)
+	asking_context.person = _asking
+	ConfirmCommands.register(_asking_registry, asking_context)
 	_parent = Node.new()
 	(Engine.get_main_loop() as SceneTree).root.add_child(_parent)
 
@@ -145,11 +148,11 @@ func test_the_context_asks_over_the_window_the_plugin_gave_it() -> void:
 	var asked := {}
 	_ask_context(context, asked)
 	Assert.eq(asked.get("answer", {}).get("unavailable", "").is_empty(), false, "no window given: nobody to ask")
-	context.dialog_parent = _parent
-	context.headless = true
+	context.person.dialog_parent = _parent
+	context.runtime_host.headless = true
 	_ask_context(context, asked)
 	Assert.is_true(str(asked["answer"].get("unavailable")).contains("headless"), "a headless editor: nobody to ask")
-	context.headless = false
+	context.runtime_host.headless = false
 	_ask_context(context, asked)
 	Assert.eq(asked, {}, "waits for the person")
 	var dialogs := _parent.get_children().filter(func(child: Node) -> bool: return child is ConfirmationDialog)
@@ -160,7 +163,7 @@ func test_the_context_asks_over_the_window_the_plugin_gave_it() -> void:
 
 func _ask_context(context: RefCounted, into: Dictionary) -> void:
 	into.clear()
-	into["answer"] = await context.call("ask_person", "t", "m", 60000, ToolContext.new(5, 1, METHOD))
+	into["answer"] = await context.person.ask_person("t", "m", 60000, ToolContext.new(5, 1, METHOD))
 
 
 func _call(registry: CommandRegistry, params: Dictionary, job: RefCounted) -> Dictionary:

@@ -46,7 +46,7 @@ func test_registered_with_the_reference_lanes() -> void:
 func test_set_list_and_clear_breakpoints() -> void:
 	var result := _fx.invoke("debug.set_breakpoint", ResultExamples.params("debug", "debug.set_breakpoint", 0))
 	ResultExamples.check("debug", "debug.set_breakpoint", result, 0)
-	Assert.eq(_fx.context.breakpoints(), PackedStringArray([SCRIPT + ":2"]), "the context holds it")
+	Assert.eq(_fx.context.debugger.breakpoints(), PackedStringArray([SCRIPT + ":2"]), "the context holds it")
 	Assert.eq(_fx.invoke("debug.set_breakpoint", {"file_path": SCRIPT, "line": 2})["status"], "unchanged", "idempotent")
 	Assert.eq(_fx.invoke("debug.set_breakpoint", {"file_path": SCRIPT, "line": 4.0})["status"], "set", "a whole float")
 	ResultExamples.check("debug", "debug.list_breakpoints", _fx.invoke("debug.list_breakpoints", {}), 0)
@@ -76,22 +76,22 @@ func test_refusals_name_what_was_wrong_and_change_nothing() -> void:
 	]
 	for case: Array in cases:
 		Assert.eq(_fx.invoke("debug.set_breakpoint", case[0])["code"], case[1], str(case[0]))
-	_fx.context.set_editor_setting("text_editor/external/use_external_editor", true)
+	_fx.context.project.set_editor_setting("text_editor/external/use_external_editor", true)
 	Assert.eq(_fx.invoke("debug.set_breakpoint", {"file_path": SCRIPT, "line": 1})["code"], "EXTERNAL_EDITOR_ACTIVE",
 		"an external editor holds the breakpoints")
-	_fx.context.set_editor_setting("text_editor/external/use_external_editor", false)
-	Assert.eq(_fx.context.breakpoints().size(), 0, "nothing was set")
+	_fx.context.project.set_editor_setting("text_editor/external/use_external_editor", false)
+	Assert.eq(_fx.context.debugger.breakpoints().size(), 0, "nothing was set")
 
 
 func test_state_and_continue_follow_the_debugger() -> void:
 	Assert.eq(_fx.invoke("debug.continue", {})["code"], "GAME_NOT_RUNNING", "no game")
 	Assert.eq(_fx.invoke("debug.state", {})["game_running"], false, "no game")
-	_fx.context.debugger["active"] = true
+	_fx.context.runtime_debugger.debugger["active"] = true
 	ResultExamples.check("debug", "debug.continue", _fx.invoke("debug.continue", {}), 1)
-	_fx.context.set_breakpoint(SCRIPT, 3, true)
-	_fx.context.debugger["paused"] = true
+	_fx.context.debugger.set_breakpoint(SCRIPT, 3, true)
+	_fx.context.runtime_debugger.debugger["paused"] = true
 	ResultExamples.check("debug", "debug.state", _fx.invoke("debug.state", {}), 0)
 	ResultExamples.check("debug", "debug.continue", _fx.invoke("debug.continue", {}), 0)
-	Assert.eq(_fx.context.continued, 1, "the context was asked to resume once")
+	Assert.eq(_fx.context.runtime_debugger.continued, 1, "the context was asked to resume once")
 	Assert.eq(_fx.invoke("debug.state", {})["paused"], false, "running again")
-	_fx.context.set_breakpoint(SCRIPT, 3, false)
+	_fx.context.debugger.set_breakpoint(SCRIPT, 3, false)

@@ -65,7 +65,7 @@ func test_screenshot_saved_under_res_is_refreshed() -> void:
 	var saved := DIR.path_join("shot.png")
 	Assert.is_true(FileAccess.file_exists(saved), "written")
 	Assert.eq(reply["path"], ProjectSettings.globalize_path(saved), "path is the file")
-	Assert.is_true(saved in _fx.context.refreshed_files, "the editor is told about the new file")
+	Assert.is_true(saved in _fx.context.runtime_project.refreshed_files, "the editor is told about the new file")
 	var loaded := Image.load_from_file(saved)
 	Assert.eq("%dx%d" % [loaded.get_width(), loaded.get_height()], reply["returned"], "full-res on disk")
 
@@ -81,16 +81,16 @@ func test_screenshot_refusals() -> void:
 		Assert.eq(_fx.invoke("editor.screenshot", {"save_path": path})["code"], "PATH_DENIED", "refused: %s" % path)
 	Assert.eq(_fx.invoke("editor.screenshot", {"node_path": "Nope"})["code"], "NOT_FOUND", "missing node")
 	Assert.is_false(FileAccess.file_exists(DIR.path_join("x.png")), "nothing written")
-	_fx.context.set_scene_root(null)
+	_fx.context.runtime_scenes.set_scene_root(null)
 	Assert.eq(_fx.invoke("editor.screenshot", {})["code"], "NO_SCENE", "no scene")
-	_fx.context.set_scene_root(_root)
+	_fx.context.runtime_scenes.set_scene_root(_root)
 
 
 func test_headless_editor_screenshot_is_refused_with_a_hint() -> void:
-	_fx.context.headless = true
+	_fx.context.runtime_host.headless = true
 	var reply := _fx.invoke("editor.screenshot", {"image_response_mode": "disk", "save_path": DIR.path_join("h.png")})
 	var no_scene_either := _fx.invoke("editor.screenshot", {"node_path": "Nope"})
-	_fx.context.headless = false
+	_fx.context.runtime_host.headless = false
 	Assert.eq([reply["success"], reply["code"]], [false, "HEADLESS_UNSUPPORTED"], "refused, not an empty image")
 	Assert.contains(reply["error"], "headless", "says why")
 	Assert.contains(reply["hint"], "xvfb-run", "says how to get a display")
@@ -99,12 +99,12 @@ func test_headless_editor_screenshot_is_refused_with_a_hint() -> void:
 
 
 func test_minimized_window_needs_force() -> void:
-	_fx.context.viewport_can_draw = false
+	_fx.context.runtime_viewport.viewport_can_draw = false
 	ResultExamples.check("editor_advanced", "editor.screenshot", _fx.invoke("editor.screenshot", {}), 2)
-	_fx.context.viewport_can_restore = false
+	_fx.context.runtime_viewport.viewport_can_restore = false
 	Assert.eq(_fx.invoke("editor.screenshot", {"force_foreground_editor": true})["code"], "EDITOR_VIEWPORT_UNAVAILABLE",
 		"still hidden after force")
-	_fx.context.viewport_can_restore = true
+	_fx.context.runtime_viewport.viewport_can_restore = true
 	var forced := _fx.invoke("editor.screenshot", {"force_foreground_editor": true})
 	Assert.eq(forced["remediation"], ["foregrounded_editor"], "says what it had to do")
 	Assert.is_true(forced["success"], "and captured")
@@ -113,29 +113,30 @@ func test_minimized_window_needs_force() -> void:
 
 func test_refresh_project_or_files() -> void:
 	ResultExamples.check("editor_advanced", "editor.refresh", _fx.invoke("editor.refresh", {}), 0)
-	Assert.eq(_fx.context.scans, 1, "a full scan")
+	Assert.eq(_fx.context.runtime_project.scans, 1, "a full scan")
 	ResultExamples.check("editor_advanced", "editor.refresh",
 		_fx.invoke("editor.refresh", ResultExamples.params("editor_advanced", "editor.refresh", 1)), 1)
-	Assert.eq(_fx.context.refreshed_files, PackedStringArray([DIR.path_join("a.txt"), DIR.path_join("gone.txt")]),
+	Assert.eq(_fx.context.runtime_project.refreshed_files,
+		PackedStringArray([DIR.path_join("a.txt"), DIR.path_join("gone.txt")]),
 		"those files")
-	Assert.eq(_fx.context.scans, 1, "no full scan for named files")
+	Assert.eq(_fx.context.runtime_project.scans, 1, "no full scan for named files")
 	for params: Dictionary in [{"file_paths": "res://a.txt"}, {"file_paths": []}]:
 		Assert.eq(_fx.invoke("editor.refresh", params)["code"], "INVALID_PARAMS", JSON.stringify(params))
 	Assert.eq(_fx.invoke("editor.refresh", {"file_paths": [DIR.path_join("a.txt"), "user://x"]})["code"], "PATH_DENIED",
 		"a bad entry refuses the whole call")
-	Assert.eq(_fx.context.refreshed_files.size(), 2, "and refreshes nothing")
+	Assert.eq(_fx.context.runtime_project.refreshed_files.size(), 2, "and refreshes nothing")
 
 
 func test_wait_for_idle_waits_then_times_out() -> void:
 	var idle := _fx.invoke("editor.wait_for_idle", {})
 	Assert.eq([idle["success"], idle["was_busy"]], [true, false], "idle at once")
-	_fx.context.busy_polls = 3
+	_fx.context.runtime_project.busy_polls = 3
 	ResultExamples.check("editor_advanced", "editor.wait_for_idle",
 		_fx.invoke("editor.wait_for_idle", ResultExamples.params("editor_advanced", "editor.wait_for_idle", 0)), 0)
-	Assert.eq(_fx.context.busy_polls, 0, "polled until idle")
-	_fx.context.busy_polls = 1000000
+	Assert.eq(_fx.context.runtime_project.busy_polls, 0, "polled until idle")
+	_fx.context.runtime_project.busy_polls = 1000000
 	ResultExamples.check("editor_advanced", "editor.wait_for_idle",
 		_fx.invoke("editor.wait_for_idle", ResultExamples.params("editor_advanced", "editor.wait_for_idle", 1)), 1)
-	_fx.context.busy_polls = 0
+	_fx.context.runtime_project.busy_polls = 0
 	for bad: Variant in [0, -5, "soon"]:
 		Assert.eq(_fx.invoke("editor.wait_for_idle", {"timeout_ms": bad})["code"], "INVALID_PARAMS", str(bad))

@@ -81,12 +81,12 @@ func test_the_editor_server_pushes_with_source_editor() -> void:
 	var context := RuntimeContext.new()
 	_editor = McpServer.new()
 	_editor.setup(CommandRegistry.new(), _auth, _getenv, listener)
-	_editor.push_errors(context.log_hub().errors, "editor")
+	_editor.push_errors(context.debugger.log_hub().errors, "editor")
 	Assert.is_true(_editor.start(), "listening (fake)")
 	var marker := "editor-push-%d" % Time.get_ticks_usec()
 	push_error(marker + " in a tool script")
 	_editor.poll()
-	Assert.eq(context.log_hub().errors.take_batch().size(), 1, "not taken while no bridge is connected")
+	Assert.eq(context.debugger.log_hub().errors.take_batch().size(), 1, "not taken while no bridge is connected")
 	var bridge := listener.connect_peer()
 	bridge.feed_json({"auth": _auth.get_token()})
 	push_error(marker + " again")
@@ -112,10 +112,10 @@ func test_debugger_get_log_and_the_push_read_one_capture() -> void:
 	var log := _call(registry, "debugger.get_log", {"text_filter": marker})
 	Assert.eq((log["entries"] as Array).map(func(e: Dictionary) -> String: return e["level"]), ["error"],
 		"debugger.get_log shows the error")
-	var errors := context.log_hub().errors.entries().filter(
+	var errors := context.debugger.log_hub().errors.entries().filter(
 		func(e: Dictionary) -> bool: return marker in str(e["message"]))
 	Assert.eq(errors.size(), 1, "and the store the push reads has it")
-	context.log_hub().buffer.clear()
+	context.debugger.log_hub().buffer.clear()
 	Assert.eq(_call(registry, "debugger.get_log", {"text_filter": marker})["returned"], 0,
 		"the command reads the hub's own buffer (cleared there, gone here)")
 	var editor_context := RuntimeContext.new()
@@ -123,8 +123,8 @@ func test_debugger_get_log_and_the_push_read_one_capture() -> void:
 	ConsoleCommands.register(editor_registry, editor_context)
 	push_warning(marker + " editor side")
 	_call(editor_registry, "editor.get_console", {"source": "buffer", "clear_buffer": true})
-	Assert.eq(editor_context.log_hub().buffer.entries(), [], "editor.get_console clears the hub's buffer")
-	Assert.eq(editor_context.log_hub().errors.entries().size(), 1, "the error store is not the console buffer")
+	Assert.eq(editor_context.debugger.log_hub().buffer.entries(), [], "editor.get_console clears the hub's buffer")
+	Assert.eq(editor_context.debugger.log_hub().errors.entries().size(), 1, "the error store is not the console buffer")
 	registry.clear()
 	editor_registry.clear()
 	_tree.current_scene = null

@@ -59,6 +59,6 @@ func test_failures() -> void:
 	Assert.eq(_call({"code": ""})["code"], "INVALID_PARAMS", "empty code")
 	Assert.eq(_call({})["code"], "INVALID_PARAMS", "no code")
 	Assert.eq(_call({"code": "1", "scope_path": 5})["code"], "INVALID_PARAMS", "scope_path not a string")
-	_fx.context.set_scene_root(null)
+	_fx.context.runtime_scenes.set_scene_root(null)
 	Assert.eq(_call({"code": "1"})["code"], "NO_SCENE", "no scene open")
 

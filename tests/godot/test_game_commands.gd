@@ -74,13 +74,13 @@ func test_lanes_match_the_reference() -> void:
 func test_start_a_scene_then_if_running() -> void:
 	var started := _call("game.start", ResultExamples.params("game", "game.start", 0))
 	ResultExamples.check("game", "game.start", started, 0)
-	Assert.eq(_context.played_scenes, PackedStringArray([SCENE]), "that scene was played")
-	Assert.is_true(_context.is_playing(), "playing")
+	Assert.eq(_context.runtime_game.played_scenes, PackedStringArray([SCENE]), "that scene was played")
+	Assert.is_true(_context.game.is_playing(), "playing")
 	var again := _call("game.start", {"scene_path": SCENE})
 	ResultExamples.check("game", "game.start", again, 1)
 	var kept := _call("game.start", ResultExamples.params("game", "game.start", 2))
 	ResultExamples.check("game", "game.start", kept, 2)
-	Assert.eq(_context.played_scenes.size(), 1, "nothing launched twice")
+	Assert.eq(_context.runtime_game.played_scenes.size(), 1, "nothing launched twice")
 
 
 func test_main_and_current() -> void:
@@ -90,23 +90,23 @@ func test_main_and_current() -> void:
 	var main := _call("game.start", {"scene_path": "main", "wait_for_runtime": false})
 	Assert.eq([main["status"], main["scene_path"], main["wait_for_runtime"]], ["started", SCENE, false], "main")
 	Assert.contains(main["hint"], "GAME_NOT_RUNNING", "not waiting is disclosed")
-	Assert.eq(_context.played_scenes, PackedStringArray([SCENE]), "play_scene('') played the main scene")
+	Assert.eq(_context.runtime_game.played_scenes, PackedStringArray([SCENE]), "play_scene('') played the main scene")
 	_call("game.stop", {})
 	Assert.eq(_call("game.start", {"scene_path": "current"})["code"], "NO_SCENE", "the test root was never saved")
-	_context.open_scene(SCENE)
+	_context.scenes.open_scene(SCENE)
 	Assert.eq(_call("game.start", {"scene_path": "current"})["scene_path"], SCENE, "the edited scene")
 
 
 func test_a_headless_editor_starts_its_game_headless() -> void:
 	var windowed := _call("game.start", {"scene_path": SCENE})
 	Assert.eq(windowed["headless"], false, "a windowed editor says so")
-	Assert.eq(_context.played_args.back(), PackedStringArray(), "and adds nothing to the game's command line")
+	Assert.eq(_context.runtime_game.played_args.back(), PackedStringArray(), "and adds nothing to the game's command line")
 	_call("game.stop", {})
-	_context.headless = true
+	_context.runtime_host.headless = true
 	var started := _call("game.start", {"scene_path": SCENE, "wait_for_runtime": false})
-	_context.headless = false
+	_context.runtime_host.headless = false
 	Assert.eq([started["status"], started["headless"]], ["started", true], "how it was started")
-	Assert.eq(_context.played_args.back(), PackedStringArray(["--headless"]), "the game gets --headless")
+	Assert.eq(_context.runtime_game.played_args.back(), PackedStringArray(["--headless"]), "the game gets --headless")
 	Assert.contains(started["hint"], "started with --headless", "the answer says so")
 	Assert.contains(started["hint"], "GAME_NOT_RUNNING", "and keeps the not-waiting note")
 	_call("game.stop", {})
@@ -116,8 +116,8 @@ func test_compile_errors_block_the_launch() -> void:
 	_write(DIR + "/scripts/broken.gd", "extends Node\n\nfunc _ready() -> void:\n\tvar x: int = \"text\"\n")
 	var failed := _call("game.start", ResultExamples.params("game", "game.start", 3))
 	ResultExamples.check("game", "game.start", failed, 3)
-	Assert.eq(_context.played_scenes, PackedStringArray(), "nothing was launched")
-	Assert.is_false(_context.is_playing(), "not playing")
+	Assert.eq(_context.runtime_game.played_scenes, PackedStringArray(), "nothing was launched")
+	Assert.is_false(_context.game.is_playing(), "not playing")
 
 
 func test_templates_and_ignored_folders_are_not_compiled() -> void:
@@ -157,7 +157,7 @@ func test_a_project_holding_the_toolkit_and_the_fixture_launches() -> void:
 	var handler: Callable = registry.dispatch_info("game.start")["handler"]
 	var started: Dictionary = handler.call({"scene_path": SCENE})
 	Assert.eq(started.get("status"), "started", "the toolkit does not block the launch: %s" % JSON.stringify(started))
-	_context.stop_playing()
+	_context.game.stop_playing()
 	var clean := ScriptCheck.check_folder(FIXTURE + "/clean")
 	Assert.eq(clean["errors"], [], "relative preloads, own class_name returns, inner and tool scripts compile")
 	Assert.eq(clean["checked"], 5, "all but the addon's editor plugin")
@@ -176,7 +176,7 @@ func test_a_broken_addon_script_nothing_reaches_does_not_block() -> void:
 	DirAccess.remove_absolute(DIR + "/addons/tool")
 	DirAccess.remove_absolute(DIR + "/addons")
 	ResultExamples.check("game", "game.start", started, 4)
-	Assert.eq(_context.played_scenes, PackedStringArray([SCENE]), "the game was launched")
+	Assert.eq(_context.runtime_game.played_scenes, PackedStringArray([SCENE]), "the game was launched")
 
 
 func test_addon_scripts_the_project_reaches_block() -> void:
@@ -216,7 +216,7 @@ func test_a_reached_addon_error_refuses_the_launch_naming_it() -> void:
 	Assert.eq(failed.get("code"), "COMPILATION_FAILED", "refused")
 	Assert.is_true(_paths(failed.get("errors", [])).has(REACH + "/addons/by_scene/broken.gd"), "named")
 	Assert.eq(_paths(failed.get("unreachable_errors", [])).size(), 3, "the others still listed apart")
-	Assert.eq(_context.played_scenes, PackedStringArray(), "nothing was launched")
+	Assert.eq(_context.runtime_game.played_scenes, PackedStringArray(), "nothing was launched")
 
 
 func test_reach_follows_uids_and_settings_but_not_the_editors() -> void:
@@ -258,7 +258,7 @@ func test_a_real_error_is_named_with_file_and_line() -> void:
 	for error: Dictionary in errors:
 		Assert.eq([error["path"], error["line"]], [FIXTURE + "/broken/broken.gd", 6], "its file and line")
 		Assert.contains(str(error["message"]), "\"String\"", "the engine's own message")
-	Assert.eq(_context.played_scenes, PackedStringArray(), "nothing was launched")
+	Assert.eq(_context.runtime_game.played_scenes, PackedStringArray(), "nothing was launched")
 
 
 func test_loaded_scripts_are_not_reloaded_or_replaced() -> void:
@@ -299,14 +299,14 @@ func test_refusals_leave_nothing_played() -> void:
 	]
 	for case: Array in cases:
 		Assert.eq(_call("game.start", case[0])["code"], case[1], "refused: %s" % JSON.stringify(case[0]))
-	Assert.eq(_context.played_scenes, PackedStringArray(), "nothing was launched")
+	Assert.eq(_context.runtime_game.played_scenes, PackedStringArray(), "nothing was launched")
 
 
 func test_stop() -> void:
 	ResultExamples.check("game", "game.stop", _call("game.stop", {}), 1)
 	_call("game.start", {"scene_path": SCENE})
 	ResultExamples.check("game", "game.stop", _call("game.stop", {}), 0)
-	Assert.is_false(_context.is_playing(), "stopped")
+	Assert.is_false(_context.game.is_playing(), "stopped")
 
 
 func _call(method: String, params: Dictionary) -> Dictionary:

@@ -45,7 +45,7 @@ func _init() -> void:
 	_b = _scene_root("B", SCENE_B)
 	(Engine.get_main_loop() as SceneTree).root.add_child(_b)
 	_lane = RecordingLane.over(_fx.registry, _responses)
-	_lane.set_edit_recorder(_fx.context.edit_ledger())
+	_lane.set_edit_recorder(_fx.context.edits.edit_ledger())
 	_fx.registry.register_command("batch.add_nodes", _add_nodes, _fx.registry.create_options())
 	_fx.registry.register_command("batch.move_file", _move_file, _fx.registry.create_options())
 	var file := FileAccess.open(PLAYER, FileAccess.WRITE)
@@ -86,7 +86,7 @@ func test_undo_steps_back_the_newest_then_the_next_across_scenes_and_files() -> 
 	Assert.is_false(is_instance_valid(buoy) and buoy.is_inside_tree(), "the node it made is gone from B")
 	Assert.eq(third["scenes"][0]["unsaved"], true, "B still needs saving (the command marked it)")
 	# A is not the edited scene any more: its entries are still the next to step back.
-	Assert.eq(_fx.context.scene_root(), _b, "B is the edited scene")
+	Assert.eq(_fx.context.scenes.scene_root(), _b, "B is the edited scene")
 	_ok("history.undo", {})
 	Assert.eq(ship.position, Vector2.ZERO, "A's property change is undone")
 	Assert.is_true(ship.is_inside_tree(), "and only that: the node it was set on is still there")
@@ -132,7 +132,7 @@ func test_a_user_edit_on_top_blocks_undo_and_changes_nothing() -> void:
 		"history says why and counts the user's edit")
 	Assert.eq(_code(_run("history.undo", {"dry_run": true})), "INVALID_STATE", "a dry run is refused as well")
 	# Once the user undoes their own edit (Ctrl+Z), the assistant's entry is on top again.
-	Assert.is_true(_fx.context.undo(), "the user's undo")
+	Assert.is_true(_fx.context.edits.undo(), "the user's undo")
 	_ok("history.undo", {})
 	Assert.is_false(ship.is_inside_tree(), "then undo steps back the assistant's node")
 
@@ -175,7 +175,8 @@ func test_a_moved_file_moves_back() -> void:
 func test_history_version_and_the_unsaved_marker_after_stepping() -> void:
 	var history := _history_of(_a)
 	var before := history.get_version()
-	Assert.eq(_fx.context.history_unsaved(_fx.context.history_id_for(_a)), false, "a scene just opened is saved")
+	var edits := _fx.context.edits
+	Assert.eq(edits.history_unsaved(edits.history_id_for(_a)), false, "a scene just opened is saved")
 	_create_in(_a, "Ship")
 	Assert.eq(history.get_version(), before + 1, "one action, one version")
 	var undone := _ok("history.undo", {})
@@ -183,7 +184,7 @@ func test_history_version_and_the_unsaved_marker_after_stepping() -> void:
 	Assert.eq(undone["scenes"], [{"scene": SCENE_A, "open": true, "version": before, "top": "", "unsaved": true}],
 		"and the scene stays marked unsaved, as the editor's marker does once set")
 	# An edit that does not mark the scene (an extension's) on a saved scene: the version decides.
-	Assert.eq(_fx.context.save_scene(SCENE_A), OK, "saved")
+	Assert.eq(_fx.context.scenes.save_scene(SCENE_A), OK, "saved")
 	_ok("batch.add_nodes", {"count": 1})
 	Assert.eq(_ok("history.list", {})["entries"][0]["unsaved"], true, "unsaved after the edit")
 	Assert.eq(_ok("history.undo", {})["scenes"][0]["unsaved"], false, "saved again once stepped back")
@@ -202,7 +203,7 @@ func test_redo_is_refused_once_something_newer_was_done_in_that_history() -> voi
 func test_an_entry_of_a_closed_scene_is_refused_and_until_reaches_past_it() -> void:
 	var ship := _create_in(_a, "Ship")
 	_create_in(_b, "Buoy")
-	Assert.eq(_fx.context.close_scene(SCENE_B), OK, "the user closes B")
+	Assert.eq(_fx.context.scenes.close_scene(SCENE_B), OK, "the user closes B")
 	var refused := _run("history.undo", {})
 	Assert.eq([_code(refused), refused["reason"]], ["INVALID_STATE", "scene_closed"], "B's entry cannot be stepped")
 	Assert.contains(refused["hint"], "scene_open " + SCENE_B, "says how to reopen it")
@@ -301,13 +302,13 @@ func test_a_large_limit_pages_within_one_answer() -> void:
 
 func test_an_entry_the_user_undid_in_the_editor_is_theirs_to_redo() -> void:
 	_create_in(_a, "Ship")
-	Assert.is_true(_fx.context.undo(), "the user's Ctrl+Z")
+	Assert.is_true(_fx.context.edits.undo(), "the user's Ctrl+Z")
 	var entry: Dictionary = _ok("history.list", {})["entries"][0]
 	Assert.eq([entry["state"], entry["undoable"], entry["redoable"]], ["undone_in_editor", false, false],
 		"not the assistant's to step")
 	Assert.eq(_code(_run("history.undo", {})), "INVALID_STATE", "nothing of the assistant's is done")
 	Assert.eq(_code(_run("history.redo", {})), "INVALID_STATE", "and redo is the editor's")
-	Assert.is_true(_fx.context.redo(), "the user's Ctrl+Shift+Z")
+	Assert.is_true(_fx.context.edits.redo(), "the user's Ctrl+Shift+Z")
 	Assert.eq(_ok("history.list", {})["entries"][0]["state"], "done", "done again")
 
 
@@ -346,17 +347,17 @@ func _code(result: Dictionary) -> Variant:
 
 ## Makes `root` the edited scene and adds a Node2D `node_name` under its root.
 func _create_in(root: Node, node_name: String) -> Node:
-	_fx.context.set_scene_root(root)
+	_fx.context.runtime_scenes.set_scene_root(root)
 	_ok("scene.create_node", {"class_name": "Node2D", "parent_path": ".", "node_name": node_name})
 	return root.get_node_or_null(node_name)
 
 
 func _history_of(root: Node) -> UndoRedo:
-	return _fx.context.history(_fx.context.history_id_for(root))
+	return _fx.context.edits.history(_fx.context.edits.history_id_for(root))
 
 
 func _entry_of(method: String) -> Dictionary:
-	for entry: Dictionary in _fx.context.edit_ledger().entries:
+	for entry: Dictionary in _fx.context.edits.edit_ledger().entries:
 		if entry["method"] == method:
 			return entry
 	return {}
@@ -368,7 +369,7 @@ static func _field(items: Array, key: String) -> Array:
 
 ## An extension's command (contract C13): `count` (default 500) nodes, each its own undo action.
 func _add_nodes(params: Dictionary) -> Dictionary:
-	var root := _fx.context.scene_root()
+	var root := _fx.context.scenes.scene_root()
 	for index: int in int(params.get("count", BATCH)):
 		var node := Node2D.new()
 		node.name = "N%d" % index

@@ -45,11 +45,11 @@ func test_add_action_saves_and_undoes() -> void:
 	var again := _fx.invoke("input_map.action", {"action": "add", "name": "mcp_test_jump", "deadzone": 0.7})
 	Assert.eq(again["status"], "returned", "a second add returns the existing action")
 	Assert.contains(again["warnings"][0], "0.7", "and says the deadzone was not applied")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false(ProjectSettings.has_setting("input/mcp_test_jump") or InputMap.has_action("mcp_test_jump"),
 		"undo removes it")
 	Assert.is_false(_project_file().contains("mcp_test_jump="), "and saves")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.is_true(InputMap.has_action("mcp_test_jump"), "redo adds it again")
 	var plain := _fx.invoke("input_map.action", {"action": "add", "name": "mcp_test_fire"})
 	Assert.eq(plain["deadzone"], InputMap.action_get_deadzone("mcp_test_fire"), "no deadzone: the engine's default")
@@ -72,12 +72,12 @@ func test_bind_and_unbind_events() -> void:
 	var chord := _fx.invoke("input_map.event", {"action": "bind", "name": "mcp_test_jump",
 		"event": {"type": "key", "keycode": "Ctrl+S"}})
 	Assert.eq([chord["event"]["keycode"], chord["event"].get("ctrl")], ["S", true], "a chord keeps its modifier")
-	Assert.is_true(_fx.context.undo(), "undo the chord")
+	Assert.is_true(_fx.context.edits.undo(), "undo the chord")
 	var unbound := _fx.invoke("input_map.event", {"action": "unbind", "name": "mcp_test_jump",
 		"event": {"type": "key", "keycode": "SPACE"}})
 	Assert.eq(unbound["status"], "unbound", "unbound")
 	Assert.eq(InputMap.action_get_events("mcp_test_jump").size(), 1, "the key is gone, the mouse button kept")
-	Assert.is_true(_fx.context.undo(), "undo the unbind")
+	Assert.is_true(_fx.context.edits.undo(), "undo the unbind")
 	Assert.eq(InputMap.action_get_events("mcp_test_jump").size(), 2, "the key is back")
 	var listed: Dictionary = mouse["events"][1]
 	Assert.eq(_fx.invoke("input_map.event", {"action": "unbind", "name": "mcp_test_jump", "event": listed})["success"],

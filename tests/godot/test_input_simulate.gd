@@ -180,7 +180,7 @@ func test_a_scene_gone_during_a_delay_ends_the_batch() -> void:
 		{"event_type": "key", "event_data": {"keycode": "A", "pressed": true}, "delay_after_ms": 20},
 		{"event_type": "key", "event_data": {"keycode": "A", "pressed": false}},
 	]})
-	_context.set_scene_root(null)
+	_context.runtime_scenes.set_scene_root(null)
 	_pump_until(3)
 	var result: Dictionary = _responses[3]["result"]
 	Assert.eq([result["success"], result["events_sent"], result["events_planned"]], [true, 1, 2], "one sent")

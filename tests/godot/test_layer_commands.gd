@@ -47,11 +47,11 @@ func test_set_then_get_saves_and_undoes() -> void:
 	var same := _fx.invoke("project.set_layer_names", {"category": "2d_physics", "layers": {"1": "player"}})
 	Assert.eq([same["saved"], same["unchanged"]], [false, PackedStringArray(["1"])],
 		"an unchanged name is not rewritten")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq([ProjectSettings.get_setting(KEYS[0]), ProjectSettings.get_setting(KEYS[1])], ["", ""],
 		"undo clears both")
 	Assert.is_false(_project_file().contains("walls"), "and saves")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(ProjectSettings.get_setting(KEYS[1]), "walls", "redo names it again")
 	var cleared := _fx.invoke("project.set_layer_names", {"category": "2d_physics", "layers": {"2": ""}})
 	Assert.eq(cleared["changed"], {"2": {"from": "walls", "to": ""}}, "an empty name clears the layer")

@@ -66,10 +66,10 @@ func test_set_bake_and_reload() -> void:
 	var saved := (copy.get_node("Floor") as NavigationRegion2D).navigation_polygon
 	Assert.eq([saved.get_outline_count(), saved.get_polygon_count()], [1, baked["polygon_count"]], "saved baked")
 	copy.free()
-	Assert.is_true(_fx.context.undo(), "undo bake")
+	Assert.is_true(_fx.context.edits.undo(), "undo bake")
 	Assert.eq(polygon.get_polygon_count(), 0, "polygons gone")
 	Assert.eq(polygon.get_outline_count(), 1, "outline kept")
-	Assert.is_true(_fx.context.redo(), "redo bake")
+	Assert.is_true(_fx.context.edits.redo(), "redo bake")
 	Assert.eq(polygon.get_polygon_count(), baked["polygon_count"], "baked again")
 
 
@@ -81,12 +81,12 @@ func test_add_remove_clear_with_undo() -> void:
 	Assert.eq(_call({"node_path": "Floor", "action": "remove_outline", "index": 0})["outline_count"], 1, "removed")
 	Assert.eq(polygon.get_outline(0)[0], Vector2(50, 50), "the hole is left")
 	Assert.eq(_call({"node_path": "Floor", "action": "clear"})["outline_count"], 0, "cleared")
-	Assert.is_true(_fx.context.undo(), "undo clear")
-	Assert.is_true(_fx.context.undo(), "undo remove")
+	Assert.is_true(_fx.context.edits.undo(), "undo clear")
+	Assert.is_true(_fx.context.edits.undo(), "undo remove")
 	Assert.eq(polygon.get_outline_count(), 2, "both outlines back")
 	Assert.eq(polygon.get_outline(0)[0], Vector2(0, 0), "in order")
-	Assert.is_true(_fx.context.undo(), "undo add")
-	Assert.is_true(_fx.context.undo(), "undo set")
+	Assert.is_true(_fx.context.edits.undo(), "undo add")
+	Assert.is_true(_fx.context.edits.undo(), "undo set")
 	Assert.is_true(_floor.navigation_polygon == null, "no polygon, as at first")
 
 
@@ -106,5 +106,5 @@ func test_refusals_change_nothing() -> void:
 	for params: Dictionary in bad:
 		Assert.eq(_call(params)["code"], "INVALID_PARAMS", str(params))
 	Assert.eq(_floor.navigation_polygon.get_outline_count(), 1, "untouched")
-	_fx.context.set_scene_root(null)
+	_fx.context.runtime_scenes.set_scene_root(null)
 	Assert.eq(_call({"node_path": "Floor", "action": "clear"})["code"], "NO_SCENE", "no scene")

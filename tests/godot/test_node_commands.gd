@@ -36,7 +36,7 @@ func test_get_property() -> void:
 	ResultExamples.check("node", "node.get_property", missing, 1)
 	Assert.eq(_call("node.get_property", {"node_path": "Player", "property": "no_such"})["success"],
 		false, "unknown property")
-	Assert.eq(_context.modified_count, 0, "a read marks nothing modified")
+	Assert.eq(_context.runtime_scenes.modified_count, 0, "a read marks nothing modified")
 
 
 func test_set_property_verified_and_undoable() -> void:
@@ -44,10 +44,10 @@ func test_set_property_verified_and_undoable() -> void:
 	var result := _call("node.set_property", ResultExamples.params("node", "node.set_property"))
 	ResultExamples.check("node", "node.set_property", result)
 	Assert.eq(player.position, Vector2(5, 6), "written")
-	Assert.eq(_context.modified_count, 1, "scene marked modified")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.eq(_context.runtime_scenes.modified_count, 1, "scene marked modified")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.eq(player.position, Vector2(10, 20), "undo restores")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_context.edits.redo(), "redo")
 	Assert.eq(player.position, Vector2(5, 6), "redo re-applies")
 
 
@@ -56,8 +56,8 @@ func test_set_property_dropped_write_fails_and_leaves_the_node() -> void:
 	var result := _call("node.set_property", ResultExamples.params("node", "node.set_property", 1))
 	ResultExamples.check("node", "node.set_property", result, 1)
 	Assert.eq(player.position, Vector2(10, 20), "untouched")
-	Assert.eq(_context.modified_count, 0, "nothing marked")
-	Assert.is_false(_context.undo(), "nothing recorded")
+	Assert.eq(_context.runtime_scenes.modified_count, 0, "nothing marked")
+	Assert.is_false(_context.edits.undo(), "nothing recorded")
 
 
 func test_set_property_batch_is_one_undo_step_with_per_item_outcomes() -> void:
@@ -67,10 +67,10 @@ func test_set_property_batch_is_one_undo_step_with_per_item_outcomes() -> void:
 	ResultExamples.check("node", "node.set_property", result, 2)
 	Assert.eq(player.rotation, 1.5, "first item")
 	Assert.eq(enemy.visible, false, "second item")
-	Assert.is_true(_context.undo(), "one undo")
+	Assert.is_true(_context.edits.undo(), "one undo")
 	Assert.eq([player.rotation, enemy.visible], [0.0, true], "both restored by one undo")
-	Assert.is_false(_context.undo(), "a single step")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_false(_context.edits.undo(), "a single step")
+	Assert.is_true(_context.edits.redo(), "redo")
 	Assert.eq([player.rotation, enemy.visible], [1.5, false], "both re-applied")
 
 
@@ -110,7 +110,7 @@ func test_set_property_make_unique_copies_a_shared_sub_resource() -> void:
 	Assert.eq([result["success"], result["made_unique"], result["value"]], [true, "material", 1], "set on a copy")
 	Assert.is_true(player.material != shared, "Player got its own material")
 	Assert.eq([player.material.get("blend_mode"), shared.blend_mode], [1, 0], "the shared one is untouched")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.is_true(player.material == shared, "the shared material is back")
 	Assert.eq(shared.blend_mode, 0, "and still unchanged")
 	var plain := _call("node.set_property", {"node_path": "Player", "property": "rotation", "value": 1,
@@ -181,9 +181,9 @@ func test_set_script_attaches_saves_and_undoes() -> void:
 	ResultExamples.check("node", "node.set_script", result)
 	Assert.eq(enemy.get_script(), load(SCRIPT_PATH), "attached")
 	Assert.eq(_save_and_reload().get_node("Enemy").get("speed"), 3, "the saved scene keeps the script")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.is_true(enemy.get_script() == null, "detached again")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_context.edits.redo(), "redo")
 	Assert.eq(enemy.get_script(), load(SCRIPT_PATH), "re-attached")
 	var detached := _call("node.set_script", {"node_path": "Enemy", "script_path": ""})
 	Assert.eq([detached["status"], detached["previous_script_path"]], ["detached", SCRIPT_PATH], "detach")
@@ -199,7 +199,7 @@ func test_set_script_refusals() -> void:
 	Assert.eq(_call("node.set_script", {"node_path": "Enemy", "script_path": "res://../x.gd"})["code"],
 		"PATH_DENIED", "guarded")
 	Assert.is_true(_root.get_node("Enemy").get_script() == null, "nothing attached")
-	Assert.eq(_context.modified_count, 0, "nothing marked")
+	Assert.eq(_context.runtime_scenes.modified_count, 0, "nothing marked")
 
 
 # --- call_method ---------------------------------------------------------------------------------
@@ -209,9 +209,9 @@ func test_call_method_returns_json_and_undoes_its_changes() -> void:
 	var result := _call("node.call_method", ResultExamples.params("node", "node.call_method"))
 	ResultExamples.check("node", "node.call_method", result)
 	Assert.eq(player.position, Vector2(13, 24), "translate ran with coerced args")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.eq(player.position, Vector2(10, 20), "undo restores what the call changed")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_context.edits.redo(), "redo")
 	Assert.eq(player.position, Vector2(13, 24), "redo")
 	var read := _call("node.call_method", {"node_path": "Player", "method_name": "get_child_count"})
 	Assert.eq([read["result"], read["changed_properties"]], [1, []], "a read changes nothing")
@@ -235,7 +235,7 @@ func test_call_method_refusals() -> void:
 # --- no scene ------------------------------------------------------------------------------------
 
 func test_no_scene() -> void:
-	_context.set_scene_root(null)
+	_context.runtime_scenes.set_scene_root(null)
 	for method: String in ["node.get_property", "node.set_property", "node.get_property_list", "node.call_method"]:
 		var params := {"node_path": "Player", "property": "position", "value": 1, "method_name": "hide"}
 		Assert.eq(_call(method, params)["code"], "NO_SCENE", method)

@@ -16,7 +16,7 @@ func test_rename_and_undo() -> void:
 	var result := _call("node.manage", ResultExamples.params("node", "node.manage"))
 	ResultExamples.check("node", "node.manage", result)
 	Assert.eq(player.name, &"Hero", "renamed")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.eq(player.name, &"Player", "name restored")
 	var taken := _call("node.manage", {"action": "rename", "node_path": "Player", "new_name": "Enemy"})
 	Assert.eq(taken["code"], "ALREADY_EXISTS", "sibling name taken")
@@ -38,10 +38,10 @@ func test_reparent_keeps_owners_global_position_and_saves() -> void:
 	var reloaded := _save_and_reload()
 	Assert.is_true(reloaded.get_node_or_null("Enemy/Sprite") != null, "the saved scene has it under Enemy")
 	Assert.is_true(reloaded.get_node_or_null("Player/Sprite") == null, "and not under Player")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.eq(sprite.get_parent(), _root.get_node("Player"), "back")
 	Assert.eq([sprite.owner, sprite.position], [_root, Vector2(1, 1)], "owner and position back")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_context.edits.redo(), "redo")
 	Assert.eq([sprite.get_parent(), sprite.owner], [_root.get_node("Enemy"), _root], "redo keeps the owner")
 
 
@@ -55,7 +55,7 @@ func test_reparent_refusals_and_name_clash() -> void:
 		"keep_global_transform": false})
 	Assert.eq([clash["node_path"], clash["name"]], ["Enemy/Sprite2", "Sprite2"], "renamed on a clash")
 	Assert.eq(clash["warnings"].size(), 1, "and says so")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("Player/Sprite") != null, "original name and place back")
 
 
@@ -63,7 +63,7 @@ func test_reorder_and_undo() -> void:
 	var result := _call("node.manage", ResultExamples.params("node", "node.manage", 2))
 	ResultExamples.check("node", "node.manage", result, 2)
 	Assert.eq(_child_names(_root), ["UI", "Player", "Enemy"], "moved first")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.eq(_child_names(_root), ["Player", "Enemy", "UI"], "order restored")
 	Assert.eq(_call("node.manage", {"action": "reorder", "node_path": "UI", "new_index": 3})["code"],
 		"INVALID_PARAMS", "out of range")
@@ -78,9 +78,9 @@ func test_duplicate_saves_the_copy_and_undoes() -> void:
 	Assert.eq([copy.owner, copy.get_node("Sprite").owner], [_root, _root], "copy and its child are owned")
 	var reloaded := _save_and_reload()
 	Assert.is_true(reloaded.get_node_or_null("Player2/Sprite") != null, "the saved scene has the copy")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("Player2") == null, "copy removed")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_context.edits.redo(), "redo")
 	Assert.is_true(_root.get_node_or_null("Player2/Sprite") != null, "copy back")
 	var elsewhere := _call("node.manage", {"action": "duplicate", "node_path": "Enemy", "parent_path": "Player",
 		"new_name": "Shadow"})
@@ -97,7 +97,7 @@ func test_manage_refuses_unknown_action_and_node() -> void:
 	Assert.eq(_call("node.manage", {"action": "explode", "node_path": "Player"})["code"], "INVALID_PARAMS", "action")
 	Assert.eq(_call("node.manage", {"action": "rename", "node_path": "Nope", "new_name": "X"})["code"],
 		"NOT_FOUND", "node")
-	Assert.eq(_context.modified_count, 0, "nothing changed")
+	Assert.eq(_context.runtime_scenes.modified_count, 0, "nothing changed")
 
 
 # --- groups --------------------------------------------------------------------------------------
@@ -110,13 +110,13 @@ func test_groups_add_list_remove_persist_and_undo() -> void:
 	var listed := _call("node.groups", ResultExamples.params("node", "node.groups", 1))
 	ResultExamples.check("node", "node.groups", listed, 1)
 	Assert.is_true(_save_and_reload().get_node("Enemy").is_in_group("enemies"), "persistent: saved in the .tscn")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.is_false(enemy.is_in_group("enemies"), "undo removes")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_context.edits.redo(), "redo")
 	var removed := _call("node.groups", {"action": "remove", "node_path": "Enemy", "group": "enemies"})
 	Assert.eq(removed["status"], "removed", "removed")
 	Assert.is_false(enemy.is_in_group("enemies"), "gone")
-	Assert.is_true(_context.undo(), "undo the removal")
+	Assert.is_true(_context.edits.undo(), "undo the removal")
 	Assert.eq(_call("node.groups", {"action": "list", "node_path": "Enemy"})["groups"],
 		[{"group": "enemies", "persistent": true}], "restored as persistent as it was")
 
@@ -126,7 +126,7 @@ func test_groups_entries_and_scene_list() -> void:
 	ResultExamples.check("node", "node.groups", result, 2)
 	var scene := _call("node.groups", {"action": "list"})
 	Assert.eq(scene["groups"], [{"group": "actors", "nodes": ["Player", "Enemy"]}], "scene-wide list")
-	Assert.is_true(_context.undo(), "one undo")
+	Assert.is_true(_context.edits.undo(), "one undo")
 	Assert.is_false(_root.get_node("Player").is_in_group("actors") or _root.get_node("Enemy").is_in_group("actors"),
 		"both undone")
 	var transient := _call("node.groups", {"action": "add", "node_path": "Player", "group": "tmp", "persistent": false})
@@ -137,7 +137,7 @@ func test_groups_entries_and_scene_list() -> void:
 		[{"group": "tmp", "persistent": false}], "listed as not saved")
 	var upgraded := _call("node.groups", {"action": "add", "node_path": "Player", "group": "tmp"})
 	Assert.eq([upgraded["status"], upgraded["persistent"]], ["updated", true], "made persistent")
-	Assert.is_true(_context.undo(), "undo the upgrade")
+	Assert.is_true(_context.edits.undo(), "undo the upgrade")
 	Assert.eq(_call("node.groups", {"action": "list", "node_path": "Player"})["groups"],
 		[{"group": "tmp", "persistent": false}], "back to not saved")
 	Assert.is_false(_save_and_reload().get_node("Player").is_in_group("tmp"), "not saved")
@@ -157,9 +157,9 @@ func test_set_layout_full_rect_with_margins_and_undo() -> void:
 	Assert.eq([panel.anchor_left, panel.anchor_right, panel.offset_left, panel.offset_right],
 		[0.0, 1.0, 10.0, -10.0], "applied")
 	Assert.eq(panel.size, Vector2(180, 80), "fills the parent minus the margins")
-	Assert.is_true(_context.undo(), "undo")
+	Assert.is_true(_context.edits.undo(), "undo")
 	Assert.eq([panel.anchor_right, panel.offset_left, panel.size], [0.0, 0.0, Vector2.ZERO], "restored")
-	Assert.is_true(_context.redo(), "redo")
+	Assert.is_true(_context.edits.redo(), "redo")
 	Assert.eq(panel.size, Vector2(180, 80), "redo")
 
 
@@ -170,4 +170,4 @@ func test_set_layout_refusals() -> void:
 		"INVALID_PARAMS", "bad preset")
 	Assert.eq(_call("control.set_layout", {"node_path": "UI", "preset": "center", "margins": {"up": 1}})["code"],
 		"INVALID_PARAMS", "bad margin edge")
-	Assert.eq(_context.modified_count, 0, "nothing changed")
+	Assert.eq(_context.runtime_scenes.modified_count, 0, "nothing changed")

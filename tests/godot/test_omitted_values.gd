@@ -91,7 +91,7 @@ func test_node_set_property_keeps_what_node_get_property_omitted() -> void:
 		"written back as read: kept, and said (%s)" % back)
 	Assert.is_true(AnswerBudget.is_stand_in(back["value"]), "the answer shows it by its size again")
 	Assert.is_true((_root.get_node("Player/Sprite") as Sprite2D).texture == _texture, "the same texture, untouched")
-	Assert.is_false(_context.undo(), "nothing to undo")
+	Assert.is_false(_context.edits.undo(), "nothing to undo")
 	var batch := _call("node.set_property", {"batch": [
 		{"node_path": "Player/Sprite", "property": "texture", "value": read["value"]},
 		{"node_path": "Player", "property": "position", "value": {"type": "Vector2", "x": 1, "y": 2}}]})

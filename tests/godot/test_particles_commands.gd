@@ -65,9 +65,9 @@ func test_gpu_2d_fire_preset_in_pixels_with_undo() -> void:
 	Assert.eq(saved.amount, 64, "amount saved")
 	Assert.eq((saved.process_material as ParticleProcessMaterial).initial_velocity_max, 100.0, "material saved")
 	copy.free()
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("FireParticles") == null, "removed")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(_root.get_node_or_null("FireParticles"), fire, "back")
 
 

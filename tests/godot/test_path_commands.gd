@@ -66,10 +66,10 @@ func test_curve_set_add_remove_with_undo() -> void:
 	Assert.eq(added["point_count"], 4, "inserted")
 	Assert.eq(curve.get_point_position(1), Vector2(50, -10), "at index 1")
 	Assert.is_true(track.curve == curve, "same curve resource")
-	Assert.is_true(_fx.context.undo(), "undo add")
+	Assert.is_true(_fx.context.edits.undo(), "undo add")
 	Assert.eq(curve.point_count, 3, "back to three")
 	Assert.eq(curve.get_point_position(1), Vector2(100, 0), "old order")
-	Assert.is_true(_fx.context.redo(), "redo add")
+	Assert.is_true(_fx.context.edits.redo(), "redo add")
 	Assert.eq(curve.point_count, 4, "four again")
 	Assert.eq(_fx.invoke("path2d.edit_curve", {"node_path": "Track", "action": "remove", "index": 0})["point_count"], 3,
 		"removed")
@@ -78,9 +78,9 @@ func test_curve_set_add_remove_with_undo() -> void:
 	copy.free()
 	Assert.eq(_fx.invoke("path2d.edit_curve", {"node_path": "Track", "action": "clear"})["point_count"], 0, "cleared")
 	for i: int in 3:
-		Assert.is_true(_fx.context.undo(), "undo %d" % i)
+		Assert.is_true(_fx.context.edits.undo(), "undo %d" % i)
 	Assert.eq(curve.point_count, 3, "undo through clear/remove/add")
-	Assert.is_true(_fx.context.undo(), "undo the first set")
+	Assert.is_true(_fx.context.edits.undo(), "undo the first set")
 	Assert.is_true(track.curve == null, "no curve again, as before the first edit")
 
 
@@ -113,7 +113,7 @@ func test_collision_traced_into_the_parent_space() -> void:
 	var copy := _reloaded()
 	Assert.eq((copy.get_node("Body/CollisionPolygon2D") as CollisionPolygon2D).polygon.size(), 4, "saved")
 	copy.free()
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true(_body.get_node_or_null("CollisionPolygon2D") == null, "removed")
 	var at_root := _fx.invoke("node.collision_from_sprite", {"sprite_path": "Body/Sprite", "parent_path": ".",
 		"target_name": "Hitbox"})

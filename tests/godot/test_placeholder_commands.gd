@@ -4,7 +4,7 @@ extends RefCounted
 ## header fields and samples), if_exists, and the guard/validation refusals that leave no file.
 ##
 ## Not covered here (only an editor shows it): the editor's import of the files (.godot/imported,
-## the .import sidecar) after context.refresh_files, and loading them as Texture2D/AudioStreamWAV
+## the .import sidecar) after context.project.refresh_files, and loading them as Texture2D/AudioStreamWAV
 ## through that import; here the runtime context only records the refresh request.
 
 const Assert := preload("assert.gd")
@@ -45,7 +45,7 @@ func test_texture_png_parses_back_with_the_painted_pixels() -> void:
 	Assert.eq(image.get_pixel(16, 0), Color.BLACK, "outline at the top edge")
 	var loaded := Image.load_from_file(path)
 	Assert.eq(loaded.get_size(), Vector2i(32, 16), "Image.load_from_file reads the file too")
-	Assert.is_true(path in _fx.context.refreshed_files, "the editor is told to import it")
+	Assert.is_true(path in _fx.context.runtime_project.refreshed_files, "the editor is told to import it")
 
 
 func test_texture_if_exists_return_fail_replace() -> void:
@@ -116,7 +116,7 @@ func test_sound_wav_header_and_samples_parse_back() -> void:
 		lowest = min(lowest, bytes.decode_s16(44 + i * 2))
 	Assert.eq(lowest, -int(round(0.8 * 32767)), "negative half reached")
 	Assert.eq(bytes.decode_s16(bytes.size() - 2), 0, "fade_out ends in silence")
-	Assert.is_true(path in _fx.context.refreshed_files, "the editor is told to import it")
+	Assert.is_true(path in _fx.context.runtime_project.refreshed_files, "the editor is told to import it")
 
 
 func test_sound_noise_is_reproducible_and_decays() -> void:

@@ -4,7 +4,7 @@ extends RefCounted
 ## existing file undone and redone (resource and file), and refusals that leave the file as it was.
 ##
 ## Not covered here (only an editor shows it): the inspector refreshing an open resource and the
-## FileSystem dock picking up a new .tres after context.refresh_files.
+## FileSystem dock picking up a new .tres after context.project.refresh_files.
 
 const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
@@ -37,15 +37,15 @@ func test_gradient_created_then_edited_with_undo() -> void:
 	Assert.eq(disk.get_point_count(), 2, "two points saved")
 	Assert.eq(disk.get_color(1), Color(1, 1, 0), "second color saved")
 	Assert.eq(disk.interpolation_mode, Gradient.GRADIENT_INTERPOLATE_CONSTANT, "mode saved")
-	Assert.is_true(path in _fx.context.refreshed_files, "editor told")
+	Assert.is_true(path in _fx.context.runtime_project.refreshed_files, "editor told")
 	var added := _fx.invoke("procedural.edit_gradient", {"file_path": path, "action": "add_point",
 		"points": [{"offset": 0.5, "color": "white"}]})
 	Assert.eq(added["points"].size(), 3, "point added")
 	Assert.eq((_from_disk(path) as Gradient).get_point_count(), 3, "file has it")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq((_from_disk(path) as Gradient).get_point_count(), 2, "undo restored the file")
 	Assert.eq((ResourceLoader.load(path) as Gradient).get_point_count(), 2, "and the loaded resource")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq((_from_disk(path) as Gradient).get_point_count(), 3, "redo re-applied")
 	var removed := _fx.invoke("procedural.edit_gradient", {"file_path": path, "action": "remove_point", "index": 0})
 	Assert.eq(removed["points"][0]["offset"], 0.5, "first point gone")
@@ -88,7 +88,7 @@ func test_curve_points_and_range() -> void:
 		"points": [{"position": {"x": 0.5, "y": 9}}]})["code"], "INVALID_PARAMS", "y above max_value")
 	Assert.eq(_fx.invoke("procedural.edit_curve", {"file_path": path, "min_value": 3, "max_value": 1})["code"],
 		"INVALID_PARAMS", "inverted range")
-	Assert.is_true(_fx.context.undo(), "undo the add")
+	Assert.is_true(_fx.context.edits.undo(), "undo the add")
 	Assert.eq((_from_disk(path) as Curve).point_count, 2, "file back to two points")
 	Assert.eq((_from_disk(path) as Curve).max_value, 1.0, "and the old range")
 	var cleared := _fx.invoke("procedural.edit_curve", {"file_path": path, "action": "clear"})
@@ -108,7 +108,7 @@ func test_noise_settings_saved_and_checked() -> void:
 		"domain_warp_amplitude": 12.5})
 	Assert.eq(warped["settings"]["seed"], 42, "earlier settings kept")
 	Assert.is_true((_from_disk(path) as FastNoiseLite).domain_warp_enabled, "warp saved")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false((_from_disk(path) as FastNoiseLite).domain_warp_enabled, "warp undone in the file")
 	for params: Dictionary in [{"noise_type": "worley"}, {"seed": 1.5}, {"octaves": "3"}, {"domain_warp_enabled": 1}]:
 		params["file_path"] = path

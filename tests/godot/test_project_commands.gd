@@ -139,10 +139,10 @@ func test_set_setting_converts_saves_and_undoes() -> void:
 	ResultExamples.check("project", "project.set_setting", result, 0)
 	Assert.eq(typeof(ProjectSettings.get_setting(WIDTH)), TYPE_INT, "the JSON number is stored as the int it holds")
 	Assert.contains(FileAccess.get_file_as_string("res://project.godot"), "viewport_width=1280", "saved")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(ProjectSettings.get_setting(WIDTH), 1152, "undo restores the value")
 	Assert.is_false(FileAccess.get_file_as_string("res://project.godot").contains("viewport_width=1280"), "and saves")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(ProjectSettings.get_setting(WIDTH), 1280, "redo sets it again")
 
 
@@ -162,7 +162,7 @@ func test_set_setting_refusals_change_nothing() -> void:
 	Assert.eq(ProjectSettings.get_setting(WIDTH), 1152, "unchanged")
 	Assert.is_false(ProjectSettings.has_setting("tmp_tests/mcp/custom"), "nothing added")
 	Assert.eq(FileAccess.get_file_as_string("res://project.godot"), before, "project.godot untouched")
-	Assert.is_false(_fx.context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.edits.undo(), "nothing recorded")
 
 
 func test_set_custom_setting_warns_and_undo_erases() -> void:
@@ -172,7 +172,7 @@ func test_set_custom_setting_warns_and_undo_erases() -> void:
 	Assert.eq(result["value"], {"type": "Vector2i", "x": 3, "y": 4}, "reported in tagged form")
 	Assert.eq([result["existed"], result["previous"]], [false, null], "it is new")
 	Assert.contains(result["warnings"][0], "custom setting", "an unknown key is flagged (typo guard)")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false(ProjectSettings.has_setting("tmp_tests/mcp/custom"), "undo removes the new key")
 
 
@@ -187,14 +187,14 @@ func test_autoload_register_list_unregister_and_undo() -> void:
 		"script_path": DIR + "/globals.gd", "enabled": false})
 	Assert.eq(again["status"], "returned", "registering again is a no-op")
 	Assert.contains(again["warnings"][0], "enabled", "that names what was not applied")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false(ProjectSettings.has_setting(AUTOLOAD), "undo unregisters")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.is_true(ProjectSettings.has_setting(AUTOLOAD), "redo registers again")
 	var removed := _fx.invoke("autoload.manage", {"action": "unregister", "name": "McpTestGlobals"})
 	Assert.eq([removed["status"], removed["path"]], ["removed", DIR + "/globals.gd"], "unregistered")
 	Assert.is_false(ProjectSettings.has_setting(AUTOLOAD), "gone")
-	Assert.is_true(_fx.context.undo(), "undo the unregister")
+	Assert.is_true(_fx.context.edits.undo(), "undo the unregister")
 	Assert.eq(ProjectSettings.get_setting(AUTOLOAD), "*" + DIR + "/globals.gd", "back as it was")
 
 
@@ -203,7 +203,7 @@ func test_autoload_unregister_undo_keeps_the_load_order() -> void:
 	for name: String in ["McpTestFirst", "McpTestSecond"]:
 		_fx.invoke("autoload.manage", {"action": "register", "name": name, "script_path": DIR + "/globals.gd"})
 	_fx.invoke("autoload.manage", {"action": "unregister", "name": "McpTestFirst"})
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	var names := []
 	for entry: Dictionary in _fx.invoke("autoload.manage", {"action": "list"})["autoloads"]:
 		names.append(entry["name"])
@@ -228,22 +228,23 @@ func test_autoload_refusals() -> void:
 	for case: Array in cases:
 		Assert.eq(_fx.invoke("autoload.manage", case[1])["code"], case[0], JSON.stringify(case[1]))
 	Assert.is_false(ProjectSettings.has_setting(AUTOLOAD), "nothing registered")
-	Assert.is_false(_fx.context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.edits.undo(), "nothing recorded")
 
 
 func test_folder_create_is_idempotent_and_undoable() -> void:
 	var params := ResultExamples.params("project", "folder.create", 0)
 	ResultExamples.check("project", "folder.create", _fx.invoke("folder.create", params), 0)
 	Assert.is_true(DirAccess.dir_exists_absolute(DIR + "/art/sprites"), "made")
-	Assert.eq(_fx.context.refreshed_files, PackedStringArray([DIR + "/art/sprites/"]), "the editor is asked to rescan")
+	Assert.eq(_fx.context.runtime_project.refreshed_files, PackedStringArray([DIR + "/art/sprites/"]),
+		"the editor is asked to rescan")
 	ResultExamples.check("project", "folder.create", _fx.invoke("folder.create", params), 1)
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false(DirAccess.dir_exists_absolute(DIR + "/art"), "undo removes both new folders")
 	Assert.is_true(DirAccess.dir_exists_absolute(DIR), "but not the one that was there")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.is_true(DirAccess.dir_exists_absolute(DIR + "/art/sprites"), "redo makes them again")
 	_write(DIR + "/art/sprites/keep.txt", "mine")
-	Assert.is_true(_fx.context.undo(), "undo with a file added since")
+	Assert.is_true(_fx.context.edits.undo(), "undo with a file added since")
 	Assert.is_true(FileAccess.file_exists(DIR + "/art/sprites/keep.txt"), "a folder with content is never removed")
 
 
@@ -253,7 +254,7 @@ func test_folder_create_refusals() -> void:
 	Assert.eq(_fx.invoke("folder.create", {"path": "res://addons/godot_mcp_toolkit/x"})["code"], "PATH_DENIED", "toolkit")
 	Assert.eq(_fx.invoke("folder.create", {"path": "res://a/../../b"})["code"], "PATH_DENIED", "..")
 	Assert.eq(_fx.invoke("folder.create", {})["code"], "INVALID_PARAMS", "path missing")
-	Assert.is_false(_fx.context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.edits.undo(), "nothing recorded")
 
 
 ## The body of an untrusted envelope.

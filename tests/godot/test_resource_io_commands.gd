@@ -42,14 +42,14 @@ func test_registered_with_the_reference_lanes() -> void:
 func test_create_saves_what_a_user_loads_and_undo_removes_it() -> void:
 	var created := _fx.invoke("resource.write", ResultExamples.params("resource_io", "resource.write", 0))
 	ResultExamples.check("resource_io", "resource.write", created, 0)
-	Assert.eq(_fx.context.refreshed_files, PackedStringArray([TITLE]), "the editor is told")
+	Assert.eq(_fx.context.runtime_project.refreshed_files, PackedStringArray([TITLE]), "the editor is told")
 	var fresh := ResourceLoader.load(TITLE, "", ResourceLoader.CACHE_MODE_IGNORE) as LabelSettings
 	Assert.is_true(fresh != null, "loads from disk as a LabelSettings")
 	Assert.eq([fresh.font_size, fresh.font_color, fresh.resource_name], [24, Color.RED, "Title"], "with the values")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false(FileAccess.file_exists(TITLE), "the created file is gone")
 	Assert.is_false(ResourceLoader.has_cached(TITLE), "and no longer answers from the cache")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	var again := ResourceLoader.load(TITLE, "", ResourceLoader.CACHE_MODE_IGNORE) as LabelSettings
 	Assert.eq(again.font_size, 24, "redo writes it again")
 
@@ -63,14 +63,14 @@ func test_update_keeps_other_properties_and_undo_restores_memory_and_file() -> v
 	Assert.eq(live.font_size, 32, "the loaded resource is the one updated")
 	var fresh := ResourceLoader.load(TITLE, "", ResourceLoader.CACHE_MODE_IGNORE) as LabelSettings
 	Assert.eq([fresh.font_size, fresh.font_color], [32, Color.RED], "saved; the colour kept")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(live.font_size, 24, "the loaded resource goes back")
 	Assert.eq(FileAccess.get_file_as_bytes(TITLE), original, "and so does the file")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(live.font_size, 32, "redo")
 	var same := _fx.invoke("resource.write", {"file_path": TITLE, "properties": {"font_size": 32}})
 	Assert.eq(same["status"], "unchanged", "a write that changes nothing says so")
-	Assert.is_true(_fx.context.undo(), "the no-op recorded nothing: this undoes the update")
+	Assert.is_true(_fx.context.edits.undo(), "the no-op recorded nothing: this undoes the update")
 	Assert.eq(live.font_size, 24, "back to 24")
 
 
@@ -101,8 +101,8 @@ func test_refusals_leave_resource_and_file_alone() -> void:
 		"INVALID_PARAMS", "the path is file_path's")
 	Assert.eq(FileAccess.get_file_as_bytes(TITLE), bytes, "the file is untouched")
 	Assert.eq(DirAccess.get_files_at(DIR), PackedStringArray(["title.tres"]), "no other file made")
-	Assert.is_true(_fx.context.undo(), "only the first create is in the history")
-	Assert.is_false(_fx.context.undo(), "nothing else")
+	Assert.is_true(_fx.context.edits.undo(), "only the first create is in the history")
+	Assert.is_false(_fx.context.edits.undo(), "nothing else")
 
 
 func test_load_reads_tagged_values_and_wraps_strings() -> void:
@@ -121,8 +121,8 @@ func test_load_reads_tagged_values_and_wraps_strings() -> void:
 	Assert.eq(_fx.invoke("resource.load", {"file_path": "res://../x.tres"})["code"], "PATH_DENIED", "..")
 	_write(DIR + "/broken.tres", "[gd_resource type=\"LabelSettings\" format=3]\n[resource]\nfont_size = (\n")
 	Assert.eq(_fx.invoke("resource.load", {"file_path": DIR + "/broken.tres"})["code"], "LOAD_FAILED", "a bad file")
-	Assert.is_true(_fx.context.undo(), "undo the create: the reads recorded nothing")
-	Assert.is_false(_fx.context.undo(), "nothing else")
+	Assert.is_true(_fx.context.edits.undo(), "undo the create: the reads recorded nothing")
+	Assert.is_false(_fx.context.edits.undo(), "nothing else")
 
 
 func _write(path: String, text: String) -> void:
@@ -142,7 +142,7 @@ func test_what_load_gives_write_takes_back_and_a_changed_value_is_stored() -> vo
 	var back := _fx.invoke("resource.write", {"file_path": FONT, "properties": loaded["properties"]})
 	Assert.eq([back["success"], back.get("status")], [true, "unchanged"],
 		"every property load gave, wrapped strings included, goes back as it was (%s)" % back)
-	Assert.is_false(_fx.context.undo(), "and nothing was recorded")
+	Assert.is_false(_fx.context.edits.undo(), "and nothing was recorded")
 	var changed: Dictionary = loaded["properties"].duplicate()
 	changed["data"] = {"type": "PackedByteArray", "base64": "BAU="}
 	var written := _fx.invoke("resource.write", {"file_path": FONT, "properties": changed})

@@ -62,11 +62,11 @@ func cleanup() -> void:
 
 
 func test_context_follows_the_current_scene() -> void:
-	Assert.eq(_context.scene_root(), _root, "the game's current scene")
+	Assert.eq(_context.scenes.scene_root(), _root, "the game's current scene")
 	var other := Node.new()
 	_tree.root.add_child(other)
 	_tree.current_scene = other
-	Assert.eq(_context.scene_root(), other, "a scene change is followed without re-registering")
+	Assert.eq(_context.scenes.scene_root(), other, "a scene change is followed without re-registering")
 	_tree.current_scene = _root
 	other.free()
 
@@ -190,9 +190,9 @@ func test_screenshot_of_the_game_window() -> void:
 ## A game started headless (from a headless editor) has no frame to capture: a clear refusal, not an
 ## empty image.
 func test_screenshot_of_a_headless_game_is_refused() -> void:
-	_context.headless = true
+	_context.runtime_host.headless = true
 	var reply := _call("runtime.screenshot", {"image_response_mode": "both", "save_path": "user://screenshots/test_h.png"})
-	_context.headless = false
+	_context.runtime_host.headless = false
 	Assert.eq([reply["success"], reply["code"]], [false, "HEADLESS_UNSUPPORTED"], "refused")
 	Assert.contains(reply["error"], "headless", "says why")
 	Assert.contains(reply["hint"], "runtime_get_node_state", "says what works instead")

@@ -77,7 +77,7 @@ func test_set_property() -> void:
 
 
 func test_absolute_paths_work_without_the_context_scene() -> void:
-	_fx.context.set_scene_root(null)
+	_fx.context.runtime_scenes.set_scene_root(null)
 	var result := _fx.invoke("runtime.get_node_state", {"node_path": "/root/Main/Player"})
 	Assert.eq([result["success"], result["name"]], [true, "Player"], "found through the tree")
 	var relative := _fx.invoke("runtime.get_node_state", {"node_path": "Player"})

@@ -124,7 +124,7 @@ func test_instantiate_once_with_undo_and_save() -> void:
 	Assert.eq(node.scene_file_path, ENEMY, "an instance of the sub-scene")
 	Assert.eq(node.get_node("Body").owner, node, "its own nodes stay the sub-scene's")
 	Assert.eq(result["instances"][0]["properties_set"], ["position"], "what was set")
-	Assert.is_true(_fx.context.modified_count > 0, "scene marked modified")
+	Assert.is_true(_fx.context.runtime_scenes.modified_count > 0, "scene marked modified")
 	var saved := SCRATCH + "/main.tscn"
 	var packed := PackedScene.new()
 	Assert.eq(packed.pack(_root), OK, "packs")
@@ -136,9 +136,9 @@ func test_instantiate_once_with_undo_and_save() -> void:
 			found = true
 			Assert.eq(state.get_node_instance(i).resource_path, ENEMY, "saved as an instance, not a copy")
 	Assert.is_true(found, "Boss is in the saved file")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("Level/Boss") == null, "undo removes it")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(_root.get_node_or_null("Level/Boss"), node, "redo puts the same node back")
 	_clear_level()
 
@@ -147,7 +147,7 @@ func test_instantiate_many_is_one_undo_step() -> void:
 	var result := _fx.example("scene.instantiate", 1)
 	Assert.eq(result["count"], 2, "two instances")
 	Assert.eq((_root.get_node("Level/E2") as Node2D).position, Vector2(30, 0), "each its own position")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(_root.get_node("Level").get_child_count(), 0, "one undo removes both")
 	_clear_level()
 

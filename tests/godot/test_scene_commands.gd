@@ -114,7 +114,7 @@ func test_get_tree_properties_are_the_changed_ones_tagged() -> void:
 
 
 func test_reads_without_a_scene_say_no_scene() -> void:
-	_fx.context.set_scene_root(null)
+	_fx.context.runtime_scenes.set_scene_root(null)
 	for method: String in ["scene.get_tree", "scene.query", "scene.spatial_map"]:
 		var result := _fx.invoke(method, {})
 		Assert.eq(result["code"], "NO_SCENE", method)
@@ -133,10 +133,10 @@ func test_create_node_with_verified_properties_and_undo() -> void:
 	Assert.eq(node.position, Vector2(16, 0), "position stored")
 	Assert.eq(node.z_index, 2, "z_index truncated by the engine")
 	Assert.eq(result["properties_set"], 2, "two writes took")
-	Assert.eq(_fx.context.modified_count, 1, "scene marked modified")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.eq(_fx.context.runtime_scenes.modified_count, 1, "scene marked modified")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("Player/Muzzle") == null, "undo removes it")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(_root.get_node_or_null("Player/Muzzle"), node, "redo puts the same node back")
 	Assert.eq(node.position, Vector2(16, 0), "with its properties")
 
@@ -179,7 +179,7 @@ func test_create_node_refuses_bad_input_and_changes_nothing() -> void:
 	Assert.eq(_fx.invoke("scene.create_node", {"class_name": "Node", "parent_path": ".", "properties": [1]})["code"],
 		"INVALID_PARAMS", "properties must be an object")
 	Assert.eq(_fx.invoke("scene.get_tree", {}), before, "the scene is exactly as it was")
-	Assert.eq(_fx.context.modified_count, 0, "nothing marked modified")
+	Assert.eq(_fx.context.runtime_scenes.modified_count, 0, "nothing marked modified")
 
 
 # --- scene.delete_node ------------------------------------------------------------------------------
@@ -190,12 +190,12 @@ func test_delete_node_and_undo_restores_place_and_owners() -> void:
 	var result := _fx.example("scene.delete_node")
 	Assert.eq(result["descendants_deleted"], 1, "Gun went with it")
 	Assert.is_true(_root.get_node_or_null("Player") == null, "gone")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(_root.get_node_or_null("Player"), player, "the same node is back")
 	Assert.eq(player.get_index(), 0, "at its old index")
 	Assert.eq(player.owner, _root, "owner restored")
 	Assert.eq(gun.owner, _root, "child's owner restored (so it saves)")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.is_true(_root.get_node_or_null("Player") == null, "deleted again")
 
 
@@ -276,7 +276,8 @@ func test_create_writes_a_scene_file_idempotently() -> void:
 	var instance := packed.instantiate()
 	Assert.eq([instance.name, instance.get_class()], [&"level", "Node3D"], "root from the file")
 	instance.free()
-	Assert.eq(_fx.context.refreshed_files, PackedStringArray([created["path"]]), "the editor is told about the file")
+	Assert.eq(_fx.context.runtime_project.refreshed_files, PackedStringArray([created["path"]]),
+		"the editor is told about the file")
 	_fx.example("scene.create", 1)
 	Assert.eq(_fx.example("scene.create", 2)["code"], "ALREADY_EXISTS", "if_exists fail")
 	_fx.example("scene.create", 3)
@@ -302,7 +303,7 @@ func test_create_refuses_bad_input_and_writes_nothing() -> void:
 func test_open_makes_the_scene_the_edited_one() -> void:
 	_fx.invoke("scene.create", {"file_path": SCRATCH + "/level.tscn", "root_type": "Node3D"})
 	var opened := _fx.example("scene.open")
-	Assert.eq(_fx.context.edited_scene_path(), SCRATCH + "/level.tscn", "edited scene switched")
+	Assert.eq(_fx.context.scenes.edited_scene_path(), SCRATCH + "/level.tscn", "edited scene switched")
 	Assert.is_false(opened["already_open"], "was not open")
 	Assert.is_true(_fx.invoke("scene.open", {"file_path": SCRATCH + "/level.tscn"})["already_open"], "second open")
 	Assert.eq(_fx.example("scene.open", 1)["code"], "NOT_FOUND", "missing file")
@@ -320,11 +321,12 @@ func test_save_writes_what_the_user_gets() -> void:
 	_fx.invoke("scene.create", {"file_path": SCRATCH + "/level.tscn", "root_type": "Node2D", "root_name": "Level"})
 	var level := (load(SCRATCH + "/level.tscn") as PackedScene).instantiate()
 	_root.get_parent().add_child(level)
-	_fx.context.set_scene_root(level)
+	_fx.context.runtime_scenes.set_scene_root(level)
 	_fx.invoke("scene.create_node", {"class_name": "Label", "parent_path": ".", "node_name": "Title",
 		"properties": {"text": "Hi", "position": {"type": "Vector2", "x": 5, "y": 6}}})
 	var saved := _fx.example("editor.save_scene")
-	Assert.eq(_fx.context.saved_scenes, PackedStringArray([SCRATCH + "/level.tscn"]), "saved through the context")
+	Assert.eq(_fx.context.runtime_scenes.saved_scenes, PackedStringArray([SCRATCH + "/level.tscn"]),
+		"saved through the context")
 	var reloaded := (ResourceLoader.load(saved["path"], "", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene).instantiate()
 	var title := reloaded.get_node_or_null("Title") as Label
 	Assert.is_true(title != null, "the created node is in the file")
@@ -337,7 +339,7 @@ func test_save_writes_what_the_user_gets() -> void:
 	Assert.eq(_fx.invoke("editor.save_scene", {"file_path": "user://x.tscn"})["code"], "PATH_DENIED", "res:// only")
 	level.get_parent().remove_child(level)
 	level.free()
-	_fx.context.set_scene_root(null)
+	_fx.context.runtime_scenes.set_scene_root(null)
 	Assert.eq(_fx.example("editor.save_scene", 1)["code"], "NO_SCENE", "nothing to save")
 
 

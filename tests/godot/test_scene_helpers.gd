@@ -80,14 +80,14 @@ func test_read_serializes_through_type_tags() -> void:
 func test_write_stored_is_recorded_for_undo() -> void:
 	var root := _scene()
 	var context := RuntimeContext.new(root)
-	var action := context.create_undo_action("Set")
+	var action := context.edits.create_undo_action("Set")
 	var outcome := PropertyAccess.write(root, "position", {"type": "Vector2", "x": 1.1, "y": 2}, action)
 	Assert.eq(outcome["status"], "stored", "stored")
 	Assert.is_true(root.position.is_equal_approx(Vector2(1.1, 2)), "applied")
 	action.commit(false)
-	Assert.is_true(context.undo(), "undo")
+	Assert.is_true(context.edits.undo(), "undo")
 	Assert.eq(root.position, Vector2.ZERO, "undo restores")
-	Assert.is_true(context.redo(), "redo")
+	Assert.is_true(context.edits.redo(), "redo")
 	Assert.is_true(root.position.is_equal_approx(Vector2(1.1, 2)), "redo re-applies")
 
 
@@ -175,12 +175,12 @@ func test_write_many_reports_each_key() -> void:
 func test_sub_paths_and_metadata_write_and_undo() -> void:
 	var root := _scene()
 	var context := RuntimeContext.new(root)
-	var action := context.create_undo_action("Set many")
+	var action := context.edits.create_undo_action("Set many")
 	var result := PropertyAccess.write_many(root, {"position:x": 12.0, "metadata/team": "red"}, action)
 	Assert.eq(result["stored"], ["position:x", "metadata/team"], "both stored")
 	Assert.eq(root.position.x, 12.0, "sub-path written")
 	Assert.eq(root.get_meta("team"), "red", "metadata written")
 	action.commit(false)
-	Assert.is_true(context.undo(), "undo")
+	Assert.is_true(context.edits.undo(), "undo")
 	Assert.eq(root.position.x, 0.0, "sub-path undone")
 	Assert.is_false(root.has_meta("team") and root.get_meta("team") == "red", "metadata undone")

@@ -5,7 +5,7 @@ extends RefCounted
 ## and refuses bad input without writing anything.
 ##
 ## Not covered here (only an editor shows it): the editor's FileSystem dock picking up the new file
-## (context.refresh_files is asserted instead) and opening it as an inherited scene (yellow nodes).
+## (context.project.refresh_files is asserted instead) and opening it as an inherited scene (yellow nodes).
 
 const Assert := preload("assert.gd")
 const DomainFixture := preload("domain_fixture.gd")
@@ -48,7 +48,7 @@ func test_registered_as_a_scene_independent_mutation() -> void:
 
 func test_create_inherited_writes_a_scene_that_inherits() -> void:
 	_fx.example("scene.create_inherited")
-	Assert.is_true(CHILD in _fx.context.refreshed_files, "the editor is told about the file")
+	Assert.is_true(CHILD in _fx.context.runtime_project.refreshed_files, "the editor is told about the file")
 	var packed := ResourceLoader.load(CHILD, "PackedScene", ResourceLoader.CACHE_MODE_IGNORE) as PackedScene
 	Assert.is_true(packed != null, "loads back")
 	var state := packed.get_state()

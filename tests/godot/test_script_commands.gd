@@ -44,10 +44,11 @@ func test_write_creates_and_undo_deletes_redo_recreates() -> void:
 	var result := _fx.invoke("script.write", params)
 	ResultExamples.check("script", "script.write", result, 0)
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), params["content"], "written")
-	Assert.eq(_fx.context.refreshed_files, PackedStringArray([PLAYER]), "the editor is told about the file")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.eq(_fx.context.runtime_project.refreshed_files, PackedStringArray([PLAYER]),
+		"the editor is told about the file")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false(FileAccess.file_exists(PLAYER), "undo deletes the created file")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), params["content"], "redo writes it again")
 
 
@@ -59,9 +60,9 @@ func test_overwrite_reports_parse_errors_and_undo_restores() -> void:
 	ResultExamples.check("script", "script.write", result, 1)
 	Assert.contains(str(result["errors"][0]["message"]), "Expected", "the parser's own message")
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), params["content"], "written even though it does not parse")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), original, "undo restores the previous text")
-	Assert.is_false(_fx.context.undo(), "one write, one history entry")
+	Assert.is_false(_fx.context.edits.undo(), "one write, one history entry")
 
 
 func test_write_refusals_leave_the_project_alone() -> void:
@@ -80,14 +81,14 @@ func test_write_refusals_leave_the_project_alone() -> void:
 	Assert.contains(FileAccess.get_file_as_string("res://project.godot"), "config_version", "untouched")
 	Assert.eq(_fx.invoke("script.write", {"file_path": "res://../x.gd", "content": ""})["code"], "PATH_DENIED", "..")
 	Assert.is_false(FileAccess.file_exists(PLAYER), "nothing written")
-	Assert.is_false(_fx.context.undo(), "nothing recorded")
+	Assert.is_false(_fx.context.edits.undo(), "nothing recorded")
 
 
 func test_unchanged_write_records_nothing() -> void:
 	_write(PLAYER, "extends Node\n")
 	var result := _fx.invoke("script.write", {"file_path": PLAYER, "content": "extends Node\n"})
 	Assert.eq(result["status"], "unchanged", "said so")
-	Assert.is_false(_fx.context.undo(), "no history entry for a no-op")
+	Assert.is_false(_fx.context.edits.undo(), "no history entry for a no-op")
 
 
 func test_edit_replaces_once_and_undo_restores() -> void:
@@ -96,9 +97,9 @@ func test_edit_replaces_once_and_undo_restores() -> void:
 	var result := _fx.invoke("script.edit", ResultExamples.params("script", "script.edit", 0))
 	ResultExamples.check("script", "script.edit", result, 0)
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), original.replace("200.0", "320.0"), "edited")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(FileAccess.get_file_as_string(PLAYER), original, "undo restores the text")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.contains(FileAccess.get_file_as_string(PLAYER), "320.0", "redo edits again")
 
 
@@ -112,7 +113,7 @@ func test_edit_match_failures_and_replace_all() -> void:
 	var absent := _fx.invoke("script.edit", ResultExamples.params("script", "script.edit", 2))
 	ResultExamples.check("script", "script.edit", absent, 2)
 	Assert.eq(FileAccess.get_file_as_string(DIR + "/twice.gd"), twice, "a refused edit writes nothing")
-	Assert.is_false(_fx.context.undo(), "and records nothing")
+	Assert.is_false(_fx.context.edits.undo(), "and records nothing")
 	var all := _fx.invoke("script.edit", {"file_path": DIR + "/twice.gd", "old_string": "\tpass",
 		"new_string": "\treturn",
 		"replace_all": true})
@@ -138,7 +139,7 @@ func test_edit_recompiles_a_loaded_script_and_undo_too() -> void:
 	Assert.is_true(result["valid"], "compiles")
 	Assert.is_true(_has_function(loaded, "second") and not _has_function(loaded, "first"),
 		"the loaded script is reloaded")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true(_has_function(loaded, "first"), "undo reloads it as well")
 
 
@@ -264,7 +265,7 @@ func test_check_reports_without_writing() -> void:
 	ResultExamples.check("script", "script.check", result, 1)
 	Assert.contains(str(result["errors"][0]["message"]), "undefined_name", "names the identifier")
 	Assert.eq(FileAccess.get_file_as_string(DIR + "/broken.gd"), broken, "the file is untouched")
-	Assert.is_false(_fx.context.undo(), "a check records nothing")
+	Assert.is_false(_fx.context.edits.undo(), "a check records nothing")
 	_write(DIR + "/uses_dep.gd", "extends Node\nconst Dep := preload(\"dep.gd\")\nvar v := Dep.VALUE\n")
 	Assert.is_true(_fx.invoke("script.check", {"file_path": DIR + "/uses_dep.gd"})["valid"],
 		"relative preload resolves")

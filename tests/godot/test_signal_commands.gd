@@ -69,7 +69,7 @@ func test_connect_is_persistent_packs_into_the_scene_and_undoes() -> void:
 	ResultExamples.check("signal", "signal.manage", result, 0)
 	var callable := Callable(_receiver, "_on_hit")
 	Assert.is_true(_emitter.is_connected("hit", callable), "connected")
-	Assert.eq(_fx.context.modified_count, 1, "scene marked modified")
+	Assert.eq(_fx.context.runtime_scenes.modified_count, 1, "scene marked modified")
 	_emitter.emit_signal("hit", 5)
 	Assert.eq(_receiver.get("total"), 5, "and it delivers")
 	var listed := _fx.invoke("signal.list", ResultExamples.params("signal", "signal.list", 1))
@@ -80,10 +80,10 @@ func test_connect_is_persistent_packs_into_the_scene_and_undoes() -> void:
 		"saved into the scene file")
 	var again := _fx.invoke("signal.manage", ResultExamples.params("signal", "signal.manage", 0))
 	Assert.eq(again["status"], "already_connected", "connecting twice is a no-op")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false(_emitter.is_connected("hit", callable), "undo disconnects")
-	Assert.is_false(_fx.context.undo(), "the no-op recorded nothing")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_false(_fx.context.edits.undo(), "the no-op recorded nothing")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.is_true(_emitter.is_connected("hit", callable), "redo connects again")
 
 
@@ -93,7 +93,7 @@ func test_disconnect_and_undo_restores_the_flags() -> void:
 	var result := _fx.invoke("signal.manage", ResultExamples.params("signal", "signal.manage", 1))
 	ResultExamples.check("signal", "signal.manage", result, 1)
 	Assert.is_false(_emitter.is_connected("hit", callable), "disconnected")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	var flags := -1
 	for connection: Dictionary in _emitter.get_signal_connection_list("hit"):
 		flags = connection["flags"]
@@ -123,8 +123,8 @@ func test_refusals_change_nothing() -> void:
 	no_method.erase("method_name")
 	Assert.eq(_fx.invoke("signal.manage", no_method)["code"], "INVALID_PARAMS", "method_name missing")
 	Assert.eq(_emitter.get_signal_connection_list("hit").size(), 0, "nothing connected")
-	Assert.eq(_fx.context.modified_count, 0, "scene not marked modified")
-	Assert.is_false(_fx.context.undo(), "nothing recorded")
+	Assert.eq(_fx.context.runtime_scenes.modified_count, 0, "scene not marked modified")
+	Assert.is_false(_fx.context.edits.undo(), "nothing recorded")
 	var no_scene := RuntimeContext.new()
 	var registry := CommandRegistry.new()
 	var domains: Array[String] = [DOMAIN]

@@ -62,13 +62,13 @@ func test_create_writes_a_loadable_file_and_undo_removes_it() -> void:
 	var cut := frames.get_frame_texture("walk", 1) as AtlasTexture
 	Assert.eq(cut.region, Rect2(32, 0, 32, 32), "atlas region kept")
 	Assert.eq(cut.atlas.resource_path, SHEET, "refers to the sheet file, not a copy")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false(FileAccess.file_exists(HERO), "the created file is gone")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(_load(HERO).get_frame_count("walk"), 2, "back")
 	var again := _fx.invoke("spriteframes.create", {"file_path": HERO, "animations": [{"name": "run", "frames": []}]})
 	Assert.eq(again["status"], "replaced", "a second create replaces")
-	Assert.is_true(_fx.context.undo(), "undo the replace")
+	Assert.is_true(_fx.context.edits.undo(), "undo the replace")
 	Assert.is_true(_load(HERO).has_animation("walk"), "the old file is back")
 	var kept := _fx.invoke("spriteframes.create", {"file_path": HERO, "if_exists": "return",
 		"animations": [{"name": "x", "frames": []}]})
@@ -98,7 +98,7 @@ func test_edit_actions() -> void:
 	_fx.example("spriteframes.edit", 1)
 	Assert.eq(_load(HERO).get_animation_speed("walk"), 12.0, "fps saved")
 	Assert.eq(shared.get_animation_speed("walk"), 12.0, "the cached copy is reloaded in place")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(_load(HERO).get_animation_speed("walk"), 8.0, "fps back")
 	_fx.example("spriteframes.edit", 2)
 	var edit := func(params: Dictionary) -> Dictionary:

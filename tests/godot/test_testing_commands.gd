@@ -122,7 +122,7 @@ func test_detects_frameworks_and_lists_suites_by_their_conventions() -> void:
 	Assert.eq(Frameworks.detect(GUT_PROJECT), [{"name": "gut", "version": "9.6.0"}], "GUT and its version")
 	Assert.eq(Frameworks.detect(GDUNIT_PROJECT), [{"name": "gdunit4", "version": "6.0.3"}], "gdUnit4")
 	Assert.eq(Frameworks.detect(BARE_PROJECT), [], "neither")
-	_fx.context.project_dir = GUT_PROJECT
+	_fx.context.runtime_project.project_dir = GUT_PROJECT
 	var listed := _fx.example("test.list", 0)
 	Assert.eq((listed["suites"] as Array).map(func(s: Dictionary) -> String: return s["path"]),
 		["res://test/integration/test_level.gd", GUT_SUITE],
@@ -133,7 +133,7 @@ func test_detects_frameworks_and_lists_suites_by_their_conventions() -> void:
 		".gutconfig.json dirs, without subfolders unless include_subdirs")
 	# A dot file: the fixture's folder cleanup does not list it.
 	DirAccess.remove_absolute(GUT_PROJECT.path_join(".gutconfig.json"))
-	_fx.context.project_dir = GDUNIT_PROJECT
+	_fx.context.runtime_project.project_dir = GDUNIT_PROJECT
 	var gdunit := _fx.invoke("test.list", {})
 	Assert.eq(gdunit["suites"], [{"framework": "gdunit4", "path": GDUNIT_SUITE,
 		"tests": ["test_adds", "test_subtracts", "test_not_ready_yet", "test_slow", "test_pushes_an_error"]}],
@@ -143,24 +143,24 @@ func test_detects_frameworks_and_lists_suites_by_their_conventions() -> void:
 
 
 func test_no_framework_says_how_to_add_one() -> void:
-	_fx.context.project_dir = BARE_PROJECT
+	_fx.context.runtime_project.project_dir = BARE_PROJECT
 	var listed := _fx.example("test.list", 1)
 	Assert.contains(listed["hint"], "addons/gut", "names GUT's folder")
 	var run := _run(ResultExamples.params("testing", "test.run", 3))
 	ResultExamples.check("testing", "test.run", run, 3)
-	Assert.eq(_fx.context.started_processes, [], "nothing started")
+	Assert.eq(_fx.context.runtime_game.started_processes, [], "nothing started")
 
 
 # --- runs ------------------------------------------------------------------------------------------
 
 func test_failing_gut_run_reports_each_test_and_progress() -> void:
-	_fx.context.project_dir = GUT_PROJECT
-	_fx.context.process_runner = _writes_report("gut_junit.xml", 3, 1)
+	_fx.context.runtime_project.project_dir = GUT_PROJECT
+	_fx.context.runtime_game.process_runner = _writes_report("gut_junit.xml", 3, 1)
 	var run := _run(ResultExamples.params("testing", "test.run", 0))
 	ResultExamples.check("testing", "test.run", run, 0)
-	Assert.eq(_fx.context.started_processes.size(), 1, "one suite, one process")
-	var args: PackedStringArray = _fx.context.started_processes[0]["args"]
-	Assert.eq(_fx.context.started_processes[0]["path"], "/fake/godot", "the editor's own binary")
+	Assert.eq(_fx.context.runtime_game.started_processes.size(), 1, "one suite, one process")
+	var args: PackedStringArray = _fx.context.runtime_game.started_processes[0]["args"]
+	Assert.eq(_fx.context.runtime_game.started_processes[0]["path"], "/fake/godot", "the editor's own binary")
 	Assert.eq(Array(args.slice(0, 3)), ["--headless", "--path", ProjectSettings.globalize_path(GUT_PROJECT)],
 		"headless, on the project")
 	Assert.eq(Array(args.slice(5, 7)), ["-s", "res://addons/gut/gut_cmdln.gd"], "GUT's command-line entry")
@@ -177,11 +177,11 @@ func test_failing_gut_run_reports_each_test_and_progress() -> void:
 
 
 func test_passing_run_of_one_gdunit4_test() -> void:
-	_fx.context.project_dir = GDUNIT_PROJECT
-	_fx.context.process_runner = _writes_report("gdunit4_one_test.xml", 2, 0)
+	_fx.context.runtime_project.project_dir = GDUNIT_PROJECT
+	_fx.context.runtime_game.process_runner = _writes_report("gdunit4_one_test.xml", 2, 0)
 	var run := _run(ResultExamples.params("testing", "test.run", 1))
 	ResultExamples.check("testing", "test.run", run, 1)
-	var args: PackedStringArray = _fx.context.started_processes[0]["args"]
+	var args: PackedStringArray = _fx.context.runtime_game.started_processes[0]["args"]
 	for expected: String in ["--ignoreHeadlessMode", "-c", "-a", GDUNIT_SUITE, "-rd"]:
 		Assert.is_true(expected in args, "passes %s" % expected)
 	Assert.is_true(args[args.find("-rd") + 1].begins_with("user://"), "gdUnit4 reads an absolute /path as res://")
@@ -200,7 +200,7 @@ func test_passing_run_of_one_gdunit4_test() -> void:
 ## include_passed over a suite of 400 tests asks for more than one answer holds: the results that
 ## fit, the ones that did not pass first (wherever they ran), and how to see the rest.
 func test_a_large_run_answers_within_one_answer_failures_first() -> void:
-	_fx.context.project_dir = GUT_PROJECT
+	_fx.context.runtime_project.project_dir = GUT_PROJECT
 	var cases := ""
 	for index in 400:
 		var failed := index in [7, 398]
@@ -209,7 +209,7 @@ func test_a_large_run_answers_within_one_answer_failures_first() -> void:
 		cases += "<failure message=\"failed\">expected %d</failure></testcase>\n" % index if failed else "</testcase>\n"
 	var report := "<?xml version=\"1.0\"?>\n<testsuites name=\"GutTests\" failures=\"2\" tests=\"400\">" \
 		+ "<testsuite name=\"test/unit/test_calc.gd\" tests=\"400\" failures=\"2\">\n%s</testsuite></testsuites>\n" % cases
-	_fx.context.process_runner = func(_path: String, args: PackedStringArray) -> Dictionary:
+	_fx.context.runtime_game.process_runner = func(_path: String, args: PackedStringArray) -> Dictionary:
 		for arg: String in args:
 			if arg.begins_with("-gjunit_xml_file="):
 				_store(arg.trim_prefix("-gjunit_xml_file="), report)
@@ -227,18 +227,18 @@ func test_a_large_run_answers_within_one_answer_failures_first() -> void:
 
 
 func test_timeout_kills_the_process() -> void:
-	_fx.context.project_dir = GUT_PROJECT
-	_fx.context.process_runner = func(_path: String, _args: PackedStringArray) -> Dictionary:
+	_fx.context.runtime_project.project_dir = GUT_PROJECT
+	_fx.context.runtime_game.process_runner = func(_path: String, _args: PackedStringArray) -> Dictionary:
 		return {"polls": -1, "exit_code": 0}
 	var run := _run(ResultExamples.params("testing", "test.run", 2))
 	ResultExamples.check("testing", "test.run", run, 2)
-	Assert.eq(_fx.context.killed_processes.size(), 1, "the hung process was killed")
-	Assert.eq(_fx.context.started_processes.size(), 1, "the next suite was not started")
+	Assert.eq(_fx.context.runtime_game.killed_processes.size(), 1, "the hung process was killed")
+	Assert.eq(_fx.context.runtime_game.started_processes.size(), 1, "the next suite was not started")
 
 
 func test_process_without_a_report_is_an_errored_suite() -> void:
-	_fx.context.project_dir = GUT_PROJECT
-	_fx.context.process_runner = func(_path: String, _args: PackedStringArray) -> Dictionary:
+	_fx.context.runtime_project.project_dir = GUT_PROJECT
+	_fx.context.runtime_game.process_runner = func(_path: String, _args: PackedStringArray) -> Dictionary:
 		return {"polls": 1, "exit_code": 1}
 	var run := _run({"suite_path": GUT_SUITE})
 	Assert.eq([run["success"], run["passed"], run["totals"]["errored"]], [true, false, 1], "counted as an error")
@@ -246,16 +246,16 @@ func test_process_without_a_report_is_an_errored_suite() -> void:
 	Assert.contains(run["tests"][0]["message"], "exited (code 1) without a usable JUnit report", "and the entry")
 	Assert.contains(str(run["suites"][0]["output"].get("unavailable")), "no log file", "nothing printed to read")
 	Assert.contains(run["hint"], "left no output to read", "the hint says so")
-	_fx.context.process_runner = Callable()
+	_fx.context.runtime_game.process_runner = Callable()
 	var unstartable := _run({"suite_path": GUT_SUITE})
 	Assert.eq(unstartable["suites"][0]["status"], "not_started", "a process that cannot start")
 
 
 func test_a_framework_that_does_not_compile_is_named_with_its_output() -> void:
-	_fx.context.project_dir = GDUNIT_PROJECT
+	_fx.context.runtime_project.project_dir = GDUNIT_PROJECT
 	# What gdUnit4 6.0.3's command-line tool printed on Godot 4.6: its own scripts fail to compile,
 	# it still exits 0 and writes no report.
-	_fx.context.process_runner = _prints_log("gdunit4_6.0.3_no_report.log", 0)
+	_fx.context.runtime_game.process_runner = _prints_log("gdunit4_6.0.3_no_report.log", 0)
 	var run := _run({"suite_path": GDUNIT_SUITE})
 	Assert.eq([run["passed"], run["totals"]["tests"], run["totals"]["errored"]], [false, 1, 1],
 		"not passed, and never 0 tests: the suite is one errored entry")
@@ -275,25 +275,25 @@ func test_a_framework_that_does_not_compile_is_named_with_its_output() -> void:
 
 
 func test_cancel_kills_the_process() -> void:
-	_fx.context.project_dir = GUT_PROJECT
-	_fx.context.process_runner = func(_path: String, _args: PackedStringArray) -> Dictionary:
+	_fx.context.runtime_project.project_dir = GUT_PROJECT
+	_fx.context.runtime_game.process_runner = func(_path: String, _args: PackedStringArray) -> Dictionary:
 		return {"polls": -1, "exit_code": 0}
 	var ctx := ToolContext.new(7, 1, "test.run")
 	ctx.cancel()
 	var handler: Callable = _fx.registry.dispatch_info("test.run")["handler"]
 	var run: Dictionary = handler.callv([{"timeout_ms": 60000}, ctx])
 	Assert.eq([run["success"], run["passed"], run.get("cancelled")], [true, false, true], "cancelled, not passed")
-	Assert.eq(_fx.context.killed_processes.size(), 1, "killed")
+	Assert.eq(_fx.context.runtime_game.killed_processes.size(), 1, "killed")
 	Assert.eq(run["suites"].map(func(s: Dictionary) -> String: return s["status"]), ["killed", "not_run"],
 		"the rest did not run")
 
 
 func test_bad_params_are_refused() -> void:
-	_fx.context.project_dir = GUT_PROJECT
+	_fx.context.runtime_project.project_dir = GUT_PROJECT
 	for params: Dictionary in [{"timeout_ms": 0}, {"timeout_ms": "soon"}, {"timeout_ms": 1800001},
 			{"include_passed": "yes"}, {"suite_path": 3}, {"framework": "jest"}]:
 		Assert.eq(_run(params)["code"], "INVALID_PARAMS", JSON.stringify(params))
-	Assert.eq(_fx.context.started_processes, [], "nothing started")
+	Assert.eq(_fx.context.runtime_game.started_processes, [], "nothing started")
 
 
 func test_a_test_process_serves_no_runtime_channel() -> void:

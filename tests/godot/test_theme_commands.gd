@@ -43,7 +43,7 @@ func test_new_theme_saved_with_every_item() -> void:
 	var panel := theme.get_stylebox("panel", "Panel") as StyleBoxFlat
 	Assert.eq(panel.bg_color, Color("#202030"), "stylebox color saved")
 	Assert.eq([panel.corner_radius_top_left, panel.border_width_bottom], [6, 2], "radius and border saved")
-	Assert.is_true(path in _fx.context.refreshed_files, "editor told")
+	Assert.is_true(path in _fx.context.runtime_project.refreshed_files, "editor told")
 
 
 func test_edit_existing_with_undo_and_clear() -> void:
@@ -56,11 +56,11 @@ func test_edit_existing_with_undo_and_clear() -> void:
 	var theme := _from_disk(path)
 	Assert.is_false(theme.has_color("font_color", "Button"), "color cleared in the file")
 	Assert.eq(theme.get_constant("h_separation", "Button"), 8, "constant saved")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	theme = _from_disk(path)
 	Assert.is_true(theme.has_color("font_color", "Button"), "color back")
 	Assert.is_false(theme.has_constant("h_separation", "Button"), "constant gone again")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(_from_disk(path).get_constant("h_separation", "Button"), 8, "redo re-applied")
 
 

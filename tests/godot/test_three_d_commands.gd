@@ -47,7 +47,7 @@ func test_primitive_with_material_undo_redo_and_reload() -> void:
 	var material := crate.material_override as StandardMaterial3D
 	Assert.eq(material.albedo_color, Color.RED, "albedo")
 	Assert.is_true(absf(material.metallic - 0.8) < 0.001, "metallic")
-	Assert.eq(_fx.context.modified_count, 1, "scene marked modified")
+	Assert.eq(_fx.context.runtime_scenes.modified_count, 1, "scene marked modified")
 	var copy := _saved_and_reloaded()
 	var saved := copy.get_node("Crate") as MeshInstance3D
 	Assert.eq((saved.mesh as BoxMesh).size, Vector3(2, 1, 2), "mesh saved with the scene")
@@ -55,9 +55,9 @@ func test_primitive_with_material_undo_redo_and_reload() -> void:
 	copy.free()
 	_fx.example("3d.create_primitive", 1)
 	Assert.eq((crate.mesh as BoxMesh).size, Vector3(2, 1, 2), "returned node untouched")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("Crate") == null, "node removed")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(_root.get_node_or_null("Crate"), crate, "same node back")
 
 
@@ -86,11 +86,11 @@ func test_primitive_refusals_add_nothing() -> void:
 	for params: Dictionary in bad:
 		Assert.eq(_fx.invoke("3d.create_primitive", params)["code"], "INVALID_PARAMS", str(params))
 	Assert.eq(_root.get_child_count(), 0, "nothing added")
-	Assert.eq(_fx.context.modified_count, 0, "nothing marked")
+	Assert.eq(_fx.context.runtime_scenes.modified_count, 0, "nothing marked")
 	_fx.invoke("3d.create_light", {"parent_path": ".", "light_type": "omni", "name": "Thing"})
 	Assert.eq(_fx.invoke("3d.create_primitive", {"parent_path": ".", "primitive": "box", "name": "Thing"})["code"],
 		"CLASS_MISMATCH", "a light by that name is not a mesh")
-	_fx.context.set_scene_root(null)
+	_fx.context.runtime_scenes.set_scene_root(null)
 	Assert.eq(_fx.invoke("3d.create_camera", {"parent_path": "."})["code"], "NO_SCENE", "no scene")
 
 
@@ -115,7 +115,7 @@ func test_environment_sky_ambient_fog_tonemap() -> void:
 		params["name"] = "Env2"
 		Assert.eq(_fx.invoke("3d.setup_environment", params)["code"], "INVALID_PARAMS", str(params))
 	Assert.is_true(_root.get_node_or_null("Env2") == null, "refusals add nothing")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true(_root.get_node_or_null("WorldEnvironment") == null, "environment removed")
 
 
@@ -136,6 +136,6 @@ func test_light_and_camera() -> void:
 	Assert.eq((copy.get_node("TopDown") as Camera3D).size, 10.0, "camera saved")
 	Assert.is_true((copy.get_node("Lamp") as SpotLight3D).shadow_enabled, "light saved")
 	copy.free()
-	Assert.is_true(_fx.context.undo(), "undo camera")
+	Assert.is_true(_fx.context.edits.undo(), "undo camera")
 	Assert.is_true(_root.get_node_or_null("TopDown") == null, "camera removed")
 	Assert.is_true(_root.get_node_or_null("Lamp") != null, "light stays")

@@ -65,10 +65,10 @@ func test_set_cells_is_one_undo_step() -> void:
 	_fx.example("tilemap.set_cells")
 	Assert.eq(_layer.call("get_cell_atlas_coords", Vector2i(1, 0)), Vector2i(1, 0), "region painted")
 	Assert.eq(_layer.call("get_cell_atlas_coords", Vector2i(5, 3)), Vector2i(2, 0), "cell painted")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(_source_at(0, 0), -1, "region cleared again")
 	Assert.eq(_layer.call("get_cell_atlas_coords", Vector2i(5, 3)), Vector2i(3, 0), "previous tile back")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(_source_at(1, 0), 0, "redone")
 	var again := _fx.invoke("tilemap.set_cells", ResultExamples.params(DOMAIN, "tilemap.set_cells"))
 	Assert.eq([again["cells_set"], again["cells_unchanged"]], [0, 3], "nothing to change the second time")
@@ -170,7 +170,7 @@ func test_legacy_tilemap_layers() -> void:
 	Assert.eq(_fx.invoke("tilemap.read_cells", {"node_path": "Legacy", "layer": 1})["cells"][0]["atlas_x"], 3, "read back")
 	Assert.eq(_fx.invoke("tilemap.read_cells", {"node_path": "Legacy", "layer": 5})["code"], "INVALID_PARAMS",
 		"no layer 5")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(legacy.get_cell_source_id(1, Vector2i(2, 2)), -1, "undone")
 
 

@@ -51,9 +51,9 @@ func test_create_with_physics() -> void:
 	var data := source.get_tile_data(Vector2i(3, 1), 0)
 	Assert.eq(data.get_collision_polygon_points(0, 0), PackedVector2Array([Vector2(-8, -8), Vector2(8, -8),
 		Vector2(8, 8), Vector2(-8, 8)]), "full-tile collision")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_false(FileAccess.file_exists(WORLD), "created file gone")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.eq(_load().get_source_count(), 1, "back")
 	var plain := _fx.invoke("tileset.create", {"file_path": WORLD, "texture_path": TEXTURE, "collision_mask": 2})
 	Assert.eq(plain["status"], "replaced", "replaces")
@@ -71,9 +71,9 @@ func test_sources() -> void:
 	Assert.eq((_load().get_source(1) as TileSetAtlasSource).texture_region_size, Vector2i(32, 32), "its own size")
 	_fx.example("tileset.remove_source")
 	Assert.is_false(_load().has_source(1), "removed from the file")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true(_load().has_source(1), "back after undo")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	_fx.example("tileset.remove_source", 1)
 	Assert.eq(_fx.invoke("tileset.add_source", {"file_path": SCRATCH + "/none.tres", "texture_path": TEXTURE})["code"],
 		"NOT_FOUND", "no tile set file")
@@ -90,7 +90,7 @@ func test_alternatives() -> void:
 	Assert.eq(data.modulate.a, 0.5, "tinted")
 	_fx.example("tileset.remove_alternative")
 	Assert.is_false((_load().get_source(0) as TileSetAtlasSource).has_alternative_tile(Vector2i(1, 0), 1), "removed")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.is_true((_load().get_source(0) as TileSetAtlasSource).has_alternative_tile(Vector2i(1, 0), 1), "back")
 	var base := {"file_path": WORLD, "atlas_x": 1, "atlas_y": 0, "alternative_id": 0}
 	Assert.eq(_fx.invoke("tileset.remove_alternative", base)["code"], "INVALID_PARAMS", "0 is the tile")
@@ -114,7 +114,7 @@ func test_setup_layers() -> void:
 	Assert.eq(_fx.invoke("tileset.setup_layers", {"file_path": WORLD, "terrain_sets": [{"mode": "diagonal"}],
 		"navigation_layers": 3})["code"], "INVALID_PARAMS", "bad mode")
 	Assert.eq(_load().get_navigation_layers_count(), 1, "the bad request added nothing")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(_load().get_terrain_sets_count(), 0, "layers gone after undo")
 
 

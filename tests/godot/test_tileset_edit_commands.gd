@@ -75,9 +75,9 @@ func test_physics() -> void:
 	Assert.eq(_tile(Vector2i(0, 0)).get_collision_polygon_points(0, 0).size(), 4, "full square saved")
 	Assert.is_true(_tile(Vector2i(1, 0)).is_collision_polygon_one_way(0, 0), "one way saved")
 	Assert.eq(_tile(Vector2i(2, 0)).get_collision_polygon_points(0, 0)[2], Vector2(0, -8), "custom points saved")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(_tile(Vector2i(0, 0)).get_collision_polygons_count(0), 0, "undone in the file")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	_fx.example("tileset.edit_physics", 1)
 	var half_bad := _fx.invoke("tileset.edit_physics", {"file_path": WORLD, "tiles": [
 		{"atlas_x": 0, "atlas_y": 0, "physics_polygon": "none"}, {"atlas_x": 1, "atlas_y": 0, "physics_polygon": "wavy"}]})
@@ -139,7 +139,7 @@ func test_custom_data() -> void:
 	Assert.eq(_fx.invoke("tileset.edit_custom_data", {"file_path": WORLD, "tiles": [
 		{"atlas_x": 2, "atlas_y": 0, "custom_data": {"damage": "lots"}}]})["code"], "INVALID_PARAMS", "wrong type")
 	Assert.eq(_tile(Vector2i(2, 0)).get_custom_data("damage"), 5, "unchanged")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(_tile(Vector2i(2, 0)).get_custom_data("damage"), 0, "undone")
 
 

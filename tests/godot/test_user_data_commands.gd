@@ -57,12 +57,12 @@ func test_write_read_list_delete_round_trip_with_undo() -> void:
 	var deleted := _fx.invoke("save.delete", ResultExamples.params("user_data", "save.delete", 0))
 	ResultExamples.check("user_data", "save.delete", deleted, 0)
 	Assert.is_false(FileAccess.file_exists(SLOT), "deleted")
-	Assert.is_true(_fx.context.undo(), "undo the delete")
+	Assert.is_true(_fx.context.edits.undo(), "undo the delete")
 	Assert.eq(FileAccess.get_file_as_string(SLOT), params["content"], "the bytes are back")
-	Assert.is_true(_fx.context.redo(), "redo")
+	Assert.is_true(_fx.context.edits.redo(), "redo")
 	Assert.is_false(FileAccess.file_exists(SLOT), "deleted again")
-	Assert.is_true(_fx.context.undo(), "undo the delete again")
-	Assert.is_true(_fx.context.undo(), "undo the write")
+	Assert.is_true(_fx.context.edits.undo(), "undo the delete again")
+	Assert.is_true(_fx.context.edits.undo(), "undo the write")
 	Assert.is_false(FileAccess.file_exists(SLOT), "the created file is gone")
 
 
@@ -70,7 +70,7 @@ func test_replace_and_undo_restores_the_old_text() -> void:
 	_fx.invoke("save.write", {"path": SLOT, "content": "old"})
 	var result := _fx.invoke("save.write", {"path": SLOT, "content": "new"})
 	Assert.eq(result["status"], "replaced", "status")
-	Assert.is_true(_fx.context.undo(), "undo")
+	Assert.is_true(_fx.context.edits.undo(), "undo")
 	Assert.eq(FileAccess.get_file_as_string(SLOT), "old", "the old text is back")
 
 
@@ -136,7 +136,7 @@ func test_refusals_outside_user_and_missing_files() -> void:
 	var missing_delete := _fx.invoke("save.delete", ResultExamples.params("user_data", "save.delete", 1))
 	ResultExamples.check("user_data", "save.delete", missing_delete, 1)
 	Assert.eq(_fx.invoke("save.write", {"path": SLOT})["code"], "INVALID_PARAMS", "content is required")
-	Assert.is_false(_fx.context.undo(), "no refusal recorded anything")
+	Assert.is_false(_fx.context.edits.undo(), "no refusal recorded anything")
 
 
 func test_binary_files_are_named_not_garbled() -> void:

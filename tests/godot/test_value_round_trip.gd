@@ -45,8 +45,8 @@ func test_quaternion_basis_aabb_transforms_round_trip() -> void:
 	Assert.eq(_round_trip("World/Skeleton", "bones/0/rotation")["value"]["type"], "Quaternion", "a bone's rotation")
 	_round_trip("World/Skeleton", "bones/0/rest")
 	_round_trip("World", "rotation")
-	Assert.eq(_context.modified_count, 0, "writing what was there changes nothing")
-	Assert.is_false(_context.undo(), "and records no undo step")
+	Assert.eq(_context.runtime_scenes.modified_count, 0, "writing what was there changes nothing")
+	Assert.is_false(_context.edits.undo(), "and records no undo step")
 
 
 func test_new_values_of_the_new_tags_are_stored() -> void:
@@ -55,7 +55,7 @@ func test_new_values_of_the_new_tags_are_stored() -> void:
 		"value": {"type": "Quaternion", "x": 0, "y": 0, "z": 0, "w": 1}})
 	Assert.eq([turned["success"], turned["status"]], [true, "updated"], "a new quaternion (%s)" % turned)
 	Assert.is_true(world.quaternion.is_equal_approx(Quaternion.IDENTITY), "on the node")
-	Assert.is_true(_context.undo(), "undoable")
+	Assert.is_true(_context.edits.undo(), "undoable")
 	Assert.is_true(world.quaternion.is_equal_approx(Quaternion(0, 0.70710677, 0, 0.70710677)), "undone")
 
 

@@ -158,6 +158,25 @@ async def test_what_call_tool_cannot_call(project: Path) -> None:
     assert missing["_is_error"] and "name" in missing["error"] and editor.forwarded == []
 
 
+async def test_an_answer_too_large_is_capped_once_as_the_tool_it_ran(project: Path) -> None:
+    """call_tool hands the call over whole: the editor's frame failure and the bridge's own limit are
+    answered with the tool's own advice (its paging parameters), the same bytes as a direct call."""
+    app, _ = make_app(project, result_limit_kb=16)
+    tools, _ = fresh(app)
+
+    async def too_large(tool: Any, args: dict[str, Any], progress: Any = None) -> Any:
+        from godot_bridge.tools import results
+        return results.from_toolkit({"success": False, "code": "RESPONSE_TOO_LARGE", "error": "too big"}) \
+            if args.get("max_depth") == 1 else results.success({"tree": "x" * (32 * 1024)})
+
+    app.editor.forward = too_large  # type: ignore[method-assign]
+    for args in ({"max_depth": 1}, {"max_depth": 2}):
+        direct = await call(app, tools, "scene_get_tree", args)
+        by_name = await call(app, tools, "call_tool", {"name": "scene_get_tree", "arguments": args})
+        assert direct == by_name and direct["_is_error"]
+        assert "max_depth" in direct["hint"] and "call_tool" not in json.dumps(direct)
+
+
 # -- arguments a client adds on its own -------------------------------------------------------------
 
 

@@ -492,7 +492,7 @@ def _stub_restart(app: BridgeApp) -> list[dict[str, Any]]:
         ran.append(args)
         return results.success({"restarted": True})
 
-    app.dispatch.bridge_tools["editor_restart"] = restart
+    app.dispatch.serve("editor_restart", restart)
     return ran
 
 

@@ -160,7 +160,7 @@ async def test_bridge_tools_go_to_their_handler_and_validate_first():
         return results.success({"status": "launched"})
 
     d, _editor, _ = make()
-    d.bridge_tools["editor_launch"] = launch
+    d.serve("editor_launch", launch)
     d.tools.activate(["editor_lifecycle"])
     assert payload(await d.call("editor_launch", {"timeout_s": 5})) == {"status": "launched"}
     bad = await d.call("editor_launch", {"timeout_s": 0})

@@ -115,21 +115,21 @@ static func _put_back(journal: FileJournal, path: String, entry: Dictionary, cur
 static func follow(paths: Array, context: RefCounted, report: Dictionary) -> void:
 	var reloaded: Array = []
 	var closed: Array = []
-	var open_scenes: PackedStringArray = context.call("open_scene_paths")
+	var open_scenes: PackedStringArray = context.scenes.open_scene_paths()
 	for path: String in paths:
 		var exists := FileAccess.file_exists(path)
 		if path in open_scenes and exists:
-			context.call("reload_scene", path)
+			context.scenes.reload_scene(path)
 			reloaded.append(path)
 		elif path in open_scenes:
 			# A scene the toolkit created and the restore removed; before 4.5 the tab stays open.
-			var error: Error = context.close_scene(path)
+			var error: Error = context.scenes.close_scene(path)
 			if error == OK:
 				closed.append(path)
 		elif ResourceLoader.has_cached(path):
 			_reload_resource(path)
 			reloaded.append(path)
-	context.call("refresh_files", PackedStringArray(paths))
+	context.project.refresh_files(PackedStringArray(paths))
 	report["reloaded"] = reloaded
 	report["closed"] = closed
 

@@ -74,8 +74,8 @@ func start() -> void:
 	_server = McpServer.new()
 	_server.name = "MCPToolkitServer"
 	_server.setup(_registry, _auth, _getenv, _listener)
-	_server.set_active_scene_provider(_context.edited_scene_path)
-	_server.push_errors(_context.log_hub().errors, "editor")
+	_server.set_active_scene_provider(_context.scenes.edited_scene_path)
+	_server.push_errors(_context.debugger.log_hub().errors, "editor")
 	MetaCommands.register(_registry, _server)
 	LspStatusCommands.register(_registry, _server)
 	CommandDomains.register_all(_registry, _context)
@@ -90,13 +90,13 @@ func start() -> void:
 	# 7. Follow the user's language-server settings.
 	_lsp_publisher = _instantiate(LSP_PUBLISHER_PATH) as RefCounted
 	if _lsp_publisher != null:
-		_lsp_publisher.start(_context.editor_settings())
+		_lsp_publisher.start(_context.project.editor_settings())
 		_lsp_publisher.connect("endpoint_changed", _on_lsp_endpoint_changed)
 	# 8. Project extensions (they register into the registry and broadcast through the server).
 	_extension_loader = _instantiate(EXTENSION_LOADER_PATH) as Node
 	if _extension_loader != null:
 		add_child(_extension_loader)
-		_extension_loader.setup(_registry, _server, "res://", _context.filesystem())
+		_extension_loader.setup(_registry, _server, "res://", _context.project.filesystem())
 
 
 ## Reverse of start(). `disabling`: the toolkit is being switched off for good (not an editor
@@ -165,7 +165,7 @@ func regenerate_token() -> void:
 func game_session_ended() -> void:
 	if _server == null or _registry_client == null:
 		return
-	if _game_exit.session_ended(_context.is_playing(), _registry_client.has_runtime()):
+	if _game_exit.session_ended(_context.game.is_playing(), _registry_client.has_runtime()):
 		_server.broadcast_notification(GameExit.EVENT, GameExit.report(LogFile.path()))
 
 
@@ -183,7 +183,7 @@ func _lsp_endpoint() -> Dictionary:
 	if _lsp_publisher != null:
 		return _lsp_publisher.current()
 	var script := load_part(LSP_PUBLISHER_PATH)
-	return script.resolve_lsp_endpoint(_context.editor_settings()) if script != null else {}
+	return script.resolve_lsp_endpoint(_context.project.editor_settings()) if script != null else {}
 
 
 func _on_lsp_endpoint_changed(host: String, port: int) -> void:
@@ -194,7 +194,7 @@ func _on_lsp_endpoint_changed(host: String, port: int) -> void:
 ## Play stopped: tell every bridge, and withdraw the game's runtime port ourselves, because a game
 ## the editor killed never got to run its own cleanup.
 func _watch_playtest() -> void:
-	var playing := _context != null and _context.is_playing()
+	var playing := _context != null and _context.game.is_playing()
 	if playing == _was_playing:
 		return
 	_was_playing = playing

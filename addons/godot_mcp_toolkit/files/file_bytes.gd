@@ -27,7 +27,7 @@ static func write(path: String, data: PackedByteArray) -> Error:
 ## Records the undo entry for a change already made on disk: `before` / `after` are bytes or null
 ## (no file).
 static func record(context: RefCounted, label: String, path: String, before: Variant, after: Variant) -> void:
-	var action: RefCounted = context.create_undo_action(label)
+	var action: RefCounted = context.edits.create_undo_action(label)
 	add_steps(action, context, path, before, after)
 	action.commit(false)
 
@@ -56,7 +56,7 @@ static func restore(path: String, data: Variant, context_ref: WeakRef) -> void:
 		return
 	var context: Object = context_ref.get_ref()
 	if context != null:
-		context.call("refresh_files", PackedStringArray([path]))
+		context.project.refresh_files(PackedStringArray([path]))
 
 
 static func write_failed(path: String, error: Error) -> Dictionary:

@@ -83,7 +83,7 @@ static func save(resource: Resource, path: String, description: String, context:
 		return {"error": ToolkitError.fail("SAVE_FAILED", "Could not write %s (%s)" % [path, error_string(error)],
 			"Check the folder is writable.")}
 	refresh(path, context)
-	var action: RefCounted = context.create_undo_action(description)
+	var action: RefCounted = context.edits.create_undo_action(description)
 	FileBytes.add_steps(action, context, path, before, FileBytes.snapshot(path))
 	var script: Script = load(SELF_PATH)
 	action.add_do_method(script, &"reload_cached", [path])
@@ -94,7 +94,7 @@ static func save(resource: Resource, path: String, description: String, context:
 
 ## Tells the editor the file changed and reloads the copy scenes share, in place.
 static func refresh(path: String, context: RefCounted) -> void:
-	context.refresh_files(PackedStringArray([path]))
+	context.project.refresh_files(PackedStringArray([path]))
 	reload_cached(path)
 
 

@@ -37,7 +37,7 @@ static func commit(opened: Dictionary, path: String, context: RefCounted, descri
 		if error != OK:
 			return _save_failed(path, error)
 		resource.take_over_path(path)
-		context.refresh_files(PackedStringArray([path]))
+		context.project.refresh_files(PackedStringArray([path]))
 		return {}
 	var before := snapshot(resource)
 	var after := snapshot(opened["work"])
@@ -46,11 +46,11 @@ static func commit(opened: Dictionary, path: String, context: RefCounted, descri
 		restore(resource, before, path)
 		return _save_failed(path, saved)
 	var script: Script = load(SELF_PATH)
-	var action: RefCounted = context.create_undo_action(description, resource)
+	var action: RefCounted = context.edits.create_undo_action(description, resource)
 	action.add_do_method(script, &"restore", [resource, after, path])
 	action.add_undo_method(script, &"restore", [resource, before, path])
 	action.commit(false)
-	context.refresh_files(PackedStringArray([path]))
+	context.project.refresh_files(PackedStringArray([path]))
 	return {}
 
 

@@ -18,6 +18,7 @@ const UPDATE_INTERVAL_MS := 1000
 ## One push carries at most this many entries; the rest wait for the next frame.
 const MAX_BATCH := 100
 const MAX_MESSAGE_CHARS := 2000
+## The bridge keeps as many frames of a pushed error (it reads this figure: toolkit_consts.py).
 const MAX_STACK_FRAMES := 32
 ## Where a file is the project's own (a script), not the engine's C++ source.
 const SCRIPT_PREFIXES := ["res://", "user://", "uid://"]

@@ -3,8 +3,8 @@ extends RefCounted
 ## This process's log capture in one place: the output lines (LogBuffer) and the distinct errors
 ## and warnings (ErrorStore), both fed by the same engine Logger (Godot 4.5+). editor.get_console,
 ## debugger.get_log and the pushed errors.reported all read this one object, so there is a single
-## source of truth per process. The context owns it (toolkit_context.gd log_hub()); freeing it
-## removes the engine logger.
+## source of truth per process. The context owns it (its debugger role's log_hub(),
+## context/debug_role.gd); freeing it removes the engine logger.
 ##
 ## Before 4.5 there is no Logger: follow_file() makes poll() read the errors from the log file's
 ## new lines instead (the game's own file; the editor does not write the project's log).

@@ -85,7 +85,7 @@ func poll() -> void:
 	if _lane != null:
 		_lane.tick()
 	if _error_push != null:
-		_context.log_hub().poll()
+		_context.debugger.log_hub().poll()
 		_error_push.tick()
 
 
@@ -173,7 +173,7 @@ func _build_registry() -> void:
 ## The game's errors and warnings go to every authenticated bridge as they happen. Before Godot 4.5
 ## there is no engine logger, so they are read from the game's log file as it grows.
 func _start_error_push() -> void:
-	var hub: LogHub = _context.log_hub()
+	var hub: LogHub = _context.debugger.log_hub()
 	if not hub.capture.is_attached() and not hub.is_following_file():
 		hub.follow_file(LogFile.path())
 	_notifier = Notifier.new(_transport.send_json, _transport.authed_peer_ids)

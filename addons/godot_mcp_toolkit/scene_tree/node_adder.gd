@@ -13,7 +13,7 @@ const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_look
 
 ## {"root", "parent"} or {"error"}: NO_SCENE without a scene, NOT_FOUND for a missing parent.
 static func parent_of(context: RefCounted, parent_path: Variant) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return {"error": ToolkitError.fail("NO_SCENE", "No scene is open in the editor",
 			"Open one with scene_open, or create one with scene_create and then open it.")}
@@ -60,13 +60,13 @@ static func existing(root: Node, parent: Node, name: String, type_name: String, 
 
 ## Adds `node` under `parent` as one undo step and marks the scene modified; the created result.
 static func add(context: RefCounted, root: Node, parent: Node, node: Node, details: Dictionary) -> Dictionary:
-	var action: RefCounted = context.create_undo_action("Create %s" % node.name, root)
+	var action: RefCounted = context.edits.create_undo_action("Create %s" % node.name, root)
 	action.add_do_method(parent, &"add_child", [node, true])
 	action.add_do_method(node, &"set_owner", [root])
 	action.add_do_reference(node)
 	action.add_undo_method(parent, &"remove_child", [node])
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	var result := Idempotency.with_status({"node_path": NodeLookup.path_of(root, node), "name": String(node.name),
 		"class": node.get_class(), "parent_path": NodeLookup.path_of(root, parent)}, Idempotency.STATUS_CREATED)
 	result.merge(details)

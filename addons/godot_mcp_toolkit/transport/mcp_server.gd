@@ -60,8 +60,9 @@ func setup(registry: RefCounted, auth: RefCounted, getenv: Callable = Callable()
 		func() -> int: return Settings.get_int(Settings.MUTATION_WATCHDOG_GRACE_MS))
 	_lane.set_progress_reporter(_send_counted)
 	var context: Object = registry.call("get_context") if registry.has_method("get_context") else null
-	if context != null and context.has_method("edit_ledger"):
-		_lane.set_edit_recorder(context.call("edit_ledger"))
+	var edits: Object = context.get("edits") if context != null else null
+	if edits != null and edits.has_method("edit_ledger"):
+		_lane.set_edit_recorder(edits.call("edit_ledger"))
 	_transport.set_idle_check(func(peer_id: int) -> bool: return not _lane.has_jobs(peer_id))
 
 

@@ -110,10 +110,11 @@ func dispatch_info(method: String) -> Dictionary:
 func configure(engine_version: String, context: RefCounted) -> void:
 	_engine_version = engine_version
 	_context = context
-	_save_queue.set_saver(Callable(context, "save_scene") if context != null else Callable())
+	var scenes: Object = context.get("scenes") if context != null else null
+	_save_queue.set_saver(Callable(scenes, "save_scene") if scenes != null else Callable())
 	# "" is pinned to the scene edited when the save is queued, not whichever tab is active later.
 	_save_queue.set_active_scene_provider(
-		Callable(context, "edited_scene_path") if context != null else Callable())
+		Callable(scenes, "edited_scene_path") if scenes != null else Callable())
 
 
 func get_context() -> RefCounted:
@@ -144,7 +145,7 @@ func create_extension_options(description: String) -> CommandOptions:
 
 func create_undo_action(description: String, context_object: Object = null) -> UndoAction:
 	if _context != null:
-		return _context.create_undo_action(description, context_object)
+		return _context.edits.create_undo_action(description, context_object)
 	return UndoAction.new(null, description, context_object)
 
 

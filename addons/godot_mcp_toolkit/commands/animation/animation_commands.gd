@@ -61,7 +61,7 @@ static func _cmd_keyframe(params: Dictionary, context: RefCounted) -> Dictionary
 
 static func _add_key(animation: Animation, track: int, time: float, value: Variant, summary: Dictionary,
 		player: Node, context: RefCounted) -> Dictionary:
-	var undo: RefCounted = context.create_undo_action("MCP: add key %s @ %s" % [summary["track_path"], time], player)
+	var undo: RefCounted = context.edits.create_undo_action("MCP: add key %s @ %s" % [summary["track_path"], time], player)
 	var created_track := track < 0
 	if created_track:
 		track = animation.get_track_count()
@@ -83,7 +83,7 @@ static func _add_key(animation: Animation, track: int, time: float, value: Varia
 		undo.add_undo_property(animation, &"length", old_length)
 		summary["length_extended_to"] = time
 	undo.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	summary["status"] = "replaced" if key >= 0 else "created"
 	summary["track_created"] = created_track
 	summary["track_index"] = track
@@ -102,12 +102,13 @@ static func _remove_key(animation: Animation, track: int, time: float, summary: 
 		return ToolkitError.fail("NOT_FOUND", "No key at %s s on %s" % [time, summary["track_path"]],
 			"animation_get_keys lists the key times.")
 	var old_value: Variant = animation.track_get_key_value(track, key)
-	var undo: RefCounted = context.create_undo_action("MCP: remove key %s @ %s" % [summary["track_path"], time], player)
+	var label := "MCP: remove key %s @ %s" % [summary["track_path"], time]
+	var undo: RefCounted = context.edits.create_undo_action(label, player)
 	undo.add_do_method(animation, &"track_remove_key", [track, key])
 	undo.add_undo_method(animation, &"track_insert_key", [track, animation.track_get_key_time(track, key), old_value,
 		animation.track_get_key_transition(track, key)])
 	undo.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	summary["status"] = "removed"
 	summary["track_index"] = track
 	summary["value"] = Coerce.serialize_value(old_value)
@@ -143,7 +144,7 @@ static func _animation(params: Dictionary, context: RefCounted) -> Dictionary:
 	for key: String in ["player_path", "animation_name", "track_path"]:
 		if not params[key] is String or (params[key] as String).is_empty():
 			return _refuse("INVALID_PARAMS", "%s must be a non-empty string" % key)
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	var found := NodeLookup.find(root, params["player_path"])
 	if not found["ok"]:
 		return found

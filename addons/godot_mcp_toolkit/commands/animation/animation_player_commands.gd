@@ -24,7 +24,7 @@ static func _cmd_control(params: Dictionary, context: RefCounted) -> Dictionary:
 	var checked := _checked(params)
 	if checked.has("error"):
 		return checked["error"]
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	var found := NodeLookup.find(root, params["node_path"])
 	if not found["ok"]:
 		return found["error"]

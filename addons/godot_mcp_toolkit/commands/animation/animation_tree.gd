@@ -98,11 +98,11 @@ static func _set_root(params: Dictionary, tree: AnimationTree, node_path: String
 		return ToolkitError.fail("INVALID_PARAMS", "root_type must be %s" % " or ".join(ROOT_TYPES))
 	var old := tree.tree_root
 	var fresh: AnimationRootNode = ClassDB.instantiate(root_type)
-	var undo: RefCounted = context.create_undo_action("MCP: AnimationTree root", tree)
+	var undo: RefCounted = context.edits.create_undo_action("MCP: AnimationTree root", tree)
 	undo.add_do_property(tree, &"tree_root", fresh)
 	undo.add_undo_property(tree, &"tree_root", old)
 	undo.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	return ToolkitSuccess.ok({"action": "set_root", "node_path": node_path, "root_type": root_type,
 		"status": "replaced" if old != null else "created",
 		"replaced_type": old.get_class() if old != null else null})
@@ -135,12 +135,12 @@ static func _add_node(params: Dictionary, tree: AnimationTree, root: AnimationRo
 		if not node is AnimationNodeAnimation:
 			return ToolkitError.fail("INVALID_PARAMS", "animation_name applies to AnimationNodeAnimation nodes only")
 		(node as AnimationNodeAnimation).animation = StringName(str(params["animation_name"]))
-	var undo: RefCounted = context.create_undo_action("MCP: AnimationTree add %s" % name, tree)
+	var undo: RefCounted = context.edits.create_undo_action("MCP: AnimationTree add %s" % name, tree)
 	undo.add_do_method(root, &"add_node", [name, node, position])
 	undo.add_undo_method(root, &"remove_node", [name])
 	undo.add_do_reference(node)
 	undo.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	summary.merge({"status": "created", "node_name": name, "node_type": node_type, "position": _xy(position)})
 	if node is AnimationNodeAnimation:
 		summary["animation"] = str((node as AnimationNodeAnimation).animation)
@@ -159,7 +159,7 @@ static func _remove_node(params: Dictionary, tree: AnimationTree, root: Animatio
 	if not name in _node_names(root):
 		return ToolkitError.fail("NOT_FOUND", "No node %s in the tree" % name,
 			"Nodes: %s" % ", ".join(_node_names(root)))
-	var undo: RefCounted = context.create_undo_action("MCP: AnimationTree remove %s" % name, tree)
+	var undo: RefCounted = context.edits.create_undo_action("MCP: AnimationTree remove %s" % name, tree)
 	undo.add_do_method(root, &"remove_node", [name])
 	undo.add_undo_method(root, &"add_node", [name, root.call("get_node", name), root.call("get_node_position", name)])
 	var dropped := 0
@@ -174,7 +174,7 @@ static func _remove_node(params: Dictionary, tree: AnimationTree, root: Animatio
 	else:
 		undo.add_undo_property(root, &"node_connections", root.get("node_connections"))
 	undo.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	summary.merge({"status": "removed", "node_name": name, "transitions_removed": dropped})
 	return ToolkitSuccess.ok(summary)
 
@@ -198,18 +198,18 @@ static func _transition(params: Dictionary, tree: AnimationTree, root: Animation
 		if not exists:
 			return ToolkitError.fail("NOT_FOUND", "No transition %s -> %s" % [from, to])
 		var index := _transition_index(machine, from, to)
-		var undo: RefCounted = context.create_undo_action("MCP: remove transition", tree)
+		var undo: RefCounted = context.edits.create_undo_action("MCP: remove transition", tree)
 		undo.add_do_method(machine, &"remove_transition", [from, to])
 		undo.add_undo_method(machine, &"add_transition", [from, to, machine.get_transition(index)])
 		undo.commit()
-		context.mark_modified()
+		context.scenes.mark_modified()
 		summary["status"] = "removed"
 		return ToolkitSuccess.ok(summary)
 	var transition := AnimationNodeStateMachineTransition.new()
 	var modes := _transition_modes(params, transition)
 	if not modes.is_empty():
 		return modes
-	var action: RefCounted = context.create_undo_action("MCP: add transition", tree)
+	var action: RefCounted = context.edits.create_undo_action("MCP: add transition", tree)
 	if exists:
 		var old := machine.get_transition(_transition_index(machine, from, to))
 		action.add_do_method(machine, &"remove_transition", [from, to])
@@ -219,7 +219,7 @@ static func _transition(params: Dictionary, tree: AnimationTree, root: Animation
 	if not exists:
 		action.add_undo_method(machine, &"remove_transition", [from, to])
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	summary.merge({"status": "replaced" if exists else "created",
 		"switch_mode": MODE_NAMES[transition.switch_mode], "advance_mode": ADVANCE_NAMES[transition.advance_mode],
 		"advance_condition": str(transition.advance_condition)})
@@ -260,12 +260,12 @@ static func _set_property(params: Dictionary, tree: AnimationTree, root: Animati
 			return ToolkitError.fail("NOT_FOUND", "No node %s in the tree" % target_name,
 				"Nodes: %s" % ", ".join(_node_names(root)))
 		target = root.call("get_node", target_name)
-	var undo: RefCounted = context.create_undo_action("MCP: AnimationTree %s" % property, tree)
+	var undo: RefCounted = context.edits.create_undo_action("MCP: AnimationTree %s" % property, tree)
 	var outcome := PropertyAccess.write(target, property, params["value"], undo)
 	if outcome["status"] == PropertyAccess.STATUS_FAILED:
 		return PropertyAccess.failure_envelope(outcome)
 	undo.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	summary.merge({"status": outcome["status"], "target_node": target_name, "property": property,
 		"value": outcome["value"]})
 	if outcome.has("warning"):
@@ -277,7 +277,7 @@ static func _tree(params: Dictionary, context: RefCounted) -> Dictionary:
 	var path: Variant = params.get("node_path")
 	if not path is String or (path as String).is_empty():
 		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "node_path is required")}
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	var found := NodeLookup.find(root, path)
 	if not found["ok"]:
 		return found

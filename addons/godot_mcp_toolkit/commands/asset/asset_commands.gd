@@ -7,7 +7,7 @@ extends RefCounted
 ## its path is hidden (starts with a dot) or its bytes are not the asset the destination's extension
 ## names; asset.inspect_source answers what a copy would take (size, sha256, format) or why it is
 ## refused, without copying: the bridge reads it before it asks the person about such a copy.
-## Runtime-safe: reaches the editor only through context.refresh_files.
+## Runtime-safe: reaches the editor only through context.project.refresh_files.
 
 const ToolkitError := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_error.gd")
 const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_toolkit_success.gd")
@@ -278,7 +278,7 @@ static func _cmd_import(params: Dictionary, context: RefCounted) -> Dictionary:
 	if error != OK:
 		return FileBytes.write_failed(dest, error)
 	FileBytes.record(context, "MCP: import %s" % dest.get_file(), dest, before, data)
-	context.refresh_files(PackedStringArray([dest]))
+	context.project.refresh_files(PackedStringArray([dest]))
 	result.merge({"bytes": data.size(), "loadable": ResourceLoader.exists(dest),
 		"hint": "The editor imports the file in the background (the toolkit does not block for it); " \
 			+ "asset_list shows its type once imported."})

@@ -188,11 +188,11 @@ static func _commit(context: RefCounted, description: String, change: Callable, 
 		return ToolkitError.fail("SAVE_FAILED", "Could not save the bus layout to %s: %s" % [path, error_string(saved)],
 			"Nothing was changed. Check that the folder is writable.")
 	var steps: Script = load(SELF_PATH)
-	var action: RefCounted = context.create_undo_action("MCP: %s" % description)
+	var action: RefCounted = context.edits.create_undo_action("MCP: %s" % description)
 	action.add_do_method(steps, &"apply_layout", [after, path, true])
 	action.add_undo_method(steps, &"apply_layout", [before, path, existed])
 	action.commit(false)
-	context.refresh_files(PackedStringArray([path]))
+	context.project.refresh_files(PackedStringArray([path]))
 	var result := {"layout_path": path, "saved": true}
 	result.merge(extra)
 	if shown >= 0:

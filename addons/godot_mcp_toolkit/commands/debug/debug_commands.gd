@@ -32,17 +32,17 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 
 
 static func _cmd_state(_params: Dictionary, context: RefCounted) -> Dictionary:
-	var state: Dictionary = context.debugger_state()
+	var state: Dictionary = context.debugger.debugger_state()
 	var result := {"debugger_available": bool(state.get("available", false)),
 		"game_running": bool(state.get("active", false)), "paused": bool(state.get("paused", false)),
-		"breakpoint_count": (context.breakpoints() as PackedStringArray).size()}
+		"breakpoint_count": (context.debugger.breakpoints() as PackedStringArray).size()}
 	if not result["debugger_available"]:
 		result["hint"] = "The script debugger is reachable only from the editor."
 	return ToolkitSuccess.ok(result)
 
 
 static func _cmd_list(_params: Dictionary, context: RefCounted) -> Dictionary:
-	var listed := _parsed(context.breakpoints())
+	var listed := _parsed(context.debugger.breakpoints())
 	return ToolkitSuccess.ok({"breakpoints": listed, "count": listed.size()})
 
 
@@ -69,18 +69,18 @@ static func _cmd_set(params: Dictionary, context: RefCounted) -> Dictionary:
 		return ToolkitError.fail("LOAD_FAILED", "Cannot read %s" % path)
 	if int(line) > lines:
 		return ToolkitError.fail("INVALID_PARAMS", "%s has %d lines; line %d is past its end" % [path, lines, int(line)])
-	if bool(context.get_editor_setting(EXTERNAL_EDITOR_SETTING, false)):
+	if bool(context.project.get_editor_setting(EXTERNAL_EDITOR_SETTING, false)):
 		return ToolkitError.fail("EXTERNAL_EDITOR_ACTIVE", "Scripts open in an external editor, so Godot's script "
 			+ "editor holds no breakpoints", "Set the breakpoint in your external editor, or turn off "
 			+ "text_editor/external/use_external_editor.")
 	var entry := "%s:%d" % [path, int(line)]
-	var was_set := entry in (context.breakpoints() as PackedStringArray)
+	var was_set := entry in (context.debugger.breakpoints() as PackedStringArray)
 	var result := {"file_path": path, "line": int(line), "enabled": enabled}
 	if was_set == enabled:
 		result["status"] = "unchanged"
 		return ToolkitSuccess.ok(result)
-	var error: Error = context.set_breakpoint(path, int(line), enabled)
-	var now_set := entry in (context.breakpoints() as PackedStringArray)
+	var error: Error = context.debugger.set_breakpoint(path, int(line), enabled)
+	var now_set := entry in (context.debugger.breakpoints() as PackedStringArray)
 	if error != OK or now_set != enabled:
 		return ToolkitError.fail("INTERNAL", "The script editor did not take the breakpoint at %s (%s)"
 			% [entry, error_string(error)])
@@ -89,13 +89,13 @@ static func _cmd_set(params: Dictionary, context: RefCounted) -> Dictionary:
 
 
 static func _cmd_continue(_params: Dictionary, context: RefCounted) -> Dictionary:
-	var state: Dictionary = context.debugger_state()
+	var state: Dictionary = context.debugger.debugger_state()
 	if not bool(state.get("active", false)):
 		return ToolkitError.fail("GAME_NOT_RUNNING", "No game runs under the debugger")
 	if not bool(state.get("paused", false)):
 		return ToolkitError.fail("NOT_BREAKED", "The game is running, not paused at a breakpoint",
 			"debug_state says when it is paused.")
-	var error: Error = context.debug_continue()
+	var error: Error = context.debugger.debug_continue()
 	if error != OK:
 		return ToolkitError.fail("INTERNAL", "The debugger did not resume (%s)" % error_string(error))
 	return ToolkitSuccess.ok({"resumed": true})

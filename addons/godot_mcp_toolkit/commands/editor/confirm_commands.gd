@@ -3,7 +3,7 @@ extends RefCounted
 ## editor.confirm: the bridge asks the person at the editor before a tool call that cannot be
 ## undone (GODOT_MCP_CONFIRM_IN_EDITOR=1; godot_bridge/consent/editor_dialog.py). Not a tool of
 ## its own: the bridge sends it itself, between a call and its run. The question is shown through
-## the context (context.ask_person: a dialog in the editor; nobody to ask in the game or a
+## the context (context.person.ask_person: a dialog in the editor; nobody to ask in the game or a
 ## headless editor, HEADLESS_UNSUPPORTED) and the answer is accept, decline or cancel (no answer within
 ## timeout_ms, or the bridge cancelled the request: the dialog closes). A read for the lane: the
 ## editor keeps serving other commands while the person reads. Runtime-safe.
@@ -39,7 +39,7 @@ static func _cmd_confirm(params: Dictionary, job: RefCounted, context: RefCounte
 	var timeout: Variant = params.get("timeout_ms", DEFAULT_TIMEOUT_MS)
 	if not Params.is_whole_number(timeout) or int(timeout) < 1 or int(timeout) > MAX_TIMEOUT_MS:
 		return ToolkitError.fail("INVALID_PARAMS", "timeout_ms must be a whole number from 1 to %d" % MAX_TIMEOUT_MS)
-	var asked: Dictionary = await context.ask_person(str(params.get("title", "The AI assistant asks")),
+	var asked: Dictionary = await context.person.ask_person(str(params.get("title", "The AI assistant asks")),
 		params["message"], int(timeout), job)
 	if asked.has("unavailable"):
 		return ToolkitError.fail("HEADLESS_UNSUPPORTED", "Cannot ask the person: %s" % asked["unavailable"],

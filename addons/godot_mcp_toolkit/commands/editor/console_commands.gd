@@ -20,7 +20,7 @@ const SELF_PATH := "res://addons/godot_mcp_toolkit/commands/editor/console_comma
 ## overrides the log file (tests).
 static func register(registry: RefCounted, context: RefCounted, log_file: String = "") -> void:
 	var script: Script = load(SELF_PATH)
-	var sources := LogSources.of(context.log_hub(), log_file)
+	var sources := LogSources.of(context.debugger.log_hub(), log_file)
 	registry.register_command("editor.get_console", Callable(script, "_cmd_get_console").bind(sources),
 		registry.create_options()
 		.read_only().scene_independent())

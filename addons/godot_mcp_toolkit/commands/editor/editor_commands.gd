@@ -46,10 +46,10 @@ static func _cmd_screenshot(params: Dictionary, context: RefCounted) -> Dictiona
 	var force: Variant = params.get("force_foreground_editor", false)
 	if not force is bool:
 		return ToolkitError.fail("INVALID_PARAMS", "force_foreground_editor must be true or false")
-	if context.is_headless():
+	if context.host.is_headless():
 		return ToolkitError.fail("HEADLESS_UNSUPPORTED", "The editor runs headless (no display): it draws no "
 			+ "viewport, so there is nothing to capture", HEADLESS_HINT)
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	var focus: Node = null
 	if params.has("node_path"):
 		if not params["node_path"] is String:
@@ -60,14 +60,14 @@ static func _cmd_screenshot(params: Dictionary, context: RefCounted) -> Dictiona
 		focus = found["node"]
 	elif root == null:
 		return ToolkitError.fail("NO_SCENE", "No scene is open in the editor", "Open a scene with scene_open first.")
-	var prepared: Dictionary = context.prepare_viewport(force)
+	var prepared: Dictionary = context.viewport.prepare_viewport(force)
 	if not prepared["ok"]:
 		return _unavailable(force)
 	var remediation: PackedStringArray = prepared["remediation"]
 	if not remediation.is_empty():
 		for i in REDRAW_FRAMES:
-			await context.wait_frame()
-	var image: Image = context.capture_viewport(focus)
+			await context.host.wait_frame()
+	var image: Image = context.viewport.capture_viewport(focus)
 	if image == null:
 		return _unavailable(force)
 	if image.is_empty():
@@ -76,7 +76,7 @@ static func _cmd_screenshot(params: Dictionary, context: RefCounted) -> Dictiona
 	var reply := ScreenshotCapture.shaped(image, chosen, remediation)
 	var saved: String = chosen["save_path"]
 	if reply["success"] and saved.begins_with("res://"):
-		context.refresh_files(PackedStringArray([saved]))
+		context.project.refresh_files(PackedStringArray([saved]))
 	if reply["success"] and focus != null:
 		reply["node_path"] = NodeLookup.path_of(root, focus)
 	return reply
@@ -93,7 +93,7 @@ static func _unavailable(forced: bool) -> Dictionary:
 static func _cmd_refresh(params: Dictionary, context: RefCounted) -> Dictionary:
 	var raw: Variant = params.get("file_paths")
 	if raw == null:
-		context.scan_files()
+		context.project.scan_files()
 		return ToolkitSuccess.ok({"scope": "project", "hint": "The scan runs in the background; "
 			+ "editor_wait_for_idle waits for it."})
 	if not raw is Array or (raw as Array).is_empty():
@@ -109,7 +109,7 @@ static func _cmd_refresh(params: Dictionary, context: RefCounted) -> Dictionary:
 			paths.append(path)
 		if not FileAccess.file_exists(path):
 			missing.append(path)
-	context.refresh_files(paths)
+	context.project.refresh_files(paths)
 	var result := {"scope": "files", "file_paths": Array(paths), "count": paths.size()}
 	if not missing.is_empty():
 		# A deleted file is refreshed too (the editor drops it), so this is news, not a failure.
@@ -124,12 +124,12 @@ static func _cmd_wait_for_idle(params: Dictionary, context: RefCounted) -> Dicti
 		return ToolkitError.fail("INVALID_PARAMS", "timeout_ms must be a positive number of milliseconds")
 	var started := Time.get_ticks_msec()
 	var busy_frames := 0
-	while context.is_busy():
+	while context.project.is_busy():
 		if Time.get_ticks_msec() - started >= float(timeout):
 			return ToolkitError.fail("TIMEOUT", "The editor was still scanning or importing after %d ms"
 				% int(timeout), "Call editor_wait_for_idle again, with a larger timeout_ms for a big import.")
 		busy_frames += 1
-		await context.wait_frame()
+		await context.host.wait_frame()
 	return ToolkitSuccess.ok({"idle": true, "was_busy": busy_frames > 0, "waited_ms": Time.get_ticks_msec() - started})
 
 

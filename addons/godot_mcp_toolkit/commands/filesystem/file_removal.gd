@@ -179,7 +179,7 @@ static func remove(context: RefCounted, description: String, files: PackedString
 		return {"error": ToolkitError.fail("DELETE_FAILED", "Could not delete %s; nothing was deleted" % failed, hint)}
 	if not batch.undoable:
 		return {"undoable": false}
-	var action: RefCounted = context.create_undo_action(description)
+	var action: RefCounted = context.edits.create_undo_action(description)
 	action.add_do_method(batch, &"remove_all")
 	action.add_undo_method(batch, &"restore_all")
 	action.add_do_reference(batch)
@@ -208,10 +208,10 @@ static func delete_file(value: Variant, kind: String, context: RefCounted) -> Di
 		return ToolkitError.fail("INVALID_PARAMS", "%s is a folder" % path, "Delete folders with folder_delete.")
 	if not FileAccess.file_exists(path):
 		return ToolkitError.fail("NOT_FOUND", "No file at %s" % path, "Check the spelling; list files with asset_list.")
-	if path in context.open_scene_paths():
+	if path in context.scenes.open_scene_paths():
 		return ToolkitError.fail("EDITED_SCENE", "%s is open in the editor" % path,
 			"Close it first (scene_close, Godot 4.5+, or by hand), then delete it.")
-	var users := scene_users(context.scene_root(), path)
+	var users := scene_users(context.scenes.scene_root(), path)
 	if not users.is_empty():
 		return ToolkitError.fail("PATH_IN_USE", "The edited scene uses %s: %s" % [path, ", ".join(users)],
 			"Remove or change those nodes first (and save), then delete it.")
@@ -289,7 +289,7 @@ class RemovalBatch:
 		if context != null:
 			var paths := _files.duplicate()
 			paths.append_array(_folders)
-			context.call("refresh_files", paths)
+			context.project.refresh_files(paths)
 
 	## "" or why a file could not be read (then nothing is touched). Over `limit` bytes nothing is
 	## kept and the delete is not undoable.

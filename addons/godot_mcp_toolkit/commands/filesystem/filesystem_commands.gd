@@ -93,10 +93,10 @@ static func _holds_protected(path: String) -> bool:
 ## Open scenes inside the folder, and edited-scene nodes using a file inside it.
 static func _folder_users(path: String, context: RefCounted) -> PackedStringArray:
 	var users := PackedStringArray()
-	for open_path: String in context.open_scene_paths():
+	for open_path: String in context.scenes.open_scene_paths():
 		if open_path.begins_with(path + "/"):
 			users.append("%s (open in the editor)" % open_path)
-	users.append_array(FileRemoval.scene_users(context.scene_root(), path))
+	users.append_array(FileRemoval.scene_users(context.scenes.scene_root(), path))
 	return users
 
 
@@ -120,7 +120,7 @@ static func _cmd_folder_create(params: Dictionary, context: RefCounted) -> Dicti
 		_remove_folders(created, null)
 		return ToolkitError.fail("CREATE_DIR_FAILED", "Could not create %s: %s" % [path, error_string(error)])
 	var steps: Script = load(SELF_PATH)
-	var action: RefCounted = context.create_undo_action("MCP: create folder %s" % path)
+	var action: RefCounted = context.edits.create_undo_action("MCP: create folder %s" % path)
 	action.add_do_method(steps, &"_make_folder", [path, weakref(context)])
 	action.add_undo_method(steps, &"_remove_folders", [created, weakref(context)])
 	action.commit(false)
@@ -158,4 +158,4 @@ static func _remove_folders(folders: Array[String], context_ref: Variant) -> voi
 ## The editor adds a new folder on a rescan, which it runs when told about a path inside a
 ## folder it has not seen; so the path passed is one inside the new folder.
 static func _refresh_folder(context: RefCounted, folder: String) -> void:
-	context.refresh_files(PackedStringArray([folder.path_join("")]))
+	context.project.refresh_files(PackedStringArray([folder.path_join("")]))

@@ -40,7 +40,7 @@ static func _cmd_start(params: Dictionary, context: RefCounted, scripts_root: St
 	var checked := _checked_flags(params)
 	if checked.has("error"):
 		return checked["error"]
-	if context.is_playing():
+	if context.game.is_playing():
 		if checked["if_running"] == "fail":
 			return ToolkitError.fail("ALREADY_PLAYING", "A game is already running",
 				"Pass if_running='return' to keep it, or call game_stop first.")
@@ -57,9 +57,9 @@ static func _cmd_start(params: Dictionary, context: RefCounted, scripts_root: St
 		failure["truncated"] = compiled["truncated"]
 		return _with_unreachable(failure, compiled)
 	# An editor without a display starts its game without one too: it could not open a window either.
-	var headless: bool = context.is_headless()
+	var headless: bool = context.host.is_headless()
 	var extra := PackedStringArray([HEADLESS_ARG]) if headless else PackedStringArray()
-	var error: Error = await context.play_scene(target["play"], extra)
+	var error: Error = await context.game.play_scene(target["play"], extra)
 	if error != OK:
 		return ToolkitError.fail("INVALID_STATE", "The editor did not start %s (%s)" % [target["path"], error_string(error)])
 	var result := {"status": "started", "scene_path": target["path"], "scripts_checked": compiled["checked"],
@@ -86,9 +86,9 @@ static func _with_unreachable(answer: Dictionary, compiled: Dictionary) -> Dicti
 
 
 static func _cmd_stop(_params: Dictionary, context: RefCounted) -> Dictionary:
-	if not context.is_playing():
+	if not context.game.is_playing():
 		return ToolkitSuccess.ok({"status": "not_running"})
-	context.stop_playing()
+	context.game.stop_playing()
 	return ToolkitSuccess.ok({"status": "stopped"})
 
 
@@ -118,7 +118,7 @@ static func _target_scene(raw: Variant, context: RefCounted) -> Dictionary:
 				"Set one with project_set_setting (%s), or pass scene_path='current' or a res:// scene." % MAIN_SCENE_SETTING)}
 		return _existing(main, "")
 	if wanted == CURRENT:
-		var current: String = context.edited_scene_path()
+		var current: String = context.scenes.edited_scene_path()
 		if current.is_empty():
 			return {"error": ToolkitError.fail("NO_SCENE", "No saved scene is open in the editor",
 				"Open or save a scene first, or pass scene_path='main' or a res:// scene.")}

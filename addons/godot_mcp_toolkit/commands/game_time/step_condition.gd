@@ -151,7 +151,7 @@ static func _is_empty_value(current: Variant) -> bool:
 ## Absolute paths reach anything in the game tree (autoloads too), others start at the scene.
 static func _find(path: String, context: RefCounted) -> Dictionary:
 	var wanted := path.strip_edges()
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if wanted.begins_with("/"):
 		var tree := root.get_tree() if root != null and root.is_inside_tree() else Engine.get_main_loop() as SceneTree
 		return NodeLookup.find(tree.root, wanted)

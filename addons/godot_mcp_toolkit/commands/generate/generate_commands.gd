@@ -2,7 +2,7 @@
 extends RefCounted
 ## The placeholders domain: texture.generate writes a PNG shape, sound.generate a 16-bit PCM WAV
 ## tone, both real files a game loads as they are. Paths go through the file guard; the editor is
-## told through context.refresh_files so it imports them. Writing a file is not an edit of the
+## told through context.project.refresh_files so it imports them. Writing a file is not an edit of the
 ## open scene, so nothing is recorded for undo (as with the editor's own "Save As").
 ##
 ## Helpers: commands/generate/texture_painter.gd (pixels), commands/generate/wav_encoder.gd
@@ -157,7 +157,7 @@ static func _write(path: String, bytes: PackedByteArray, context: RefCounted) ->
 	var error := ProjectWrites.write_bytes(path, bytes)
 	if error != OK:
 		return ToolkitError.fail("WRITE_FAILED", "Could not write %s (%s)" % [path, error_string(error)])
-	context.refresh_files(PackedStringArray([path]))
+	context.project.refresh_files(PackedStringArray([path]))
 	return {}
 
 

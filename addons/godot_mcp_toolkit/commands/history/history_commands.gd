@@ -46,7 +46,7 @@ static func _cmd_list(params: Dictionary, context: RefCounted) -> Dictionary:
 	if before != null and (not Params.is_whole_number(before) or int(before) < 1):
 		return ToolkitError.fail("INVALID_PARAMS", "before must be an entry id (a whole number from 1)",
 			"Pass the next_before of the previous page.")
-	var ledger: EditLedger = context.call("edit_ledger")
+	var ledger: EditLedger = context.edits.edit_ledger()
 	var histories := _synced(ledger, context)
 	var older: Array[Dictionary] = []
 	for index: int in range(ledger.entries.size() - 1, -1, -1):
@@ -139,7 +139,7 @@ static func _file_changes(entry: Dictionary) -> Array:
 static func _unsaved_of(entry: Dictionary, context: RefCounted) -> Variant:
 	for action: Dictionary in entry["actions"]:
 		if int(action["history"]) != HistoryState.GLOBAL:
-			return context.call("history_unsaved", int(action["history"]))
+			return context.edits.history_unsaved(int(action["history"]))
 	return null
 
 
@@ -164,7 +164,7 @@ static func _history_summaries(ledger: EditLedger, histories: Dictionary, contex
 				else:
 					ours += 1
 			summary.merge({"version": history["version"], "assistant_steps": ours, "user_steps": theirs,
-				"unsaved": null if id == HistoryState.GLOBAL else context.call("history_unsaved", id)})
+				"unsaved": null if id == HistoryState.GLOBAL else context.edits.history_unsaved(id)})
 		out.append(summary)
 	return out
 
@@ -183,7 +183,7 @@ static func _step(direction: String, params: Dictionary, context: RefCounted) ->
 	var asked := _step_params(params)
 	if asked.has("error"):
 		return asked["error"]
-	var ledger: EditLedger = context.call("edit_ledger")
+	var ledger: EditLedger = context.edits.edit_ledger()
 	var histories := _synced(ledger, context)
 	var selection := _undo_selection(ledger, histories, asked["steps"], asked["until"]) if direction == HistoryState.UNDO \
 		else _redo_selection(ledger, histories, asked["steps"], asked["until"])

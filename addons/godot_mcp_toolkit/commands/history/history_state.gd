@@ -71,7 +71,7 @@ const EXPLANATIONS := {
 ## scene root exists and its scene is open.
 static func read(ledger: EditLedger, context: RefCounted) -> Dictionary:
 	var histories := {}
-	var open_scenes: PackedStringArray = context.call("open_scene_paths")
+	var open_scenes: PackedStringArray = context.scenes.open_scene_paths()
 	for entry: Dictionary in ledger.entries:
 		for action: Dictionary in entry["actions"]:
 			var id := int(action["history"])
@@ -90,7 +90,7 @@ static func read_one(context: RefCounted, id: int, action: Dictionary, open_scen
 		var root: Node = (action["root"] as WeakRef).get_ref() if action["root"] != null else null
 		if root == null or not (scene.is_empty() or scene in open_scenes):
 			return state
-	var history: UndoRedo = context.call("history", id)
+	var history: UndoRedo = context.edits.history(id)
 	if history == null:
 		return state
 	state["alive"] = true

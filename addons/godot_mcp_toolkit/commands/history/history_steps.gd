@@ -35,7 +35,7 @@ static func run(direction: String, entries: Array, ledger: EditLedger, context: 
 			ledger.mark_redone(entry)
 		report["stepped"].append(entry)
 	for id: int in report["histories"]:
-		context.call("history_stepped", id)
+		context.edits.history_stepped(id)
 	var followed := {}
 	CheckpointRestore.follow(report["paths"], context, followed)
 	ledger.end_replay()
@@ -52,7 +52,7 @@ static func _step_actions(direction: String, entry: Dictionary, context: RefCoun
 		order.reverse()
 	for index: int in order:
 		var action: Dictionary = actions[index]
-		var history: UndoRedo = context.call("history", int(action["history"]))
+		var history: UndoRedo = context.edits.history(int(action["history"]))
 		if history == null:
 			return "its undo history is gone"
 		touched[int(action["history"])] = true
@@ -112,16 +112,16 @@ static func scenes(entries: Array, context: RefCounted, predicted: Dictionary = 
 
 
 static func _scene_state(id: int, action: Dictionary, context: RefCounted, back: int) -> Dictionary:
-	var state := HistoryState.read_one(context, id, action, context.call("open_scene_paths"))
+	var state := HistoryState.read_one(context, id, action, context.scenes.open_scene_paths())
 	var answer := {"scene": HistoryState.action_history_name(action), "open": state["alive"]}
 	if not state["alive"]:
 		return answer
-	var history: UndoRedo = context.call("history", id)
+	var history: UndoRedo = context.edits.history(id)
 	var version := int(state["version"]) - back
 	answer["version"] = version
 	var top := int(state["current"]) - back
 	answer["top"] = history.get_action_name(top) if top >= 0 and top < history.get_history_count() else ""
-	answer["unsaved"] = null if id == HistoryState.GLOBAL else context.call("history_unsaved", id, version)
+	answer["unsaved"] = null if id == HistoryState.GLOBAL else context.edits.history_unsaved(id, version)
 	return answer
 
 

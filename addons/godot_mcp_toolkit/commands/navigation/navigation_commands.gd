@@ -31,7 +31,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 
 
 static func _cmd_edit_polygon(params: Dictionary, context: RefCounted) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return ToolkitError.fail("NO_SCENE", "No scene is open in the editor", "Open one with scene_open first.")
 	if not params.get("node_path") is String:
@@ -51,7 +51,7 @@ static func _cmd_edit_polygon(params: Dictionary, context: RefCounted) -> Dictio
 	var edited := _edit(work, action["value"], params)
 	if not edited.is_empty():
 		return edited
-	var step: RefCounted = context.create_undo_action("Edit navigation polygon of %s" % region.name, root)
+	var step: RefCounted = context.edits.create_undo_action("Edit navigation polygon of %s" % region.name, root)
 	if polygon == null:
 		step.add_do_property(region, &"navigation_polygon", work)
 		step.add_undo_property(region, &"navigation_polygon", null)
@@ -60,7 +60,7 @@ static func _cmd_edit_polygon(params: Dictionary, context: RefCounted) -> Dictio
 		step.add_do_method(script, &"_apply", [polygon, ResourceFile.snapshot(work)])
 		step.add_undo_method(script, &"_apply", [polygon, ResourceFile.snapshot(polygon)])
 	step.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	return ToolkitSuccess.ok(_describe(root, region as NavigationRegion2D, action["value"]))
 
 

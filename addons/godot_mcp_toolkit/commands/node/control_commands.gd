@@ -74,13 +74,13 @@ static func _cmd_set_layout(params: Dictionary, context: RefCounted) -> Dictiona
 		control.set(property, float(control.get(property)) + INWARD[edge] * float(margins["value"].get(edge, 0.0)))
 	after.merge(_layout(control))
 	_restore(control, before)
-	var action: RefCounted = context.create_undo_action("MCP: Layout %s" % control.name, root)
+	var action: RefCounted = context.edits.create_undo_action("MCP: Layout %s" % control.name, root)
 	for property: String in after:
 		action.add_do_property(control, StringName(property), after[property])
 	for property: String in before:
 		action.add_undo_property(control, StringName(property), before[property])
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	var result := {
 		"node_path": found["path"], "preset": preset_name, "resize_mode": resize_name,
 		"anchors": _edges(control, "anchor_"), "offsets": _edges(control, "offset_"),

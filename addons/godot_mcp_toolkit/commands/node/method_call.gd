@@ -56,7 +56,7 @@ static func invoke(context: RefCounted, root: Node, node: Node, method_name: Str
 	var changed := PackedStringArray()
 	if is_instance_valid(node):
 		var after := _stored(node)
-		var action: RefCounted = context.create_undo_action("MCP: Call %s.%s" % [node.name, method_name], root)
+		var action: RefCounted = context.edits.create_undo_action("MCP: Call %s.%s" % [node.name, method_name], root)
 		for name: String in after:
 			if before.has(name) and not _same(before[name], after[name]):
 				changed.append(name)
@@ -64,7 +64,7 @@ static func invoke(context: RefCounted, root: Node, node: Node, method_name: Str
 				action.add_undo_property(node, StringName(name), before[name])
 		if not changed.is_empty():
 			action.commit(false)
-			context.mark_modified()
+			context.scenes.mark_modified()
 	return {"result": Coerce.serialize_value(returned), "result_type": type_string(typeof(returned)),
 		"changed_properties": changed}
 

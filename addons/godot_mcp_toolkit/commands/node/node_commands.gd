@@ -158,10 +158,10 @@ static func _batch_results(results: Array, beside: Dictionary) -> Dictionary:
 ## {"ok": true, "results": [per item], "applied": n} or {"ok": false, "error": envelope} when no
 ## scene is open. Items that took are recorded as one undo action.
 static func _set_items(items: Array, context: RefCounted) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return {"ok": false, "error": NodeTarget.no_scene()}
-	var action: RefCounted = context.create_undo_action("MCP: Set properties" if items.size() > 1 else
+	var action: RefCounted = context.edits.create_undo_action("MCP: Set properties" if items.size() > 1 else
 		"MCP: Set %s" % str(items[0]["property"]), root)
 	var results: Array = []
 	var applied := 0
@@ -178,7 +178,7 @@ static func _set_items(items: Array, context: RefCounted) -> Dictionary:
 	# Writes of the value a property already holds change nothing: no undo step, nothing to save.
 	if changed > 0:
 		action.commit(false)
-		context.mark_modified()
+		context.scenes.mark_modified()
 	return {"ok": true, "results": results, "applied": applied}
 
 
@@ -287,15 +287,15 @@ static func _cmd_set_script(params: Dictionary, context: RefCounted) -> Dictiona
 	var previous_path := previous.resource_path if previous != null else ""
 	if previous == script:
 		return ToolkitSuccess.ok({"node_path": found["path"], "status": "unchanged", "script_path": script_path})
-	var action: RefCounted = context.create_undo_action("MCP: Set script on %s" % node.name, found["root"])
+	var action: RefCounted = context.edits.create_undo_action("MCP: Set script on %s" % node.name, found["root"])
 	action.add_do_property(node, &"script", script)
 	action.add_undo_property(node, &"script", previous)
 	action.commit()
 	if node.get_script() != script:
-		context.undo()
+		context.edits.undo()
 		return ToolkitError.fail("LOAD_FAILED", "Godot did not attach %s to %s" % [script_path, found["path"]],
 			"Check the script compiles (script_check) and extends %s." % node.get_class())
-	context.mark_modified()
+	context.scenes.mark_modified()
 	return ToolkitSuccess.ok({"node_path": found["path"], "status": "detached" if script == null else "attached",
 		"script_path": script_path, "previous_script_path": previous_path})
 
@@ -420,7 +420,7 @@ static func _cmd_groups(params: Dictionary, context: RefCounted) -> Dictionary:
 	var action: Variant = params["action"]
 	if not action in GROUP_ACTIONS:
 		return ToolkitError.fail("INVALID_PARAMS", "action must be add, remove or list")
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return NodeTarget.no_scene()
 	if action == "list":

@@ -21,7 +21,7 @@ const INTERNAL_PREFIX := "_"
 ## per-item outcomes and how many changed; `persistent` applies to every added membership.
 static func change(context: RefCounted, root: Node, action_name: String, items: Array, persistent: bool) -> Dictionary:
 	var outcomes: Array = []
-	var action: RefCounted = context.create_undo_action("MCP: %s group" % action_name.capitalize(), root)
+	var action: RefCounted = context.edits.create_undo_action("MCP: %s group" % action_name.capitalize(), root)
 	var changed := 0
 	var saved := persistent_map(root)
 	for item: Dictionary in items:
@@ -54,7 +54,7 @@ static func change(context: RefCounted, root: Node, action_name: String, items: 
 		outcomes.append(outcome)
 	if changed > 0:
 		action.commit()
-		context.mark_modified()
+		context.scenes.mark_modified()
 	return {"results": outcomes, "changed": changed}
 
 

@@ -26,11 +26,11 @@ static func rename(context: RefCounted, root: Node, node: Node, new_name: String
 	if parent != null and parent.has_node(NodePath(new_name)):
 		return ToolkitError.fail("ALREADY_EXISTS", "%s already has a child named '%s'" % [
 			NodeLookup.path_of(root, parent), new_name], "Pick another name, or rename the other node first.")
-	var action: RefCounted = context.create_undo_action("MCP: Rename %s" % old_name, root)
+	var action: RefCounted = context.edits.create_undo_action("MCP: Rename %s" % old_name, root)
 	action.add_do_property(node, &"name", new_name)
 	action.add_undo_property(node, &"name", old_name)
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	return ToolkitSuccess.ok({"action": "rename", "status": "renamed", "node_path": NodeLookup.path_of(root, node),
 		"previous_path": previous_path, "name": String(node.name), "previous_name": old_name})
 
@@ -52,7 +52,7 @@ static func reparent(context: RefCounted, root: Node, node: Node, new_parent: No
 	var owned := owned_by(root, node)
 	var transform_property := _transform_property(node)
 	var kept := keep_global and not transform_property.is_empty()
-	var action: RefCounted = context.create_undo_action("MCP: Reparent %s" % old_name, root)
+	var action: RefCounted = context.edits.create_undo_action("MCP: Reparent %s" % old_name, root)
 	action.add_do_method(old_parent, &"remove_child", [node])
 	if new_name != old_name:
 		action.add_do_property(node, &"name", new_name)
@@ -69,7 +69,7 @@ static func reparent(context: RefCounted, root: Node, node: Node, new_parent: No
 	if kept:
 		action.add_undo_property(node, transform_property, node.get(transform_property))
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	var result := {"action": "reparent", "status": "reparented", "node_path": NodeLookup.path_of(root, node),
 		"previous_path": previous_path, "new_parent_path": NodeLookup.path_of(root, new_parent),
 		"kept_global_transform": kept}
@@ -94,11 +94,11 @@ static func reorder(context: RefCounted, root: Node, node: Node, new_index: int)
 	var path := NodeLookup.path_of(root, node)
 	if target == old_index:
 		return ToolkitSuccess.ok({"action": "reorder", "status": "unchanged", "node_path": path, "index": old_index})
-	var action: RefCounted = context.create_undo_action("MCP: Move %s" % node.name, root)
+	var action: RefCounted = context.edits.create_undo_action("MCP: Move %s" % node.name, root)
 	action.add_do_method(parent, &"move_child", [node, target])
 	action.add_undo_method(parent, &"move_child", [node, old_index])
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	return ToolkitSuccess.ok({"action": "reorder", "status": "moved", "node_path": path,
 		"index": node.get_index(), "previous_index": old_index})
 
@@ -128,13 +128,13 @@ static func duplicate_node(context: RefCounted, root: Node, node: Node, parent: 
 	copy.name = name
 	var outcome: Dictionary = apply_properties.call(copy) if apply_properties.is_valid() else {}
 	var owned := _counterparts(owned_by(root, node), node, copy)
-	var action: RefCounted = context.create_undo_action("MCP: Duplicate %s" % node.name, root)
+	var action: RefCounted = context.edits.create_undo_action("MCP: Duplicate %s" % node.name, root)
 	action.add_do_method(parent, &"add_child", [copy, true])
 	_own(action, owned, root, true)
 	action.add_do_reference(copy)
 	action.add_undo_method(parent, &"remove_child", [copy])
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	var result := {"action": "duplicate", "status": "created", "node_path": NodeLookup.path_of(root, copy),
 		"source_path": NodeLookup.path_of(root, node), "name": String(copy.name), "class": copy.get_class()}
 	result.merge(outcome)

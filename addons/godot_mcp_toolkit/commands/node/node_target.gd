@@ -12,7 +12,7 @@ const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_look
 ## missing node is reported as (PARENT_NOT_FOUND for a destination parent).
 static func find(context: RefCounted, path: Variant, code: String = "NOT_FOUND",
 		param: String = "node_path") -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return {"ok": false, "error": no_scene()}
 	if not path is String:

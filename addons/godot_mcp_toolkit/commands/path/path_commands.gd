@@ -50,7 +50,7 @@ static func _cmd_edit_curve(params: Dictionary, context: RefCounted) -> Dictiona
 	var edited := _edit(work, action["value"], params)
 	if not edited.is_empty():
 		return edited
-	var action_step: RefCounted = context.create_undo_action("Edit curve of %s" % path.name, found["root"])
+	var action_step: RefCounted = context.edits.create_undo_action("Edit curve of %s" % path.name, found["root"])
 	if curve == null:
 		action_step.add_do_property(path, &"curve", work)
 		action_step.add_undo_property(path, &"curve", null)
@@ -58,7 +58,7 @@ static func _cmd_edit_curve(params: Dictionary, context: RefCounted) -> Dictiona
 		action_step.add_do_property(curve, &"_data", work.get("_data"))
 		action_step.add_undo_property(curve, &"_data", curve.get("_data"))
 	action_step.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	var live: Curve2D = path.curve
 	var points: Array = []
 	for i: int in mini(live.point_count, ECHO_LIMIT):
@@ -227,7 +227,7 @@ static func _area(outline: PackedVector2Array) -> float:
 
 ## {"root", "node"} of class `type_name` at params[key], or {"error"} (NO_SCENE, NOT_FOUND, INVALID_CLASS).
 static func _node_of(context: RefCounted, raw: Variant, key: String, type_name: String) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return {"error": ToolkitError.fail("NO_SCENE", "No scene is open in the editor",
 			"Open one with scene_open first.")}

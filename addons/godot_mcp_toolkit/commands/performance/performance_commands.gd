@@ -142,7 +142,7 @@ static func _checked_sample(params: Dictionary) -> Dictionary:
 
 
 static func _tree(context: RefCounted) -> SceneTree:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root != null and root.is_inside_tree():
 		return root.get_tree()
 	return Engine.get_main_loop() as SceneTree

@@ -20,7 +20,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 
 
 static func _cmd_scene_counts(params: Dictionary, context: RefCounted) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return ToolkitError.fail("NO_SCENE", "No scene is open in the editor", "Open a scene with scene_open first.")
 	var path: Variant = params.get("node_path", ".")
@@ -32,6 +32,6 @@ static func _cmd_scene_counts(params: Dictionary, context: RefCounted) -> Dictio
 		return found["error"]
 	var top: Node = found["node"]
 	var result := SceneCounter.count(top)
-	result["scene_path"] = context.edited_scene_path()
+	result["scene_path"] = context.scenes.edited_scene_path()
 	result["node_path"] = NodeLookup.path_of(root, top)
 	return ToolkitSuccess.ok(result)

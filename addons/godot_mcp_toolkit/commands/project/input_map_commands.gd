@@ -142,7 +142,7 @@ static func _change(context: RefCounted, description: String, key: String, value
 		apply_action(key, before)
 		return ToolkitError.fail("SAVE_FAILED", "Could not save project.godot: %s" % error_string(saved), SAVE_HINT)
 	var steps: Script = load(SELF_PATH)
-	var action: RefCounted = context.create_undo_action(description)
+	var action: RefCounted = context.edits.create_undo_action(description)
 	action.add_do_method(steps, &"apply_action", [key, value])
 	action.add_undo_method(steps, &"apply_action", [key, before])
 	action.commit(false)

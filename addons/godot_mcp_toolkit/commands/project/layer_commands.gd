@@ -71,7 +71,7 @@ static func _cmd_set(params: Dictionary, context: RefCounted) -> Dictionary:
 		ProjectCommands.apply_settings(before)
 		return ToolkitError.fail("SAVE_FAILED", "Could not save project.godot: %s" % error_string(saved),
 			"Nothing was changed. Check that project.godot is writable.")
-	var action: RefCounted = context.create_undo_action("MCP: name %s layers" % category)
+	var action: RefCounted = context.edits.create_undo_action("MCP: name %s layers" % category)
 	action.add_do_method(ProjectCommands, &"apply_settings", [done, {}])
 	action.add_undo_method(ProjectCommands, &"apply_settings", [before, {}])
 	action.commit(false)

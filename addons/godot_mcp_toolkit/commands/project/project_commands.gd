@@ -211,7 +211,7 @@ static func apply_settings(values: Dictionary, orders: Dictionary = {}) -> Error
 static func _record_settings(context: RefCounted, description: String, done: Dictionary, before: Dictionary,
 		orders: Dictionary = {}) -> void:
 	var steps: Script = load(SELF_PATH)
-	var action: RefCounted = context.create_undo_action(description)
+	var action: RefCounted = context.edits.create_undo_action(description)
 	action.add_do_method(steps, &"apply_settings", [done, {}])
 	action.add_undo_method(steps, &"apply_settings", [before, orders])
 	action.commit(false)

@@ -152,7 +152,7 @@ static func _cmd_write(params: Dictionary, context: RefCounted) -> Dictionary:
 		return kept["error"]
 	for name: String in kept["names"]:
 		properties.erase(name)
-	var action: RefCounted = context.create_undo_action("MCP: write %s" % path.get_file(), resource)
+	var action: RefCounted = context.edits.create_undo_action("MCP: write %s" % path.get_file(), resource)
 	var old := _values_of(resource, properties)
 	var written := PropertyAccess.write_many(resource, properties, action)
 	if not (written["properties_failed"] as Array).is_empty():
@@ -218,7 +218,7 @@ static func _save(resource: Resource, path: String, created: bool, action: RefCo
 		return {"status": STATUS_UNCHANGED}
 	FileBytes.add_steps(action, context, path, before, after)
 	action.commit(false)
-	context.refresh_files(PackedStringArray([path]))
+	context.project.refresh_files(PackedStringArray([path]))
 	return {"status": STATUS_CREATED if created else STATUS_UPDATED}
 
 

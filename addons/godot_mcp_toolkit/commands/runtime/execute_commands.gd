@@ -24,7 +24,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 static func _cmd_execute(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not params.get("code") is String:
 		return ToolkitError.fail("INVALID_PARAMS", "code is required: one GDScript expression")
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return ToolkitError.fail("NO_SCENE", "No scene is open in the editor", "Open a scene with scene_open first.")
 	var scope_path: Variant = params.get("scope_path", ".")

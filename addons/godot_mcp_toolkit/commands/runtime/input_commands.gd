@@ -37,11 +37,11 @@ static func _cmd_simulate(params: Dictionary, job: RefCounted, context: RefCount
 	var summary: Variant = params.get("summary", true)
 	if not summary is bool:
 		return ToolkitError.fail("INVALID_PARAMS", "summary must be true or false")
-	var planned := _plan(params.get("events"), context.scene_root())
+	var planned := _plan(params.get("events"), context.scenes.scene_root())
 	if planned.has("error"):
 		return planned["error"]
 	var plans: Array = planned["plans"]
-	var tree := (context.scene_root() as Node).get_tree()
+	var tree := (context.scenes.scene_root() as Node).get_tree()
 	var results: Array[Dictionary] = []
 	var stopped := ""
 	for plan: Dictionary in plans:
@@ -49,7 +49,7 @@ static func _cmd_simulate(params: Dictionary, job: RefCounted, context: RefCount
 			stopped = STOP_CANCELLED
 			break
 		# Looked up per event: the game may change scenes during a delay.
-		var root: Node = context.scene_root()
+		var root: Node = context.scenes.scene_root()
 		if root == null:
 			stopped = STOP_NO_SCENE
 			break

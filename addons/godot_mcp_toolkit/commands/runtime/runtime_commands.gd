@@ -29,7 +29,7 @@ static func register(registry: RefCounted, context: RefCounted, log_file: String
 	registry.register_command("runtime.get_script_vars", Callable(script, "_cmd_get_script_vars").bind(context),
 		registry.create_options()
 		.read_only())
-	var sources := LogSources.of(context.log_hub(), log_file)
+	var sources := LogSources.of(context.debugger.log_hub(), log_file)
 	registry.register_command("debugger.get_log", Callable(script, "_cmd_get_log").bind(sources),
 		registry.create_options()
 		.read_only().scene_independent())
@@ -38,7 +38,7 @@ static func register(registry: RefCounted, context: RefCounted, log_file: String
 
 
 static func _cmd_screenshot(params: Dictionary, context: RefCounted) -> Dictionary:
-	if context.is_headless():
+	if context.host.is_headless():
 		return ToolkitError.fail("HEADLESS_UNSUPPORTED", "The game runs headless (no display): it draws nothing, "
 			+ "so there is no frame to capture", "Screenshots need a game with a window: an editor started "
 			+ "headless starts its game headless too. Read state with runtime_get_node_state instead, or run "
@@ -98,7 +98,7 @@ static func _cmd_execute(params: Dictionary, context: RefCounted) -> Dictionary:
 	if not found["ok"]:
 		return found["error"]
 	var scope: Node = found["node"]
-	var run := ExpressionRunner.evaluate(params["code"], scope, context.scene_root())
+	var run := ExpressionRunner.evaluate(params["code"], scope, context.scenes.scene_root())
 	if not run["ok"]:
 		return run["error"]
 	return ToolkitSuccess.ok({"value": run["value"], "value_type": run["value_type"],
@@ -106,7 +106,7 @@ static func _cmd_execute(params: Dictionary, context: RefCounted) -> Dictionary:
 
 
 static func _tree(context: RefCounted) -> SceneTree:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root != null and root.is_inside_tree():
 		return root.get_tree()
 	return Engine.get_main_loop() as SceneTree
@@ -119,7 +119,7 @@ static func _find(path: String, context: RefCounted) -> Dictionary:
 	var tree := _tree(context)
 	if wanted.begins_with("/") and tree != null:
 		return NodeLookup.find(tree.root, wanted)
-	return NodeLookup.find(context.scene_root(), wanted)
+	return NodeLookup.find(context.scenes.scene_root(), wanted)
 
 
 static func _visible(name: String, visibility: String) -> bool:

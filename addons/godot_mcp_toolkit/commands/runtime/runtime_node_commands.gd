@@ -70,7 +70,7 @@ static func _cmd_set_property(params: Dictionary, context: RefCounted) -> Dictio
 static func _find(context: RefCounted, path: Variant) -> Dictionary:
 	if not path is String:
 		return {"ok": false, "error": ToolkitError.fail("INVALID_PARAMS", "node_path must be a string")}
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	var tree := Engine.get_main_loop() as SceneTree
 	if root == null and tree != null:
 		# The scene the context was made for is gone (the game changed scenes): use the new one.

@@ -56,11 +56,11 @@ static func _cmd_diff(params: Dictionary, context: RefCounted) -> Dictionary:
 	if params.get("after") != null:
 		after = TreeDiff.flatten(params["after"], "after")
 	else:
-		var root: Node = context.scene_root()
+		var root: Node = context.scenes.scene_root()
 		if root == null:
 			return ToolkitError.fail("NO_SCENE", "No scene is open to compare with",
 				"Open one with scene_open, or pass after.")
-		var live := NodeQuery.tree(root, -1, TreeDiff.has_properties(before["nodes"]), context.edited_scene_path())
+		var live := NodeQuery.tree(root, -1, TreeDiff.has_properties(before["nodes"]), context.scenes.edited_scene_path())
 		after = TreeDiff.flatten(live, "the edited scene")
 		compared_with = "edited scene"
 	if after.has("error"):
@@ -82,7 +82,7 @@ static func _cmd_instantiate(params: Dictionary, context: RefCounted) -> Diction
 	var requests := _requests(params)
 	if requests.has("error"):
 		return requests["error"]
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return ToolkitError.fail("NO_SCENE", "No scene is open in the editor", "Open one with scene_open first.")
 	var loaded := _load_scene(params["scene_path"], context)
@@ -101,14 +101,14 @@ static func _cmd_instantiate(params: Dictionary, context: RefCounted) -> Diction
 		for node: Node in nodes:
 			node.free()
 		return applied["error"]
-	var action: RefCounted = context.create_undo_action("Instance %s" % loaded["path"].get_file(), root)
+	var action: RefCounted = context.edits.create_undo_action("Instance %s" % loaded["path"].get_file(), root)
 	for node: Node in nodes:
 		action.add_do_method(parent, &"add_child", [node, true])
 		action.add_do_method(node, &"set_owner", [root])
 		action.add_do_reference(node)
 		action.add_undo_method(parent, &"remove_child", [node])
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	var warnings: Array = requests["warnings"]
 	warnings.append_array(applied["warnings"])
 	return ToolkitSuccess.ok(_report(root, parent, loaded["path"], nodes, applied["stored"], warnings))
@@ -160,7 +160,7 @@ static func _load_scene(value: String, context: RefCounted) -> Dictionary:
 		return {"error": FileGuard.wrong_extension("scene_path", path, SCENE_EXTENSIONS)}
 	if not FileAccess.file_exists(path):
 		return {"error": ToolkitError.fail("NOT_FOUND", "No scene at %s" % path, "Create it with scene_create first.")}
-	if path == context.edited_scene_path():
+	if path == context.scenes.edited_scene_path():
 		return {"error": ToolkitError.fail("INVALID_PARAMS", "A scene cannot instance itself: %s" % path)}
 	var scene := ResourceLoader.load(path, "PackedScene") as PackedScene
 	if scene == null or not scene.can_instantiate():
@@ -172,7 +172,7 @@ static func _load_scene(value: String, context: RefCounted) -> Dictionary:
 ## {"nodes": [...]} named as asked, or {"error": envelope} (nothing made is left behind).
 static func _instantiate_all(scene: PackedScene, items: Array, context: RefCounted) -> Dictionary:
 	# In the editor an instance keeps its edit state (as the editor's own "Instantiate Child Scene").
-	var mode := PackedScene.GEN_EDIT_STATE_INSTANCE if context.is_editor() else PackedScene.GEN_EDIT_STATE_DISABLED
+	var mode := PackedScene.GEN_EDIT_STATE_INSTANCE if context.host.is_editor() else PackedScene.GEN_EDIT_STATE_DISABLED
 	var nodes: Array = []
 	for item: Dictionary in items:
 		var node := scene.instantiate(mode)

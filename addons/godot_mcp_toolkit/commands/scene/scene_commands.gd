@@ -70,7 +70,7 @@ static func _schema(properties: Dictionary, required: Array = []) -> Dictionary:
 # --- reads -----------------------------------------------------------------------------------------
 
 static func _cmd_get_tree(params: Dictionary, context: RefCounted) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return _no_scene()
 	var depth := _optional_depth(params.get("max_depth"), "max_depth")
@@ -86,13 +86,13 @@ static func _cmd_get_tree(params: Dictionary, context: RefCounted) -> Dictionary
 	var start := NodeLookup.find(root, root_path)
 	if not start["ok"]:
 		return start["error"]
-	var result := NodeQuery.tree(root, int(depth["value"]), include_properties, context.edited_scene_path(),
+	var result := NodeQuery.tree(root, int(depth["value"]), include_properties, context.scenes.edited_scene_path(),
 		start["node"])
 	return ToolkitSuccess.ok(result)
 
 
 static func _cmd_query(params: Dictionary, context: RefCounted) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return _no_scene()
 	var request := {
@@ -105,11 +105,11 @@ static func _cmd_query(params: Dictionary, context: RefCounted) -> Dictionary:
 	if depth.has("error"):
 		return depth["error"]
 	request["max_depth"] = depth["value"]
-	return NodeQuery.query(root, request, context.edited_scene_path())
+	return NodeQuery.query(root, request, context.scenes.edited_scene_path())
 
 
 static func _cmd_spatial_map(params: Dictionary, context: RefCounted) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return _no_scene()
 	var request := {
@@ -141,7 +141,7 @@ static func _cmd_create_node(params: Dictionary, context: RefCounted) -> Diction
 	var missing := Params.require(params, ["class_name"])
 	if not missing.is_empty():
 		return missing
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return _no_scene()
 	var checked := _check_create_node(params)
@@ -166,7 +166,7 @@ static func _cmd_create_node(params: Dictionary, context: RefCounted) -> Diction
 	node.name = node_name
 	_add_node(context, root, parent, node, "Create %s" % node_name)
 	var outcome := _apply_initial(root, node, params)
-	context.mark_modified()
+	context.scenes.mark_modified()
 	var result := {
 		"status": Idempotency.STATUS_CREATED, "node_path": NodeLookup.path_of(root, node), "name": String(node.name),
 		"class": ClassFactory.class_label(node), "parent_path": NodeLookup.path_of(root, parent),
@@ -218,7 +218,7 @@ static func _existing_node(root: Node, existing: Node, type_name: String, params
 
 ## One undo step: add under `parent` and own it by the scene root (so it is saved with the scene).
 static func _add_node(context: RefCounted, root: Node, parent: Node, node: Node, description: String) -> void:
-	var action: RefCounted = context.create_undo_action(description, root)
+	var action: RefCounted = context.edits.create_undo_action(description, root)
 	action.add_do_method(parent, &"add_child", [node, true])
 	action.add_do_method(node, &"set_owner", [root])
 	action.add_do_reference(node)
@@ -264,7 +264,7 @@ static func _cmd_delete_node(params: Dictionary, context: RefCounted) -> Diction
 		return missing
 	if not params["node_path"] is String:
 		return ToolkitError.fail("INVALID_PARAMS", "node_path must be a string")
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return _no_scene()
 	var found := NodeLookup.find(root, params["node_path"])
@@ -277,7 +277,7 @@ static func _cmd_delete_node(params: Dictionary, context: RefCounted) -> Diction
 	var parent := node.get_parent()
 	var path := NodeLookup.path_of(root, node)
 	var descendants := _owned_descendants(node)
-	var action: RefCounted = context.create_undo_action("Delete %s" % node.name, root)
+	var action: RefCounted = context.edits.create_undo_action("Delete %s" % node.name, root)
 	action.add_do_method(parent, &"remove_child", [node])
 	action.add_undo_method(parent, &"add_child", [node, true])
 	action.add_undo_method(parent, &"move_child", [node, node.get_index()])
@@ -286,7 +286,7 @@ static func _cmd_delete_node(params: Dictionary, context: RefCounted) -> Diction
 		action.add_undo_method(pair[0], &"set_owner", [pair[1]])
 	action.add_undo_reference(node)
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	return ToolkitSuccess.ok({
 		"deleted": path, "name": String(node.name), "class": ClassFactory.class_label(node),
 		"parent_path": NodeLookup.path_of(root, parent), "descendants_deleted": descendants.size(),

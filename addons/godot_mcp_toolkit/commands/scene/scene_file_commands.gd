@@ -42,24 +42,24 @@ static func _cmd_close(params: Dictionary, context: RefCounted) -> Dictionary:
 		if not verdict["ok"]:
 			return verdict["error"]
 		path = verdict["path"]
-	var target: String = path if not path.is_empty() else context.edited_scene_path()
+	var target: String = path if not path.is_empty() else context.scenes.edited_scene_path()
 	if target.is_empty():
 		return ToolkitError.fail("NOT_FOUND", "No saved scene is being edited, so there is nothing to close",
 			"Pass file_path of an open scene.")
-	var was_edited: bool = target == context.edited_scene_path()
-	var error: Error = context.close_scene(target)
+	var was_edited: bool = target == context.scenes.edited_scene_path()
+	var error: Error = context.scenes.close_scene(target)
 	match error:
 		OK:
 			pass
 		ERR_DOES_NOT_EXIST:
 			return ToolkitError.fail("NOT_FOUND", "%s is not open in the editor" % target,
-				"Open scenes: %s." % ", ".join(context.open_scene_paths()))
+				"Open scenes: %s." % ", ".join(context.scenes.open_scene_paths()))
 		ERR_UNAVAILABLE:
 			return ToolkitError.fail("UNSUPPORTED", "This editor cannot close scene tabs (Godot 4.5+ only)")
 		_:
 			return ToolkitError.fail("INTERNAL", "Closing %s failed (%s)" % [target, error_string(error)])
 	return ToolkitSuccess.ok({
-		"closed": target, "was_edited": was_edited, "open_scenes": Array(context.open_scene_paths()),
+		"closed": target, "was_edited": was_edited, "open_scenes": Array(context.scenes.open_scene_paths()),
 		"undoable": false, "hint": "Unsaved changes of the closed scene are gone; reopen it with scene_open.",
 	})
 

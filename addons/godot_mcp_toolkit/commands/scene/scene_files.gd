@@ -55,13 +55,13 @@ static func create(request: Dictionary, context: RefCounted) -> Dictionary:
 	root.free()
 	if not written.is_empty():
 		return written
-	context.refresh_files(PackedStringArray([path]))
+	context.project.refresh_files(PackedStringArray([path]))
 	var result := {"path": path, "root_name": root_name, "root_type": request["root_type"]}
 	if exists:
 		Idempotency.with_status(result, Idempotency.STATUS_REPLACED)
 		result["previous_root_type"] = previous.get("type", "")
-		if path in context.open_scene_paths():
-			context.reload_scene(path)
+		if path in context.scenes.open_scene_paths():
+			context.scenes.reload_scene(path)
 			result["reloaded"] = true
 	else:
 		Idempotency.with_status(result, Idempotency.STATUS_CREATED)
@@ -77,8 +77,8 @@ static func open(file_path: Variant, context: RefCounted) -> Dictionary:
 	var path: String = checked["path"]
 	if not ResourceLoader.exists(path):
 		return ToolkitError.fail("NOT_FOUND", "No scene at %s" % path, "scene_create makes one; check the path's spelling.")
-	var was_open: bool = path in context.open_scene_paths()
-	var error: Error = context.open_scene(path)
+	var was_open: bool = path in context.scenes.open_scene_paths()
+	var error: Error = context.scenes.open_scene(path)
 	if error == ERR_FILE_NOT_FOUND:
 		return ToolkitError.fail("NOT_FOUND", "No scene at %s" % path)
 	if error != OK:
@@ -99,20 +99,20 @@ static func open(file_path: Variant, context: RefCounted) -> Dictionary:
 static func save(file_path: Variant, context: RefCounted) -> Dictionary:
 	if not file_path is String:
 		return ToolkitError.fail("INVALID_PARAMS", "file_path must be a string")
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return ToolkitError.fail("NO_SCENE", "No scene is open in the editor", "Open one with scene_open first.")
 	var requested: String = file_path
 	if requested.is_empty():
-		if context.edited_scene_path().is_empty():
+		if context.scenes.edited_scene_path().is_empty():
 			return ToolkitError.fail("INVALID_PARAMS", "The edited scene was never saved, so it has no path",
 				"Pass file_path (res://....tscn) to save it.")
-		return _save_open(context.edited_scene_path(), context, root)
+		return _save_open(context.scenes.edited_scene_path(), context, root)
 	var checked := _scene_path(requested, "file_path")
 	if checked.has("error"):
 		return checked["error"]
 	var path: String = checked["path"]
-	if path in context.open_scene_paths():
+	if path in context.scenes.open_scene_paths():
 		return _save_open(path, context, root)
 	if not Folders.exists(path.get_base_dir()):
 		return ToolkitError.fail("SAVE_FAILED", "The folder %s does not exist" % path.get_base_dir(),
@@ -120,15 +120,15 @@ static func save(file_path: Variant, context: RefCounted) -> Dictionary:
 	var written := _write_packed(root, path)
 	if not written.is_empty():
 		return written
-	context.refresh_files(PackedStringArray([path]))
-	var result := {"path": path, "saved": true, "copy_of": context.edited_scene_path()}
+	context.project.refresh_files(PackedStringArray([path]))
+	var result := {"path": path, "saved": true, "copy_of": context.scenes.edited_scene_path()}
 	result["hint"] = "Saved a copy; the editor still edits %s. Open the copy with scene_open to edit it." % (
-		context.edited_scene_path() if not context.edited_scene_path().is_empty() else "the unsaved scene")
+		context.scenes.edited_scene_path() if not context.scenes.edited_scene_path().is_empty() else "the unsaved scene")
 	return ToolkitSuccess.ok(result)
 
 
 static func _save_open(path: String, context: RefCounted, root: Node) -> Dictionary:
-	var error: Error = context.save_scene(path)
+	var error: Error = context.scenes.save_scene(path)
 	if error == ERR_DOES_NOT_EXIST:
 		return ToolkitError.fail("NO_SCENE", "%s is not open in the editor" % path, "Open it with scene_open first.")
 	if error != OK:

@@ -62,7 +62,7 @@ static func _cmd_create_inherited(params: Dictionary, context: RefCounted) -> Di
 	if written.get("inherits", "") != base:
 		ProjectWrites.remove_file(path)
 		return ToolkitError.fail("INTERNAL", "%s did not load back as inheriting %s; it was removed" % [path, base])
-	context.refresh_files(PackedStringArray([path]))
+	context.project.refresh_files(PackedStringArray([path]))
 	return ToolkitSuccess.ok(Idempotency.with_status({
 		"path": path, "base_scene": base, "root_name": root_name, "root_type": base_root["type"],
 		"inherited_nodes": base_root["node_count"],

@@ -92,7 +92,7 @@ static func commit(context: RefCounted, path: String, text: String, previous: Va
 			return ToolkitError.fail("WRITE_FAILED", "Could not write %s: %s" % [path, error_string(error)],
 				"The file was left as it was. Check that the folder is writable.")
 		_record_undo(context, path, text, previous)
-		context.refresh_files(PackedStringArray([path]))
+		context.project.refresh_files(PackedStringArray([path]))
 	var result := {"file_path": path, "status": status, "bytes": text.to_utf8_buffer().size(),
 		"lines": split_lines(text).size()}
 	result.merge(_reload(path, text, true))
@@ -121,7 +121,7 @@ static func remove_file(path: String, context_ref: WeakRef) -> void:
 static func _record_undo(context: RefCounted, path: String, text: String, previous: Variant) -> void:
 	var steps: Script = load(SELF_PATH)
 	var context_ref: WeakRef = weakref(context)
-	var action: RefCounted = context.create_undo_action("MCP: write %s" % path.get_file())
+	var action: RefCounted = context.edits.create_undo_action("MCP: write %s" % path.get_file())
 	action.add_do_method(steps, &"apply_text", [path, text, context_ref])
 	if previous == null:
 		action.add_undo_method(steps, &"remove_file", [path, context_ref])
@@ -133,7 +133,7 @@ static func _record_undo(context: RefCounted, path: String, text: String, previo
 static func _refresh(context_ref: WeakRef, path: String) -> void:
 	var context: Object = context_ref.get_ref()
 	if context != null:
-		context.call("refresh_files", PackedStringArray([path]))
+		context.project.refresh_files(PackedStringArray([path]))
 
 
 ## Brings a loaded resource up to date with the file (a loaded script recompiles in place, as

@@ -2,7 +2,7 @@
 extends RefCounted
 ## Signals in the running game (Mode B, registered through runtime/runtime_domains.gd):
 ## signal.list, signal.connect, signal.disconnect, signal.emit on nodes of the game's current scene
-## (context.scene_root()). Connections the assistant makes are remembered, so list and disconnect
+## (context.scenes.scene_root()). Connections the assistant makes are remembered, so list and disconnect
 ## can tell them from the game's own. Nothing here is undoable: the game is not a saved scene.
 ## RUNTIME-REACHABLE: nothing here or below may name an Editor* class.
 
@@ -136,7 +136,7 @@ static func _cmd_emit(params: Dictionary, state: Dictionary) -> Dictionary:
 # --- helpers -------------------------------------------------------------------------------------
 
 static func _root(state: Dictionary) -> Node:
-	return (state["context"] as RefCounted).scene_root()
+	return (state["context"] as RefCounted).scenes.scene_root()
 
 
 ## Validates a connect/disconnect request: {"ok": true, source, signal, target, method, callable,

@@ -32,7 +32,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 # --- signal.list ---------------------------------------------------------------------------------
 
 static func _cmd_list(params: Dictionary, context: RefCounted) -> Dictionary:
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	var path: Variant = params.get("node_path", ".")
 	if path == null:
 		path = "."
@@ -93,7 +93,7 @@ static func _connections(root: Node, node: Node, signal_name: String) -> Array[D
 # --- signal.manage -------------------------------------------------------------------------------
 
 static func _cmd_manage(params: Dictionary, context: RefCounted) -> Dictionary:
-	var checked := _checked_manage(params, context.scene_root())
+	var checked := _checked_manage(params, context.scenes.scene_root())
 	if not checked["ok"]:
 		return checked["error"]
 	var source: Node = checked["source"]
@@ -192,14 +192,14 @@ static func _arity_warning(source: Node, signal_name: String, target: Node, meth
 
 static func _connect(context: RefCounted, source: Node, signal_name: String, callable: Callable,
 		result: Dictionary, warnings: PackedStringArray) -> Dictionary:
-	var action: RefCounted = context.create_undo_action("MCP: connect %s" % signal_name, source)
+	var action: RefCounted = context.edits.create_undo_action("MCP: connect %s" % signal_name, source)
 	action.add_do_method(source, &"connect", [signal_name, callable, CONNECT_PERSIST])
 	action.add_undo_method(source, &"disconnect", [signal_name, callable])
 	action.commit()
 	if not source.is_connected(signal_name, callable):
 		return ToolkitError.fail("CONNECT_FAILED", "The engine refused to connect %s to %s" % [
 			signal_name, callable], "Check the method's arguments against the signal's.")
-	context.mark_modified()
+	context.scenes.mark_modified()
 	result["status"] = "connected"
 	if not warnings.is_empty():
 		result["warnings"] = warnings
@@ -213,11 +213,11 @@ static func _disconnect(context: RefCounted, source: Node, signal_name: String, 
 	for connection: Dictionary in source.get_signal_connection_list(signal_name):
 		if connection["callable"] == callable:
 			flags = int(connection["flags"])
-	var action: RefCounted = context.create_undo_action("MCP: disconnect %s" % signal_name, source)
+	var action: RefCounted = context.edits.create_undo_action("MCP: disconnect %s" % signal_name, source)
 	action.add_do_method(source, &"disconnect", [signal_name, callable])
 	action.add_undo_method(source, &"connect", [signal_name, callable, flags])
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	result["status"] = "disconnected"
 	result["persistent"] = flags & CONNECT_PERSIST != 0
 	return ToolkitSuccess.ok(result)

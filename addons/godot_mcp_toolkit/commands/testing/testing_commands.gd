@@ -43,7 +43,7 @@ static func register(registry: RefCounted, context: RefCounted) -> void:
 
 
 static func _cmd_list(params: Dictionary, context: RefCounted) -> Dictionary:
-	var chosen := _frameworks(params, context.project_root())
+	var chosen := _frameworks(params, context.project.project_root())
 	if not chosen["ok"]:
 		return chosen["error"]
 	var installed: Array[Dictionary] = chosen["frameworks"]
@@ -53,7 +53,7 @@ static func _cmd_list(params: Dictionary, context: RefCounted) -> Dictionary:
 	var suites: Array[Dictionary] = []
 	var total_tests := 0
 	for framework: Dictionary in installed:
-		for suite: Dictionary in Frameworks.suites(context.project_root(), framework["name"]):
+		for suite: Dictionary in Frameworks.suites(context.project.project_root(), framework["name"]):
 			suite["tests"] = Array(suite["tests"])
 			total_tests += (suite["tests"] as Array).size()
 			suites.append(suite)
@@ -70,7 +70,7 @@ static func _cmd_run(params: Dictionary, tool_ctx: RefCounted, context: RefCount
 	var include_passed: Variant = params.get("include_passed", false)
 	if not include_passed is bool:
 		return ToolkitError.fail("INVALID_PARAMS", "include_passed must be true or false")
-	var planned := _plan(params, context.project_root())
+	var planned := _plan(params, context.project.project_root())
 	if not planned["ok"]:
 		return planned["error"]
 	var runs: Array[Dictionary] = planned["runs"]
@@ -149,30 +149,30 @@ static func _run_suite(unit: Dictionary, index: int, run: Dictionary, tool_ctx: 
 	# Everything the process prints, for a run that writes no report (an absolute path: the engine
 	# reads --log-file as a file-system path).
 	var log_file := ProjectSettings.globalize_path("%s/%d_%s.log" % [run["dir"], index, framework])
-	var project := ProjectSettings.globalize_path(context.project_root()).trim_suffix("/")
+	var project := ProjectSettings.globalize_path(context.project.project_root()).trim_suffix("/")
 	var args := Frameworks.command(framework, project, unit["path"], unit["test"], unit["tests"], report, log_file)
 	var summary := {"framework": framework, "path": unit["path"]}
-	var pid: int = context.start_process(context.executable_path(), args)
+	var pid: int = context.game.start_process(context.game.executable_path(), args)
 	if pid < 0:
 		summary["status"] = "not_started"
 		return {"suite": summary, "tests": [_suite_error(unit, "the test process could not be started")], "stop": ""}
 	var started := Time.get_ticks_msec()
 	var stop := ""
-	while context.is_process_running(pid):
+	while context.game.is_process_running(pid):
 		if tool_ctx.is_cancelled():
 			stop = "cancelled"
 		elif Time.get_ticks_msec() >= int(run["deadline"]):
 			stop = "timeout"
 		if not stop.is_empty():
-			context.kill_process(pid)
+			context.game.kill_process(pid)
 			break
-		await context.wait_frame()
+		await context.host.wait_frame()
 	summary["duration_s"] = snappedf((Time.get_ticks_msec() - started) / 1000.0, 0.001)
 	if not stop.is_empty():
 		summary["status"] = "killed"
 		summary["reason"] = stop
 		return {"suite": summary, "tests": [], "stop": stop}
-	var exit_code: int = context.process_exit_code(pid)
+	var exit_code: int = context.game.process_exit_code(pid)
 	summary["exit_code"] = exit_code
 	var parsed := _read_report(framework, report)
 	if not parsed["ok"]:

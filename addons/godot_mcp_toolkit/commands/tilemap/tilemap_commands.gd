@@ -180,11 +180,12 @@ static func _cmd_set_cells(params: Dictionary, context: RefCounted) -> Dictionar
 	if after.is_empty():
 		return ToolkitSuccess.ok(result)
 	var script: Script = load(SELF_PATH)
-	var action: RefCounted = context.create_undo_action("Set %d tile map cells" % after.size(), context.scene_root())
+	var label := "Set %d tile map cells" % after.size()
+	var action: RefCounted = context.edits.create_undo_action(label, context.scenes.scene_root())
 	action.add_do_method(script, &"write_cells", [node, prefix, after])
 	action.add_undo_method(script, &"write_cells", [node, prefix, before])
 	action.commit()
-	context.mark_modified()
+	context.scenes.mark_modified()
 	return ToolkitSuccess.ok(result)
 
 
@@ -295,7 +296,7 @@ static func _target(params: Dictionary, context: RefCounted) -> Dictionary:
 		return {"error": missing}
 	if not params["node_path"] is String:
 		return {"error": ToolkitError.fail("INVALID_PARAMS", "node_path must be a string")}
-	var root: Node = context.scene_root()
+	var root: Node = context.scenes.scene_root()
 	if root == null:
 		return {"error": ToolkitError.fail("NO_SCENE", "No scene is open in the editor", "Open one with scene_open first.")}
 	var found := NodeLookup.find(root, params["node_path"])

@@ -56,12 +56,13 @@ func _initialize() -> void:
 	root.add_child(_edited)
 	var scene := str(_options.get("scene", ""))
 	_context = RuntimeContext.new(_show(scene))
-	_context.frame_waits = true  # this host has a frame loop: long waits let it serve meanwhile
-	_context.process_runner = _run_process
-	_context.open_scene(scene)
-	_context.scene_opened.connect(func(path: String) -> void: _context.set_scene_root(_show(path)))
-	_context.play_started.connect(_on_play_started)
-	_context.play_stopped.connect(_on_play_stopped)
+	_context.runtime_host.frame_waits = true  # this host has a frame loop: long waits let it serve meanwhile
+	_context.runtime_game.process_runner = _run_process
+	_context.scenes.open_scene(scene)
+	var scenes := _context.runtime_scenes
+	scenes.scene_opened.connect(func(path: String) -> void: scenes.set_scene_root(_show(path)))
+	_context.runtime_game.play_started.connect(_on_play_started)
+	_context.runtime_game.play_stopped.connect(_on_play_stopped)
 	_app = ToolkitApp.new(_context, {"getenv": _getenv, "listener": RelayListener.new(_link),
 		"publisher": _publisher})
 	# The game shares this tree: its pause must not stop the editor side from serving.
@@ -196,15 +197,15 @@ func _on_op(op: Dictionary) -> void:
 	var reply := {"event": "reply", "id": op.get("id")}
 	match str(op.get("op", "")):
 		"undo":
-			reply["ok"] = _context.undo()
+			reply["ok"] = _context.edits.undo()
 		"redo":
-			reply["ok"] = _context.redo()
+			reply["ok"] = _context.edits.redo()
 		"user_edit":
 			reply["ok"] = _user_edit(str(op.get("node", "")), str(op.get("property", "")), op.get("value"))
 		"play":
-			reply["error"] = _context.play_scene(str(op.get("path", "")))
+			reply["error"] = _context.game.play_scene(str(op.get("path", "")))
 		"stop":
-			_context.stop_playing()
+			_context.game.stop_playing()
 			reply["ok"] = true
 		"read_file":
 			reply.merge(_read_file(str(op.get("path", ""))))
@@ -221,8 +222,8 @@ func _on_op(op: Dictionary) -> void:
 			_restore_settings()
 			reply["ok"] = true
 		"processes":
-			reply["started"] = _context.started_processes.size()
-			reply["killed"] = Array(_context.killed_processes)
+			reply["started"] = _context.runtime_game.started_processes.size()
+			reply["killed"] = Array(_context.runtime_game.killed_processes)
 		"quit":
 			_shutdown()
 			_link.send(reply)
@@ -236,11 +237,11 @@ func _on_op(op: Dictionary) -> void:
 
 ## The user changes a property in the editor: an action of their own on the scene's history.
 func _user_edit(node_path: String, property: String, value: Variant) -> bool:
-	var scene_root := _context.scene_root()
+	var scene_root := _context.scenes.scene_root()
 	var node := scene_root.get_node_or_null(node_path) if scene_root != null else null
 	if node == null:
 		return false
-	var history := _context.history(_context.history_id_for(node))
+	var history := _context.edits.history(_context.edits.history_id_for(node))
 	history.create_action("Set %s" % property)
 	history.add_do_property(node, property, value)
 	history.add_undo_property(node, property, node.get(property))
@@ -299,7 +300,7 @@ static func _read_file(path: String) -> Dictionary:
 
 func _shutdown() -> void:
 	if _app != null:
-		_context.stop_playing()
+		_context.game.stop_playing()
 		_app.shutdown(false)
 		_app.queue_free()
 		_app = null
