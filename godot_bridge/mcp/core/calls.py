@@ -49,9 +49,10 @@ class Route(Enum):
     TASK = "task"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ToolCall:
-    """One ``tools/call`` as read from its params, once."""
+    """One ``tools/call`` as read from its params, once (not frozen: that costs every call's path
+    a slower constructor; nothing changes it after ``CallPath.read``)."""
 
     name: Any  # as sent: a tool, or call_tool
     arguments: Any
@@ -60,8 +61,13 @@ class ToolCall:
     modern: bool
     progress_token: Any
     wants_task: bool  # params.task (2025-11-25), or the tasks extension declared (2026-07-28)
-    client: str | None  # the clientInfo name the request carries (2026-07-28's envelope)
     params: Mapping[str, Any]  # as sent (a task's requested ttl)
+
+    @property
+    def client(self) -> str | None:
+        """The clientInfo name the request carries (2026-07-28's envelope); read only when a list
+        does not know its client yet, which is once per client."""
+        return client_name(self.params)
 
 
 class CallRefused(ProtocolError):
@@ -87,16 +93,17 @@ class CallPath:
 
     def __init__(self, app: BridgeApp) -> None:
         self.app = app
-        self._target = app.dispatch.target
+        # Bound once: every call's path looks them up.
+        self._target, self._may_ask = app.dispatch.target, app.may_ask
 
     def read(self, params: Mapping[str, Any], modern: bool) -> ToolCall:
         """The call ``params`` make (any values: the SDK path reads them before validating them)."""
         name, arguments = params.get("name"), params.get("arguments")
         target, target_arguments = self._target(name, arguments)
         meta = params.get("_meta")
-        token = meta.get("progressToken") if isinstance(meta, Mapping) else None
-        return ToolCall(name, arguments, target, target_arguments, modern, token,
-                        asks_for_task(params, modern), client_name(params), params)
+        # `is not None` first: an isinstance check against an ABC is slow, and most calls have no _meta.
+        token = meta.get("progressToken") if meta is not None and isinstance(meta, Mapping) else None
+        return ToolCall(name, arguments, target, target_arguments, modern, token, asks_for_task(params, modern), params)
 
     def task_tool(self, call: ToolCall, tools: ToolList) -> ToolDef | None:
         """The job-capable tool a call asking for a task runs as one; None: it is served as a plain call."""
@@ -108,7 +115,7 @@ class CallPath:
         """How ``call``, by the client whose list of its era is ``tools``, is served."""
         if call.wants_task and self.task_tool(call, tools) is not None:
             return Route.TASK
-        if self.app.may_ask(call.target):
+        if self._may_ask(call.target):
             return Route.MAY_ASK
         return Route.AT_ONCE
 
