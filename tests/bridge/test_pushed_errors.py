@@ -1,6 +1,6 @@
 """Errors pushed by Godot reach an MCP client without polling.
 
-The real bridge process, the SDK client (mcp 2.3.0) in each era, the toolkit simulator
+The real bridge process, the SDK client (the installed mcp) in each era, the toolkit simulator
 in-process pushing ``errors.reported`` (editor and game channels) and ``game_crashed``
 as the toolkit does: each new error arrives as a log notification and as an update of
 ``godot://errors``; a repeat raises the count without another log notification; a
