@@ -106,4 +106,4 @@ def test_every_module_importing_the_sdk_runs_at_the_low_end_or_says_why_not() ->
     modules = sorted(p for folder in ("unit", "bridge") for p in (ROOT / "tests" / folder).rglob("test_*.py"))
     missing = [str(p.relative_to(ROOT)) for p in modules
                if _imports_the_sdk(p) and str(p.relative_to(ROOT)) not in covered]
-    assert not missing, f"import the MCP SDK but are neither in tests/mcp_lowest_tests.txt nor left out there: {missing}"
+    assert not missing, f"import the SDK, neither listed in tests/mcp_lowest_tests.txt nor left out there: {missing}"
