@@ -7,16 +7,24 @@
 # (`-n 0`: in this process only). scripts/assistants.sh installs the pinned assistant CLIs (npm,
 # idempotent) that tests/assistants drives.
 # Without an engine the GDScript tests are reported as skipped with the reason, never as passed.
+# Both ends of the mcp range in pyproject.toml: the whole suite runs at the newest release the
+# range allows (what a fresh .venv gets), then scripts/test_mcp_lowest.sh runs the tests that
+# depend on the SDK at the lowest, in .venv-mcp-low. Both always run; the script fails if either fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check '.[test,fast]'
+.venv/bin/python -m pip install --quiet --disable-pip-version-check '.[test,test-fastmcp,fast]'
 if ! command -v "${GODOT:-godot}" >/dev/null 2>&1; then
   bash tests/godot/web/setup.sh </dev/null >&2 \
     || echo "test.sh: the Godot web engine could not be set up; GDScript engine tests will be skipped" >&2
 fi
 bash scripts/assistants.sh </dev/null >/dev/null \
   || echo "test.sh: the assistant CLIs could not be installed; tests/assistants will be skipped" >&2
-exec .venv/bin/python -m pytest -q -rs -n auto "$@"
+echo "test.sh: the whole suite at mcp $(.venv/bin/python -c \
+  'from importlib.metadata import version; print(version("mcp"), "and mcp-types", version("mcp-types"))')" >&2
+status=0
+.venv/bin/python -m pytest -q -rs -n auto "$@" || status=$?
+bash scripts/test_mcp_lowest.sh </dev/null || status=$?
+exit "$status"

@@ -120,7 +120,7 @@ def check_python(ctx: Context) -> list[Check]:
 
 
 def _requirements() -> dict[str, str]:
-    """Our declared requirement per package ('mcp==2.3.0'), from the installed godot-bridge metadata."""
+    """Our declared requirement per package ('mcp>=2.0.0,<3'), from the installed godot-bridge metadata."""
     try:
         declared = metadata.requires("godot-bridge") or []
     except metadata.PackageNotFoundError:
@@ -161,9 +161,9 @@ def check_packages(ctx: Context) -> list[Check]:
     bridge = f"godot-bridge {__version__}"
     if problems:
         return [Check("packages", "Packages", "fail", "; ".join(problems),
-                      "Reinstall the bridge so its pinned dependencies come with it: pip install --force-reinstall "
+                      "Reinstall the bridge so the versions it requires come with it: pip install --force-reinstall "
                       "godot-bridge (or uvx --refresh godot-bridge).")]
-    note = "" if wanted else " (godot-bridge is not installed as a package, so its pins were not compared)"
+    note = "" if wanted else " (godot-bridge is not installed as a package, so its requirements were not compared)"
     return [Check("packages", "Packages", "ok", ", ".join([bridge, *found]) + note)]
 
 

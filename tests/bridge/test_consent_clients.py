@@ -25,7 +25,6 @@ import anyio
 import httpx2
 import mcp_types as types
 import pytest
-from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from godot_bridge.consent.gate import UNATTENDED_S
@@ -35,6 +34,7 @@ from tests.support.external import finish, install_or_skip
 from tests.support.http_bridge import HttpBridgeProcess, modern_headers
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
+from tests.support.sdk_client import sdk_client
 
 CODE = {"code": "1 + 1", "channel": "editor"}  # the editor's channel: the simulator records what runs there
 ASKING = "execute_code"
@@ -68,7 +68,7 @@ async def sdk_call(target: Any, era: str, answer: str | None, *, confirm: bool =
         return types.ElicitResult(action=answer)  # type: ignore[arg-type]
 
     callback = {"elicitation_callback": on_elicit} if answer is not None else {}
-    async with Client(target, mode=MODERN if era == "modern" else "legacy", cache=None, **callback) as client:
+    async with sdk_client(target, mode=MODERN if era == "modern" else "legacy", cache=None, **callback) as client:
         result = text_of(await client.call_tool(ASKING, CODE))
         if confirm:
             assert result["status"] == "confirmation_required" and "1 + 1" in result["question"], result

@@ -18,7 +18,6 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from tests.support.bridge_process import BridgeProcess, body, bridge_env
@@ -26,6 +25,7 @@ from tests.support.http_bridge import HttpBridgeProcess, sse_messages
 from tests.bridge.test_mcp_resources_prompts import params
 from tests.sim.fixtures import process_sim as game_sim  # noqa: F401 - a fixture
 from tests.sim.server import ToolkitSim
+from tests.support.sdk_client import sdk_client
 from tests.support.tasks_client import TASKS, TasksExtension, request
 
 RESULT = {"passed": True, "totals": {"tests": 3, "passed": 3, "failed": 0, "errored": 0, "skipped": 0}}
@@ -56,7 +56,7 @@ async def test_a_client_without_tasks_runs_test_run_in_the_background(game_sim: 
                                                                       project_dir: Path) -> None:
     game_sim.script("test.run", *SLOW_RUN, times=None)
     with anyio.fail_after(60):
-        async with Client(params(data_home, project_dir), mode="legacy", cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode="legacy", cache=None) as client:
             await client.call_tool("discover_tools", {"request": "testing"})
             blocking = await client.call_tool("test_run", {"suite_path": "res://test/test_a.gd"})
             started = payload(await client.call_tool("test_run", {"suite_path": "res://test/test_a.gd",
@@ -82,7 +82,7 @@ async def test_job_cancel_stops_the_run_and_says_what_had_taken_effect(game_sim:
     game_sim.script("test.run", {"progress": {"progress": 1, "total": 3, "message": "res://test/test_a.gd: 2 passed"}},
                     {"wait_cancel": 30})
     with anyio.fail_after(60):
-        async with Client(params(data_home, project_dir), mode="legacy", cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode="legacy", cache=None) as client:
             await client.call_tool("discover_tools", {"request": "testing"})
             job_id = payload(await client.call_tool("test_run", {"background": True}))["job_id"]
             await until(lambda: game_sim.requests("test.run"))
@@ -113,8 +113,8 @@ async def test_the_python_sdk_client_with_the_tasks_extension(transport: str, ga
     tasks = TasksExtension()
     try:
         with anyio.fail_after(60):
-            async with Client(target, mode="2026-07-28", cache=None, extensions=[tasks]) as client, \
-                    Client(target, mode="2026-07-28", cache=None) as plain:
+            async with sdk_client(target, mode="2026-07-28", cache=None, extensions=[tasks]) as client, \
+                    sdk_client(target, mode="2026-07-28", cache=None) as plain:
                 await client.call_tool("discover_tools", {"request": "testing"})
                 await plain.call_tool("discover_tools", {"request": "testing"})
                 blocking = await plain.call_tool("test_run", {})

@@ -26,6 +26,7 @@ from tests.support.client_file import write_until
 from tests.support.http_bridge import HttpBridgeProcess
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
+from tests.support.sdk_client import sdk_client
 
 COUNTS = count(load_catalogue())  # what tools/list holds at start, from the one place that defines it
 
@@ -79,7 +80,7 @@ async def read_json(client: Client, uri: str) -> Any:
 @pytest.mark.parametrize("mode", ERAS)
 async def test_resources_listed_read_and_refused(mode: str, data_home: Path, game_project: Path):
     with anyio.fail_after(30):
-        async with Client(params(data_home, game_project), mode=mode, cache=None) as client:
+        async with sdk_client(params(data_home, game_project), mode=mode, cache=None) as client:
             listed = {r.uri for r in (await client.list_resources()).resources}
             assert listed == {"godot://project/info", "godot://roots", "godot://errors", "godot://jobs"}
             templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
@@ -128,7 +129,7 @@ async def test_completions(mode: str, transport: str, data_home: Path, game_proj
             target: Any = params(data_home, game_project)
             if transport == "http":
                 target = (await stack.enter_async_context(HttpBridgeProcess(bridge_env(data_home, game_project)))).url
-            client = await stack.enter_async_context(Client(target, mode=mode, cache=None))
+            client = await stack.enter_async_context(sdk_client(target, mode=mode, cache=None))
             if mode == "legacy":
                 assert client.server_capabilities.completions is not None
             else:  # a pinned client skips the probe: ask the server itself
@@ -153,7 +154,7 @@ async def test_node_path_completes_to_the_open_scene_nodes(sim: ToolkitSim, data
     sim.script("scene.get_tree", {"result": {"success": True, "scene_path": "res://main.tscn", "tree": tree}},
                times=None)
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir), mode="legacy", cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode="legacy", cache=None) as client:
             await client.call_tool("scene_get_tree", {})  # the editor is connected
             done = await client.complete(debug, {"name": "node_path", "value": "pla"})
     assert done.completion.values == ["Player", "Player/Gun"]
@@ -163,7 +164,7 @@ async def test_node_path_completes_to_the_open_scene_nodes(sim: ToolkitSim, data
 @pytest.mark.parametrize("mode", ERAS)
 async def test_prompts_listed_and_got(mode: str, data_home: Path, project_dir: Path):
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir), mode=mode, cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode=mode, cache=None) as client:
             prompts = {p.name: p for p in (await client.list_prompts()).prompts}
             assert set(prompts) == {"debug-scene", "write-test"}
             assert [(a.name, a.required) for a in prompts["write-test"].arguments] == [
@@ -200,7 +201,7 @@ async def test_mcp_json_edit_flips_read_only_with_one_list_changed_legacy(data_h
             seen.set()
 
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir, {"GODOT_MCP_CONFIG_VERSION": "1"}), mode="legacy",
+        async with sdk_client(params(data_home, project_dir, {"GODOT_MCP_CONFIG_VERSION": "1"}), mode="legacy",
                           message_handler=on_message, cache=None) as client:
             assert len((await client.list_tools()).tools) == COUNTS.always_on
             await write_until(config, mcp_json(True), seen.wait)
@@ -216,7 +217,7 @@ async def test_mcp_json_edit_cannot_lift_read_only_while_running_modern(data_hom
     config = project_dir / ".mcp.json"
     config.write_text(mcp_json(True), encoding="utf-8")
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir, {"GODOT_MCP_READ_ONLY": "1"}), mode="2026-07-28",
+        async with sdk_client(params(data_home, project_dir, {"GODOT_MCP_READ_ONLY": "1"}), mode="2026-07-28",
                           cache=None) as client:
             assert len((await client.list_tools()).tools) == COUNTS.read_only_at_start
             async with client.listen(tools_list_changed=True) as sub:
@@ -243,7 +244,7 @@ async def test_mcp_json_edit_cannot_lift_read_only_while_running_modern(data_hom
 @pytest.mark.parametrize("mode", ERAS)
 async def test_discover_tools_result_holds_the_activated_schemas(mode: str, data_home: Path, project_dir: Path):
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir), mode=mode, cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode=mode, cache=None) as client:
             startup = (await client.list_tools()).tools
             wire = json.dumps([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in startup],
                               separators=(",", ":"))
@@ -281,7 +282,7 @@ async def test_progress_during_a_game_start_wait(mode: str, sim: ToolkitSim, dat
         seen.append((progress, message))
 
     with anyio.fail_after(40):
-        async with Client(params(data_home, project_dir), mode=mode, cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode=mode, cache=None) as client:
             result = await client.call_tool("game_start", {}, progress_callback=on_progress)
             assert not result.is_error, result
             assert json.loads(result.content[0].text)["runtime_connected"] is True
@@ -311,7 +312,7 @@ async def test_progress_while_a_plain_command_is_slow(transport: str, sim: Toolk
             target: Any = params(data_home, project_dir)
             if transport == "http":
                 target = (await stack.enter_async_context(HttpBridgeProcess(bridge_env(data_home, project_dir)))).url
-            client = await stack.enter_async_context(Client(target, mode="legacy", cache=None))
+            client = await stack.enter_async_context(sdk_client(target, mode="legacy", cache=None))
             await client.call_tool("discover_tools", {})  # warm: the editor is dialled
             started = anyio.current_time()
             result = await client.call_tool("scene_get_tree", {}, progress_callback=on_progress)

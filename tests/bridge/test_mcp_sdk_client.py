@@ -9,13 +9,13 @@ from pathlib import Path
 
 import anyio
 import pytest
-from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.counts import count
 from tests.support.bridge_process import ROOT, bridge_env
 from tests.support.client_file import mcp_json, write_until
+from tests.support.sdk_client import sdk_client
 
 COUNTS = count(load_catalogue())  # what tools/list holds at start, from the one place that defines it
 
@@ -28,7 +28,7 @@ def params(data_home: Path, project: Path, extra: dict[str, str] | None = None) 
 @pytest.mark.parametrize("mode", ["legacy", "auto", "2026-07-28"])
 async def test_client_lists_and_calls(mode: str, data_home: Path, project_dir: Path):
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir), mode=mode, cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode=mode, cache=None) as client:
             expected = "2025-11-25" if mode == "legacy" else "2026-07-28"
             assert client.protocol_version == expected
             tools = (await client.list_tools()).tools
@@ -56,7 +56,7 @@ async def test_modern_client_listen_receives_tools_list_changed(data_home: Path,
     """The list a 2026-07-28 client sees changes with the configuration (here GODOT_MCP_TOOL_LIST in
     .mcp.json), and the listen stream says so."""
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir), mode="2026-07-28", cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode="2026-07-28", cache=None) as client:
             assert len((await client.list_tools()).tools) == COUNTS.always_on
             async with client.listen(tools_list_changed=True) as sub:
                 events: list[str] = []
@@ -81,7 +81,7 @@ async def test_legacy_client_sees_list_changed_notification(data_home: Path, pro
             seen.set()
 
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir), mode="legacy", message_handler=on_message,
+        async with sdk_client(params(data_home, project_dir), mode="legacy", message_handler=on_message,
                           cache=None) as client:
             await client.call_tool("discover_tools", {"request": "theme"})
             await seen.wait()
@@ -89,7 +89,7 @@ async def test_legacy_client_sees_list_changed_notification(data_home: Path, pro
 
 async def test_read_only_mode(data_home: Path, project_dir: Path):
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir, {"GODOT_MCP_READ_ONLY": "1"}), mode="legacy",
+        async with sdk_client(params(data_home, project_dir, {"GODOT_MCP_READ_ONLY": "1"}), mode="legacy",
                           cache=None) as client:
             tools = (await client.list_tools()).tools
             assert len(tools) == COUNTS.read_only_at_start

@@ -1,6 +1,6 @@
 """Errors pushed by Godot reach an MCP client without polling.
 
-The real bridge process, the SDK client (mcp 2.3.0) in each era, the toolkit simulator
+The real bridge process, the SDK client (the installed mcp) in each era, the toolkit simulator
 in-process pushing ``errors.reported`` (editor and game channels) and ``game_crashed``
 as the toolkit does: each new error arrives as a log notification and as an update of
 ``godot://errors``; a repeat raises the count without another log notification; a
@@ -26,6 +26,7 @@ from tests.support.bridge_process import MODERN_META, ROOT, BridgeProcess, bridg
 from tests.support.http_bridge import HttpBridgeProcess
 from tests.sim.fixtures import until
 from tests.sim.server import ToolkitSim
+from tests.support.sdk_client import sdk_client
 
 ERRORS = "godot://errors"
 # resources/subscribe and logging/setLevel are what handshake-era clients use, deprecated or not.
@@ -94,7 +95,7 @@ async def test_handshake_client_hears_errors_as_logs_and_resource_updates(sim: T
                                                                           project: Path):
     heard = Heard()
     with anyio.fail_after(60):
-        async with Client(params(data_home, project), mode="legacy", logging_callback=heard.on_log,
+        async with sdk_client(params(data_home, project), mode="legacy", logging_callback=heard.on_log,
                           message_handler=heard.on_message, cache=None) as client:
             caps = client.server_capabilities
             assert caps.logging is not None and caps.resources is not None and caps.resources.subscribe
@@ -142,7 +143,7 @@ async def test_game_errors_and_a_crash_arrive_from_the_game_and_the_editor(sim: 
                                                                            project: Path):
     heard = Heard()
     with anyio.fail_after(60):
-        async with Client(params(data_home, project), mode="legacy", logging_callback=heard.on_log,
+        async with sdk_client(params(data_home, project), mode="legacy", logging_callback=heard.on_log,
                           message_handler=heard.on_message, cache=None) as client:
             await until(lambda: sim.peer_count == 1, 10)
             game = await sim.start_game()
@@ -177,7 +178,7 @@ async def test_game_errors_and_a_crash_arrive_from_the_game_and_the_editor(sim: 
 async def test_modern_client_hears_errors_on_a_listen_stream(sim: ToolkitSim, data_home: Path, project: Path):
     heard = Heard()
     with anyio.fail_after(60):
-        async with Client(params(data_home, project), mode="2026-07-28", log_level="warning",
+        async with sdk_client(params(data_home, project), mode="2026-07-28", log_level="warning",
                           logging_callback=heard.on_log, cache=None) as client:
             await until(lambda: sim.peer_count == 1, 10)
             async with client.listen(resource_subscriptions=[ERRORS]) as sub:
@@ -199,14 +200,14 @@ async def test_over_http_a_session_stream_and_a_listen_stream_carry_them(
     legacy_heard, heard = Heard(), Heard()
     with anyio.fail_after(60):
         async with HttpBridgeProcess(bridge_env(data_home, project)) as bridge, \
-                Client(bridge.url, mode="legacy", logging_callback=legacy_heard.on_log,
+                sdk_client(bridge.url, mode="legacy", logging_callback=legacy_heard.on_log,
                        message_handler=legacy_heard.on_message, cache=None) as legacy:
             # A handshake client has a session, so its GET stream carries logs and updates.
             caps = legacy.server_capabilities
             assert caps.logging is not None and caps.resources is not None and caps.resources.subscribe
             await legacy.session.subscribe_resource(ERRORS)
             await legacy.set_logging_level("warning")
-            async with Client(bridge.url, mode="2026-07-28", log_level="error", logging_callback=heard.on_log,
+            async with sdk_client(bridge.url, mode="2026-07-28", log_level="error", logging_callback=heard.on_log,
                               cache=None) as client:
                 await until(lambda: sim.peer_count == 1, 10)
                 async with client.listen(resource_subscriptions=[ERRORS]) as sub:

@@ -22,6 +22,7 @@ from tests.support.pngs import make_png
 from tests.sim.fixtures import tool
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.server import ToolkitSim
+from tests.support.sdk_client import sdk_client
 
 ERAS = ["legacy", "2026-07-28"]
 UNKNOWN = "godot://screenshots/" + "0" * 24 + ".png"
@@ -63,7 +64,7 @@ async def test_runtime_link_is_listed_and_read_back_byte_exact(mode: str, sim: T
                                                                project_dir: Path) -> None:
     png = make_png(64, 36)
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir), mode=mode, cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode=mode, cache=None) as client:
             game = await start_game(client, sim)
             game.script("runtime.screenshot", shot(png))
             result = await client.call_tool("runtime_screenshot", {"image_response_mode": "link", "image_detail": "mid"})
@@ -92,7 +93,7 @@ async def test_editor_screenshot_link_after_discover_keeps_save_path(mode: str, 
     sim.script("editor.screenshot", shot(png, path="/abs/proj/shots/a.png", node_path="Sprite",
                                          hint="Saved full-res → /abs/proj/shots/a.png."))
     with anyio.fail_after(30):
-        async with Client(params(data_home, project_dir), mode=mode, cache=None) as client:
+        async with sdk_client(params(data_home, project_dir), mode=mode, cache=None) as client:
             discovered = await client.call_tool("discover_tools", {"request": "editor_advanced"})
             assert not discovered.is_error
             args = {"image_response_mode": "link", "save_path": "res://shots/a.png", "node_path": "Sprite"}
@@ -125,7 +126,7 @@ async def test_env_default_link_evicts_the_oldest_and_inline_still_works(sim: To
     count = DEFAULT_MAX_COUNT + 1
     pngs = [make_png(8 + n, 8, (n, 0, 0)) for n in range(count)]
     with anyio.fail_after(60):
-        async with Client(params(data_home, project_dir, {"GODOT_MCP_IMAGE_MODE": "link"}), mode="legacy",
+        async with sdk_client(params(data_home, project_dir, {"GODOT_MCP_IMAGE_MODE": "link"}), mode="legacy",
                           cache=None) as client:
             game = await start_game(client, sim)
             uris = []

@@ -18,11 +18,11 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
 
 from tests.bridge.test_mcp_resources_prompts import ERAS, params
 from tests.sim.fixtures import BridgeFactory, tool
 from tests.sim.server import ToolkitSim
+from tests.support.sdk_client import sdk_client
 
 RESULTS = Path(__file__).resolve().parents[1] / "fixtures" / "toolkit" / "results" / "testing.json"
 
@@ -94,7 +94,7 @@ async def test_run_progress_reaches_the_mcp_client(mode: str, data_home: Path, p
             seen.append((progress, total, message))
 
         with anyio.fail_after(40):
-            async with Client(params(data_home, project_dir), mode=mode, cache=None) as client:
+            async with sdk_client(params(data_home, project_dir), mode=mode, cache=None) as client:
                 await client.call_tool("discover_tools", {"request": "testing"})
                 result = await client.call_tool("test_run", example["params"], progress_callback=on_progress)
                 assert not result.is_error, result

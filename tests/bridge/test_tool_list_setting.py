@@ -31,6 +31,7 @@ from tests.support.http_bridge import HttpBridgeProcess
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to
 from tests.sim.fixtures import until
 from tests.sim.server import ToolkitSim
+from tests.support.sdk_client import sdk_client
 
 CATALOGUE = load_catalogue()
 COUNTS = count(CATALOGUE)
@@ -119,8 +120,8 @@ async def test_the_list_is_the_configuration_in_both_eras(transport: str, settin
     old, new = Heard(), Heard()
     with anyio.fail_after(120):
         async with bridge(transport, setting, data_home, project_dir) as target, \
-                Client(target, mode="legacy", message_handler=old.on_message, cache=None) as legacy, \
-                Client(target, mode=MODERN, cache=None) as modern, \
+                sdk_client(target, mode="legacy", message_handler=old.on_message, cache=None) as legacy, \
+                sdk_client(target, mode=MODERN, cache=None) as modern, \
                 modern.listen(tools_list_changed=True) as events, anyio.create_task_group() as tg:
             async def listen() -> None:
                 async for event in events:

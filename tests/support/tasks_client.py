@@ -1,4 +1,4 @@
-"""The official Python SDK client (``mcp`` 2.3.0) speaking MCP tasks to the bridge.
+"""The official Python SDK client (the installed ``mcp``) speaking MCP tasks to the bridge.
 
 The SDK has no task engine on either side; what it offers a client is its extension seam: a
 ``ClientExtension`` advertises ``io.modelcontextprotocol/tasks`` in every request's capabilities

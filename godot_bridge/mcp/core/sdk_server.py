@@ -176,4 +176,8 @@ def initialization_options(server: Server[Any]) -> InitializationOptions:
     """What the handshake era's ``initialize`` answers: the derived capabilities, plus ``tasks``."""
     options = server.create_initialization_options(NotificationOptions(tools_changed=True))
     options.capabilities.tasks = ServerTasksCapability.model_validate(TASKS_HANDSHAKE_CAPABILITY)
+    # The bridge declares no experimental capability. mcp 2.3 then leaves `experimental` out;
+    # 2.0-2.2 answer an empty `"experimental": {}`. Cleared here, the answer is the same bytes at
+    # every mcp the range allows, and the lean path's (hot_methods.py) stays equal to it.
+    options.capabilities.experimental = None
     return options
