@@ -247,14 +247,13 @@ class BridgeApp:
                  "annotations": dict(tool.annotations)}
         if tool.job is not None:
             # 2025-11-25 clients may call it as an MCP task (2026-07-28 drops the field: tasks there
-            # are the server's choice, mcp/tasks.py).
+            # are the server's choice, mcp/core/tasks.py).
             entry["execution"] = {"taskSupport": "optional"}
         return entry
 
-    def may_ask(self, name: Any, arguments: Any = None) -> bool:
-        """Whether a call of the tool ``name`` (call_tool: of the tool it names) may ask the person
-        first (under the policy now)."""
-        name, _ = self.dispatch.target(name, arguments)
+    def may_ask(self, name: Any) -> bool:
+        """Whether a call of the tool ``name`` may ask the person first (under the policy now). For a
+        call through call_tool, ``name`` is the tool it names (mcp/core/calls.py reads that once)."""
         tool = self.surface.find(name) if isinstance(name, str) else None
         return tool is not None and self.consent.may_ask(tool)
 

@@ -201,8 +201,8 @@ def serve(settings: Settings) -> int:
 
     from godot_bridge.app import BridgeApp
     from godot_bridge.heap import tune_for_serving
-    from godot_bridge.mcp.stdio_server import run_stdio
-    from godot_bridge.mcp.loop import backend_options
+    from godot_bridge.mcp.stdio.server import run_stdio
+    from godot_bridge.mcp.core.event_loop import backend_options
 
     try:
         app = BridgeApp(settings)
@@ -221,7 +221,7 @@ def serve(settings: Settings) -> int:
 def serve_http(settings: Settings, args: Args) -> int:
     """``--http``: one bridge, one editor link, any number of HTTP clients."""
     _configure_logging()
-    from godot_bridge.mcp.http_config import http_options
+    from godot_bridge.mcp.http.config import http_options
 
     try:
         options = http_options(args.values, "--no-auth" in args.switches, settings.env)
@@ -232,8 +232,8 @@ def serve_http(settings: Settings, args: Args) -> int:
 
     from godot_bridge.app import BridgeApp
     from godot_bridge.heap import tune_for_serving
-    from godot_bridge.mcp.http import run_http
-    from godot_bridge.mcp.loop import backend_options
+    from godot_bridge.mcp.http.server import run_http
+    from godot_bridge.mcp.core.event_loop import backend_options
 
     try:
         app = BridgeApp(settings)

@@ -342,14 +342,14 @@ ENV_CHECKS: dict[str, Callable[[str, str], None]] = {
     ALLOW_UNASKED_ENV: _check_tool_names,
     TOOL_LIST_ENV: _check_tool_list,
     "GODOT_BRIDGE_HTTP_TOKEN": _check_any,  # --http only: the bearer token every request must send
-    "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/loop.py: "0" keeps asyncio's own loop
-    "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/stdio_server.py: "0" sends every stdio line through the SDK
+    "GODOT_BRIDGE_UVLOOP": _check_any,  # read by mcp/core/event_loop.py: "0" keeps asyncio's own loop
+    "GODOT_BRIDGE_LEAN": _check_any,  # read by mcp/stdio/server.py: "0" sends every stdio line through the SDK
     "GODOT_BIN": _check_any,  # a path or a name on PATH; editor/launch.py resolves and checks it
 }
 # What each variable does, for `godot-bridge --help` and the README's Environment table (both
 # rendered from this, with the catalogue's counts in place of "{name}": usage.py env_docs;
 # tests/docs/test_cli_docs.py holds them together). MCP_ALLOWED_ORIGINS is read by
-# mcp/http_config.py and needs no value check.
+# mcp/http/config.py and needs no value check.
 ENV_DOCS: dict[str, str] = {
     "GODOT_MCP_PROJECT_PATH": "the Godot project folder (as --project); a folder whose one subfolder holds "
     "project.godot works too",

@@ -2,7 +2,7 @@
 
 A job is one call of a job-capable tool, run in its own asyncio task so it outlives the request
 that started it. It has an unguessable id, an owner (a stdio connection, an HTTP session, or the
-principal a sessionless request authenticated as: ``mcp/peers.py``), a status
+principal a sessionless request authenticated as: ``mcp/core/peers.py``), a status
 (``working``, ``input_required``, ``completed``, ``failed``, ``cancelled``) with a message, the
 last progress it reported, created / updated times, a TTL, and, once done, the result exactly
 as the blocking call would have returned it.

@@ -2,7 +2,7 @@
 
 Two ways in, one job: ``start_background`` is dispatch's hook for ``background: true`` (the call
 was looked up and validated; the job runs the rest of it), ``start_call`` is what an MCP task
-front end uses (``mcp/tasks.py``: the whole call runs as the job's work, so what it answers is
+front end uses (``mcp/core/tasks.py``: the whole call runs as the job's work, so what it answers is
 exactly what the blocking call would have). Either way the job belongs to the calling client's
 list (``ToolList.owner``), says what cancelling the tool stops (the catalogue's ``job.cancel``),
 and after a cancel calls the tool the catalogue names to undo what had started

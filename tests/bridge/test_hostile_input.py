@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from godot_bridge.mcp.sdk_lines import MAX_DEPTH
+from godot_bridge.mcp.stdio.sdk_lines import MAX_DEPTH
 from tests.support.bridge_process import MODERN_META, ROOT, BridgeProcess, bridge_env
 from tests.support.envelope_shapes import cases
 from tests.sim.fixtures import process_sim as sim  # noqa: F401 - the editor this module's bridges talk to

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
-from godot_bridge.mcp.http import HttpOptions
+from godot_bridge.mcp.http.config import HttpOptions
 from tests.support.bridge_process import bridge_env
 from tests.support.envelope_shapes import Case, cases, mistyped
 from tests.support.http_bridge import (

@@ -19,7 +19,7 @@ import pytest
 
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
-from godot_bridge.mcp.http import HttpOptions
+from godot_bridge.mcp.http.config import HttpOptions
 from tests.support.client_file import mcp_json, write_until
 from tests.support.http_bridge import JSON_AND_SSE, free_port, modern_body, modern_headers, serve_in_process, sse_messages
 

@@ -23,7 +23,7 @@ from mcp import Client
 
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
-from godot_bridge.mcp.http import HttpOptions
+from godot_bridge.mcp.http.config import HttpOptions
 from tests.support.bridge_process import bridge_env
 from tests.support.http_bridge import JSON_AND_SSE, HttpBridgeProcess, free_port, serve_in_process
 from tests.sim.fixtures import until

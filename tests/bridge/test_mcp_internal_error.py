@@ -8,9 +8,9 @@ import os
 import anyio
 from mcp.server.lowlevel import NotificationOptions, Server
 
-from godot_bridge.mcp.era_router import EraRouter
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.stdio_sdk import serve_stdio
+from godot_bridge.mcp.core.era_router import EraRouter
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.stdio.sdk_dispatch import serve_stdio
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.surface import Surface, ToolList
 from tests.support.bridge_process import MODERN_META

@@ -27,9 +27,9 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
-from godot_bridge.mcp.era_router import EraRouter
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.server import build_server
+from godot_bridge.mcp.core.era_router import EraRouter
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.sdk_server import build_server
 from tests.support.bridge_process import MODERN_META
 from tests.support.envelope_shapes import mistyped
 
@@ -129,7 +129,7 @@ def _pump_out(fd: int, sink: list[bytes]) -> None:
 
 
 async def serve(app: BridgeApp, lines: list[str]) -> list[bytes]:
-    from godot_bridge.mcp.stdio_sdk import serve_stdio
+    from godot_bridge.mcp.stdio.sdk_dispatch import serve_stdio
 
     server = build_server(app, InMemorySubscriptionBus())
     init = server.create_initialization_options(NotificationOptions(tools_changed=True))
@@ -189,8 +189,8 @@ def test_stdio_fuzz(app: BridgeApp, modern: bool) -> None:
 
 async def serve_front(app: BridgeApp, lines: list[str], lean_path: bool) -> list[bytes]:
     """The shipped stdio front (lean path on or off) over real pipes, without dialling the editor."""
-    from godot_bridge.mcp.stdio_server import StdioServer
-    from godot_bridge.mcp.stdio_pipes import open_reader, open_writer
+    from godot_bridge.mcp.stdio.server import StdioServer
+    from godot_bridge.mcp.stdio.pipes import open_reader, open_writer
 
     in_r, in_w = os.pipe()
     out_r, out_w = os.pipe()

@@ -23,7 +23,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from godot_bridge.mcp.protocol import TOOLS_LIST_CACHE_SCOPE, TOOLS_LIST_TTL_MS
+from godot_bridge.mcp.core.protocol import TOOLS_LIST_CACHE_SCOPE, TOOLS_LIST_TTL_MS
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.counts import count
 from tests.support.bridge_process import ROOT, bridge_env

@@ -38,7 +38,7 @@ def bridge_env(data_home: Path, project: Path, extra: Mapping[str, str] | None =
 
 def body(result: Mapping[str, Any]) -> Any:
     """A tools/call result's JSON body: a success's structuredContent, an error's text block (an
-    error carries its JSON once, as text: godot_bridge/mcp/protocol.py call_result)."""
+    error carries its JSON once, as text: godot_bridge/mcp/core/protocol.py call_result)."""
     if result.get("isError"):
         assert "structuredContent" not in result, "an error reaches the model once"
         return json.loads(result["content"][-1]["text"])

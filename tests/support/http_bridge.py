@@ -18,7 +18,8 @@ from typing import Any
 import httpx2
 
 from godot_bridge.app import BridgeApp
-from godot_bridge.mcp.http import HttpOptions, build_http_app
+from godot_bridge.mcp.http.config import HttpOptions
+from godot_bridge.mcp.http.server import build_http_app
 from tests.support.bridge_process import MODERN, ROOT
 
 MODERN_META = {

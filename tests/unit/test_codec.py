@@ -8,7 +8,7 @@ import pytest
 
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCResponse
 
-from godot_bridge.mcp.sdk_lines import MAX_DEPTH, classify_line, encode_message, too_deep
+from godot_bridge.mcp.stdio.sdk_lines import MAX_DEPTH, classify_line, encode_message, too_deep
 
 
 

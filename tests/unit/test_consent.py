@@ -578,7 +578,7 @@ class _Session:
 async def test_a_handshake_question_without_an_answer_in_time_is_a_cancel(behaviour: str, answer: Answer) -> None:
     from types import SimpleNamespace
 
-    from godot_bridge.mcp.elicitation import SessionAsker
+    from godot_bridge.mcp.core.elicitation import SessionAsker
 
     ctx = SimpleNamespace(session=_Session(behaviour), request_id=7)
     assert await SessionAsker(ctx, timeout_s=0.05).ask(Question("t", "do", "why")) is answer
@@ -589,7 +589,7 @@ async def test_a_handshake_question_without_an_answer_in_time_is_a_cancel(behavi
 async def test_a_handshake_answer_the_sdk_cannot_read_is_unusable(behaviour: str, why: str) -> None:
     from types import SimpleNamespace
 
-    from godot_bridge.mcp.elicitation import SessionAsker
+    from godot_bridge.mcp.core.elicitation import SessionAsker
 
     ctx = SimpleNamespace(session=_Session(behaviour), request_id=7)
     with pytest.raises(UnusableAnswer) as unusable:

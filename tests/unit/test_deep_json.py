@@ -1,4 +1,4 @@
-"""``deep_json.outline`` reads what Python's parser reads, without recursion (godot_bridge/mcp/deep_json.py).
+"""``deep_json.outline`` reads what Python's parser reads, without recursion (godot_bridge/mcp/core/deep_json.py).
 
 Where the parser copes, the two must agree: the same texts are JSON, the same top-level value is an
 object, and the same ``id`` and ``method`` come out. Beyond it, the outline is all there is.
@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from godot_bridge.mcp.deep_json import CONTAINER, LIMIT, STEPS, outline
+from godot_bridge.mcp.core.deep_json import CONTAINER, LIMIT, STEPS, outline
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6)
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,

@@ -7,8 +7,8 @@ import json
 import pytest
 from hypothesis import given, settings
 
-from godot_bridge.mcp.message_check import Dropped, Refused, check
-from godot_bridge.mcp.json_input import decode_line
+from godot_bridge.mcp.core.message_check import Dropped, Refused, check
+from godot_bridge.mcp.core.json_input import decode_line
 from tests.support.envelope_shapes import ERROR, NOTIFICATION, REQUEST, RESULT, Case, cases, message, mistyped
 
 CASES = list(cases())

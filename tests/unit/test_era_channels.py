@@ -11,8 +11,8 @@ import pytest
 from mcp.server.request_state import AESGCMRequestStateCodec, InvalidRequestState
 from mcp.shared.exceptions import NoBackChannelError
 
-from godot_bridge.mcp import era_channels
-from godot_bridge.mcp.sealed_state import StampedCodec
+from godot_bridge.mcp.core import era_channels
+from godot_bridge.mcp.core.sealed_state import StampedCodec
 
 
 class _Outbound:

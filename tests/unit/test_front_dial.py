@@ -15,7 +15,7 @@ import anyio
 
 from godot_bridge.app import BridgeApp
 from godot_bridge.config import Settings
-from godot_bridge.mcp.stdio_server import StdioServer
+from godot_bridge.mcp.stdio.server import StdioServer
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}

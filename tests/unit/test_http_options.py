@@ -10,8 +10,8 @@ import pytest
 
 from godot_bridge.cli import UsageError, parse_args
 from godot_bridge.config import ConfigError
-from godot_bridge.mcp import http_headers as rules
-from godot_bridge.mcp.http_config import http_options
+from godot_bridge.mcp.http import headers as rules
+from godot_bridge.mcp.http.config import http_options
 
 
 def test_http_flags_parse():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from godot_bridge.mcp.http_sessions import BACKLOG, Session, SessionStore
-from godot_bridge.mcp.peers import Peer
+from godot_bridge.mcp.http.sessions import BACKLOG, Session, SessionStore
+from godot_bridge.mcp.core.peers import Peer
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.surface import Surface, ToolList
 

@@ -101,8 +101,8 @@ def _imports(module: str, path: Path) -> Iterator[tuple[int, str]]:
             else:
                 yield node.lineno, target
         elif isinstance(node, ast.Call) and any(_names_import_module(n) for n in (node.func, *node.args)):
-            # importlib.import_module("godot_bridge.mcp.server"), or handed to a worker thread:
-            # anyio.to_thread.run_sync(importlib.import_module, "godot_bridge.mcp.server")
+            # importlib.import_module("godot_bridge.mcp.stdio.sdk_path"), or handed to a worker thread:
+            # anyio.to_thread.run_sync(importlib.import_module, "godot_bridge.mcp.stdio.sdk_path")
             for arg in node.args:
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.startswith("godot_bridge"):
                     yield node.lineno, arg.value
@@ -195,11 +195,56 @@ def test_the_wheel_lists_every_package() -> None:
 
 
 def test_the_import_reader_sees_lazy_and_aliased_imports() -> None:
-    # The reader itself: cli.py imports setup.doctor inside main(), mcp/stdio_server.py imports mcp.server
-    # by name in a worker thread; both must be seen, or a layer could reach up unnoticed there.
+    # The reader itself: cli.py imports setup.doctor inside main(), the stdio transport imports its SDK
+    # path by name in a worker thread (stdio/sdk_loader.py); both must be seen, or a layer could reach up unnoticed there.
     seen = {imported for module, path in _modules() for _, imported in _imports(module, path)
-            if module in ("godot_bridge.cli", "godot_bridge.mcp.stdio_server")}
-    assert {"godot_bridge.setup.doctor", "godot_bridge.setup.init", "godot_bridge.mcp.server"} <= seen
+            if module == "godot_bridge.cli" or module.startswith("godot_bridge.mcp.stdio.")}
+    assert {"godot_bridge.setup.doctor", "godot_bridge.setup.init", "godot_bridge.mcp.stdio.sdk_path"} <= seen
+
+
+# godot_bridge/mcp/ is a protocol core and two transports over it. A transport may import the core;
+# the core imports no transport, and neither transport the other (what both need belongs in the core).
+MCP_PARTS = {"core": set(), "stdio": {"core"}, "http": {"core"}}
+
+
+def _mcp_part(module: str) -> str | None:
+    """``godot_bridge.mcp.stdio.server`` -> ``stdio``; None outside mcp/ (and for mcp/__init__.py)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[:2] == ["godot_bridge", "mcp"] else None
+
+
+def _mcp_arrows_not_allowed(modules: Iterator[tuple[str, Path]]) -> list[str]:
+    wrong = []
+    for module, path in modules:
+        here = _mcp_part(module)
+        if here is None:
+            continue
+        for line, imported in _imports(module, path):
+            there = _mcp_part(imported) if imported.startswith("godot_bridge.mcp.") else None
+            if imported in ("godot_bridge.mcp.core", "godot_bridge.mcp.stdio", "godot_bridge.mcp.http"):
+                there = imported.rpartition(".")[2]  # `from godot_bridge.mcp.stdio import server`
+            if there is not None and there != here and there not in MCP_PARTS[here]:
+                wrong.append(f"{path.name}:{line}: {module} ({here}) imports {imported} ({there})")
+    return wrong
+
+
+def test_the_mcp_core_imports_no_transport() -> None:
+    parts = {p.name for p in (PACKAGE / "mcp").iterdir() if (p / "__init__.py").exists()}
+    assert parts == set(MCP_PARTS), f"godot_bridge/mcp/ holds {sorted(parts)}; say in MCP_PARTS what each may import"
+    loose = sorted(p.name for p in (PACKAGE / "mcp").glob("*.py") if p.name != "__init__.py")
+    assert loose == [], f"modules directly in godot_bridge/mcp/ belong in core/, stdio/ or http/: {loose}"
+    wrong = _mcp_arrows_not_allowed(_modules())
+    assert wrong == [], "imports between mcp/'s parts that point the wrong way:\n" + "\n".join(wrong)
+
+
+def test_the_mcp_check_sees_an_import_of_a_transport(tmp_path: Path) -> None:
+    # A core module importing the stdio transport, lazily and by `from ... import`, is caught.
+    fake = tmp_path / "probe.py"
+    fake.write_text("def f():\n    from godot_bridge.mcp.stdio import server\n"
+                    "    import godot_bridge.mcp.http.headers\n", encoding="utf-8")
+    found = _mcp_arrows_not_allowed(iter([("godot_bridge.mcp.core.probe", fake)]))
+    assert len(found) == 2 and "(stdio)" in found[0] and "(http)" in found[1], found
+    assert _mcp_arrows_not_allowed(iter([("godot_bridge.mcp.stdio.probe", fake)])) != []
 
 
 # The cycle finder the toolkit's folder check uses (scripts/gd_layers.py), so both halves are held
@@ -255,7 +300,7 @@ def _import_time_imports(module: str, path: Path, modules: set[str]) -> Iterator
 def test_modules_import_no_cycle_at_import_time() -> None:
     # Inside a package the ranks say nothing; a cycle of module-level imports there would make
     # import order matter (a half-initialised module). Late imports inside functions may close a
-    # loop on purpose (mcp/stdio_server.py loads mcp/server.py off the event loop).
+    # loop on purpose (mcp/stdio/sdk_loader.py loads mcp/stdio/sdk_path.py off the event loop).
     paths = dict(_modules())
     graph = {module: {t for t in _import_time_imports(module, path, set(paths)) if t != module}
              for module, path in paths.items()}

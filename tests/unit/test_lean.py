@@ -15,8 +15,10 @@ import mcp_types
 import pytest
 from mcp_types import version as sdk_version
 
-from godot_bridge.mcp import hot_methods, protocol
-from godot_bridge.mcp.stdio_server import lean_wanted
+from godot_bridge.mcp.stdio import lean_intake, line_encoder, sdk_layout
+
+from godot_bridge.mcp.core import eras, protocol
+from godot_bridge.mcp.stdio.server import lean_wanted
 from godot_bridge.errors import ToolError
 from godot_bridge.tools.results import ToolOutcome, failure
 
@@ -24,9 +26,9 @@ MODERN_META = {protocol.PROTOCOL_VERSION_META_KEY: "2026-07-28", protocol.CLIENT
 
 
 def test_protocol_facts_agree_with_the_sdk() -> None:
-    assert protocol.MODERN_VERSIONS == frozenset(sdk_version.MODERN_PROTOCOL_VERSIONS)
-    assert protocol.HANDSHAKE_VERSIONS == tuple(sorted(sdk_version.HANDSHAKE_PROTOCOL_VERSIONS, reverse=True))
-    assert protocol.LATEST_HANDSHAKE == sdk_version.LATEST_HANDSHAKE_VERSION
+    assert eras.MODERN_VERSIONS == frozenset(sdk_version.MODERN_PROTOCOL_VERSIONS)
+    assert eras.HANDSHAKE_VERSIONS == tuple(sorted(sdk_version.HANDSHAKE_PROTOCOL_VERSIONS, reverse=True))
+    assert eras.LATEST_HANDSHAKE == sdk_version.LATEST_HANDSHAKE_VERSION
     for name in ("PROTOCOL_VERSION_META_KEY", "CLIENT_CAPABILITIES_META_KEY", "CLIENT_INFO_META_KEY",
                  "SERVER_INFO_META_KEY", "PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS",
                  "INTERNAL_ERROR", "CONNECTION_CLOSED"):
@@ -52,7 +54,7 @@ def msg(method: str, params: object = None, rid: object = 1, **extra: object) ->
     msg("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}),
 ])
 def test_taken(message: dict[str, object]) -> None:
-    assert hot_methods.take(message, "2025-11-25") is not None
+    assert lean_intake.take(message, "2025-11-25") is not None
 
 
 @pytest.mark.parametrize("message", [
@@ -81,25 +83,25 @@ def test_taken(message: dict[str, object]) -> None:
     msg("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}}),
 ])
 def test_declined(message: dict[str, object]) -> None:
-    assert hot_methods.take(message, "2025-11-25") is None
+    assert lean_intake.take(message, "2025-11-25") is None
 
 
 def test_handshake_requests_go_to_the_sdk_once_it_owns_the_era() -> None:
-    assert hot_methods.take(msg("tools/list"), None) is None
-    assert hot_methods.take(msg("tools/list"), "2024-11-05") is None
-    assert hot_methods.take(msg("tools/list", {"_meta": MODERN_META}), None) is not None  # 2026-07-28 is per request
+    assert lean_intake.take(msg("tools/list"), None) is None
+    assert lean_intake.take(msg("tools/list"), "2024-11-05") is None
+    assert lean_intake.take(msg("tools/list", {"_meta": MODERN_META}), None) is not None  # 2026-07-28 is per request
 
 
 def test_tool_layout_follows_the_sdk_models() -> None:
     tool = {"name": "t", "description": "d", "annotations": {"readOnlyHint": True, "destructiveHint": None},
             "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False, "required": ["a"]}}
-    handshake = hot_methods.wire_tool(tool, modern=False)
+    handshake = sdk_layout.wire_tool(tool, modern=False)
     assert handshake is not None and list(handshake) == ["annotations", "description", "inputSchema", "name"]
     assert handshake["annotations"] == {"readOnlyHint": True}
     assert list(handshake["inputSchema"]) == ["properties", "required", "type", "additionalProperties"]
-    modern = hot_methods.wire_tool(tool, modern=True)
+    modern = sdk_layout.wire_tool(tool, modern=True)
     assert modern is not None and list(modern["inputSchema"]) == ["type", "properties", "additionalProperties", "required"]
-    assert hot_methods.wire_tool({**tool, "outputSchema": {}}, modern=False) is None  # not covered: the SDK serves it
+    assert sdk_layout.wire_tool({**tool, "outputSchema": {}}, modern=False) is None  # not covered: the SDK serves it
 
 
 def test_call_result_is_shared_and_wraps_handshake_arrays() -> None:
@@ -122,9 +124,9 @@ def test_an_error_result_carries_its_envelope_once() -> None:
 
 
 def test_encoding_falls_back_for_what_orjson_refuses() -> None:
-    assert hot_methods.error("\ud800", -32602, "Unknown tool: \ud800") == (
+    assert line_encoder.error("\ud800", -32602, "Unknown tool: \ud800") == (
         b'{"jsonrpc":"2.0","id":"\\ud800","error":{"code":-32602,"message":"Unknown tool: \\ud800"}}\n')
-    assert hot_methods.response(1, {"n": 2**70, "s": "é"}) == '{"jsonrpc":"2.0","id":1,"result":{"n":1180591620717411303424,"s":"é"}}\n'.encode()
+    assert line_encoder.response(1, {"n": 2**70, "s": "é"}) == '{"jsonrpc":"2.0","id":1,"result":{"n":1180591620717411303424,"s":"é"}}\n'.encode()
 
 
 def test_switch() -> None:
@@ -136,7 +138,7 @@ def test_stdio_start_up_imports_neither_the_sdk_nor_pydantic() -> None:
     """What the lean path is for: serving starts without the SDK's modules, pydantic, websockets, watchfiles."""
     code = (
         "import sys\n"
-        "import godot_bridge.cli, godot_bridge.app, godot_bridge.mcp.stdio_server\n"
+        "import godot_bridge.cli, godot_bridge.app, godot_bridge.mcp.stdio.server\n"
         "heavy = ('mcp.', 'mcp_types', 'pydantic', 'websockets', 'watchfiles', 'starlette', 'httpx')\n"
         "deferred = lambda m: '__getattr__' in vars(sys.modules[m])  # sdk_import's stubs, never run\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy) and not deferred(m)))\n"

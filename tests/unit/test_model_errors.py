@@ -7,7 +7,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from godot_bridge.errors import BRIDGE_HINTS, ToolError
-from godot_bridge.mcp.era_router import _invalid_params
+from godot_bridge.mcp.core.era_router import _invalid_params
 from godot_bridge.tools.catalogue import load_catalogue
 from godot_bridge.tools.surface import Surface
 from godot_bridge.tools.validation import closest, validate_arguments

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 
-from godot_bridge.mcp.stdio_pipes import PipeWriter, open_writer
+from godot_bridge.mcp.stdio.pipes import PipeWriter, open_writer
 
 
 async def _writer_on_a_pipe() -> tuple[PipeWriter, int, list[bytes]]:

@@ -14,7 +14,7 @@ from godot_bridge.editor.pushed_errors import (
     parse_entry,
     parse_reported,
 )
-from godot_bridge.mcp.error_feed import LOGS_PER_BATCH, at_least, log_events
+from godot_bridge.mcp.core.error_feed import LOGS_PER_BATCH, at_least, log_events
 
 
 def raw(id: int, message: str = "boom", **fields: Any) -> dict[str, Any]:

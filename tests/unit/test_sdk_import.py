@@ -6,7 +6,7 @@ import subprocess
 import sys
 import textwrap
 
-from godot_bridge.mcp.loop import backend_options, uvloop_wanted
+from godot_bridge.mcp.core.event_loop import backend_options, uvloop_wanted
 
 # Pulled in only by mcp/__init__.py and mcp/server/__init__.py; the stdio server needs none of them.
 CLIENT_SIDE = ("mcp.client", "mcp.server.mcpserver", "httpx2", "cryptography")
@@ -21,7 +21,7 @@ def _run(code: str) -> str:
 def test_serving_modules_leave_the_client_side_unimported() -> None:
     out = _run(f"""
         import sys
-        import godot_bridge.app, godot_bridge.mcp.server, godot_bridge.mcp.stdio_sdk
+        import godot_bridge.app, godot_bridge.mcp.core.sdk_server, godot_bridge.mcp.stdio.sdk_dispatch
         print(",".join(m for m in {CLIENT_SIDE!r} if m in sys.modules) or "none")
     """)
     assert out == "none"
@@ -29,7 +29,7 @@ def test_serving_modules_leave_the_client_side_unimported() -> None:
 
 def test_the_deferred_packages_complete_on_first_use() -> None:
     out = _run("""
-        import godot_bridge.mcp.server
+        import godot_bridge.mcp.core.sdk_server
         from mcp import Client, ClientSession
         from mcp.server import MCPServer, Server
         import mcp
@@ -42,7 +42,7 @@ def test_an_sdk_loaded_first_is_left_alone() -> None:
     out = _run("""
         import mcp
         before = mcp.__dict__.get("Client")
-        import godot_bridge.mcp.server
+        import godot_bridge.mcp.core.sdk_server
         import sys
         print(before is not None, sys.modules["mcp"] is mcp, "__getattr__" in mcp.__dict__)
     """)

@@ -1,4 +1,4 @@
-"""A task waiting for the person (mcp/tasks.py over jobs/asking.py): its question reaches a
+"""A task waiting for the person (mcp/core/tasks.py over jobs/asking.py): its question reaches a
 2025-11-25 client as an ``elicitation/create`` sent on its ``tasks/result``, and a 2026-07-28
 client in ``tasks/get``'s ``inputRequests``, answered with ``tasks/update``."""
 
@@ -15,8 +15,8 @@ from godot_bridge.consent.caller import JobAsker
 from godot_bridge.consent.question import Question, UnusableAnswer
 from godot_bridge.jobs import asking
 from godot_bridge.jobs.engine import JobStore
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.tasks import TaskParams, Tasks, UpdateParams
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.tasks import TaskParams, Tasks, UpdateParams
 from godot_bridge.tools import results
 from godot_bridge.tools.results import ToolOutcome
 
@@ -57,7 +57,7 @@ async def asks(progress: Any) -> ToolOutcome:
 
 async def test_a_handshake_task_asks_through_tasks_result() -> None:
     store = JobStore()
-    tasks = Tasks(store, None, None)  # type: ignore[arg-type]
+    tasks = Tasks(store, None)  # type: ignore[arg-type]
     job = store.start("me", "node_delete", asks)
     ctx = Ctx("2025-11-25", {"taskId": job.id})
     result = await tasks.result(ctx, TaskParams(taskId=job.id))
@@ -70,7 +70,7 @@ async def test_a_handshake_task_asks_through_tasks_result() -> None:
 
 async def test_a_modern_task_shows_its_question_and_takes_the_answer_by_update() -> None:
     store = JobStore()
-    tasks = Tasks(store, None, None)  # type: ignore[arg-type]
+    tasks = Tasks(store, None)  # type: ignore[arg-type]
     job = store.start("me", "node_delete", asks)
     while job.status != "input_required":
         await job.changed(1)
@@ -104,7 +104,7 @@ async def asks_the_person(progress: Any) -> ToolOutcome:
 async def test_a_handshake_task_answer_that_cannot_be_read_ends_the_question_at_once(sent: dict[str, Any],
                                                                                      why: str) -> None:
     store = JobStore()
-    tasks = Tasks(store, None, None)  # type: ignore[arg-type]
+    tasks = Tasks(store, None)  # type: ignore[arg-type]
     job = store.start("me", "node_delete", asks_the_person)
     ctx = Ctx("2025-11-25", {"taskId": job.id}, Session(answer=sent))
     with anyio.fail_after(5):  # never the question's 60 s
@@ -115,7 +115,7 @@ async def test_a_handshake_task_answer_that_cannot_be_read_ends_the_question_at_
 @pytest.mark.parametrize("responses", ["yes", [{"action": "accept"}], "key:yes", "key:{}", "key:ACCEPT"])
 async def test_a_modern_task_answer_that_cannot_be_read_ends_the_question_at_once(responses: Any) -> None:
     store = JobStore()
-    tasks = Tasks(store, None, None)  # type: ignore[arg-type]
+    tasks = Tasks(store, None)  # type: ignore[arg-type]
     job = store.start("me", "node_delete", asks_the_person)
     while job.status != "input_required":
         await job.changed(1)

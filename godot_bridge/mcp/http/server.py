@@ -1,14 +1,14 @@
 """MCP over Streamable HTTP: ``POST /mcp``, both eras decided per request.
 
-Every POST is one exchange: the body is checked (http_headers.py holds the rules),
-then served by a fresh ``EraRouter`` (era_router.py, the same per-request era routing the
+Every POST is one exchange: the body is checked (headers.py holds the rules),
+then served by a fresh ``EraRouter`` (core/era_router.py, the same per-request era routing the
 stdio transport uses) whose outbound is this exchange's response. All clients share
 the one ``BridgeApp`` and so the one editor connection.
 
-A handshake-era ``initialize`` opens a session (http_sessions.py): the client's own tool
+A handshake-era ``initialize`` opens a session (sessions.py): the client's own tool
 list, log level and subscriptions, and its standing stream at ``GET /mcp``; ``DELETE /mcp``
 ends it. Requests outside a session (every 2026-07-28 request, a handshake request without
-``Mcp-Session-Id``) are served statelessly, as one shared client (peers.py).
+``Mcp-Session-Id``) are served statelessly, as one shared client (core/peers.py).
 
 A response is ``application/json`` unless something must travel before it (progress,
 a handshake-era ``tools/list_changed`` the call itself caused, ``subscriptions/listen``
@@ -52,41 +52,26 @@ from starlette.types import Receive, Scope, Send
 from godot_bridge import __version__
 from godot_bridge.app import BridgeApp
 from godot_bridge.errors import ProtocolError
-from godot_bridge.mcp import message_check
-from godot_bridge.mcp import http_headers as rules
-from godot_bridge.mcp.era_router import EraRouter
-from godot_bridge.mcp.error_feed import ErrorFeed
-from godot_bridge.mcp.http_sessions import IDLE_S, MAX_SESSIONS, SESSION_HEADER, SESSION_NOT_FOUND, Session, SessionStore
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import LATEST_HANDSHAKE, client_name
-from godot_bridge.mcp.server import build_server, initialization_options
-from godot_bridge.mcp import json_input
-from godot_bridge.mcp.json_input import request_id
+from godot_bridge.mcp.core import message_check
+from godot_bridge.mcp.http import headers as rules
+from godot_bridge.mcp.core.era_router import EraRouter
+from godot_bridge.mcp.core.error_feed import ErrorFeed
+from godot_bridge.mcp.http.config import HttpOptions
+from godot_bridge.mcp.http.sessions import SESSION_HEADER, SESSION_NOT_FOUND, Session, SessionStore
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.eras import ALL_VERSIONS, LATEST_HANDSHAKE
+from godot_bridge.mcp.core.protocol import client_name
+from godot_bridge.mcp.core.sdk_server import build_server, initialization_options
+from godot_bridge.mcp.core import json_input
+from godot_bridge.mcp.core.json_input import request_id
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = 8765
-# A tools/call can carry a whole script or image, but an HTTP body is held in memory at once.
-MAX_BODY = 64 * 1024 * 1024
-# A silent SSE stream gets a comment line this often, so proxies do not drop it as idle.
-KEEPALIVE_S = 15.0
 _SSE_HEADERS = [
     (b"content-type", b"text/event-stream"),
     (b"cache-control", b"no-cache, no-transform"),
     (b"x-accel-buffering", b"no"),
 ]
-
-
-@dataclass(frozen=True)
-class HttpOptions:
-    host: str = "127.0.0.1"
-    port: int = DEFAULT_PORT
-    token: str | None = None  # bearer token every /mcp request must carry (None: no auth)
-    allowed_origins: frozenset[str] = frozenset()
-    max_body: int = MAX_BODY
-    keepalive_s: float = KEEPALIVE_S
-    session_idle_s: float = IDLE_S  # a handshake session with no request and no open stream ends after this
-    max_sessions: int = MAX_SESSIONS  # beyond this, the session idle longest is dropped
 
 
 # -- one exchange's response channel ------------------------------------------------------
@@ -563,7 +548,7 @@ def server_card(options: HttpOptions, capabilities: dict[str, Any]) -> dict[str,
         "title": "Godot Bridge",
         "version": __version__,
         "description": "Drives a live Godot 4 editor and the game it runs.",
-        "supportedProtocolVersions": list(rules.ALL_VERSIONS),
+        "supportedProtocolVersions": list(ALL_VERSIONS),
         # Handshake-era clients get a session from initialize; 2026-07-28 requests are stateless.
         "transport": {"type": "streamable-http", "endpoint": "/mcp", "sessions": True},
         "capabilities": capabilities,

@@ -31,8 +31,8 @@ from mcp_types import (
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from godot_bridge.mcp.message_check import Dropped, Refused
-from godot_bridge.mcp.json_input import MAX_DEPTH, decode_line, request_id, too_deep
+from godot_bridge.mcp.core.message_check import Dropped, Refused
+from godot_bridge.mcp.core.json_input import MAX_DEPTH, decode_line, request_id, too_deep
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ Read = tuple[JSONRPCError | None, SessionMessage | None]
 def classify_line(line: bytes) -> Read:
     """One stdin line as (the error to answer it with, the message to serve or deliver); either may be
     absent (both for a blank line). A malformed answer to one of our requests has both: the refusal,
-    and the error response that stands for it, for the question it answers (envelope.Refused)."""
+    and the error response that stands for it, for the question it answers (message_check.Refused)."""
     text = line.strip()
     if not text:
         return None, None
@@ -61,7 +61,7 @@ def classify_line(line: bytes) -> Read:
         return None, None
     try:
         return None, SessionMessage(jsonrpc_message_adapter.validate_python(obj, by_name=False))
-    except ValidationError:  # envelope.check passed it: a rule of the SDK's we do not know of
+    except ValidationError:  # message_check.check passed it: a rule of the SDK's we do not know of
         return error(request_id(obj), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"), None
 
 

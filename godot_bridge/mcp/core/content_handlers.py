@@ -14,11 +14,11 @@ from typing import Any
 from mcp.server.caching import CacheHint
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from godot_bridge.content.completions import CompletionService
 from godot_bridge.content.prompts import PromptError, PromptService
 from godot_bridge.content.resources import ResourceError, ResourceService
+from godot_bridge.mcp.core.eras import is_modern_version
 
 HANDSHAKE_RESOURCE_NOT_FOUND = -32002
 # 2026-07-28 results of these methods must say how long they stay fresh: never (project info and
@@ -30,7 +30,7 @@ CONTENT_CACHE_HINTS: dict[str, CacheHint] = {
 
 
 def _complete(ctx: Any, result: dict[str, Any]) -> dict[str, Any]:
-    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+    if is_modern_version(ctx.protocol_version):
         result["resultType"] = "complete"
     return result
 
@@ -50,7 +50,7 @@ def content_handlers(resources: ResourceService, prompts: PromptService,
         try:
             contents = await resources.read(uri, ctx.lifespan_context.tools.owner)
         except ResourceError as exc:
-            modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+            modern = is_modern_version(ctx.protocol_version)
             code = HANDSHAKE_RESOURCE_NOT_FOUND if exc.not_found and not modern else INVALID_PARAMS
             raise MCPError(code, f"{uri}: {exc}", data={"uri": uri}) from None
         return _complete(ctx, {"contents": contents})

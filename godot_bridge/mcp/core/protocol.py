@@ -1,8 +1,9 @@
-"""MCP protocol facts and the tool-result projection, without importing the SDK.
+"""MCP protocol facts (meta keys, error codes, who we are) and the result shapes, without the SDK.
 
-Both serving paths use this module: the SDK's low-level ``Server`` handlers (``server.py``)
-and the lean path for hot methods (``hot_methods.py``), so what a ``tools/list`` or ``tools/call``
-result contains is decided once. The constants mirror the SDK's (``mcp_types``);
+Both serving paths use this module: the SDK's low-level ``Server`` handlers (``sdk_server.py``)
+and the lean stdio path (``stdio/lean_answers.py``), so what a ``tools/list`` or ``tools/call``
+result contains is decided once. What differs between the protocol eras is ``eras.py``'s. The
+constants mirror the SDK's (``mcp_types``);
 ``tests/unit/test_lean.py`` checks that they still agree, so an SDK upgrade that moves one
 fails a test instead of a session.
 """
@@ -12,13 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from godot_bridge import __version__
 from godot_bridge.tools.results import ToolOutcome
-
-MODERN_VERSION = "2026-07-28"
-MODERN_VERSIONS = frozenset({MODERN_VERSION})
-# Newest first: a client whose newest is 2024-11-05 must get 2024-11-05 back, or it gives up.
-HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-LATEST_HANDSHAKE = HANDSHAKE_VERSIONS[0]
 
 PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion"
 CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"
@@ -31,13 +27,6 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 CONNECTION_CLOSED = -32000
-
-# Methods that exist only in the 2026-07-28 era.
-MODERN_ONLY_METHODS = frozenset({"server/discover", "subscriptions/listen"})
-# Methods 2026-07-28 removed and this server does not keep: a request naming that era gets -32601
-# for them (404 over HTTP). The revision lets a server keep ``ping``, and real clients (the SDK's
-# in 2026-07-28 and auto mode, FastMCP's) send it, so ``ping`` is answered in both eras.
-REMOVED_IN_MODERN = frozenset({"initialize"})
 
 # MCP tasks (mcp/tasks.py): the 2026-07-28 extension's name and the 2025-11-25 server capability.
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
@@ -57,26 +46,6 @@ SERVER_NAME = "godot-bridge"
 SERVER_TITLE = "Godot Bridge"
 
 
-def is_modern(method: str, params: Mapping[str, Any] | None) -> bool:
-    """A request is 2026-07-28 when its ``_meta`` names a protocol version.
-
-    ``initialize`` too: one that names 2026-07-28 asks for a method that era removed (-32601);
-    a handshake ``initialize`` carries no such key.
-    """
-    if not isinstance(params, Mapping):
-        return False
-    meta = params.get("_meta")
-    return isinstance(meta, Mapping) and PROTOCOL_VERSION_META_KEY in meta
-
-
-def declares_tasks_extension(params: Mapping[str, Any] | None) -> bool:
-    """Whether a 2026-07-28 request's per-request capabilities declare the MCP tasks extension."""
-    meta = params.get("_meta") if isinstance(params, Mapping) else None
-    capabilities = meta.get(CLIENT_CAPABILITIES_META_KEY) if isinstance(meta, Mapping) else None
-    extensions = capabilities.get("extensions") if isinstance(capabilities, Mapping) else None
-    return isinstance(extensions, Mapping) and isinstance(extensions.get(TASKS_EXTENSION), Mapping)
-
-
 def client_name(params: Mapping[str, Any] | None) -> str | None:
     """The client's ``clientInfo.name``: initialize's, or a 2026-07-28 request's envelope's."""
     if not isinstance(params, Mapping):
@@ -89,9 +58,18 @@ def client_name(params: Mapping[str, Any] | None) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def needs_envelope_message(method: str) -> str:
-    """What tells a probing client "this is a handshake request; initialize instead"."""
-    return f"Method not found: {method} needs a 2026-07-28 _meta envelope"
+def server_info() -> dict[str, Any]:
+    return {"name": SERVER_NAME, "title": SERVER_TITLE, "version": __version__}
+
+
+def stamped(result: dict[str, Any], modern: bool) -> dict[str, Any]:
+    """A result as the SDK's result sieve writes it: keys in its (alphabetical) order, then the
+    2026-07-28 ``serverInfo`` stamp (the SDK stamps what its runner serves; the lean path and a
+    result the core answers before the runner, such as a 2026-07-28 ``ping``, stamp it here)."""
+    out = {key: result[key] for key in sorted(result)}
+    if modern:
+        out["_meta"] = {SERVER_INFO_META_KEY: server_info()}
+    return out
 
 
 def complete(result: dict[str, Any], modern: bool) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 We own the line codec (``sdk_lines.py``, instead of the SDK's ``stdio_server``) because the
 SDK drops unparsable lines and batches silently, while the seeds require -32700 and
--32600 answers with ``id: null``; line I/O is ``stdio_pipes.py``. stdout is reserved for
+-32600 answers with ``id: null``; line I/O is ``pipes.py``. stdout is reserved for
 protocol messages: fd 1 is pointed at stderr while we serve, so a stray print cannot
 corrupt the wire.
 
@@ -24,9 +24,9 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp.shared.message import SessionMessage
 from mcp_types import PARSE_ERROR, JSONRPCError, JSONRPCRequest, JSONRPCResponse
 
-from godot_bridge.mcp.sdk_lines import classify_line, encode_message, error
-from godot_bridge.mcp.stdio_pipes import LineReader, LineWriter, claim_stdout, open_reader, open_writer
-from godot_bridge.mcp.pending_requests import EOF_GRACE_S, STREAMING_METHODS, Unanswered
+from godot_bridge.mcp.stdio.sdk_lines import classify_line, encode_message, error
+from godot_bridge.mcp.stdio.pipes import LineReader, LineWriter, claim_stdout, open_reader, open_writer
+from godot_bridge.mcp.stdio.pending_requests import EOF_GRACE_S, STREAMING_METHODS, Unanswered
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ this module turns that into what each era can receive:
   Several changes in a burst become one update (it means "read again").
 
 A handshake request outside an HTTP session has no standing stream, so it cannot subscribe
-and is told so (``server.py``); 2026-07-28 listen streams work over HTTP as on stdio.
+and is told so (``sdk_server.py``); 2026-07-28 listen streams work over HTTP as on stdio.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
 from mcp_types import LoggingMessageNotification, LoggingMessageNotificationParams
 
 from godot_bridge.editor.pushed_errors import ERRORS_URI, ErrorEntry, ErrorStore
-from godot_bridge.mcp.listen import AckWatch, beside
-from godot_bridge.mcp.peers import Notify, Peer
+from godot_bridge.mcp.core.listen import AckWatch, beside
+from godot_bridge.mcp.core.peers import Notify, Peer
 
 log = logging.getLogger(__name__)
 

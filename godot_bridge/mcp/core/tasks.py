@@ -17,8 +17,10 @@ the extension answers ``{resultType: "task", taskId, ...}`` (the server decides;
 ``tasks/result`` and ``tasks/list`` are gone there (-32601); a request that did not declare the
 extension gets -32021.
 
-The task result is returned by a ``Server.middleware`` short-circuit: the SDK refuses a task
-result from the call-tool handler (its result sieve knows only ``CallToolResult``).
+Whether a call becomes a task is decided with every call's route (``calls.py``); the task result
+is returned by the ``tools/call`` middleware's short-circuit (``sdk_server.py``, ``Tasks.start``):
+the SDK refuses a task result from the call-tool handler (its result sieve knows only
+``CallToolResult``).
 """
 
 from __future__ import annotations
@@ -42,34 +44,50 @@ from mcp_types import (
     SubscriptionFilter,
     SubscriptionsAcknowledgedNotification,
 )
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field, ValidationError
 
 from godot_bridge.consent.caller import Caller, JobAsker, can_elicit_form
 from godot_bridge.consent.question import UnusableAnswer, described
 from godot_bridge.jobs.engine import FINISHED, JOB_FAILED, Job, JobError, JobStore, iso
 from godot_bridge.jobs.runner import JobRunner
-from godot_bridge.mcp.elicitation import unusable
-from godot_bridge.mcp.era_channels import notification
-from godot_bridge.mcp.listen import AckWatch, beside
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import (
+from godot_bridge.mcp.core.calls import ToolCall, progress_params
+from godot_bridge.mcp.core.elicitation import unusable
+from godot_bridge.mcp.core.eras import (
+    TASKS_MODERN_ONLY,
+    TASKS_REMOVED_IN_MODERN,
+    declares_tasks_extension,
+    is_modern_version,
+)
+from godot_bridge.mcp.core.era_channels import notification
+from godot_bridge.mcp.core.listen import AckWatch, beside
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.protocol import (
     CLIENT_CAPABILITIES_META_KEY,
     SERVER_INFO_META_KEY,
     TASKS_EXTENSION,
     call_result,
-    declares_tasks_extension,
 )
-from godot_bridge.tools.dispatch import ToolDispatch
+from godot_bridge.tools.catalogue import ToolDef
 
 log = logging.getLogger(__name__)
 
 RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task"
 STATUS_NOTIFICATION = "notifications/tasks/status"  # 2025-11-25
 MODERN_NOTIFICATION = "notifications/tasks"  # 2026-07-28, on listen streams
-_NOT_A_TASK = "{name} does not run as a task (its execution.taskSupport is forbidden): call it without params.task"
+NOT_A_TASK = "{name} does not run as a task (its execution.taskSupport is forbidden): call it without params.task"
 _REMOVED = ("Method not found: {method} is not part of the 2026-07-28 tasks extension (tasks/get carries the "
             "result and the state)")
+_MODERN_ONLY = ("Method not found: {method} is the 2026-07-28 tasks extension's; a 2025-11-25 task gets its input "
+                "through tasks/result")
+
+
+def _in_its_era(ctx: Any) -> None:
+    """Refuse (-32601) a tasks method the era of this request does not have (``eras.py``'s tables)."""
+    if is_modern_version(ctx.protocol_version):
+        if ctx.method in TASKS_REMOVED_IN_MODERN:
+            raise MCPError(METHOD_NOT_FOUND, _REMOVED.format(method=ctx.method))
+    elif ctx.method in TASKS_MODERN_ONLY:
+        raise MCPError(METHOD_NOT_FOUND, _MODERN_ONLY.format(method=ctx.method))
 
 
 def _missing_extension(method: str) -> MCPError:
@@ -77,13 +95,6 @@ def _missing_extension(method: str) -> MCPError:
                     f"Missing required client capability: {method} needs the {TASKS_EXTENSION} extension declared in "
                     f"_meta[{CLIENT_CAPABILITIES_META_KEY!r}].extensions",
                     data={"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
-
-
-def asks_for_task(params: Mapping[str, Any] | None, modern: bool) -> bool:
-    """Whether a ``tools/call`` may become a task: ``params.task`` (2025-11-25), the extension (2026-07-28)."""
-    if not isinstance(params, Mapping):
-        return False
-    return declares_tasks_extension(params) if modern else isinstance(params.get("task"), Mapping)
 
 
 def _requested_ttl(params: Mapping[str, Any]) -> float | None:
@@ -150,8 +161,8 @@ def _peer(ctx: Any) -> Peer:
 class Tasks:
     """The MCP face of the job engine, registered on the SDK server (``install``)."""
 
-    def __init__(self, store: JobStore, runner: JobRunner, dispatch: ToolDispatch) -> None:
-        self.store, self.runner, self.dispatch = store, runner, dispatch
+    def __init__(self, store: JobStore, runner: JobRunner) -> None:
+        self.store, self.runner = store, runner
         self._notes: set[asyncio.Task[None]] = set()
         self._server: Any = None
 
@@ -161,7 +172,6 @@ class Tasks:
 
     def install(self, server: Any) -> None:
         self._server = server
-        server.middleware.append(self.middleware)
         server.extensions[TASKS_EXTENSION] = {}
         server.add_request_handler("tasks/get", TaskParams, self.get)
         server.add_request_handler("tasks/result", TaskParams, self.result)
@@ -171,50 +181,34 @@ class Tasks:
 
     # -- tools/call → a task ------------------------------------------------------------------
 
-    async def middleware(self, ctx: Any, call_next: Any) -> Any:
-        modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
-        params = ctx.params
-        if ctx.method != "tools/call" or not asks_for_task(params, modern) or not isinstance(params.get("name"), str):
-            return await call_next(ctx)
-        peer = _peer(ctx)
-        name, arguments = self.dispatch.target(params["name"], params.get("arguments"))
-        tools = peer.tools_for(modern)
-        tool = self.dispatch.job_tool(name, tools)
-        if tool is None:
-            if modern or self.dispatch.surface.find(name) is None:
-                return await call_next(ctx)  # the server decides (a plain call), or the unknown-tool error
-            raise MCPError(METHOD_NOT_FOUND, _NOT_A_TASK.format(name=name))
+    def start(self, ctx: Any, call: ToolCall, tool: ToolDef, peer: Peer) -> dict[str, Any]:
+        """Start ``call`` of the job-capable ``tool`` as a task; its answer (the SDK's call-tool
+        middleware returns it: the SDK stamps nothing on a short-circuit)."""
+        modern = call.modern
         try:
             # A question asked inside the task waits for the client's answer through the task,
             # when the client declared form elicitation; otherwise the call previews with a token.
             asker = JobAsker() if can_elicit_form(ctx.session.client_capabilities) else None
-            job = self.runner.start_call(tool, arguments, tools,
-                                         None if modern else _requested_ttl(params), Caller(peer, asker=asker))
+            job = self.runner.start_call(tool, call.target_arguments, peer.tools_for(modern),
+                                         None if modern else _requested_ttl(call.params), Caller(peer, asker=asker))
         except JobError as err:
             raise MCPError(INVALID_REQUEST, str(err)) from None
         if modern:
-            # A short-circuit owns its whole result: the SDK stamps nothing on it.
             created = {key: value for key, value in modern_task(job, self.poll_ms).items()
                        if key not in ("result", "error", "inputRequests")}
             return {**created, "resultType": "task", "_meta": {SERVER_INFO_META_KEY: self._server.server_info_stamp}}
-        self._follow_handshake(job, peer, params)
+        self._follow_handshake(job, peer, call.progress_token)
         return {"task": handshake_task(job, self.poll_ms)}
 
-    def _follow_handshake(self, job: Job, peer: Peer, params: Mapping[str, Any]) -> None:
+    def _follow_handshake(self, job: Job, peer: Peer, token: Any) -> None:
         """Progress on the call's token and status changes, to the client's standing channel."""
-        meta = params.get("_meta")
-        token = meta.get("progressToken") if isinstance(meta, Mapping) else None
         if token is not None:
             async def progress(value: float, total: float | None, message: str | None) -> None:
                 notify = peer.channel()
                 if notify is None:
                     return
-                body: dict[str, Any] = {"progressToken": token, "progress": value,
-                                        "_meta": {RELATED_TASK_META_KEY: {"taskId": job.id}}}
-                if total is not None:
-                    body["total"] = total
-                if message is not None:
-                    body["message"] = message
+                body = progress_params(token, value, total, message)
+                body["_meta"] = {RELATED_TASK_META_KEY: {"taskId": job.id}}
                 await notify("notifications/progress", body)
 
             job.on_progress(progress)
@@ -247,7 +241,7 @@ class Tasks:
         return True
 
     def _job(self, ctx: Any, task_id: str) -> Job:
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and not declares_tasks_extension(ctx.params):
+        if is_modern_version(ctx.protocol_version) and not declares_tasks_extension(ctx.params):
             raise _missing_extension(ctx.method)
         try:
             return self.store.get(_peer(ctx).tools.owner, task_id)
@@ -256,13 +250,12 @@ class Tasks:
 
     async def get(self, ctx: Any, params: TaskParams) -> dict[str, Any]:
         job = self._job(ctx, params.task_id)
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        if is_modern_version(ctx.protocol_version):
             return modern_task(job, self.poll_ms)
         return handshake_task(job, self.poll_ms)
 
     async def result(self, ctx: Any, params: TaskParams) -> dict[str, Any]:
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            raise MCPError(METHOD_NOT_FOUND, _REMOVED.format(method=ctx.method))
+        _in_its_era(ctx)
         job = self._job(ctx, params.task_id)
         asked: set[str] = set()
         while True:
@@ -297,12 +290,11 @@ class Tasks:
         return bool(new)
 
     async def list(self, ctx: Any, params: ListParams) -> dict[str, Any]:
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            raise MCPError(METHOD_NOT_FOUND, _REMOVED.format(method=ctx.method))
+        _in_its_era(ctx)
         return {"tasks": [handshake_task(job, self.poll_ms) for job in self.store.list(_peer(ctx).tools.owner)]}
 
     async def cancel(self, ctx: Any, params: TaskParams) -> dict[str, Any]:
-        modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+        modern = is_modern_version(ctx.protocol_version)
         job = self._job(ctx, params.task_id)
         try:
             await self.store.cancel(job.owner, job.id)
@@ -313,9 +305,7 @@ class Tasks:
         return {} if modern else handshake_task(job, self.poll_ms)
 
     async def update(self, ctx: Any, params: UpdateParams) -> dict[str, Any]:
-        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            raise MCPError(METHOD_NOT_FOUND, "Method not found: tasks/update is the 2026-07-28 tasks extension's; "
-                           "a 2025-11-25 task gets its input through tasks/result")
+        _in_its_era(ctx)
         job = self._job(ctx, params.task_id)
         responses = params.input_responses
         if not isinstance(responses, Mapping):  # no answer to any of its questions: each says so at once

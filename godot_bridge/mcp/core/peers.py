@@ -6,7 +6,7 @@ and every request outside a session (each 2026-07-28 request, a handshake reques
 apart, so they share a list, and nothing outlives them to carry a log message or an update.
 
 The SDK handlers find the peer of the request they serve in ``ctx.lifespan_context`` (the
-runner's per-connection state, set by ``eras.EraRouter``). No SDK import here: the lean stdio
+runner's per-connection state, set by ``era_router.EraRouter``). No SDK import here: the lean stdio
 path creates its peer before the SDK is loaded.
 """
 

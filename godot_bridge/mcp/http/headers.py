@@ -1,7 +1,7 @@
 """Pure rules of the Streamable HTTP transport: origins, auth, the header mirror, statuses.
 
 No I/O and no Starlette: every function takes plain values and returns a verdict,
-so each rule is testable on its own and the ASGI layer (``http.py``) only wires
+so each rule is testable on its own and the ASGI layer (``server.py``) only wires
 them in order. Where seeds 000 and 001 differ, docs/dev/http.md says which one we follow.
 """
 
@@ -27,9 +27,8 @@ from mcp_types import (
     PARSE_ERROR,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from godot_bridge.mcp.era_router import HANDSHAKE_VERSIONS, is_modern
+from godot_bridge.mcp.core.eras import ALL_VERSIONS, TASKS_REMOVED_IN_MODERN, is_modern, is_modern_version
 
 VERSION_HEADER = "mcp-protocol-version"
 METHOD_HEADER = "mcp-method"
@@ -41,15 +40,13 @@ NAME_FIELDS: Mapping[str, str] = {"tools/call": "name", "prompts/get": "name", "
                                   "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
 # Methods 2026-07-28's tasks extension removed: a client may still name the task in Mcp-Name;
 # what it must hear is that the method is gone (-32601), not a header complaint.
-NAME_UNCHECKED = frozenset({"tasks/result", "tasks/list"})
+NAME_UNCHECKED = TASKS_REMOVED_IN_MODERN
 # Seed 000: a base64 payload may not exceed 8192 characters.
 MAX_BASE64_PAYLOAD = 8192
 # Seed 001: an Origin refusal carries this (positive, outside JSON-RPC's reserved range) code.
 ORIGIN_NOT_ALLOWED = 1001
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
-# Every version this server speaks, newest first (server card, refusals of unknown header versions).
-ALL_VERSIONS: tuple[str, ...] = (*sorted(MODERN_PROTOCOL_VERSIONS, reverse=True), *HANDSHAKE_VERSIONS)
 
 # Seed 000's table: the HTTP status of a 2026-07-28 request's JSON-RPC error. -32603 and
 # anything unlisted stay 200 (seed 001 would send 500 for -32603; we follow seed 000).
@@ -149,7 +146,7 @@ def declares_modern(method: str, params: Any, headers: Mapping[str, str]) -> boo
     An ``initialize`` that claims it is a method 2026-07-28 removed (-32601, 404).
     """
     return is_modern(method, params if isinstance(params, Mapping) else None) or (
-        headers.get(VERSION_HEADER, "").strip() in MODERN_PROTOCOL_VERSIONS
+        is_modern_version(headers.get(VERSION_HEADER, "").strip())
     )
 
 

@@ -1,32 +1,29 @@
 """The SDK's low-level ``Server`` wired to ``BridgeApp``: list tools, call tools, listen.
 
-On stdio it serves only what the lean path (``stdio_server.py``, ``hot_methods.py``) leaves to it, through
-``SdkBackend``; over HTTP (``http.py``) it serves everything.
+On stdio it serves only what the lean path (``stdio/lean_answers.py``) leaves to it, through
+``stdio/sdk_path.py``; over HTTP (``http/server.py``) it serves everything.
 
 Thin by design: it translates between MCP shapes and the app; what a tool does
 is decided in ``dispatch``. Announcing a tool-list change reaches both eras: a
 ``notifications/tools/list_changed`` for handshake clients and a
 ``ToolsListChanged`` event on the ``subscriptions/listen`` bus for 2026-07-28.
 Pushed Godot errors reach clients through ``error_feed`` (log notifications and
-``godot://errors`` updates); on stdio the front loads this path when the first one arrives.
+``godot://errors`` updates); on stdio the first one loads this path (``stdio/sdk_loader.py``).
 """
 
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from contextvars import ContextVar
+from typing import Any
 
-import anyio
 from mcp.server.caching import CacheHint
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
-from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp_types import (
-    INVALID_PARAMS,
     METHOD_NOT_FOUND,
     ServerTasksCapability,
     SetLevelRequestParams,
@@ -37,49 +34,27 @@ from mcp_types import (
 from godot_bridge import __version__
 from godot_bridge.app import INSTRUCTIONS, BridgeApp
 from godot_bridge.editor.pushed_errors import ERRORS_URI
-from godot_bridge.consent.caller import InputRequired, InvalidAnswer
-from godot_bridge.mcp.elicitation import caller, keep_answers
-from godot_bridge.mcp.content import CONTENT_CACHE_HINTS, content_handlers
-from godot_bridge.mcp.era_router import EraRouter
-from godot_bridge.mcp.error_feed import ErrorFeed, ErrorListen
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import (
-    LATEST_HANDSHAKE,
-    MODERN_VERSIONS,
+from godot_bridge.mcp.core.calls import CallPath, CallRefused, Route, ToolCall
+from godot_bridge.mcp.core.elicitation import caller, keep_answers
+from godot_bridge.mcp.core.eras import is_modern_version
+from godot_bridge.mcp.core.content_handlers import CONTENT_CACHE_HINTS, content_handlers
+from godot_bridge.mcp.core.error_feed import ErrorFeed, ErrorListen
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.protocol import (
     SERVER_NAME,
     SERVER_TITLE,
     TASKS_HANDSHAKE_CAPABILITY,
     TOOLS_LIST_CACHE_SCOPE,
     TOOLS_LIST_TTL_MS,
-    call_result,
-    client_name,
     tools_result,
 )
-from godot_bridge.mcp.sealed_state import SealedState
-from godot_bridge.mcp.stdio_sdk import QueueLines, WireIn, WireOut, settle_cancelled
-from godot_bridge.mcp.tasks import TaskListen, Tasks
-from godot_bridge.tools.dispatch import UnknownTool
-
-if TYPE_CHECKING:
-    from godot_bridge.mcp.stdio_server import StdioServer
+from godot_bridge.mcp.core.sealed_state import SealedState
+from godot_bridge.mcp.core.tasks import NOT_A_TASK, TaskListen, Tasks
 
 log = logging.getLogger(__name__)
 
-# How long a tool-list change waits for a 2026-07-28 client's first subscriptions/listen stream.
-FIRST_LISTENER_WAIT_S = 2.0
-
-
-class ListeningBus(InMemorySubscriptionBus):
-    """The SDK's bus, saying when its first listener (a listen stream) subscribed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.listening = anyio.Event()
-
-    def subscribe(self, listener: Any) -> Any:
-        unsubscribe = super().subscribe(listener)
-        self.listening.set()
-        return unsubscribe
+# The tools/call being served on the SDK path, as ``route_call`` read it for its handler.
+_CALL: ContextVar[ToolCall | None] = ContextVar("godot_bridge_tool_call", default=None)
 
 
 def _peer(ctx: Any) -> Peer:
@@ -98,32 +73,52 @@ def _needs_standing(peer: Peer, method: str) -> None:
 
 def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed | None = None) -> Server[Any]:
     async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-        modern = ctx.protocol_version in MODERN_VERSIONS
+        modern = is_modern_version(ctx.protocol_version)
         tools = _peer(ctx).tools_for(modern)
         tools.listed()  # a re-list discover_tools may be waiting for
         return tools_result(app.tools(tools), modern)
+
+    calls = CallPath(app)
+
+    async def route_call(ctx: Any, call_next: Any) -> Any:
+        """Server middleware, the innermost: a ``tools/call`` is read once (``calls.py``) and routed;
+        one that runs as a task is answered here (the SDK's result sieve refuses a task result from
+        the call-tool handler), any other reaches ``call_tool`` with what was read."""
+        if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
+            return await call_next(ctx)
+        call = calls.read(ctx.params, is_modern_version(ctx.protocol_version))
+        peer = _peer(ctx)
+        tools = peer.tools_for(call.modern)
+        if calls.route(call, tools) is Route.TASK:
+            tool = calls.task_tool(call, tools)
+            assert tool is not None  # what made the route a task
+            return tasks.start(ctx, call, tool, peer)
+        if call.wants_task and not call.modern and isinstance(call.target, str) and \
+                app.surface.find(call.target) is not None:
+            # 2025-11-25 asked for a task of a tool that never is one. (2026-07-28: the server decides,
+            # a plain call; an unknown tool gets its error from the call.)
+            raise MCPError(METHOD_NOT_FOUND, NOT_A_TASK.format(name=call.target))
+        kept = _CALL.set(call)
+        try:
+            return await call_next(ctx)
+        finally:
+            _CALL.reset(kept)
 
     async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
         async def progress(done: float, total: float | None, message: str | None) -> None:
             await ctx.session.report_progress(done, total, message)
 
         peer = _peer(ctx)
-        modern = ctx.protocol_version in MODERN_VERSIONS
-        tools = peer.tools_for(modern)
-        if tools.client is None and peer.standing:  # a 2026-07-28 client says who it is on each request
-            tools.client = client_name(ctx.params if isinstance(ctx.params, Mapping) else None)
+        call = _CALL.get()
+        assert call is not None, "route_call reads every tools/call before its handler"
         try:
-            outcome = await app.call_tool(params.name, params.arguments, tools, progress,
-                                          caller(ctx, params, peer))
-        except (UnknownTool, InvalidAnswer) as exc:
-            raise MCPError(INVALID_PARAMS, str(exc)) from None
-        except InputRequired as asked:  # a 2026-07-28 client is asked through the answer itself
-            return asked.result()
-        return call_result(outcome, modern)
+            return await calls.run(call, peer, progress, caller(ctx, params, peer))
+        except CallRefused as exc:
+            raise MCPError(exc.code, exc.message) from None
 
     if feed is None:  # no transport pumps it (tests building a bare server)
         feed = ErrorFeed(app.errors, bus)
-    tasks = Tasks(app.jobs, app.job_runner, app.dispatch)
+    tasks = Tasks(app.jobs, app.job_runner)
 
     async def set_level(ctx: Any, params: SetLevelRequestParams) -> dict[str, Any]:
         peer = _peer(ctx)
@@ -172,7 +167,8 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
     server.middleware.append(keep_answers)
     # 2026-07-28 input_required answers carry a requestState only this process can read.
     server.middleware.append(SealedState())
-    tasks.install(server)  # MCP tasks in both eras: its middleware, the tasks/* methods, the extension
+    tasks.install(server)  # MCP tasks in both eras: the tasks/* methods, the extension
+    server.middleware.append(route_call)  # last: it reads the call as the handler gets it
     return server
 
 
@@ -185,58 +181,3 @@ def initialization_options(server: Server[Any]) -> InitializationOptions:
     # every mcp the range allows, and the lean path's (hot_methods.py) stays equal to it.
     options.capabilities.experimental = None
     return options
-
-
-class SdkBackend:
-    """The SDK path behind the lean front (``stdio_server.py``): every line the lean path declines.
-
-    Built on first need (its module is imported off the event loop); reads the lines the front
-    hands over, in order, and writes its answers to the same pipe.
-    """
-
-    def __init__(self, front: StdioServer) -> None:
-        self.bus = ListeningBus()
-        # Created before the front lets go of the errors it kept while this path loaded (no await between).
-        self.errors = ErrorFeed(front.app.errors, self.bus)
-        self.server = build_server(front.app, self.bus, self.errors)
-        self._front = front
-        init_options = initialization_options(self.server)
-        self._send, receive = anyio.create_memory_object_stream[bytes](math.inf)
-        out = WireOut(front.writer, front.unanswered)
-        wire_in = WireIn(QueueLines(receive), out, front.unanswered, grace=False)
-        self.dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(wire_in, out)  # type: ignore[arg-type]
-        # The handshake era continues where the lean path left it (the version an initialize it served negotiated).
-        self.router = EraRouter(self.server, self.dispatcher, init_options, front.peer,
-                                handshake_version=front.handshake_version or LATEST_HANDSHAKE,
-                                client_params=front.handshake_params)
-        self._unanswered = front.unanswered
-        # The stdio client's standing channel is this pipe, once it has sent initialize.
-        front.peer.notify = self.dispatcher.notify
-        front.peer.ready = self._handshake_ready
-        self.errors.add(front.peer)
-
-    @property
-    def handshake_seen(self) -> bool:
-        return self.router.handshake_seen
-
-    def feed(self, line: bytes) -> None:
-        self._send.send_nowait(line)
-
-    def end(self) -> None:
-        self._send.close()
-
-    def _handshake_ready(self) -> bool:
-        return self._front.handshake_seen or self.router.handshake_seen
-
-    async def run(self) -> None:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(self.errors.run)
-            await self.dispatcher.run(settle_cancelled(self.router.on_request, self._unanswered), self.router.on_notify)
-            tg.cancel_scope.cancel()
-
-    async def publish_list_changed(self) -> None:
-        # A change made while the first listen stream was still on its way (the SDK path loads for
-        # that very request) would reach nobody: wait, briefly, for a stream to hear it.
-        with anyio.move_on_after(FIRST_LISTENER_WAIT_S):
-            await self.bus.listening.wait()
-        await self.bus.publish(ToolsListChanged())

@@ -2,7 +2,7 @@
 
 The hostile-input rules live here once (``load`` is HTTP's too): what is not JSON is -32700, a
 batch is -32600, nesting deeper than ``MAX_DEPTH`` is refused before anything recursive sees it
-(see sdk_lines.py), and a member of the wrong JSON type is refused by ``envelope.check`` (shared
+(see stdio/sdk_lines.py), and a member of the wrong JSON type is refused by ``message_check.check`` (shared
 with HTTP). Every request with a usable id is answered with that id, however deep it nests.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from godot_bridge.mcp.deep_json import outline
-from godot_bridge.mcp.message_check import Dropped, Refused, check, is_id, malformed_answer
-from godot_bridge.mcp.protocol import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR
+from godot_bridge.mcp.core.deep_json import outline
+from godot_bridge.mcp.core.message_check import Dropped, Refused, check, is_id, malformed_answer
+from godot_bridge.mcp.core.protocol import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR
 
 # Deepest JSON nesting we accept in one message. Real tool arguments stay far below it
 # (a tagged value inside an array inside an object is 4); Python's recursion gives out near 1000.

@@ -11,7 +11,7 @@ oldest dropped first) for the next one.
 stream; beyond ``max_sessions`` the session idle longest is dropped to make room. An ended or
 unknown id is answered 404, on which clients initialize again. 2026-07-28 has no sessions.
 
-Pure bookkeeping: no HTTP here (``http.py`` wires it), and time comes from an injectable clock.
+Pure bookkeeping: no HTTP here (``server.py`` wires it), and time comes from an injectable clock.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from godot_bridge.mcp.peers import Peer
+from godot_bridge.mcp.core.peers import Peer
 
 log = logging.getLogger(__name__)
 

@@ -33,16 +33,16 @@ from mcp_types import (
 from mcp_types.version import LATEST_MODERN_VERSION
 from pydantic import ValidationError
 
-from godot_bridge.mcp import era_channels, hot_methods
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import (
+from godot_bridge.mcp.core import era_channels
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.eras import (
     HANDSHAKE_VERSIONS,
     LATEST_HANDSHAKE,
-    MODERN_ONLY_METHODS,
     is_modern,
-    needs_envelope_message,
-    ping_result,
+    needs_envelope,
+    sends_server_requests,
 )
+from godot_bridge.mcp.core.protocol import ping_result, stamped
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,12 @@ def _internal(exc: Exception) -> MCPError:
     return MCPError(INTERNAL_ERROR, "Internal error")
 
 
+def _in_era(dctx: DispatchContext[Any], *, modern: bool) -> DispatchContext[Any]:
+    """The dispatch context a request of this era is served with: without server requests where the
+    era sends none (``eras.sends_server_requests``)."""
+    return dctx if sends_server_requests(modern) else era_channels.NoServerRequests(dctx)  # type: ignore[return-value]
+
+
 class EraRouter:
     """The dispatcher's ``on_request``/``on_notify`` pair, routing each message to its era."""
 
@@ -79,7 +85,7 @@ class EraRouter:
         client_params: Mapping[str, Any] | None = None,
     ) -> None:
         self.server = server
-        # The client every request here comes from: the handlers' lifespan state (server.py).
+        # The client every request here comes from: the handlers' lifespan state (sdk_server.py).
         self.peer = peer
         self._modern_outbound = era_channels.NotifyOnlyOutbound(outbound)
         # No admission gate: a handshake-era request is served with or without `initialize`.
@@ -110,9 +116,9 @@ class EraRouter:
         if isinstance(route, InboundLadderRejection):
             raise MCPError(code=route.code, message=route.message, data=route.data)
         if method == "ping":
-            # Kept though 2026-07-28 removed it (protocol.REMOVED_IN_MODERN); the SDK has no handler
+            # Kept though 2026-07-28 removed it (eras.REMOVED_IN_MODERN); the SDK has no handler
             # for it in that era. initialize stays the SDK's -32601, like any unknown method.
-            return hot_methods.stamped(ping_result(True), True)
+            return stamped(ping_result(True), True)
         connection = era_channels.per_request_connection(Connection.from_envelope(
             route.protocol_version, route.client_info, route.client_capabilities, outbound=self._modern_outbound
         ))
@@ -120,16 +126,16 @@ class EraRouter:
         # registered for teardown: that scope was a measurable share of a modern call.
         runner = ServerRunner(self.server, connection, self.peer)
         try:
-            return await runner.on_request(era_channels.NoServerRequests(dctx), method, params)
+            return await runner.on_request(_in_era(dctx, modern=True), method, params)
         finally:
             await era_channels.teardown(connection)
 
     async def _handshake(
         self, dctx: DispatchContext[Any], method: str, params: Mapping[str, Any] | None
     ) -> dict[str, Any]:
-        if method in MODERN_ONLY_METHODS:
-            # What tells a probing client "this is a handshake request; initialize instead".
-            raise MCPError(METHOD_NOT_FOUND, needs_envelope_message(method))
+        refusal = needs_envelope(method)
+        if refusal is not None:
+            raise MCPError(METHOD_NOT_FOUND, refusal)
         if method == "initialize":
             self.handshake_seen = True
             params = dict(params or {})
@@ -148,7 +154,7 @@ class EraRouter:
         if is_modern(method, params):
             connection = Connection.from_envelope(LATEST_MODERN_VERSION, None, None, outbound=self._modern_outbound)
             runner = ServerRunner(self.server, connection, self.peer)
-            await runner.on_notify(era_channels.NoServerRequests(dctx), method, params)
+            await runner.on_notify(_in_era(dctx, modern=True), method, params)
             return
         await self._legacy_runner.on_notify(dctx, method, params)
 

@@ -1,6 +1,6 @@
 """Requests read but not yet answered on the wire, so end of input can wait for their answers.
 
-Shared by the lean path (``stdio_server.py``) and the SDK path (``stdio_sdk.py``) on one pipe. No SDK import.
+Shared by the lean path (``server.py``) and the SDK path (``sdk_dispatch.py``) on one pipe. No SDK import.
 """
 
 from __future__ import annotations

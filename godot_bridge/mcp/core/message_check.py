@@ -1,6 +1,6 @@
 """The JSON-RPC envelope of one incoming message, checked once for every transport and path.
 
-Both stdio paths (through ``wire.decode_line``) and ``--http`` (``http.py``) run ``check`` on
+Both stdio paths (through ``json_input.decode_line``) and ``--http`` (``http/server.py``) run ``check`` on
 the decoded value before anything looks inside it, so no code behind it meets a member of the
 wrong JSON type: an object where the ``method`` string belongs once reached a set lookup on
 the lean path and ended the process. No SDK import (the lean path uses it at start-up).
@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from godot_bridge.errors import ProtocolError
-from godot_bridge.mcp.protocol import (
+from godot_bridge.mcp.core.protocol import (
     CLIENT_CAPABILITIES_META_KEY,
     CLIENT_INFO_META_KEY,
     INVALID_PARAMS,

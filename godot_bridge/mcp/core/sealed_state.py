@@ -29,7 +29,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from godot_bridge.consent.tickets import TTL_S
-from godot_bridge.mcp.protocol import SERVER_NAME
+from godot_bridge.mcp.core.protocol import SERVER_NAME
 
 if TYPE_CHECKING:
     from mcp.server.request_state import RequestStateBoundary, RequestStateCodec, RequestStateSecurity

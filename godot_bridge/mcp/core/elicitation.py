@@ -28,9 +28,9 @@ from pydantic import ValidationError
 
 from godot_bridge.consent.caller import Caller, can_elicit_form
 from godot_bridge.consent.question import ANSWER_TIMEOUT_S, Answer, Question, UnusableAnswer, parse_answer
-from godot_bridge.mcp.message_check import UNREADABLE
-from godot_bridge.mcp.peers import Peer
-from godot_bridge.mcp.protocol import MODERN_VERSIONS
+from godot_bridge.mcp.core.message_check import UNREADABLE
+from godot_bridge.mcp.core.peers import Peer
+from godot_bridge.mcp.core.eras import is_modern_version, sends_server_requests
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,8 @@ async def keep_answers(ctx: Any, call_next: Any) -> Any:
 def caller(ctx: Any, params: Any, peer: Peer) -> Caller:
     """The caller of the ``tools/call`` ``ctx`` serves, for the consent gate."""
     declared = can_elicit_form(ctx.session.client_capabilities)
-    if ctx.protocol_version in MODERN_VERSIONS:
+    modern = is_modern_version(ctx.protocol_version)
+    if not sends_server_requests(modern):  # 2026-07-28: the question travels in the answer
         return Caller(peer, inline=declared, request_state=getattr(params, "request_state", None),
                       input_responses=_SENT.get())
     if declared and ctx.session.can_send_request:
