@@ -71,30 +71,34 @@ def _needs_standing(peer: Peer, method: str) -> None:
                        f"answer gave, subscribe on a 2026-07-28 subscriptions/listen, or read {ERRORS_URI} again")
 
 
-def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed | None = None) -> Server[Any]:
-    async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
+class SdkHandlers:
+    """What the SDK's ``Server`` calls for the bridge: each method one handler or middleware."""
+
+    def __init__(self, app: BridgeApp, tasks: Tasks) -> None:
+        self.app, self.tasks = app, tasks
+        self.calls = CallPath(app)
+
+    async def list_tools(self, ctx: Any, params: Any) -> dict[str, Any]:
         modern = is_modern_version(ctx.protocol_version)
         tools = _peer(ctx).tools_for(modern)
         tools.listed()  # a re-list discover_tools may be waiting for
-        return tools_result(app.tools(tools), modern)
+        return tools_result(self.app.tools(tools), modern)
 
-    calls = CallPath(app)
-
-    async def route_call(ctx: Any, call_next: Any) -> Any:
+    async def route_call(self, ctx: Any, call_next: Any) -> Any:
         """Server middleware, the innermost: a ``tools/call`` is read once (``calls.py``) and routed;
         one that runs as a task is answered here (the SDK's result sieve refuses a task result from
         the call-tool handler), any other reaches ``call_tool`` with what was read."""
         if ctx.method != "tools/call" or not isinstance(ctx.params, Mapping):
             return await call_next(ctx)
-        call = calls.read(ctx.params, is_modern_version(ctx.protocol_version))
+        call = self.calls.read(ctx.params, is_modern_version(ctx.protocol_version))
         peer = _peer(ctx)
         tools = peer.tools_for(call.modern)
-        if calls.route(call, tools) is Route.TASK:
-            tool = calls.task_tool(call, tools)
+        if self.calls.route(call, tools) is Route.TASK:
+            tool = self.calls.task_tool(call, tools)
             assert tool is not None  # what made the route a task
-            return tasks.start(ctx, call, tool, peer)
+            return self.tasks.start(ctx, call, tool, peer)
         if call.wants_task and not call.modern and isinstance(call.target, str) and \
-                app.surface.find(call.target) is not None:
+                self.app.surface.find(call.target) is not None:
             # 2025-11-25 asked for a task of a tool that never is one. (2026-07-28: the server decides,
             # a plain call; an unknown tool gets its error from the call.)
             raise MCPError(METHOD_NOT_FOUND, NOT_A_TASK.format(name=call.target))
@@ -104,7 +108,7 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         finally:
             _CALL.reset(kept)
 
-    async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
+    async def call_tool(self, ctx: Any, params: Any) -> dict[str, Any]:
         async def progress(done: float, total: float | None, message: str | None) -> None:
             await ctx.session.report_progress(done, total, message)
 
@@ -112,14 +116,11 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         call = _CALL.get()
         assert call is not None, "route_call reads every tools/call before its handler"
         try:
-            return await calls.run(call, peer, progress, caller(ctx, params, peer))
+            return await self.calls.run(call, peer, progress, caller(ctx, params, peer))
         except CallRefused as exc:
             raise MCPError(exc.code, exc.message) from None
 
-    if feed is None:  # no transport pumps it (tests building a bare server)
-        feed = ErrorFeed(app.errors, bus)
-    tasks = Tasks(app.jobs, app.job_runner)
-
+    @staticmethod
     async def set_level(ctx: Any, params: SetLevelRequestParams) -> dict[str, Any]:
         peer = _peer(ctx)
         _needs_standing(peer, "logging/setLevel")
@@ -129,18 +130,26 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
 
     # Any URI may be subscribed to (a client may watch what it likes); only godot://errors changes
     # while the bridge runs, so only it is ever announced.
+    @staticmethod
     async def subscribe(ctx: Any, params: SubscribeRequestParams) -> dict[str, Any]:
         peer = _peer(ctx)
         _needs_standing(peer, "resources/subscribe")
         peer.subscribed.add(str(params.uri))
         return {}
 
+    @staticmethod
     async def unsubscribe(ctx: Any, params: UnsubscribeRequestParams) -> dict[str, Any]:
         peer = _peer(ctx)
         _needs_standing(peer, "resources/unsubscribe")
         peer.subscribed.discard(str(params.uri))
         return {}
 
+
+def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed | None = None) -> Server[Any]:
+    if feed is None:  # no transport pumps it (tests building a bare server)
+        feed = ErrorFeed(app.errors, bus)
+    tasks = Tasks(app.jobs, app.job_runner)
+    handlers = SdkHandlers(app, tasks)
     server: Server[Any] = Server(
         SERVER_NAME,
         version=__version__,
@@ -150,16 +159,16 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
         cache_hints={"tools/list": CacheHint(TOOLS_LIST_TTL_MS, TOOLS_LIST_CACHE_SCOPE),
                      "server/discover": CacheHint(0, "private"),
                      **CONTENT_CACHE_HINTS},
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
         on_subscriptions_listen=TaskListen(ErrorListen(ListenHandler(bus), feed), tasks),
-        on_subscribe_resource=subscribe,
-        on_unsubscribe_resource=unsubscribe,
+        on_subscribe_resource=handlers.subscribe,
+        on_unsubscribe_resource=handlers.unsubscribe,
         **content_handlers(app.resources, app.prompts, app.completions),
     )
     # Registered here, not as on_set_logging_level: that keyword warns (logging is deprecated in
     # 2026-07-28), yet handshake clients still use it and the capability is derived from it.
-    server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)
+    server.add_request_handler("logging/setLevel", SetLevelRequestParams, handlers.set_level)
     # The SDK wraps every request in an OpenTelemetry span; we export no traces, and the
     # middleware was ~10% of per-call CPU in the benchmark profile.
     server.middleware.clear()
@@ -168,7 +177,7 @@ def build_server(app: BridgeApp, bus: InMemorySubscriptionBus, feed: ErrorFeed |
     # 2026-07-28 input_required answers carry a requestState only this process can read.
     server.middleware.append(SealedState())
     tasks.install(server)  # MCP tasks in both eras: the tasks/* methods, the extension
-    server.middleware.append(route_call)  # last: it reads the call as the handler gets it
+    server.middleware.append(handlers.route_call)  # last: it reads the call as the handler gets it
     return server
 
 
@@ -178,6 +187,6 @@ def initialization_options(server: Server[Any]) -> InitializationOptions:
     options.capabilities.tasks = ServerTasksCapability.model_validate(TASKS_HANDSHAKE_CAPABILITY)
     # The bridge declares no experimental capability. mcp 2.3 then leaves `experimental` out;
     # 2.0-2.2 answer an empty `"experimental": {}`. Cleared here, the answer is the same bytes at
-    # every mcp the range allows, and the lean path's (hot_methods.py) stays equal to it.
+    # every mcp the range allows, and the lean path's (stdio/sdk_layout.py) stays equal to it.
     options.capabilities.experimental = None
     return options
