@@ -13,7 +13,6 @@ import asyncio
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -25,21 +24,17 @@ import pytest
 from godot_bridge.tools.catalogue import load_catalogue
 from tests.sim.server import ToolkitSim
 from tests.support.bridge_process import ROOT, bridge_env
+from tests.support.external import finish, install_or_skip
 from tests.support.http_bridge import HttpBridgeProcess
 
-ERAS = {"legacy": "the initialize handshake", "modern": "2026-07-28"}
+ERAS = ("legacy", "modern")  # the Inspector's names: the initialize handshake, 2026-07-28
 CELLS = {"node_path": "/root/Main/Map", "cells": [{"x": 1, "y": 2}]}
 
 
 @pytest.fixture(scope="module")
 def inspector() -> Path:
-    if shutil.which("npm") is None or shutil.which("node") is None:
-        pytest.skip("node/npm are not installed: cannot run the MCP Inspector")
-    done = subprocess.run([str(ROOT / "scripts" / "inspector.sh")], capture_output=True, text=True, timeout=300,
-                          stdin=subprocess.DEVNULL)
-    if done.returncode != 0:
-        pytest.skip(f"cannot install the MCP Inspector (offline?): {done.stderr.strip()[-500:]}")
-    return Path(done.stdout.strip().splitlines()[-1]) / "node_modules" / ".bin" / "mcp-inspector"
+    folder = install_or_skip("the MCP Inspector", ROOT / "scripts" / "inspector.sh", needs="npm", timeout=300)
+    return Path(folder) / "node_modules" / ".bin" / "mcp-inspector"
 
 
 @pytest.fixture(params=["stdio", "http"])
@@ -71,18 +66,9 @@ async def inspect(inspector: Path, era: str, target: list[str], *method: str) ->
         proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.DEVNULL,
                                                     env={**os.environ, "HOME": str(home)},
                                                     stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        return await _finish(proc)
+        out, err = await finish(proc, 60)
     finally:
         shutil.rmtree(home, ignore_errors=True)
-
-
-async def _finish(proc: asyncio.subprocess.Process) -> tuple[int, dict[str, Any], str]:
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), 60)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
     said = err.decode(errors="replace")
     assert out.strip(), f"the Inspector answered nothing (exit {proc.returncode}): {said[-2000:]}"
     return proc.returncode or 0, json.loads(out), said
@@ -99,7 +85,7 @@ def schema_at(schema: dict[str, Any], path: str) -> Any:
     return node
 
 
-@pytest.mark.parametrize("era", list(ERAS))
+@pytest.mark.parametrize("era", ERAS)
 async def test_the_inspector_lists_and_calls_through_the_bridge(inspector: Path, target: list[str], era: str) -> None:
     # The start-up list, with the Inspector's schema portability check.
     status, listed, said = await inspect(inspector, era, target, "--method", "tools/list", "--strict")
