@@ -12,11 +12,13 @@ file stays well under 30 s.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
 import anyio
 import pytest
@@ -128,11 +130,9 @@ def _pump_out(fd: int, sink: list[bytes]) -> None:
         sink.append(r.read())
 
 
-async def serve(app: BridgeApp, lines: list[str]) -> list[bytes]:
-    from godot_bridge.mcp.stdio.sdk_dispatch import serve_stdio
-
-    server = build_server(app, InMemorySubscriptionBus())
-    init = server.create_initialization_options(NotificationOptions(tools_changed=True))
+@contextlib.contextmanager
+def piped(lines: list[str]) -> Iterator[tuple[BinaryIO, BinaryIO, list[bytes]]]:
+    """Real pipes for a server: its stdin fed ``lines``, its stdout read into the list (once the block ends)."""
     in_r, in_w = os.pipe()
     out_r, out_w = os.pipe()
     sink: list[bytes] = []
@@ -141,19 +141,28 @@ async def serve(app: BridgeApp, lines: list[str]) -> list[bytes]:
     for thread in threads:
         thread.start()
     stdin, stdout = os.fdopen(in_r, "rb"), os.fdopen(out_w, "wb", buffering=0)
-
-    def handlers(dispatcher: Any) -> tuple[Any, Any]:
-        router = EraRouter(server, dispatcher, init, Peer(app.tool_list(), standing=True))
-        return router.on_request, router.on_notify
-
     try:
-        with anyio.fail_after(20):
-            await serve_stdio(handlers, stdin=stdin, stdout=stdout)
+        yield stdin, stdout, sink
     finally:
         stdout.close()
         stdin.close()
         for thread in threads:
             thread.join(5)
+
+
+async def serve(app: BridgeApp, lines: list[str]) -> list[bytes]:
+    from godot_bridge.mcp.stdio.sdk_dispatch import serve_stdio
+
+    server = build_server(app, InMemorySubscriptionBus())
+    init = server.create_initialization_options(NotificationOptions(tools_changed=True))
+
+    def handlers(dispatcher: Any) -> tuple[Any, Any]:
+        router = EraRouter(server, dispatcher, init, Peer(app.tool_list(), standing=True))
+        return router.on_request, router.on_notify
+
+    with piped(lines) as (stdin, stdout, sink):
+        with anyio.fail_after(20):
+            await serve_stdio(handlers, stdin=stdin, stdout=stdout)
     return sink[0].splitlines() if sink else []
 
 
@@ -192,26 +201,13 @@ async def serve_front(app: BridgeApp, lines: list[str], lean_path: bool) -> list
     from godot_bridge.mcp.stdio.server import StdioServer
     from godot_bridge.mcp.stdio.pipes import open_reader, open_writer
 
-    in_r, in_w = os.pipe()
-    out_r, out_w = os.pipe()
-    sink: list[bytes] = []
-    data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogatepass")
-    threads = [threading.Thread(target=_pump_in, args=(in_w, data)), threading.Thread(target=_pump_out, args=(out_r, sink))]
-    for thread in threads:
-        thread.start()
-    stdin, stdout = os.fdopen(in_r, "rb"), os.fdopen(out_w, "wb", buffering=0)
-    try:
+    with piped(lines) as (stdin, stdout, sink):
         with anyio.fail_after(20):
             writer = await open_writer(stdout)
             reader = await open_reader(stdin)
             await StdioServer(app, reader, writer, lean_path=lean_path).serve()
             reader.close()
             writer.close()
-    finally:
-        stdout.close()
-        stdin.close()
-        for thread in threads:
-            thread.join(5)
     return sink[0].splitlines() if sink else []
 
 

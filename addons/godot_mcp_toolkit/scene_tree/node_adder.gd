@@ -60,14 +60,21 @@ static func existing(root: Node, parent: Node, name: String, type_name: String, 
 
 ## Adds `node` under `parent` as one undo step and marks the scene modified; the created result.
 static func add(context: RefCounted, root: Node, parent: Node, node: Node, details: Dictionary) -> Dictionary:
-	var action: RefCounted = context.edits.create_undo_action("Create %s" % node.name, root)
-	action.add_do_method(parent, &"add_child", [node, true])
-	action.add_do_method(node, &"set_owner", [root])
-	action.add_do_reference(node)
-	action.add_undo_method(parent, &"remove_child", [node])
-	action.commit()
-	context.scenes.mark_modified()
+	add_all(context, root, parent, [node], "Create %s" % node.name)
 	var result := Idempotency.with_status({"node_path": NodeLookup.path_of(root, node), "name": String(node.name),
 		"class": node.get_class(), "parent_path": NodeLookup.path_of(root, parent)}, Idempotency.STATUS_CREATED)
 	result.merge(details)
 	return ToolkitSuccess.ok(result)
+
+
+## Adds `nodes` under `parent`, owned by the scene `root`, as one undo step named `description`, and
+## marks the scene modified.
+static func add_all(context: RefCounted, root: Node, parent: Node, nodes: Array, description: String) -> void:
+	var action: RefCounted = context.edits.create_undo_action(description, root)
+	for node: Node in nodes:
+		action.add_do_method(parent, &"add_child", [node, true])
+		action.add_do_method(node, &"set_owner", [root])
+		action.add_do_reference(node)
+		action.add_undo_method(parent, &"remove_child", [node])
+	action.commit()
+	context.scenes.mark_modified()

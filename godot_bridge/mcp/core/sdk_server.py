@@ -64,11 +64,15 @@ def _peer(ctx: Any) -> Peer:
     return peer
 
 
-def _needs_standing(peer: Peer, method: str) -> None:
+def _standing_peer(ctx: Any, method: str) -> Peer:
+    """The client of a request for something only a channel that outlives it can carry (log
+    notifications, resource updates); refused without one."""
+    peer = _peer(ctx)
     if not peer.standing:
         raise MCPError(METHOD_NOT_FOUND, f"{method} needs a session: this request came without Mcp-Session-Id, so "
                        "no stream outlives it to carry what it asks for. Send the Mcp-Session-Id the initialize "
                        f"answer gave, subscribe on a 2026-07-28 subscriptions/listen, or read {ERRORS_URI} again")
+    return peer
 
 
 class SdkHandlers:
@@ -122,9 +126,7 @@ class SdkHandlers:
 
     @staticmethod
     async def set_level(ctx: Any, params: SetLevelRequestParams) -> dict[str, Any]:
-        peer = _peer(ctx)
-        _needs_standing(peer, "logging/setLevel")
-        peer.min_level = params.level
+        _standing_peer(ctx, "logging/setLevel").min_level = params.level
         log.info("client log level: %s", params.level)
         return {}
 
@@ -132,16 +134,12 @@ class SdkHandlers:
     # while the bridge runs, so only it is ever announced.
     @staticmethod
     async def subscribe(ctx: Any, params: SubscribeRequestParams) -> dict[str, Any]:
-        peer = _peer(ctx)
-        _needs_standing(peer, "resources/subscribe")
-        peer.subscribed.add(str(params.uri))
+        _standing_peer(ctx, "resources/subscribe").subscribed.add(str(params.uri))
         return {}
 
     @staticmethod
     async def unsubscribe(ctx: Any, params: UnsubscribeRequestParams) -> dict[str, Any]:
-        peer = _peer(ctx)
-        _needs_standing(peer, "resources/unsubscribe")
-        peer.subscribed.discard(str(params.uri))
+        _standing_peer(ctx, "resources/unsubscribe").subscribed.discard(str(params.uri))
         return {}
 
 

@@ -13,6 +13,7 @@ const ToolkitSuccess := preload("res://addons/godot_mcp_toolkit/contract/mcp_too
 const Params := preload("res://addons/godot_mcp_toolkit/contract/params.gd")
 const FileGuard := preload("res://addons/godot_mcp_toolkit/security/file_guard.gd")
 const NodeLookup := preload("res://addons/godot_mcp_toolkit/scene_tree/node_lookup.gd")
+const NodeAdder := preload("res://addons/godot_mcp_toolkit/scene_tree/node_adder.gd")
 const PropertyAccess := preload("res://addons/godot_mcp_toolkit/scene_tree/property_access.gd")
 const ClassFactory := preload("res://addons/godot_mcp_toolkit/commands/scene/class_factory.gd")
 const NodeQuery := preload("res://addons/godot_mcp_toolkit/commands/scene/node_query.gd")
@@ -101,14 +102,7 @@ static func _cmd_instantiate(params: Dictionary, context: RefCounted) -> Diction
 		for node: Node in nodes:
 			node.free()
 		return applied["error"]
-	var action: RefCounted = context.edits.create_undo_action("Instance %s" % loaded["path"].get_file(), root)
-	for node: Node in nodes:
-		action.add_do_method(parent, &"add_child", [node, true])
-		action.add_do_method(node, &"set_owner", [root])
-		action.add_do_reference(node)
-		action.add_undo_method(parent, &"remove_child", [node])
-	action.commit()
-	context.scenes.mark_modified()
+	NodeAdder.add_all(context, root, parent, nodes, "Instance %s" % loaded["path"].get_file())
 	var warnings: Array = requests["warnings"]
 	warnings.append_array(applied["warnings"])
 	return ToolkitSuccess.ok(_report(root, parent, loaded["path"], nodes, applied["stored"], warnings))
