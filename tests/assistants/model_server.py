@@ -49,6 +49,8 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from godot_bridge.tools.groups import CALL_THROUGH
+
 # Our entry's key in the clients' files (the shipped entry definition); tests put copies of the entry
 # beside it under other keys that end with it ("cut-<key>").
 SERVER_KEY: str = json.loads((Path(__file__).resolve().parents[2] / "addons/godot_mcp_toolkit/ui/mcp_entry.json")
@@ -136,6 +138,9 @@ class ToolCall:
     arguments: Mapping[str, Any] = field(default_factory=dict)
     delay: float = 0.0
     when: Predicate | None = None
+    # What the model calls instead when ``tool`` is not declared and the tool result before said to go
+    # through call_tool (discover_tools saw no re-list in time), as that answer tells a model to.
+    instead: ToolCall | None = None
 
 
 @dataclass(frozen=True)
@@ -217,6 +222,13 @@ def resolve(tool: str, tools: Sequence[ToolDeclaration]) -> ToolDeclaration | No
 
 
 UNLOCK_TRIES = 3
+# How discover_tools's answer starts when the client had not fetched its new list in time.
+THROUGH_CALL_TOOL = CALL_THROUGH[: CALL_THROUGH.index(", so")]
+
+
+def told_through_call_tool(req: ModelRequest) -> bool:
+    """The last tool result the model got said to call the loaded tools through call_tool."""
+    return bool(req.results) and THROUGH_CALL_TOOL in req.results[-1].text
 
 
 def _copy(decl: ToolDeclaration) -> bool:
@@ -283,6 +295,9 @@ class _Script:
     def _call(self, index: int, turn: ToolCall, req: ModelRequest, adapter: Adapter) -> tuple[Served, float]:
         at = self.next
         decl = req.find(turn.tool)
+        if decl is None and turn.instead is not None and told_through_call_tool(req):
+            turn = turn.instead
+            decl = req.find(turn.tool)
         # A search may come back before our server is connected (a busy machine): search again, a few times.
         if decl is None and self.unlocks.get(at, 0) < UNLOCK_TRIES:
             self.unlocks[at] = self.unlocks.get(at, 0) + 1
