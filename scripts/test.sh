@@ -12,6 +12,9 @@
 # depend on the SDK at the lowest, in .venv-mcp-low. Both always run; the script fails if either fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The assistant CLIs (npm) install while pip installs the bridge: neither uses the other.
+bash scripts/assistants.sh </dev/null >/dev/null &
+assistants=$!
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
@@ -20,7 +23,7 @@ if ! command -v "${GODOT:-godot}" >/dev/null 2>&1; then
   bash tests/godot/web/setup.sh </dev/null >&2 \
     || echo "test.sh: the Godot web engine could not be set up; GDScript engine tests will be skipped" >&2
 fi
-bash scripts/assistants.sh </dev/null >/dev/null \
+wait "$assistants" \
   || echo "test.sh: the assistant CLIs could not be installed; tests/assistants will be skipped" >&2
 echo "test.sh: the whole suite at mcp $(.venv/bin/python -c \
   'from importlib.metadata import version; print(version("mcp"), "and mcp-types", version("mcp-types"))')" >&2
